@@ -1,0 +1,77 @@
+/*
+ * The one table of errors: wire code, HTTP status and default message
+ * (decisions §2). Every failure maps to exactly one row.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "lc_int.h"
+
+static const struct lc_errinfo lc_errs[LC_E__MAX] = {
+	[LC_OK] = { "OK", 200, "OK" },
+	[LC_E_VALIDATION] = { "VALIDATION_ERROR", 400, "The request is not valid." },
+	[LC_E_UNAUTHORIZED] = { "UNAUTHORIZED", 401, "A valid access token is required." },
+	[LC_E_INVALID_CREDENTIALS] = { "INVALID_CREDENTIALS", 401, "Invalid e-mail or password." },
+	[LC_E_FORBIDDEN] = { "FORBIDDEN", 403, "This is outside your scope." },
+	[LC_E_NOT_FOUND] = { "NOT_FOUND", 404, "No such endpoint." },
+	[LC_E_CARD_NOT_FOUND] = { "CARD_NOT_FOUND", 404, "Card not found." },
+	[LC_E_METHOD_NOT_ALLOWED] = { "METHOD_NOT_ALLOWED", 405, "Method not allowed." },
+	[LC_E_CARD_INACTIVE] = { "CARD_INACTIVE", 409, "The card is deactivated." },
+	[LC_E_NO_PENDING_REWARDS] = { "NO_PENDING_REWARDS", 409, "The card has no pending reward." },
+	[LC_E_PAYLOAD_TOO_LARGE] = { "PAYLOAD_TOO_LARGE", 413, "The request body is over 1 MiB." },
+	[LC_E_UNSUPPORTED_MEDIA_TYPE] = { "UNSUPPORTED_MEDIA_TYPE", 415, "The body must be application/json." },
+	[LC_E_INSUFFICIENT_BALANCE] = { "INSUFFICIENT_BALANCE", 422, "The cashback balance is too low." },
+	[LC_E_WRONG_CARD_TYPE] = { "WRONG_CARD_TYPE", 422, "The card is not of the right type." },
+	[LC_E_COOLDOWN_ACTIVE] = { "COOLDOWN_ACTIVE", 429, "The card was punched too recently." },
+	[LC_E_RATE_LIMITED] = { "RATE_LIMITED", 429, "Too many failed logins; try again later." },
+	[LC_E_INTERNAL] = { "INTERNAL_ERROR", 500, "Unexpected server error." },
+	[LC_E_DATABASE] = { "DATABASE_ERROR", 503, "The database is busy or failed; retry." },
+};
+
+const struct lc_errinfo *
+lc_err_info(enum lc_err e)
+{
+	if ((int)e < 0 || e >= LC_E__MAX)
+		e = LC_E_INTERNAL;
+	return &lc_errs[e];
+}
+
+int
+lc_fail(struct lc_ctx *ctx, enum lc_err e, const char *field, const char *fmt, ...)
+{
+	va_list ap;
+
+	ctx->err = e;
+	ctx->err_field[0] = '\0';
+	if (field != NULL)
+		snprintf(ctx->err_field, sizeof(ctx->err_field), "%s", field);
+	if (fmt != NULL) {
+		va_start(ap, fmt);
+		vsnprintf(ctx->err_msg, sizeof(ctx->err_msg), fmt, ap);
+		va_end(ap);
+	} else
+		snprintf(ctx->err_msg, sizeof(ctx->err_msg), "%s",
+		    lc_err_info(e)->message);
+	if (e == LC_E_DATABASE && ctx->retry_after == 0)
+		ctx->retry_after = 1;
+	return -1;
+}
+
+void
+lc_log(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("loyalty: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+int
+lc_h_notfound(struct lc_ctx *ctx)
+{
+	return lc_fail(ctx, LC_E_NOT_FOUND, NULL, NULL);
+}

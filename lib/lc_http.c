@@ -1,0 +1,279 @@
+/*
+ * HTTP plumbing: the request copied out of the CGI environment, query
+ * parameters, and the response (status, headers, envelope or error body).
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lc_int.h"
+
+static char *
+dupparam(const char *(*getparam)(const char *, void *), void *envp,
+    const char *name)
+{
+	const char *v = getparam(name, envp);
+
+	return v == NULL ? NULL : strdup(v);
+}
+
+int
+lc_req_read(struct lc_req *r, const char *(*getparam)(const char *, void *),
+    void *envp, int (*readfn)(void *, char *, int), void *rd)
+{
+	const char *v, *q;
+	char *end;
+	long long clen = -1;
+	size_t cap, want;
+	int n;
+
+	memset(r, 0, sizeof(*r));
+	v = getparam("REQUEST_METHOD", envp);
+	snprintf(r->method, sizeof(r->method), "%s", v == NULL ? "GET" : v);
+
+	/* The URI the client asked for: rewrite rules leave it intact. */
+	if ((v = getparam("REQUEST_URI", envp)) != NULL && *v != '\0') {
+		q = strchr(v, '?');
+		r->path = strndup(v, q == NULL ? strlen(v) : (size_t)(q - v));
+	} else {
+		const char *sn = getparam("SCRIPT_NAME", envp);
+		const char *pi = getparam("PATH_INFO", envp);
+		size_t len = (sn ? strlen(sn) : 0) + (pi ? strlen(pi) : 0) + 1;
+
+		if ((r->path = malloc(len)) != NULL)
+			snprintf(r->path, len, "%s%s", sn ? sn : "", pi ? pi : "");
+	}
+	v = getparam("QUERY_STRING", envp);
+	r->query = strdup(v == NULL ? "" : v);
+	r->content_type = dupparam(getparam, envp, "CONTENT_TYPE");
+	r->authorization = dupparam(getparam, envp, "HTTP_AUTHORIZATION");
+	r->request_id = dupparam(getparam, envp, "HTTP_X_REQUEST_ID");
+	r->db_path = dupparam(getparam, envp, "LOYALTY_DB");
+	if (r->path == NULL || r->query == NULL)
+		return -1;
+
+	if ((v = getparam("CONTENT_LENGTH", envp)) != NULL && *v != '\0') {
+		errno = 0;
+		clen = strtoll(v, &end, 10);
+		if (errno != 0 || *end != '\0' || clen < 0)
+			clen = -1;
+		if (clen > LC_BODY_MAX) {
+			/* Refused unread (decisions §1). */
+			r->too_large = 1;
+			return 0;
+		}
+	}
+	if (clen == 0 || (clen < 0 && strcmp(r->method, "POST") != 0 &&
+	    strcmp(r->method, "PUT") != 0 && strcmp(r->method, "PATCH") != 0))
+		return 0;
+	/* Unknown length: read to EOF, one byte past the limit at most. */
+	want = clen >= 0 ? (size_t)clen : (size_t)LC_BODY_MAX + 1;
+	cap = clen >= 0 ? (size_t)clen + 1 : 65536;
+	if ((r->body = malloc(cap)) == NULL)
+		return -1;
+	while (r->bodylen < want) {
+		if (r->bodylen + 1 >= cap) {
+			char *nb;
+
+			cap = cap * 2 > want + 1 ? want + 1 : cap * 2;
+			if ((nb = realloc(r->body, cap)) == NULL)
+				return -1;
+			r->body = nb;
+		}
+		n = readfn(rd, r->body + r->bodylen,
+		    (int)(cap - 1 - r->bodylen));
+		if (n <= 0)
+			break;
+		r->bodylen += (size_t)n;
+	}
+	r->body[r->bodylen] = '\0';
+	if (r->bodylen > LC_BODY_MAX)
+		r->too_large = 1;
+	return 0;
+}
+
+void
+lc_req_free(struct lc_req *r)
+{
+	free(r->path);
+	free(r->query);
+	free(r->content_type);
+	free(r->authorization);
+	free(r->request_id);
+	free(r->db_path);
+	free(r->body);
+	memset(r, 0, sizeof(*r));
+}
+
+static int
+unhex(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	c = tolower(c);
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	return -1;
+}
+
+/* Percent-decodes [s, s+len) into out. -1 on bad encoding, NUL or overflow. */
+static int
+urldecode(const char *s, size_t len, char *out, size_t outsz)
+{
+	size_t i, o = 0;
+	int hi, lo, c;
+
+	for (i = 0; i < len; i++) {
+		c = (unsigned char)s[i];
+		if (c == '+')
+			c = ' ';
+		else if (c == '%') {
+			if (i + 2 >= len || (hi = unhex(s[i + 1])) < 0 ||
+			    (lo = unhex(s[i + 2])) < 0)
+				return -1;
+			c = hi * 16 + lo;
+			i += 2;
+		}
+		if (c == 0 || o + 1 >= outsz)
+			return -1;
+		out[o++] = (char)c;
+	}
+	out[o] = '\0';
+	return 0;
+}
+
+int
+lc_query_get(const char *query, const char *name, char *out, size_t outsz)
+{
+	const char *p = query, *amp, *eq;
+	size_t nlen = strlen(name);
+
+	while (p != NULL && *p != '\0') {
+		amp = strchr(p, '&');
+		eq = memchr(p, '=', amp ? (size_t)(amp - p) : strlen(p));
+		if (eq != NULL && (size_t)(eq - p) == nlen &&
+		    strncmp(p, name, nlen) == 0) {
+			size_t vlen = amp ? (size_t)(amp - eq - 1) : strlen(eq + 1);
+
+			return urldecode(eq + 1, vlen, out, outsz) == -1 ? -1 : 1;
+		}
+		if (eq == NULL && (amp ? (size_t)(amp - p) : strlen(p)) == nlen &&
+		    strncmp(p, name, nlen) == 0) {
+			/* "name" alone: an empty value. */
+			if (outsz == 0)
+				return -1;
+			out[0] = '\0';
+			return 1;
+		}
+		p = amp ? amp + 1 : NULL;
+	}
+	return 0;
+}
+
+static const char *
+reason(int status)
+{
+	switch (status) {
+	case 200: return "OK";
+	case 207: return "Multi-Status";
+	case 400: return "Bad Request";
+	case 401: return "Unauthorized";
+	case 403: return "Forbidden";
+	case 404: return "Not Found";
+	case 405: return "Method Not Allowed";
+	case 409: return "Conflict";
+	case 413: return "Payload Too Large";
+	case 415: return "Unsupported Media Type";
+	case 422: return "Unprocessable Entity";
+	case 429: return "Too Many Requests";
+	case 503: return "Service Unavailable";
+	default: return "Internal Server Error";
+	}
+}
+
+static json_object *
+meta(struct lc_ctx *ctx)
+{
+	json_object *m = json_object_new_object();
+
+	json_object_object_add(m, "request_id",
+	    json_object_new_string(ctx->request_id));
+	json_object_object_add(m, "timestamp", lc_json_time(ctx->now_ms));
+	return m;
+}
+
+static json_object *
+error_body(struct lc_ctx *ctx)
+{
+	json_object *b = json_object_new_object(), *e = json_object_new_object();
+	const struct lc_errinfo *ei = lc_err_info(ctx->err);
+
+	json_object_object_add(e, "code", json_object_new_string(ei->code));
+	json_object_object_add(e, "message", json_object_new_string(
+	    ctx->err_msg[0] != '\0' ? ctx->err_msg : ei->message));
+	if (ctx->err_field[0] != '\0') {
+		json_object *d = json_object_new_object();
+
+		json_object_object_add(d, "field",
+		    json_object_new_string(ctx->err_field));
+		json_object_object_add(e, "details", d);
+	}
+	json_object_object_add(b, "success", json_object_new_boolean(0));
+	json_object_object_add(b, "error", e);
+	json_object_object_add(b, "meta", meta(ctx));
+	return b;
+}
+
+void
+lc_resp_write(struct lc_ctx *ctx, const struct lc_endpoint *ep,
+    void (*writefn)(void *, const char *, size_t), void *wr)
+{
+	json_object *body;
+	char head[1024];
+	const char *text;
+	int status, n;
+
+	if (ctx->err != LC_OK) {
+		status = lc_err_info(ctx->err)->status;
+		body = error_body(ctx);
+	} else if (ctx->out == NULL) {
+		lc_fail(ctx, LC_E_INTERNAL, NULL, NULL);
+		status = 500;
+		body = error_body(ctx);
+	} else if (ep != NULL && (ep->flags & LC_EP_BARE)) {
+		status = ctx->status ? ctx->status : 200;
+		body = json_object_get(ctx->out);
+	} else {
+		status = ctx->status ? ctx->status : 200;
+		body = json_object_new_object();
+		json_object_object_add(body, "success", json_object_new_boolean(1));
+		json_object_object_add(body, "data", json_object_get(ctx->out));
+		json_object_object_add(body, "meta", meta(ctx));
+	}
+	text = json_object_to_json_string_ext(body, JSON_C_TO_STRING_PLAIN |
+	    JSON_C_TO_STRING_NOSLASHESCAPE);
+	n = snprintf(head, sizeof(head),
+	    "Status: %d %s\r\n"
+	    "Content-Type: application/json; charset=utf-8\r\n"
+	    "X-Request-Id: %s\r\n"
+	    "Content-Length: %zu\r\n",
+	    status, reason(status), ctx->request_id, strlen(text));
+	if (ep != NULL && (ep->flags & LC_EP_NOSTORE))
+		n += snprintf(head + n, sizeof(head) - (size_t)n,
+		    "Cache-Control: no-store\r\n");
+	if (ctx->err != LC_OK && ctx->retry_after > 0)
+		n += snprintf(head + n, sizeof(head) - (size_t)n,
+		    "Retry-After: %ld\r\n", ctx->retry_after);
+	if (ctx->err == LC_E_METHOD_NOT_ALLOWED && ctx->allow != NULL)
+		n += snprintf(head + n, sizeof(head) - (size_t)n,
+		    "Allow: %s\r\n", ctx->allow);
+	if (ctx->err == LC_E_UNAUTHORIZED)
+		n += snprintf(head + n, sizeof(head) - (size_t)n,
+		    "WWW-Authenticate: Bearer%s\r\n", ctx->auth_had_token ?
+		    " error=\"invalid_token\"" : "");
+	snprintf(head + n, sizeof(head) - (size_t)n, "\r\n");
+	writefn(wr, head, strlen(head));
+	writefn(wr, text, strlen(text));
+	json_object_put(body);
+}

@@ -1,0 +1,407 @@
+/*
+ * JSON in and out. json-c alone accepts NaN, Infinity, single quotes and
+ * saturates huge integers, so every body is first checked against RFC 8259
+ * here, then parsed by json-c; readers then refuse any coercion.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lc_int.h"
+
+#define JSON_MAX_DEPTH 32
+
+struct jscan {
+	const unsigned char *p, *end;
+	int depth;
+};
+
+static void
+ws(struct jscan *s)
+{
+	while (s->p < s->end && (*s->p == ' ' || *s->p == '\t' ||
+	    *s->p == '\n' || *s->p == '\r'))
+		s->p++;
+}
+
+static int
+hex(int c)
+{
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') ||
+	    (c >= 'A' && c <= 'F');
+}
+
+/* One UTF-8 sequence at s->p (first byte >= 0x80): well-formed, shortest
+ * form, no surrogates, at most U+10FFFF. */
+static int
+utf8(struct jscan *s)
+{
+	const unsigned char *p = s->p;
+	unsigned c = *p, n, i, cp, min;
+
+	if (c >= 0xc2 && c <= 0xdf) { n = 1; cp = c & 0x1f; min = 0x80; }
+	else if (c >= 0xe0 && c <= 0xef) { n = 2; cp = c & 0x0f; min = 0x800; }
+	else if (c >= 0xf0 && c <= 0xf4) { n = 3; cp = c & 0x07; min = 0x10000; }
+	else return -1;
+	if (s->end - p <= (long)n)
+		return -1;
+	for (i = 1; i <= n; i++) {
+		if ((p[i] & 0xc0) != 0x80)
+			return -1;
+		cp = cp << 6 | (p[i] & 0x3f);
+	}
+	if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+		return -1;
+	s->p += n + 1;
+	return 0;
+}
+
+static int
+string(struct jscan *s)
+{
+	int i;
+
+	s->p++;	/* opening quote */
+	while (s->p < s->end) {
+		unsigned c = *s->p;
+
+		if (c == '"') {
+			s->p++;
+			return 0;
+		}
+		if (c < 0x20)
+			return -1;
+		if (c == '\\') {
+			if (++s->p >= s->end)
+				return -1;
+			switch (*s->p) {
+			case '"': case '\\': case '/': case 'b': case 'f':
+			case 'n': case 'r': case 't':
+				s->p++;
+				break;
+			case 'u':
+				for (i = 1; i <= 4; i++)
+					if (s->p + i >= s->end || !hex(s->p[i]))
+						return -1;
+				s->p += 5;
+				break;
+			default:
+				return -1;
+			}
+		} else if (c >= 0x80) {
+			if (utf8(s) == -1)
+				return -1;
+		} else
+			s->p++;
+	}
+	return -1;
+}
+
+static int
+number(struct jscan *s)
+{
+	const unsigned char *start = s->p;
+	char buf[512];
+	int isint = 1;
+	size_t len;
+
+	if (*s->p == '-')
+		s->p++;
+	if (s->p >= s->end)
+		return -1;
+	if (*s->p == '0')
+		s->p++;
+	else if (*s->p >= '1' && *s->p <= '9')
+		while (s->p < s->end && *s->p >= '0' && *s->p <= '9')
+			s->p++;
+	else
+		return -1;
+	if (s->p < s->end && *s->p == '.') {
+		isint = 0;
+		s->p++;
+		if (s->p >= s->end || *s->p < '0' || *s->p > '9')
+			return -1;
+		while (s->p < s->end && *s->p >= '0' && *s->p <= '9')
+			s->p++;
+	}
+	if (s->p < s->end && (*s->p == 'e' || *s->p == 'E')) {
+		isint = 0;
+		s->p++;
+		if (s->p < s->end && (*s->p == '+' || *s->p == '-'))
+			s->p++;
+		if (s->p >= s->end || *s->p < '0' || *s->p > '9')
+			return -1;
+		while (s->p < s->end && *s->p >= '0' && *s->p <= '9')
+			s->p++;
+	}
+	len = (size_t)(s->p - start);
+	if (len >= sizeof(buf))
+		return -1;
+	memcpy(buf, start, len);
+	buf[len] = '\0';
+	errno = 0;
+	if (isint)
+		(void)strtoll(buf, NULL, 10);
+	else if (!isfinite(strtod(buf, NULL)))
+		return -1;
+	return errno == ERANGE && isint ? -1 : 0;
+}
+
+static int value(struct jscan *);
+
+static int
+container(struct jscan *s, int obj)
+{
+	unsigned char close = obj ? '}' : ']';
+
+	if (++s->depth > JSON_MAX_DEPTH)
+		return -1;
+	s->p++;
+	ws(s);
+	if (s->p < s->end && *s->p == close) {
+		s->p++;
+		s->depth--;
+		return 0;
+	}
+	for (;;) {
+		if (obj) {
+			ws(s);
+			if (s->p >= s->end || *s->p != '"' || string(s) == -1)
+				return -1;
+			ws(s);
+			if (s->p >= s->end || *s->p++ != ':')
+				return -1;
+		}
+		if (value(s) == -1)
+			return -1;
+		ws(s);
+		if (s->p >= s->end)
+			return -1;
+		if (*s->p == ',') {
+			s->p++;
+			continue;
+		}
+		if (*s->p++ != close)
+			return -1;
+		s->depth--;
+		return 0;
+	}
+}
+
+static int
+literal(struct jscan *s, const char *lit)
+{
+	size_t n = strlen(lit);
+
+	if ((size_t)(s->end - s->p) < n || memcmp(s->p, lit, n) != 0)
+		return -1;
+	s->p += n;
+	return 0;
+}
+
+static int
+value(struct jscan *s)
+{
+	ws(s);
+	if (s->p >= s->end)
+		return -1;
+	switch (*s->p) {
+	case '{': return container(s, 1);
+	case '[': return container(s, 0);
+	case '"': return string(s);
+	case 't': return literal(s, "true");
+	case 'f': return literal(s, "false");
+	case 'n': return literal(s, "null");
+	default: return number(s);
+	}
+}
+
+int
+lc_json_check(const char *buf, size_t len)
+{
+	struct jscan s = { (const unsigned char *)buf,
+	    (const unsigned char *)buf + len, 0 };
+
+	if (value(&s) == -1)
+		return -1;
+	ws(&s);
+	return s.p == s.end ? 0 : -1;
+}
+
+json_object *
+lc_json_parse(const char *buf, size_t len)
+{
+	struct json_tokener *tok;
+	json_object *o;
+
+	if (len > INT32_MAX || lc_json_check(buf, len) == -1)
+		return NULL;
+	if ((tok = json_tokener_new_ex(JSON_MAX_DEPTH + 1)) == NULL)
+		return NULL;
+	json_tokener_set_flags(tok, JSON_TOKENER_STRICT | JSON_TOKENER_VALIDATE_UTF8);
+	o = json_tokener_parse_ex(tok, buf, (int)len);
+	if (json_tokener_get_error(tok) != json_tokener_success) {
+		json_object_put(o);
+		o = NULL;
+	}
+	json_tokener_free(tok);
+	return o;
+}
+
+/* The field's value, NULL when absent or JSON null. */
+static json_object *
+field(json_object *obj, const char *name)
+{
+	json_object *v = NULL;
+
+	if (!json_object_object_get_ex(obj, name, &v))
+		return NULL;
+	return v;
+}
+
+static int
+missing(struct lc_ctx *ctx, const char *name)
+{
+	return lc_fail(ctx, LC_E_VALIDATION, name, "%s is required", name);
+}
+
+static size_t
+utf8_chars(const char *s)
+{
+	size_t n = 0;
+
+	for (; *s != '\0'; s++)
+		if (((unsigned char)*s & 0xc0) != 0x80)
+			n++;
+	return n;
+}
+
+int
+lc_in_str(struct lc_ctx *ctx, json_object *obj, const char *name,
+    int required, size_t maxlen, const char **out)
+{
+	json_object *v = field(obj, name);
+	const char *s;
+
+	*out = NULL;
+	if (v == NULL)
+		return required ? missing(ctx, name) : 0;
+	if (!json_object_is_type(v, json_type_string))
+		return lc_fail(ctx, LC_E_VALIDATION, name,
+		    "%s must be a string", name);
+	s = json_object_get_string(v);
+	if ((size_t)json_object_get_string_len(v) != strlen(s))
+		return lc_fail(ctx, LC_E_VALIDATION, name,
+		    "%s must not contain NUL characters", name);
+	if (required && *s == '\0')
+		return lc_fail(ctx, LC_E_VALIDATION, name,
+		    "%s must not be empty", name);
+	if (utf8_chars(s) > maxlen)
+		return lc_fail(ctx, LC_E_VALIDATION, name,
+		    "%s must be at most %zu characters", name, maxlen);
+	*out = s;
+	return 0;
+}
+
+int
+lc_in_int(struct lc_ctx *ctx, json_object *obj, const char *name,
+    int required, int64_t min, int64_t max, int64_t *out, int *present)
+{
+	json_object *v = field(obj, name);
+	int64_t n;
+
+	if (present != NULL)
+		*present = 0;
+	if (v == NULL)
+		return required ? missing(ctx, name) : 0;
+	if (!json_object_is_type(v, json_type_int))
+		return lc_fail(ctx, LC_E_VALIDATION, name,
+		    "%s must be an integer", name);
+	n = json_object_get_int64(v);
+	if (n < min || n > max)
+		return lc_fail(ctx, LC_E_VALIDATION, name,
+		    "%s must be from %lld to %lld", name, (long long)min,
+		    (long long)max);
+	*out = n;
+	if (present != NULL)
+		*present = 1;
+	return 0;
+}
+
+int
+lc_in_money(struct lc_ctx *ctx, json_object *obj, const char *name,
+    int required, int64_t *cents, int *present)
+{
+	json_object *v = field(obj, name);
+
+	if (present != NULL)
+		*present = 0;
+	if (v == NULL)
+		return required ? missing(ctx, name) : 0;
+	if (!json_object_is_type(v, json_type_int) &&
+	    !json_object_is_type(v, json_type_double))
+		return lc_fail(ctx, LC_E_VALIDATION, name,
+		    "%s must be a number", name);
+	/* json-c keeps a parsed number's text: exact, no double rounding. */
+	if (lc_decimal_parse(json_object_get_string(v), 2, LC_MONEY_MAX,
+	    cents) == -1)
+		return lc_fail(ctx, LC_E_VALIDATION, name,
+		    "%s must be an amount from 0 to 1000000.00 with at most "
+		    "2 decimals", name);
+	if (present != NULL)
+		*present = 1;
+	return 0;
+}
+
+int
+lc_in_bool(struct lc_ctx *ctx, json_object *obj, const char *name,
+    int required, int *out, int *present)
+{
+	json_object *v = field(obj, name);
+
+	if (present != NULL)
+		*present = 0;
+	if (v == NULL)
+		return required ? missing(ctx, name) : 0;
+	if (!json_object_is_type(v, json_type_boolean))
+		return lc_fail(ctx, LC_E_VALIDATION, name,
+		    "%s must be true or false", name);
+	*out = json_object_get_boolean(v);
+	if (present != NULL)
+		*present = 1;
+	return 0;
+}
+
+json_object *
+lc_json_money(int64_t cents)
+{
+	char buf[32];
+
+	lc_decimal_fmt(cents, 2, 1, buf);
+	return json_object_new_double_s((double)cents / 100.0, buf);
+}
+
+json_object *
+lc_json_rate(int64_t bp)
+{
+	char buf[32];
+
+	lc_decimal_fmt(bp, 4, 0, buf);
+	return json_object_new_double_s((double)bp / 10000.0, buf);
+}
+
+json_object *
+lc_json_time(int64_t ms)
+{
+	char buf[32];
+
+	lc_time_fmt(ms, buf);
+	return json_object_new_string(buf);
+}
+
+json_object *
+lc_json_str_or_null(const char *s)
+{
+	return s == NULL ? NULL : json_object_new_string(s);
+}

@@ -1,0 +1,224 @@
+/*
+ * The serve loop shared by every responder: FastCGI through libfcgi's
+ * re-entrant API, or one plain CGI request when not started by a FastCGI
+ * server. The database connection is the only state kept across requests.
+ */
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include <fcgiapp.h>
+
+#include "lc_int.h"
+
+/* The process's connection, opened on the first request (never before a
+ * fork by the FastCGI server) and kept with its prepared statements. */
+static struct lc_db *conn;
+static char *conn_path;
+
+struct io {
+	FCGX_Stream *in, *out;
+	FCGX_ParamArray envp;
+};
+
+static const char *
+cgi_getparam(const char *name, void *envp)
+{
+	(void)envp;
+	return getenv(name);
+}
+
+static const char *
+fcgi_getparam(const char *name, void *envp)
+{
+	return FCGX_GetParam(name, envp);
+}
+
+static int
+cgi_read(void *rd, char *buf, int n)
+{
+	(void)rd;
+	return (int)fread(buf, 1, (size_t)n, stdin);
+}
+
+static int
+fcgi_read(void *rd, char *buf, int n)
+{
+	return FCGX_GetStr(buf, n, ((struct io *)rd)->in);
+}
+
+static void
+cgi_write(void *wr, const char *buf, size_t n)
+{
+	(void)wr;
+	fwrite(buf, 1, n, stdout);
+}
+
+static void
+fcgi_write(void *wr, const char *buf, size_t n)
+{
+	FCGX_PutStr(buf, (int)n, ((struct io *)wr)->out);
+}
+
+/* A client's X-Request-Id is kept when it is 1 to 64 of [A-Za-z0-9._-]. */
+static int
+valid_request_id(const char *s)
+{
+	size_t n = strlen(s);
+
+	if (n < 1 || n > 64)
+		return 0;
+	return strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+	    "0123456789._-") == n;
+}
+
+/* Whether the request path names this endpoint; a prefix before /api/v1
+ * is allowed so the service can live below a folder of a shared host. */
+static int
+path_matches(const char *path, const char *want)
+{
+	size_t pl = strlen(path), wl = strlen(want);
+
+	return pl >= wl && strcmp(path + pl - wl, want) == 0;
+}
+
+/* The media type of a Content-Type value, without parameters. */
+static int
+is_json_type(const char *ct)
+{
+	size_t n;
+
+	while (*ct == ' ' || *ct == '\t')
+		ct++;
+	n = strcspn(ct, "; \t");
+	return n == strlen("application/json") &&
+	    strncasecmp(ct, "application/json", n) == 0;
+}
+
+static int
+ensure_db(struct lc_ctx *ctx)
+{
+	const char *path, *why = NULL;
+
+	path = ctx->req.db_path != NULL && *ctx->req.db_path != '\0' ?
+	    ctx->req.db_path : lc_db_default_path(NULL);
+	if (conn != NULL && strcmp(conn_path, path) == 0) {
+		ctx->db = conn;
+		return 0;
+	}
+	lc_db_close(conn);
+	free(conn_path);
+	conn_path = NULL;
+	/* The responders never create a database: a wrong path must fail
+	 * loudly, not start an empty one. */
+	if ((conn = lc_db_open(path, 0, &why)) == NULL) {
+		lc_log("cannot open database: %s", why ? why : "unknown");
+		return lc_fail(ctx, LC_E_DATABASE, NULL, NULL);
+	}
+	if ((conn_path = strdup(path)) == NULL) {
+		lc_db_close(conn);
+		conn = NULL;
+		return lc_fail(ctx, LC_E_INTERNAL, NULL, NULL);
+	}
+	ctx->db = conn;
+	return 0;
+}
+
+/* Everything before the handler, in the order of decisions §2. */
+static int
+precheck(struct lc_ctx *ctx, const struct lc_endpoint *ep)
+{
+	if (ep->path == NULL || !path_matches(ctx->req.path, ep->path))
+		return lc_fail(ctx, LC_E_NOT_FOUND, NULL, NULL);
+	if (strcmp(ctx->req.method, ep->method) != 0) {
+		ctx->allow = ep->method;
+		return lc_fail(ctx, LC_E_METHOD_NOT_ALLOWED, NULL,
+		    "Use %s for this endpoint.", ep->method);
+	}
+	if (ctx->req.too_large)
+		return lc_fail(ctx, LC_E_PAYLOAD_TOO_LARGE, NULL, NULL);
+	if ((ep->flags & LC_EP_JSON) && ctx->req.content_type != NULL &&
+	    !is_json_type(ctx->req.content_type))
+		return lc_fail(ctx, LC_E_UNSUPPORTED_MEDIA_TYPE, NULL, NULL);
+	if (ensure_db(ctx) == -1)
+		return -1;
+	if ((ep->flags & LC_EP_AUTH) && lc_auth_bearer(ctx) == -1)
+		return -1;
+	if (ep->flags & LC_EP_JSON) {
+		if (ctx->req.body == NULL || ctx->req.bodylen == 0)
+			return lc_fail(ctx, LC_E_VALIDATION, NULL,
+			    "The body must be a JSON object.");
+		ctx->in = lc_json_parse(ctx->req.body, ctx->req.bodylen);
+		if (ctx->in == NULL)
+			return lc_fail(ctx, LC_E_VALIDATION, NULL,
+			    "The body is not valid JSON.");
+		if (!json_object_is_type(ctx->in, json_type_object))
+			return lc_fail(ctx, LC_E_VALIDATION, NULL,
+			    "The body must be a JSON object.");
+	}
+	return 0;
+}
+
+static void
+serve_one(const struct lc_endpoint *ep,
+    const char *(*getparam)(const char *, void *), void *envp,
+    int (*readfn)(void *, char *, int), void *rd,
+    void (*writefn)(void *, const char *, size_t), void *wr)
+{
+	struct lc_ctx ctx;
+
+	memset(&ctx, 0, sizeof(ctx));
+	ctx.now_ms = lc_now_ms();
+	if (lc_req_read(&ctx.req, getparam, envp, readfn, rd) == -1)
+		lc_fail(&ctx, LC_E_INTERNAL, NULL, NULL);
+	if (ctx.req.request_id != NULL && valid_request_id(ctx.req.request_id))
+		snprintf(ctx.request_id, sizeof(ctx.request_id), "%s",
+		    ctx.req.request_id);
+	else if (lc_uuid(ctx.request_id) == -1)
+		lc_fail(&ctx, LC_E_INTERNAL, NULL, NULL);
+	if (ctx.err == LC_OK && precheck(&ctx, ep) == 0 &&
+	    ep->handler(&ctx) == -1 && ctx.err == LC_OK)
+		lc_fail(&ctx, LC_E_INTERNAL, NULL, NULL);
+	if (ctx.db != NULL) {
+		/* A handler that failed half-way leaves nothing behind. */
+		if (!sqlite3_get_autocommit(lc_db_handle(ctx.db)))
+			lc_db_rollback(ctx.db);
+		lc_db_reset_all(ctx.db);
+	}
+	lc_resp_write(&ctx, ep, writefn, wr);
+	json_object_put(ctx.in);
+	json_object_put(ctx.out);
+	lc_req_free(&ctx.req);
+}
+
+int
+lc_serve(const struct lc_endpoint *ep)
+{
+	FCGX_Request req;
+	struct io io;
+
+	signal(SIGPIPE, SIG_IGN);
+	if (FCGX_IsCGI()) {
+		serve_one(ep, cgi_getparam, NULL, cgi_read, NULL, cgi_write, NULL);
+		fflush(stdout);
+		lc_db_close(conn);
+		free(conn_path);
+		return 0;
+	}
+	if (FCGX_Init() != 0 || FCGX_InitRequest(&req, 0, 0) != 0) {
+		lc_log("cannot initialise FastCGI");
+		return 1;
+	}
+	while (FCGX_Accept_r(&req) >= 0) {
+		io.in = req.in;
+		io.out = req.out;
+		io.envp = req.envp;
+		serve_one(ep, fcgi_getparam, req.envp, fcgi_read, &io,
+		    fcgi_write, &io);
+		FCGX_Finish_r(&req);
+	}
+	lc_db_close(conn);
+	free(conn_path);
+	return 0;
+}

@@ -1,0 +1,93 @@
+/*
+ * Installation settings, stored in the database; each has a default and a
+ * range, so a typo cannot lock every till out.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lc_int.h"
+
+static const struct {
+	const char *name;
+	int64_t def, min, max;
+} lc_settings[LC_SET__MAX] = {
+	[LC_SET_ACCESS_TTL] = { "access_token_ttl", 3600, 60, 86400 },
+	[LC_SET_REFRESH_TTL] = { "refresh_token_ttl", 30 * 86400, 3600, 365 * 86400 },
+	[LC_SET_LOGIN_MAX_FAILURES] = { "login_max_failures", 5, 1, 1000 },
+	[LC_SET_LOGIN_WINDOW] = { "login_window_seconds", 15 * 60, 1, 86400 },
+};
+
+const char *
+lc_setting_name(enum lc_setting s)
+{
+	return lc_settings[s].name;
+}
+
+int
+lc_setting_lookup(const char *key)
+{
+	int i;
+
+	for (i = 0; i < LC_SET__MAX; i++)
+		if (strcmp(lc_settings[i].name, key) == 0)
+			return i;
+	return -1;
+}
+
+static int
+parse(enum lc_setting s, const char *text, int64_t *v)
+{
+	char *end;
+	long long n;
+
+	errno = 0;
+	n = strtoll(text, &end, 10);
+	if (errno != 0 || end == text || *end != '\0' ||
+	    n < lc_settings[s].min || n > lc_settings[s].max)
+		return -1;
+	*v = n;
+	return 0;
+}
+
+int64_t
+lc_setting(struct lc_db *db, enum lc_setting s)
+{
+	sqlite3_stmt *st;
+	int64_t v = lc_settings[s].def;
+	const unsigned char *t;
+
+	if ((st = lc_db_prep(db, LC_SQL_SETTING_GET, "s",
+	    lc_settings[s].name)) == NULL)
+		return v;
+	if (lc_db_step(db, st) == SQLITE_ROW &&
+	    (t = sqlite3_column_text(st, 0)) != NULL &&
+	    parse(s, (const char *)t, &v) == -1)
+		v = lc_settings[s].def;
+	lc_db_reset(st);
+	return v;
+}
+
+int
+lc_setting_set(struct lc_db *db, const char *key, const char *value,
+    const char **errmsg)
+{
+	sqlite3_stmt *st;
+	int s;
+	int64_t v;
+
+	if ((s = lc_setting_lookup(key)) == -1) {
+		*errmsg = "unknown setting";
+		return -1;
+	}
+	if (parse(s, value, &v) == -1) {
+		*errmsg = "value out of range";
+		return -1;
+	}
+	if ((st = lc_db_prep(db, LC_SQL_SETTING_SET, "ss", key, value)) == NULL ||
+	    lc_db_exec(db, st) == -1) {
+		*errmsg = "database error";
+		return -1;
+	}
+	return 0;
+}
