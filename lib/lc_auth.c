@@ -458,3 +458,53 @@ lc_auth_bearer(struct lc_ctx *ctx)
 	}
 	return 0;
 }
+
+/* 1 when the row of which (id -> merchant_id in column merchant_col)
+ * belongs to the caller's merchant, 0 when not or unknown, -1 on error. */
+static int
+of_merchant(struct lc_ctx *ctx, enum lc_sql which, int merchant_col,
+    const char *id)
+{
+	sqlite3_stmt *st;
+	char mid[LC_ID_LEN + 1];
+	int rc;
+
+	if ((st = lc_db_prep(ctx->db, which, "s", id)) == NULL)
+		return -1;
+	rc = lc_db_step(ctx->db, st);
+	if (rc == SQLITE_ROW)
+		lc_db_col(st, merchant_col, mid, sizeof(mid));
+	lc_db_reset(st);
+	if (rc == SQLITE_DONE)
+		return 0;
+	if (rc != SQLITE_ROW)
+		return -1;
+	return strcmp(mid, ctx->caller.merchant_id) == 0;
+}
+
+int
+lc_auth_scope(struct lc_ctx *ctx, const char *location_id,
+    const char *staff_user_id)
+{
+	int rc;
+
+	if (!ctx->caller.is_owner) {
+		/* Staff act at their own location, as themselves. */
+		if (strcmp(location_id, ctx->caller.location_id) != 0)
+			return lc_fail(ctx, LC_E_FORBIDDEN, "location_id",
+			    "You can only act at your own location.");
+		if (strcmp(staff_user_id, ctx->caller.user_id) != 0)
+			return lc_fail(ctx, LC_E_FORBIDDEN, "staff_user_id",
+			    "You can only act as yourself.");
+		return 0;
+	}
+	if ((rc = of_merchant(ctx, LC_SQL_LOCATION_BY_ID, 2, location_id)) != 1)
+		return rc == -1 ? lc_fail(ctx, LC_E_DATABASE, NULL, NULL) :
+		    lc_fail(ctx, LC_E_FORBIDDEN, "location_id",
+		    "This location is not one of your merchant's.");
+	if ((rc = of_merchant(ctx, LC_SQL_USER_MERCHANT, 0, staff_user_id)) != 1)
+		return rc == -1 ? lc_fail(ctx, LC_E_DATABASE, NULL, NULL) :
+		    lc_fail(ctx, LC_E_FORBIDDEN, "staff_user_id",
+		    "This user is not one of your merchant's.");
+	return 0;
+}

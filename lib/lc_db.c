@@ -287,6 +287,13 @@ lc_db_begin(struct lc_db *db)
 }
 
 int
+lc_db_read_begin(struct lc_db *db)
+{
+	/* Deferred: takes no write lock, only a consistent WAL snapshot. */
+	return exec(db->h, "BEGIN");
+}
+
+int
 lc_db_commit(struct lc_db *db)
 {
 	if (exec(db->h, "COMMIT") == 0)

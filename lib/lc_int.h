@@ -121,7 +121,70 @@ void lc_resp_write(struct lc_ctx *, const struct lc_endpoint *,
 	X(CARD_ADD, "INSERT INTO cards(id, merchant_id, program_id, " \
 	    "customer_name, barcode, qr_code, created_at) " \
 	    "VALUES (?, ?, ?, ?, ?, ?, ?)") \
-	X(CARD_SET_STATUS, "UPDATE cards SET status = ? WHERE id = ?")
+	X(CARD_SET_STATUS, "UPDATE cards SET status = ? WHERE id = ?") \
+	X(CARD_BY_ID, LC_CARD_COLS "WHERE c.merchant_id = ? AND c.id = ?") \
+	X(CARD_BY_QR, LC_CARD_COLS "WHERE c.merchant_id = ? AND c.qr_code = ?") \
+	X(CARD_BY_BARCODE, LC_CARD_COLS "WHERE c.merchant_id = ? AND c.barcode = ?") \
+	X(TIERS_OF_PROGRAM, "SELECT name, min_spend, rate_bp FROM tiers " \
+	    "WHERE program_id = ? ORDER BY min_spend") \
+	X(CARD_SAVE, "UPDATE cards SET current_punches = ?, pending_rewards = ?, " \
+	    "lifetime_punches = ?, cashback_balance = ?, lifetime_cashback = ?, " \
+	    "lifetime_spend = ? WHERE id = ?") \
+	X(TXN_ADD, "INSERT INTO transactions(id, merchant_id, card_id, " \
+	    "location_id, staff_user_id, type, purchase_amount, punches_added, " \
+	    "rate_bp, cashback_earned, discount_amount, redeemed_amount, " \
+	    "reward_id, transaction_notes, pos_reference_id, pos_terminal_id, " \
+	    "client_timestamp, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, " \
+	    "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)") \
+	X(PUNCH_NEAR, "SELECT max(created_at) FROM transactions WHERE " \
+	    "card_id = ? AND type = 'punch' AND created_at > ? AND created_at < ?") \
+	X(REWARD_ADD, "INSERT INTO rewards(id, card_id, earned_transaction_id, " \
+	    "title, description, amount, earned_at) VALUES (?, ?, ?, ?, ?, ?, ?)") \
+	X(EARNING_ADD, "INSERT INTO cashback_earnings(transaction_id, card_id, " \
+	    "amount, remaining, earned_at) VALUES (?, ?, ?, ?, ?)") \
+	X(IDEM_GET, "SELECT kind, response FROM idempotency_keys " \
+	    "WHERE merchant_id = ? AND key = ?") \
+	X(IDEM_ADD, "INSERT INTO idempotency_keys(merchant_id, key, kind, " \
+	    "transaction_id, response, created_at) VALUES (?, ?, ?, ?, ?, ?)") \
+	X(USER_MERCHANT, "SELECT merchant_id FROM users WHERE id = ?") \
+	X(REWARD_OLDEST, "SELECT id, title, amount, earned_at FROM rewards " \
+	    "WHERE card_id = ? AND status = 'pending_claim' " \
+	    "ORDER BY earned_at, rowid LIMIT 1") \
+	X(REWARD_CLAIM, "UPDATE rewards SET status = 'claimed', claimed_at = ?, " \
+	    "claim_transaction_id = ? WHERE id = ? AND status = 'pending_claim'") \
+	X(EARNING_OLDEST, "SELECT transaction_id, remaining, earned_at " \
+	    "FROM cashback_earnings WHERE card_id = ? AND remaining > 0 " \
+	    "ORDER BY earned_at, rowid LIMIT 1") \
+	X(EARNING_USE, "UPDATE cashback_earnings SET remaining = remaining - ? " \
+	    "WHERE transaction_id = ? AND remaining >= ?") \
+	X(ENTRY_ADD, "INSERT INTO redemption_entries(redeem_transaction_id, " \
+	    "earning_transaction_id, amount_used) VALUES (?, ?, ?)") \
+	X(HISTORY_COUNT, "SELECT count(*) FROM transactions WHERE card_id = ? " \
+	    "AND created_at BETWEEN ? AND ?") \
+	X(HISTORY_COUNT_TYPE, "SELECT count(*) FROM transactions WHERE " \
+	    "card_id = ? AND type = ? AND created_at BETWEEN ? AND ?") \
+	X(HISTORY_PAGE, LC_HISTORY_COLS "WHERE t.card_id = ? AND " \
+	    "t.created_at BETWEEN ? AND ? " LC_HISTORY_ORDER) \
+	X(HISTORY_PAGE_TYPE, LC_HISTORY_COLS "WHERE t.card_id = ? AND " \
+	    "t.type = ? AND t.created_at BETWEEN ? AND ? " LC_HISTORY_ORDER)
+
+/* Shared column lists of the card and history statements. */
+#define LC_CARD_COLS "SELECT c.id, c.merchant_id, c.program_id, p.type, " \
+	"p.title, m.name, c.customer_name, c.status, c.current_punches, " \
+	"c.pending_rewards, c.lifetime_punches, c.cashback_balance, " \
+	"c.lifetime_cashback, c.lifetime_spend, coalesce(p.punch_requirement, 0), " \
+	"coalesce(p.reward_title, ''), p.reward_description, p.reward_amount, " \
+	"p.cooldown_seconds FROM cards c JOIN programs p ON p.id = c.program_id " \
+	"JOIN merchants m ON m.id = c.merchant_id "
+#define LC_HISTORY_COLS "SELECT t.id, t.type, t.purchase_amount, " \
+	"t.punches_added, t.created_at, l.name, " \
+	"coalesce(u.display_name, u.email), t.cashback_earned, " \
+	"t.discount_amount, t.redeemed_amount, r.title, t.pos_reference_id, " \
+	"t.pos_terminal_id, t.transaction_notes, t.client_timestamp " \
+	"FROM transactions t JOIN locations l ON l.id = t.location_id " \
+	"JOIN users u ON u.id = t.staff_user_id " \
+	"LEFT JOIN rewards r ON r.id = t.reward_id "
+#define LC_HISTORY_ORDER "ORDER BY t.created_at DESC, t.rowid DESC LIMIT ? OFFSET ?"
 
 enum lc_sql {
 #define X(name, sql) LC_SQL_##name,
@@ -143,6 +206,7 @@ int lc_db_exec(struct lc_db *, sqlite3_stmt *);
 void lc_db_reset(sqlite3_stmt *);
 void lc_db_reset_all(struct lc_db *);
 int lc_db_begin(struct lc_db *);	/* BEGIN IMMEDIATE: 0 or -1 */
+int lc_db_read_begin(struct lc_db *);	/* BEGIN (a read snapshot): 0 or -1 */
 int lc_db_commit(struct lc_db *);	/* 0 or -1 (rolled back) */
 void lc_db_rollback(struct lc_db *);
 /* Copies column i as text into out (truncating); "" for NULL. */
@@ -172,6 +236,136 @@ int lc_setting_lookup(const char *key);	/* enum value or -1 */
 int lc_auth_bearer(struct lc_ctx *);
 /* scrypt hash of a password for storage (MCF text, SCRYPT_MCF_LEN). 0/-1. */
 int lc_auth_hash_password(const char *password, char *out, size_t outsz);
+
+/* lc_card.c: cards, their programs and tiers. */
+#define LC_TEXT_MAX 801		/* 200 characters of UTF-8 */
+#define LC_TIERS_MAX 16
+
+struct lc_tier {
+	char name[LC_TEXT_MAX];
+	int64_t min_spend;	/* cents of lifetime spend */
+	int64_t rate_bp;
+};
+
+struct lc_card {
+	char id[LC_ID_LEN + 1];
+	char merchant_id[LC_ID_LEN + 1];
+	char program_id[LC_ID_LEN + 1];
+	char type[16];
+	char title[LC_TEXT_MAX];
+	char merchant_name[LC_TEXT_MAX];
+	char customer_name[LC_TEXT_MAX];
+	char status[16];
+	int64_t current_punches, pending_rewards, lifetime_punches;
+	int64_t cashback_balance, lifetime_cashback, lifetime_spend;
+	/* The program's punch rules (punch cards). */
+	int64_t punch_requirement, reward_amount, cooldown_seconds;
+	char reward_title[LC_TEXT_MAX];
+	char reward_description[LC_TEXT_MAX];
+	/* The program's tiers (cashback and discount cards). */
+	struct lc_tier tiers[LC_TIERS_MAX];
+	int ntiers;
+	const struct lc_cardtype *ops;
+};
+
+/* Which column identifies a card. */
+enum lc_cardkey { LC_CARDKEY_ID, LC_CARDKEY_QR, LC_CARDKEY_BARCODE };
+
+/*
+ * Loads the caller's merchant's card by id, QR payload or barcode into
+ * card. Returns 1 found, 0 not found (nothing reported), -1 after lc_fail.
+ */
+int lc_card_load(struct lc_ctx *, enum lc_cardkey, const char *value,
+    struct lc_card *card);
+/* Writes the card's counters back. 0, or -1 after lc_fail. */
+int lc_card_save(struct lc_ctx *, const struct lc_card *);
+/* Index of the tier a lifetime spend falls in (0 when no tiers). */
+int lc_card_tier(const struct lc_card *, int64_t spend);
+/* Rounds v * bp / 10000 half away from zero (v >= 0). */
+int64_t lc_apply_rate(int64_t v, int64_t bp);
+
+/* One purchase, as record or one sync item gives it (lc_purchase.c). */
+struct lc_purchase {
+	const char *qr, *card_id, *barcode;	/* identifiers, NULL when absent */
+	const char *location_id, *staff_user_id;
+	int64_t amount;				/* cents */
+	int64_t punch_count;			/* 1 when not given */
+	const char *notes, *key, *pos_ref, *pos_term, *client_ts;
+	int64_t at_ms;				/* the transaction's created_at */
+	int server_clock;			/* at_ms is the server's clock */
+};
+
+/* A transactions row; int64 fields below 0 are stored as NULL. */
+struct lc_txn {
+	char id[LC_ID_LEN + 1];
+	const char *card_id, *location_id, *staff_user_id, *type;
+	int64_t purchase_amount, punches_added, rate_bp;
+	int64_t cashback_earned, discount_amount, redeemed_amount;
+	const char *reward_id, *notes, *pos_ref, *pos_term, *client_ts;
+	int64_t created_at;
+};
+/* Inserts t (its id must be set). 0, or -1 after lc_fail. */
+int lc_txn_insert(struct lc_ctx *, const struct lc_txn *);
+
+/* A card type's rules: one file each (lc_punch.c, lc_cashback.c, ...). */
+struct lc_cardtype {
+	const char *name;
+	/* Adds the type's balance fields to obj. */
+	void (*balance)(const struct lc_card *, json_object *obj);
+	/* Records purchase p on card inside the open write transaction:
+	 * inserts the transaction txn (id set), updates card and the
+	 * database, and sets *data to the record result. 0, or -1 after
+	 * lc_fail. */
+	int (*purchase)(struct lc_ctx *, struct lc_card *,
+	    const struct lc_purchase *p, struct lc_txn *txn, json_object **data);
+};
+extern const struct lc_cardtype lc_cardtype_punch;
+extern const struct lc_cardtype lc_cardtype_cashback;
+extern const struct lc_cardtype lc_cardtype_discount;
+
+/* lc_purchase.c */
+/* Reads and validates a purchase from obj (record body or sync item). */
+int lc_purchase_parse(struct lc_ctx *, json_object *obj, struct lc_purchase *);
+/* Records p in its own write transaction (scope, replay, card state,
+ * type rules). Sets *data; *idempotent is 1 for a replay. 0 or -1. */
+int lc_purchase_run(struct lc_ctx *, struct lc_purchase *,
+    json_object **data, int *idempotent);
+/* Resolves a write's card from up to three identifiers (record rules):
+ * 0 with card filled, or -1 after lc_fail. */
+int lc_card_resolve(struct lc_ctx *, const char *card_id, const char *qr,
+    const char *barcode, struct lc_card *card);
+
+/* Shared by claim and redeem (lc_reward.c): opens the write transaction,
+ * answers a replay of key, and loads the card by id checking it is active
+ * and of type want. Returns 1 with card loaded and a transaction open, 0
+ * when *replay was set (no transaction open), -1 after lc_fail. */
+int lc_card_write_begin(struct lc_ctx *, const char *card_id,
+    const char *key, const char *kind, const char *want,
+    struct lc_card *card, json_object **replay);
+/* Sets a new transaction row for card from the caller's request. */
+int lc_txn_init(struct lc_ctx *, struct lc_txn *, const struct lc_card *,
+    const char *location_id, const char *staff_user_id, const char *type,
+    int64_t created_at);
+/* Commits, storing response under key when given. 0 or -1 (rolled back). */
+int lc_card_write_end(struct lc_ctx *, const char *key, const char *kind,
+    const char *txn_id, json_object *response);
+
+/* lc_idem.c: idempotency keys, one namespace per merchant. */
+/* 1 with *replay set (a copy of the stored response) when key is known for
+ * kind, 0 when unknown, -1 after lc_fail (VALIDATION_ERROR when the key
+ * belongs to another kind of operation). */
+int lc_idem_get(struct lc_ctx *, const char *key, const char *kind,
+    json_object **replay);
+/* Stores response under key. 0, or -1 after lc_fail. */
+int lc_idem_put(struct lc_ctx *, const char *key, const char *kind,
+    const char *txn_id, json_object *response);
+/* Validates an idempotency_key field: 1 to 255 printable ASCII. */
+int lc_in_key(struct lc_ctx *, json_object *obj, int required, const char **key);
+
+/* lc_auth.c: write scope of decisions §4. 0, or -1 after lc_fail
+ * (FORBIDDEN with the offending field). */
+int lc_auth_scope(struct lc_ctx *, const char *location_id,
+    const char *staff_user_id);
 
 /* Logs to stderr (the server's error log) with the request id. */
 void lc_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -126,6 +126,12 @@ int lc_h_login(struct lc_ctx *);
 int lc_h_me(struct lc_ctx *);
 int lc_h_refresh(struct lc_ctx *);
 int lc_h_notfound(struct lc_ctx *);
+int lc_h_lookup(struct lc_ctx *);
+int lc_h_record(struct lc_ctx *);
+int lc_h_history(struct lc_ctx *);
+int lc_h_sync(struct lc_ctx *);
+int lc_h_claim(struct lc_ctx *);
+int lc_h_redeem(struct lc_ctx *);
 
 /* Database. */
 
