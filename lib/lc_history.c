@@ -178,9 +178,15 @@ lc_h_history(struct lc_ctx *ctx)
 	/* Count and page from one snapshot. */
 	if (lc_db_read_begin(ctx->db) == -1)
 		return lc_fail(ctx, LC_E_DATABASE, NULL, NULL);
-	st = typed ? lc_db_prep(ctx->db, LC_SQL_HISTORY_COUNT_TYPE, "ssii",
-	    card.id, q.type, q.from, q.to) : lc_db_prep(ctx->db,
-	    LC_SQL_HISTORY_COUNT, "sii", card.id, q.from, q.to);
+	if (q.from == INT64_MIN && q.to == INT64_MAX)
+		/* No date range: the trigger-kept counts answer at once. */
+		st = typed ? lc_db_prep(ctx->db, LC_SQL_HISTORY_TOTAL_TYPE, "ss",
+		    card.id, q.type) : lc_db_prep(ctx->db, LC_SQL_HISTORY_TOTAL,
+		    "s", card.id);
+	else
+		st = typed ? lc_db_prep(ctx->db, LC_SQL_HISTORY_COUNT_TYPE,
+		    "ssii", card.id, q.type, q.from, q.to) : lc_db_prep(ctx->db,
+		    LC_SQL_HISTORY_COUNT, "sii", card.id, q.from, q.to);
 	if (st == NULL || lc_db_step(ctx->db, st) != SQLITE_ROW)
 		goto dberr;
 	total = sqlite3_column_int64(st, 0);

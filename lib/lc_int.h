@@ -163,10 +163,16 @@ void lc_resp_write(struct lc_ctx *, const struct lc_endpoint *,
 	    "AND created_at BETWEEN ? AND ?") \
 	X(HISTORY_COUNT_TYPE, "SELECT count(*) FROM transactions WHERE " \
 	    "card_id = ? AND type = ? AND created_at BETWEEN ? AND ?") \
-	X(HISTORY_PAGE, LC_HISTORY_COLS "WHERE t.card_id = ? AND " \
-	    "t.created_at BETWEEN ? AND ? " LC_HISTORY_ORDER) \
-	X(HISTORY_PAGE_TYPE, LC_HISTORY_COLS "WHERE t.card_id = ? AND " \
-	    "t.type = ? AND t.created_at BETWEEN ? AND ? " LC_HISTORY_ORDER)
+	X(HISTORY_TOTAL, "SELECT coalesce(sum(n), 0) FROM txn_counts " \
+	    "WHERE card_id = ?") \
+	X(HISTORY_TOTAL_TYPE, "SELECT coalesce(sum(n), 0) FROM txn_counts " \
+	    "WHERE card_id = ? AND type = ?") \
+	X(HISTORY_PAGE, LC_HISTORY_COLS "FROM (SELECT rowid AS k FROM " \
+	    "transactions WHERE card_id = ? AND created_at BETWEEN ? AND ? " \
+	    LC_HISTORY_PAGE ")" LC_HISTORY_JOIN) \
+	X(HISTORY_PAGE_TYPE, LC_HISTORY_COLS "FROM (SELECT rowid AS k FROM " \
+	    "transactions WHERE card_id = ? AND type = ? AND created_at " \
+	    "BETWEEN ? AND ? " LC_HISTORY_PAGE ")" LC_HISTORY_JOIN)
 
 /* Shared column lists of the card and history statements. */
 #define LC_CARD_COLS "SELECT c.id, c.merchant_id, c.program_id, p.type, " \
@@ -180,11 +186,15 @@ void lc_resp_write(struct lc_ctx *, const struct lc_endpoint *,
 	"t.punches_added, t.created_at, l.name, " \
 	"coalesce(u.display_name, u.email), t.cashback_earned, " \
 	"t.discount_amount, t.redeemed_amount, r.title, t.pos_reference_id, " \
-	"t.pos_terminal_id, t.transaction_notes, t.client_timestamp " \
-	"FROM transactions t JOIN locations l ON l.id = t.location_id " \
+	"t.pos_terminal_id, t.transaction_notes, t.client_timestamp "
+/* The page's rowids come from the covering index alone, so skipping to a
+ * deep page never reads the rows it skips; only the page is joined. */
+#define LC_HISTORY_PAGE "ORDER BY created_at DESC, rowid DESC LIMIT ? OFFSET ?"
+#define LC_HISTORY_JOIN " p JOIN transactions t ON t.rowid = p.k " \
+	"JOIN locations l ON l.id = t.location_id " \
 	"JOIN users u ON u.id = t.staff_user_id " \
-	"LEFT JOIN rewards r ON r.id = t.reward_id "
-#define LC_HISTORY_ORDER "ORDER BY t.created_at DESC, t.rowid DESC LIMIT ? OFFSET ?"
+	"LEFT JOIN rewards r ON r.id = t.reward_id " \
+	"ORDER BY t.created_at DESC, t.rowid DESC"
 
 enum lc_sql {
 #define X(name, sql) LC_SQL_##name,

@@ -1,0 +1,298 @@
+/*
+ * The money invariants, checked after every operation of a long mixed
+ * sequence driven through the real handlers: a cashback card's balance
+ * equals the sum of its ledger's remaining amounts and the test's own
+ * model; redemptions consume the oldest earnings first and their entries
+ * sum to the amount; punch counters match the rewards table.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "lc_int.h"
+#include "tap.h"
+
+#define OPS 1500
+
+static struct lc_db *db;
+static uint64_t rng = 88172645463325252ULL;
+
+static uint64_t
+rnd(uint64_t n)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return rng % n;
+}
+
+static int64_t
+q1(const char *sql, const char *arg)
+{
+	sqlite3_stmt *st;
+	int64_t v = -1;
+
+	if (sqlite3_prepare_v2(lc_db_handle(db), sql, -1, &st, NULL) != SQLITE_OK)
+		bail("prepare %s: %s", sql, sqlite3_errmsg(lc_db_handle(db)));
+	if (arg != NULL)
+		sqlite3_bind_text(st, 1, arg, -1, SQLITE_STATIC);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		v = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return v;
+}
+
+static void
+seed(void)
+{
+	char *err = NULL;
+	static const char sql[] =
+	    "INSERT INTO merchants VALUES ('m', 'M', 0);"
+	    "INSERT INTO locations VALUES ('l', 'm', 'L', 0);"
+	    "INSERT INTO users VALUES ('u', 'm', 'u@x', NULL, 'owner', NULL, 'x', 0);"
+	    "INSERT INTO programs(id, merchant_id, type, title, created_at) "
+	    "  VALUES ('pc', 'm', 'cashback', 'C', 0);"
+	    "INSERT INTO tiers VALUES ('pc', 'Bronze', 0, 500), "
+	    "  ('pc', 'Silver', 10000, 1000), ('pc', 'Gold', 100000, 1250);"
+	    "INSERT INTO programs(id, merchant_id, type, title, punch_requirement, "
+	    "  reward_title, cooldown_seconds, created_at) "
+	    "  VALUES ('pp', 'm', 'punch', 'P', 7, 'R', 0, 0);"
+	    "INSERT INTO cards(id, merchant_id, program_id, customer_name, barcode, "
+	    "  qr_code, created_at) VALUES ('cc', 'm', 'pc', 'A', '1', 'QUFB', 0),"
+	    "  ('cp', 'm', 'pp', 'B', '2', 'QkJC', 0);";
+
+	if (sqlite3_exec(lc_db_handle(db), sql, NULL, NULL, &err) != SQLITE_OK)
+		bail("seed: %s", err);
+}
+
+/* Runs handler on body as the owner at time now; returns the error. */
+static enum lc_err
+call(int (*h)(struct lc_ctx *), const char *body, int64_t now,
+    json_object **out)
+{
+	struct lc_ctx ctx;
+
+	memset(&ctx, 0, sizeof(ctx));
+	ctx.db = db;
+	ctx.now_ms = now;
+	strcpy(ctx.caller.user_id, "u");
+	strcpy(ctx.caller.merchant_id, "m");
+	ctx.caller.is_owner = 1;
+	ctx.in = lc_json_parse(body, strlen(body));
+	if (ctx.in == NULL)
+		bail("bad test body %s", body);
+	if (h(&ctx) == -1 && ctx.err == LC_OK)
+		ctx.err = LC_E_INTERNAL;
+	if (!sqlite3_get_autocommit(lc_db_handle(db)))
+		bail("handler left a transaction open");
+	json_object_put(ctx.in);
+	*out = ctx.out;
+	return ctx.err;
+}
+
+static int64_t
+money(json_object *o, const char *path1, const char *path2)
+{
+	json_object *v = NULL;
+	int64_t c = -1;
+
+	if (!json_object_object_get_ex(o, path1, &v))
+		return -1;
+	if (path2 != NULL && !json_object_object_get_ex(v, path2, &v))
+		return -1;
+	if (lc_decimal_parse(json_object_get_string(v), 2, INT64_MAX / 100, &c) == -1)
+		return -1;
+	return c;
+}
+
+static int64_t
+tier_rate(int64_t spend)
+{
+	return spend >= 100000 ? 1250 : spend >= 10000 ? 1000 : 500;
+}
+
+int
+main(void)
+{
+	char dir[] = "/tmp/lc-ledger-XXXXXX", path[256], body[512];
+	const char *why = NULL;
+	int64_t balance = 0, spend = 0, now = 1790000000000LL;
+	int64_t lifetime = 0, pending = 0, ledger_bad = 0, model_bad = 0;
+	int64_t fifo_bad = 0, entry_bad = 0, punch_bad = 0, earn_bad = 0;
+	int64_t redeemed_ok = 0, refused = 0, i;
+	json_object *out;
+	enum lc_err e;
+
+	if (mkdtemp(dir) == NULL)
+		bail("mkdtemp");
+	snprintf(path, sizeof(path), "%s/t.db", dir);
+	if ((db = lc_db_open(path, 1, &why)) == NULL)
+		bail("open: %s", why);
+	seed();
+
+	for (i = 0; i < OPS; i++) {
+		uint64_t op = rnd(10);
+		int64_t amt, red;
+
+		now += 1000;
+		if (op < 3) {
+			/* An online cashback purchase. */
+			amt = 1 + (int64_t)rnd(20000);
+			snprintf(body, sizeof(body), "{\"card_instance_id\":\"cc\","
+			    "\"location_id\":\"l\",\"staff_user_id\":\"u\","
+			    "\"purchase_amount\":%lld.%02lld}",
+			    (long long)(amt / 100), (long long)(amt % 100));
+			e = call(lc_h_record, body, now, &out);
+			if (e != LC_OK || money(out, "cashback_earned", NULL) !=
+			    lc_apply_rate(amt, tier_rate(spend)))
+				earn_bad++;
+			balance += lc_apply_rate(amt, tier_rate(spend));
+			spend += amt;
+		} else if (op < 5) {
+			/* An offline purchase, captured up to a day ago: it
+			 * lands anywhere in the FIFO order. */
+			char ts[32];
+
+			amt = 1 + (int64_t)rnd(20000);
+			lc_time_fmt(now - (int64_t)rnd(86400000), ts);
+			snprintf(body, sizeof(body), "{\"transactions\":[{"
+			    "\"card_instance_id\":\"cc\",\"location_id\":\"l\","
+			    "\"staff_user_id\":\"u\",\"purchase_amount\":%lld.%02lld,"
+			    "\"idempotency_key\":\"s%lld\",\"client_timestamp\":\"%s\"}]}",
+			    (long long)(amt / 100), (long long)(amt % 100),
+			    (long long)i, ts);
+			e = call(lc_h_sync, body, now, &out);
+			if (e != LC_OK || !json_object_get_boolean(
+			    json_object_object_get(json_object_object_get(
+			    json_object_array_get_idx(json_object_object_get(out,
+			    "results"), 0), "result"), "success")))
+				earn_bad++;
+			balance += lc_apply_rate(amt, tier_rate(spend));
+			spend += amt;
+		} else if (op < 8) {
+			/* A redemption, sometimes above the balance. */
+			int earn = (int)rnd(2);
+			int64_t oldest_left;
+
+			red = 1 + (int64_t)rnd((uint64_t)balance + 500);
+			amt = red + (int64_t)rnd(5000);
+			snprintf(body, sizeof(body), "{\"card_instance_id\":\"cc\","
+			    "\"location_id\":\"l\",\"staff_user_id\":\"u\","
+			    "\"redemption_amount\":%lld.%02lld,"
+			    "\"purchase_amount\":%lld.%02lld,"
+			    "\"earn_on_remainder\":%s}",
+			    (long long)(red / 100), (long long)(red % 100),
+			    (long long)(amt / 100), (long long)(amt % 100),
+			    earn ? "true" : "false");
+			e = call(lc_h_redeem, body, now, &out);
+			if (red > balance) {
+				if (e != LC_E_INSUFFICIENT_BALANCE)
+					model_bad++;
+				refused++;
+			} else if (e != LC_OK) {
+				model_bad++;
+			} else {
+				json_object *ents = json_object_object_get(out,
+				    "redeemed_entries");
+				int64_t sum = 0;
+				size_t k;
+
+				redeemed_ok++;
+				for (k = 0; k < json_object_array_length(ents); k++)
+					sum += money(json_object_array_get_idx(ents,
+					    k), "amount_used", NULL);
+				if (sum != red || money(out, "redeemed_amount",
+				    NULL) != red)
+					entry_bad++;
+				balance -= red;
+				if (money(out, "new_balance", NULL) != balance)
+					model_bad++;
+				/* FIFO: nothing earned before the newest
+				 * earning this redemption touched is left. */
+				oldest_left = q1("SELECT count(*) FROM "
+				    "cashback_earnings e WHERE card_id = 'cc' AND "
+				    "remaining > 0 AND (earned_at, rowid) < (SELECT "
+				    "c.earned_at, c.rowid FROM "
+				    "cashback_earnings c JOIN redemption_entries r "
+				    "ON r.earning_transaction_id = c.transaction_id "
+				    "WHERE r.redeem_transaction_id = ? ORDER BY "
+				    "c.earned_at DESC, c.rowid DESC LIMIT 1)",
+				    json_object_get_string(json_object_object_get(
+				    out, "transaction_id")));
+				if (oldest_left != 0)
+					fifo_bad++;
+				if (earn) {
+					int64_t rest = amt - red;
+
+					if (money(out, "earned", "cashback_earned") !=
+					    lc_apply_rate(rest, tier_rate(spend)))
+						earn_bad++;
+					balance += lc_apply_rate(rest, tier_rate(spend));
+					spend += rest;
+					if (money(out, "earned", "new_balance") != balance)
+						model_bad++;
+				}
+			}
+		} else if (op < 9) {
+			/* A punch purchase with carry-over. */
+			int64_t n = 1 + (int64_t)rnd(30);
+
+			snprintf(body, sizeof(body), "{\"card_instance_id\":\"cp\","
+			    "\"location_id\":\"l\",\"staff_user_id\":\"u\","
+			    "\"purchase_amount\":1,\"punch_count\":%lld}", (long long)n);
+			if (call(lc_h_record, body, now, &out) != LC_OK)
+				punch_bad++;
+			pending += (lifetime % 7 + n) / 7;
+			lifetime += n;
+		} else {
+			e = call(lc_h_claim, "{\"card_instance_id\":\"cp\","
+			    "\"location_id\":\"l\",\"staff_user_id\":\"u\"}", now, &out);
+			if (pending == 0 ? e != LC_E_NO_PENDING_REWARDS : e != LC_OK)
+				punch_bad++;
+			if (pending > 0)
+				pending--;
+		}
+		json_object_put(out);
+
+		if (q1("SELECT cashback_balance FROM cards WHERE id = 'cc'", NULL) !=
+		    q1("SELECT coalesce(sum(remaining), 0) FROM cashback_earnings "
+		    "WHERE card_id = 'cc'", NULL))
+			ledger_bad++;
+		if (q1("SELECT cashback_balance FROM cards WHERE id = 'cc'", NULL) !=
+		    balance)
+			model_bad++;
+		if (q1("SELECT pending_rewards FROM cards WHERE id = 'cp'", NULL) !=
+		    pending || q1("SELECT count(*) FROM rewards WHERE card_id = 'cp' "
+		    "AND status = 'pending_claim'", NULL) != pending ||
+		    q1("SELECT current_punches FROM cards WHERE id = 'cp'", NULL) !=
+		    lifetime % 7 || q1("SELECT lifetime_punches FROM cards WHERE "
+		    "id = 'cp'", NULL) != lifetime)
+			punch_bad++;
+	}
+
+	is_int(ledger_bad, 0, "balance equals the ledger's remaining sum after each of %d operations", OPS);
+	is_int(model_bad, 0, "balance equals the model after every operation");
+	is_int(earn_bad, 0, "every earning is the tier rate of the purchase, rounded half away from zero");
+	is_int(entry_bad, 0, "redeemed entries sum to the redeemed amount");
+	is_int(fifo_bad, 0, "redemptions consume the oldest earnings first");
+	is_int(punch_bad, 0, "punch counters and pending rewards match the rewards table");
+	ok(redeemed_ok > 50 && refused > 10, "the sequence exercised %lld redemptions and %lld refusals",
+	    (long long)redeemed_ok, (long long)refused);
+	is_int(q1("SELECT count(*) FROM redemption_entries r JOIN transactions t "
+	    "ON t.id = r.redeem_transaction_id GROUP BY NULL HAVING "
+	    "sum(r.amount_used) <> (SELECT sum(redeemed_amount) FROM transactions "
+	    "WHERE type = 'cashback_redeem')", NULL), -1,
+	    "all entries together equal all redemptions");
+	is_int(q1("SELECT count(*) FROM pragma_integrity_check WHERE "
+	    "integrity_check <> 'ok'", NULL), 0, "integrity_check is ok");
+
+	lc_db_close(db);
+	snprintf(path, sizeof(path), "%s/t.db", dir);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/t.db-wal", dir);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/t.db-shm", dir);
+	unlink(path);
+	rmdir(dir);
+	return done_testing();
+}
