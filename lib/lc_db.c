@@ -231,6 +231,8 @@ lc_db_prep(struct lc_db *db, enum lc_sql which, const char *fmt, ...)
 			    SQLITE_TRANSIENT);
 			break;
 		default:
+			lc_log("statement %d: bad bind format '%c'", (int)which,
+			    fmt[i]);
 			rc = SQLITE_MISUSE;
 		}
 	}

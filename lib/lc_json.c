@@ -241,6 +241,10 @@ lc_json_parse(const char *buf, size_t len)
 		return NULL;
 	json_tokener_set_flags(tok, JSON_TOKENER_STRICT | JSON_TOKENER_VALIDATE_UTF8);
 	o = json_tokener_parse_ex(tok, buf, (int)len);
+	/* A bare number or word at the very end waits for a delimiter:
+	 * feed json-c the end of input. */
+	if (o == NULL && json_tokener_get_error(tok) == json_tokener_continue)
+		o = json_tokener_parse_ex(tok, "", 1);
 	if (json_tokener_get_error(tok) != json_tokener_success) {
 		json_object_put(o);
 		o = NULL;

@@ -41,6 +41,10 @@ parse(enum lc_setting s, const char *text, int64_t *v)
 	char *end;
 	long long n;
 
+	/* Plain digits only: the stored text is what setting get shows. */
+	if (*text == '\0' || strspn(text, "0123456789") != strlen(text) ||
+	    strlen(text) > 18)
+		return -1;
 	errno = 0;
 	n = strtoll(text, &end, 10);
 	if (errno != 0 || end == text || *end != '\0' ||

@@ -290,6 +290,9 @@ lc_decimal_parse(const char *s, int scale, int64_t max, int64_t *out)
 			return -1;
 		digs[nd++] = *p;
 	}
+	/* A point needs a digit after it ("1." is not a number). */
+	if (point >= 0 && !isdigit((unsigned char)p[-1]))
+		return -1;
 	if (point < 0)
 		point = nd;
 	if (*p == 'e' || *p == 'E') {

@@ -1,2 +1,654 @@
+/*
+ * Unit tests of lib/lc_db.c and lib/lc_settings.c on databases in a
+ * temporary folder, plus password hashing (lib/lc_auth.c).
+ * One behaviour per test point, named after the case.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <libscrypt.h>
+
+#include "lc_int.h"
 #include "tap.h"
-int main(void){ ok(1,"placeholder"); return done_testing(); }
+
+static char tmpdir[] = "/tmp/lcard-unit-db.XXXXXX";
+
+static void
+path_of(char *out, size_t outsz, const char *name)
+{
+	snprintf(out, outsz, "%s/%s", tmpdir, name);
+}
+
+static int
+exists(const char *path)
+{
+	return access(path, F_OK) == 0;
+}
+
+static void
+cleanup(void)
+{
+	DIR *d;
+	struct dirent *e;
+	char p[512];
+
+	if ((d = opendir(tmpdir)) == NULL)
+		return;
+	while ((e = readdir(d)) != NULL) {
+		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+			continue;
+		path_of(p, sizeof(p), e->d_name);
+		unlink(p);
+	}
+	closedir(d);
+	rmdir(tmpdir);
+}
+
+/* First column of the first row of sql as text into out ("" for none). */
+static const char *
+q1(sqlite3 *h, const char *sql, char *out, size_t outsz)
+{
+	sqlite3_stmt *st = NULL;
+
+	out[0] = '\0';
+	if (sqlite3_prepare_v2(h, sql, -1, &st, NULL) == SQLITE_OK &&
+	    sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0) != NULL)
+		snprintf(out, outsz, "%s", (const char *)sqlite3_column_text(st, 0));
+	sqlite3_finalize(st);
+	return out;
+}
+
+static long long
+q1i(sqlite3 *h, const char *sql)
+{
+	sqlite3_stmt *st = NULL;
+	long long v = -999;
+
+	if (sqlite3_prepare_v2(h, sql, -1, &st, NULL) == SQLITE_OK &&
+	    sqlite3_step(st) == SQLITE_ROW)
+		v = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return v;
+}
+
+static int
+latest(void)
+{
+	int i, v = 0;
+
+	for (i = 0; lc_migrations[i].sql != NULL; i++)
+		v = lc_migrations[i].version;
+	return v;
+}
+
+static int
+nmigrations(void)
+{
+	int i;
+
+	for (i = 0; lc_migrations[i].sql != NULL; i++)
+		;
+	return i;
+}
+
+static struct lc_db *
+open_or_bail(const char *path, int create)
+{
+	const char *err = NULL;
+	struct lc_db *db = lc_db_open(path, create, &err);
+
+	if (db == NULL)
+		bail("lc_db_open %s: %s", path, err ? err : "?");
+	return db;
+}
+
+/* Makes a plain SQLite file holding sql, without the library. */
+static void
+raw_db(const char *path, const char *sql)
+{
+	sqlite3 *h = NULL;
+
+	if (sqlite3_open(path, &h) != SQLITE_OK ||
+	    sqlite3_exec(h, sql, NULL, NULL, NULL) != SQLITE_OK)
+		bail("raw_db %s: %s", path, h ? sqlite3_errmsg(h) : "?");
+	sqlite3_close(h);
+}
+
+static void
+integrity_ok(struct lc_db *db, const char *when)
+{
+	char buf[256];
+
+	is_string(q1(lc_db_handle(db), "PRAGMA integrity_check", buf,
+	    sizeof(buf)), "ok", "db: integrity_check is ok %s", when);
+	is_int(q1i(lc_db_handle(db), "SELECT count(*) FROM pragma_foreign_key_check"),
+	    0, "db: foreign_key_check finds nothing %s", when);
+}
+
+/* ---- open, create, migrate ---- */
+
+static void
+test_open(void)
+{
+	char path[512], buf[64];
+	const char *err = NULL;
+	struct lc_db *db;
+
+	path_of(path, sizeof(path), "missing.db");
+	db = lc_db_open(path, 0, &err);
+	ok(db == NULL, "open: a missing file without create fails");
+	ok(err != NULL && *err != '\0', "open: the failure says why");
+	ok(!exists(path), "open: a missing file without create is not created");
+	lc_db_close(db);
+
+	path_of(path, sizeof(path), "main.db");
+	err = "unset";
+	db = lc_db_open(path, 1, &err);
+	ok(db != NULL, "open: create makes a new database");
+	ok(err == NULL, "open: success leaves errmsg NULL");
+	ok(exists(path), "open: the new file exists");
+	if (db == NULL)
+		bail("cannot go on without a database");
+	is_int(lc_db_version(db), latest(),
+	    "open: a new database is at the latest version");
+	is_int(latest() >= 1, 1, "open: there is at least one migration");
+	is_int(q1i(lc_db_handle(db), "SELECT count(*) FROM schema_migrations"),
+	    nmigrations(), "open: schema_migrations has one row per migration");
+	is_int(q1i(lc_db_handle(db), "SELECT count(*) FROM schema_migrations "
+	    "WHERE version = 1 AND name <> '' AND applied_at > 0"), 1,
+	    "open: schema_migrations records version 1 with name and time");
+	is_int(q1i(lc_db_handle(db), "SELECT count(*) FROM sqlite_master "
+	    "WHERE type = 'table' AND name IN ('settings', 'merchants', "
+	    "'locations', 'users', 'programs', 'cards', 'transactions', "
+	    "'tokens', 'login_attempts')"), 9,
+	    "open: the first migration made its tables");
+	is_string(q1(lc_db_handle(db), "PRAGMA journal_mode", buf, sizeof(buf)),
+	    "wal", "open: journal_mode is wal");
+	is_int(q1i(lc_db_handle(db), "PRAGMA foreign_keys"), 1,
+	    "open: foreign_keys is on");
+	is_int(q1i(lc_db_handle(db), "PRAGMA synchronous"), 2,
+	    "open: synchronous is 2 (FULL)");
+	integrity_ok(db, "after create");
+	lc_db_close(db);
+
+	db = lc_db_open(path, 0, &err);
+	ok(db != NULL, "open: an existing database opens without create");
+	if (db == NULL)
+		bail("reopen: %s", err);
+	is_int(q1i(lc_db_handle(db), "SELECT count(*) FROM schema_migrations"),
+	    nmigrations(), "open: reopening applies no migration twice");
+	is_int(lc_db_version(db), latest(), "open: reopened at the latest version");
+	is_int(q1i(lc_db_handle(db), "PRAGMA foreign_keys"), 1,
+	    "open: foreign_keys is on for a reopened database too");
+	is_int(q1i(lc_db_handle(db), "PRAGMA synchronous"), 2,
+	    "open: synchronous is FULL for a reopened database too");
+	lc_db_close(db);
+
+	db = lc_db_open(path, 1, &err);
+	ok(db != NULL && q1i(lc_db_handle(db),
+	    "SELECT count(*) FROM schema_migrations") == nmigrations(),
+	    "open: create on an existing database keeps it as it is");
+	lc_db_close(db);
+}
+
+static void
+test_upgrade(void)
+{
+	char path[512];
+	const char *err = NULL;
+	struct lc_db *db;
+	FILE *f;
+
+	/* A SQLite file with data but no schema_migrations table. */
+	path_of(path, sizeof(path), "old-none.db");
+	raw_db(path, "CREATE TABLE keep(x); INSERT INTO keep VALUES (42);");
+	db = lc_db_open(path, 0, &err);
+	ok(db != NULL, "upgrade: a database without schema_migrations opens");
+	if (db != NULL) {
+		is_int(lc_db_version(db), latest(),
+		    "upgrade: a database without schema_migrations is migrated");
+		is_int(q1i(lc_db_handle(db), "SELECT count(*) FROM merchants"), 0,
+		    "upgrade: its new tables exist");
+		is_int(q1i(lc_db_handle(db), "SELECT x FROM keep"), 42,
+		    "upgrade: its existing data is kept");
+		integrity_ok(db, "after an upgrade");
+		lc_db_close(db);
+	}
+
+	/* schema_migrations present but empty: version 0. */
+	path_of(path, sizeof(path), "old-empty.db");
+	raw_db(path, "CREATE TABLE schema_migrations (version INTEGER PRIMARY "
+	    "KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL);");
+	db = lc_db_open(path, 0, &err);
+	ok(db != NULL, "upgrade: a database at version 0 opens");
+	if (db != NULL) {
+		is_int(lc_db_version(db), latest(),
+		    "upgrade: a database at version 0 is migrated");
+		is_int(q1i(lc_db_handle(db),
+		    "SELECT count(*) FROM schema_migrations"), nmigrations(),
+		    "upgrade: version 0 gets one row per migration");
+		lc_db_close(db);
+	}
+
+	/* A zero-length file is an empty SQLite database. */
+	path_of(path, sizeof(path), "zero.db");
+	if ((f = fopen(path, "w")) == NULL)
+		bail("cannot create %s", path);
+	fclose(f);
+	db = lc_db_open(path, 0, &err);
+	ok(db != NULL && lc_db_version(db) == latest(),
+	    "upgrade: a zero-length file is migrated in place");
+	lc_db_close(db);
+
+	/* Not a database at all. */
+	path_of(path, sizeof(path), "garbage.db");
+	if ((f = fopen(path, "w")) == NULL)
+		bail("cannot create %s", path);
+	fputs("this is not a SQLite database, not even close to one.........."
+	    "................................................................",
+	    f);
+	fclose(f);
+	err = NULL;
+	db = lc_db_open(path, 1, &err);
+	ok(db == NULL && err != NULL, "open: a file that is not a database fails");
+	lc_db_close(db);
+}
+
+/* ---- statements ---- */
+
+static const unsigned char digest[32] = { 0x00, 0x01, 0xff, 0x00, 0x7f, 0x80,
+	'a', 'b', 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0x42 };
+
+static void
+test_prep(struct lc_db *db)
+{
+	sqlite3 *h = lc_db_handle(db);
+	sqlite3_stmt *st, *st2;
+	unsigned char other[32];
+	char buf[128];
+
+	st = lc_db_prep(db, LC_SQL_SETTING_GET, "s", "x");
+	st2 = lc_db_prep(db, LC_SQL_SETTING_GET, "s", "y");
+	ok(st != NULL && st == st2,
+	    "prep: the same statement object is reused between calls");
+	st2 = lc_db_prep(db, LC_SQL_SETTING_ALL, "");
+	ok(st2 != NULL && st2 != st, "prep: another statement is another object");
+	lc_db_reset(st);
+	lc_db_reset(st2);
+
+	/* 's' binds text. */
+	st = lc_db_prep(db, LC_SQL_SETTING_SET, "ss", "unit_key", "h\xc3\xa9llo");
+	is_int(st != NULL ? lc_db_exec(db, st) : -1, 0, "prep: 'ss' insert runs");
+	is_string(q1(h, "SELECT value FROM settings WHERE key = 'unit_key'", buf,
+	    sizeof(buf)), "h\xc3\xa9llo", "prep: 's' binds text as given");
+	is_string(q1(h, "SELECT typeof(value) FROM settings WHERE key = 'unit_key'",
+	    buf, sizeof(buf)), "text", "prep: 's' binds a text value");
+	st = lc_db_prep(db, LC_SQL_SETTING_GET, "s", "unit_key");
+	ok(st != NULL && lc_db_step(db, st) == SQLITE_ROW,
+	    "prep: a statement bound with 's' finds its row");
+	if (st != NULL) {
+		lc_db_col(st, 0, buf, sizeof(buf));
+		is_string(buf, "h\xc3\xa9llo", "col: copies a text column");
+		lc_db_col(st, 0, buf, 3);
+		is_string(buf, "h\xc3", "col: truncates to the out buffer");
+	}
+	lc_db_reset(st);
+
+	/* Bindings do not survive into the next call. */
+	st = lc_db_prep(db, LC_SQL_SETTING_GET, "");
+	ok(st != NULL && lc_db_step(db, st) == SQLITE_DONE,
+	    "prep: earlier bindings are cleared (unbound is NULL)");
+	lc_db_reset(st);
+
+	/* A statement left mid-way is reset by the next prep. */
+	st = lc_db_prep(db, LC_SQL_SETTING_SET, "ss", "unit_key2", "v");
+	lc_db_exec(db, st);
+	st = lc_db_prep(db, LC_SQL_SETTING_ALL, "");
+	lc_db_step(db, st);
+	lc_db_col(st, 0, buf, sizeof(buf));
+	st = lc_db_prep(db, LC_SQL_SETTING_ALL, "");
+	ok(st != NULL && lc_db_step(db, st) == SQLITE_ROW &&
+	    strcmp((const char *)sqlite3_column_text(st, 0), buf) == 0,
+	    "prep: a statement left mid-way starts again from its first row");
+	lc_db_reset(st);
+
+	/* 'i' binds a 64-bit integer. */
+	st = lc_db_prep(db, LC_SQL_ATTEMPT_ADD, "si", "a@example.com",
+	    (int64_t)1234567890123LL);
+	is_int(st != NULL ? lc_db_exec(db, st) : -1, 0, "prep: 'si' insert runs");
+	is_int(q1i(h, "SELECT at FROM login_attempts WHERE email = 'a@example.com'"),
+	    1234567890123LL, "prep: 'i' binds a 64-bit integer exactly");
+	is_string(q1(h, "SELECT typeof(at) FROM login_attempts", buf, sizeof(buf)),
+	    "integer", "prep: 'i' binds an integer value");
+	st = lc_db_prep(db, LC_SQL_ATTEMPTS_COUNT, "si", "a@example.com",
+	    (int64_t)0);
+	ok(st != NULL && lc_db_step(db, st) == SQLITE_ROW &&
+	    sqlite3_column_int64(st, 0) == 1 &&
+	    sqlite3_column_int64(st, 1) == 1234567890123LL,
+	    "prep: a statement bound with 'si' reads the row back");
+	lc_db_reset(st);
+
+	/* 's' NULL and 'N' bind NULL; 'b' binds a blob. */
+	st = lc_db_prep(db, LC_SQL_MERCHANT_ADD, "ssi", "m1", "Merchant",
+	    (int64_t)1);
+	is_int(st ? lc_db_exec(db, st) : -1, 0, "prep: a merchant is added");
+	ok(lc_db_prep(db, LC_SQL_SETTING_GET, "ss", "a", "b") == NULL,
+	    "prep: a format with more letters than parameters fails");
+	st = lc_db_prep(db, LC_SQL_USER_ADD, "sssssNsi", "u1", "m1",
+	    "owner@example.com", (const char *)NULL, "owner", "hash", (int64_t)2);
+	is_int(st ? lc_db_exec(db, st) : -1, 0, "prep: 'sssssNsi' insert runs");
+	is_string(q1(h, "SELECT typeof(display_name) FROM users WHERE id = 'u1'",
+	    buf, sizeof(buf)), "null", "prep: 's' with NULL binds NULL");
+	is_string(q1(h, "SELECT typeof(location_id) FROM users WHERE id = 'u1'",
+	    buf, sizeof(buf)), "null", "prep: 'N' binds NULL");
+	is_int(q1i(h, "SELECT created_at FROM users WHERE id = 'u1'"), 2,
+	    "prep: 'i' after 'N' takes the next argument");
+
+	st = lc_db_prep(db, LC_SQL_TOKEN_ADD, "bsssii", digest, (int)sizeof(digest),
+	    "access", "u1", "fam", (int64_t)99, (int64_t)3);
+	is_int(st ? lc_db_exec(db, st) : -1, 0, "prep: 'bsssii' insert runs");
+	is_string(q1(h, "SELECT typeof(digest) || ' ' || length(digest) FROM tokens",
+	    buf, sizeof(buf)), "blob 32", "prep: 'b' binds a blob of its length");
+	st = lc_db_prep(db, LC_SQL_TOKEN_GET, "b", digest, (int)sizeof(digest));
+	ok(st != NULL && lc_db_step(db, st) == SQLITE_ROW &&
+	    strcmp((const char *)sqlite3_column_text(st, 0), "access") == 0 &&
+	    strcmp((const char *)sqlite3_column_text(st, 1), "u1") == 0 &&
+	    sqlite3_column_int64(st, 3) == 99,
+	    "prep: a blob with NUL bytes finds its row");
+	lc_db_reset(st);
+	memcpy(other, digest, sizeof(other));
+	other[31] ^= 1;
+	st = lc_db_prep(db, LC_SQL_TOKEN_GET, "b", other, (int)sizeof(other));
+	ok(st != NULL && lc_db_step(db, st) == SQLITE_DONE,
+	    "prep: a blob differing in its last byte finds nothing");
+	lc_db_reset(st);
+
+	ok(lc_db_prep(db, LC_SQL_SETTING_GET, "x", "k") == NULL,
+	    "prep: an unknown format letter fails");
+	lc_db_reset_all(db);
+	integrity_ok(db, "after statement tests");
+}
+
+/* ---- transactions ---- */
+
+static void
+test_tx(struct lc_db *db, const char *path)
+{
+	sqlite3 *h = lc_db_handle(db);
+	sqlite3_stmt *st;
+	struct lc_db *db2;
+	const char *err;
+	struct timespec t0, t1;
+	double secs;
+	int rc;
+
+	is_int(lc_db_begin(db), 0, "tx: begin works");
+	ok(!sqlite3_get_autocommit(h), "tx: begin opens a transaction");
+	st = lc_db_prep(db, LC_SQL_MERCHANT_ADD, "ssi", "m-rollback", "R",
+	    (int64_t)1);
+	lc_db_exec(db, st);
+	is_int(q1i(h, "SELECT count(*) FROM merchants WHERE id = 'm-rollback'"), 1,
+	    "tx: an insert is visible inside its transaction");
+	lc_db_rollback(db);
+	ok(sqlite3_get_autocommit(h), "tx: rollback ends the transaction");
+	is_int(q1i(h, "SELECT count(*) FROM merchants WHERE id = 'm-rollback'"), 0,
+	    "tx: rollback undoes an insert");
+
+	is_int(lc_db_begin(db), 0, "tx: begin works again");
+	st = lc_db_prep(db, LC_SQL_MERCHANT_ADD, "ssi", "m-commit", "C",
+	    (int64_t)1);
+	lc_db_exec(db, st);
+	is_int(lc_db_commit(db), 0, "tx: commit works");
+	ok(sqlite3_get_autocommit(h), "tx: commit ends the transaction");
+	is_int(q1i(h, "SELECT count(*) FROM merchants WHERE id = 'm-commit'"), 1,
+	    "tx: commit keeps an insert");
+
+	lc_db_rollback(db);
+	ok(sqlite3_get_autocommit(h), "tx: rollback outside a transaction is harmless");
+
+	/* Two connections. */
+	err = NULL;
+	db2 = lc_db_open(path, 0, &err);
+	ok(db2 != NULL, "tx: a second connection opens");
+	if (db2 == NULL)
+		return;
+	sqlite3_busy_timeout(lc_db_handle(db2), 100);
+	is_int(lc_db_begin(db), 0, "tx: the first connection takes the write lock");
+	st = lc_db_prep(db, LC_SQL_MERCHANT_ADD, "ssi", "m-two", "T", (int64_t)1);
+	lc_db_exec(db, st);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	rc = lc_db_begin(db2);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	secs = (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
+	is_int(rc, -1, "tx: a second BEGIN IMMEDIATE fails while the first holds it");
+	ok(secs >= 0.05 && secs < 2.0,
+	    "tx: the second waits out its busy timeout, no longer (%.3f s)", secs);
+	ok(sqlite3_get_autocommit(lc_db_handle(db2)),
+	    "tx: the failed begin leaves no transaction open");
+	is_int(q1i(lc_db_handle(db2), "SELECT count(*) FROM merchants "
+	    "WHERE id = 'm-two'"), 0,
+	    "tx: the second connection reads, without the uncommitted row (WAL)");
+	is_int(lc_setting(db2, LC_SET_ACCESS_TTL), 3600,
+	    "tx: settings read on the second connection during the write");
+	is_int(lc_db_commit(db), 0, "tx: the first connection commits");
+	is_int(lc_db_begin(db2), 0, "tx: the second begins after the first commits");
+	is_int(q1i(lc_db_handle(db2), "SELECT count(*) FROM merchants "
+	    "WHERE id = 'm-two'"), 1, "tx: the second sees the committed row");
+	lc_db_rollback(db2);
+	lc_db_close(db2);
+}
+
+/* ---- settings ---- */
+
+static void
+test_settings(struct lc_db *db)
+{
+	sqlite3 *h = lc_db_handle(db);
+	const char *err;
+	static const struct {
+		const char *key, *val, *why;
+	} bad[] = {
+		{ "access_token_ttl", "59", "below the minimum" },
+		{ "access_token_ttl", "86401", "above the maximum" },
+		{ "access_token_ttl", "0", "zero" },
+		{ "access_token_ttl", "-3600", "a negative number" },
+		{ "access_token_ttl", "", "an empty value" },
+		{ "access_token_ttl", "abc", "letters" },
+		{ "access_token_ttl", "3600s", "trailing letters" },
+		{ "access_token_ttl", "1e3", "an exponent" },
+		{ "access_token_ttl", "3600.5", "a fraction" },
+		{ "access_token_ttl", "99999999999999999999", "an int64 overflow" },
+		{ "refresh_token_ttl", "3599", "refresh below the minimum" },
+		{ "refresh_token_ttl", "31536001", "refresh above the maximum" },
+		{ "login_max_failures", "0", "max failures 0" },
+		{ "login_max_failures", "1001", "max failures 1001" },
+		{ "login_window_seconds", "0", "window 0" },
+		{ "login_window_seconds", "86401", "window above a day" },
+	};
+	size_t i;
+
+	is_int(lc_setting(db, LC_SET_ACCESS_TTL), 3600,
+	    "settings: access_token_ttl defaults to 3600");
+	is_int(lc_setting(db, LC_SET_REFRESH_TTL), 2592000,
+	    "settings: refresh_token_ttl defaults to 2592000");
+	is_int(lc_setting(db, LC_SET_LOGIN_MAX_FAILURES), 5,
+	    "settings: login_max_failures defaults to 5");
+	is_int(lc_setting(db, LC_SET_LOGIN_WINDOW), 900,
+	    "settings: login_window_seconds defaults to 900");
+
+	for (i = 0; i < LC_SET__MAX; i++)
+		is_int(lc_setting_lookup(lc_setting_name((enum lc_setting)i)),
+		    (long long)i, "settings: lookup of name \"%s\" gives it back",
+		    lc_setting_name((enum lc_setting)i));
+	is_int(lc_setting_lookup("nope"), -1, "settings: lookup of an unknown name is -1");
+
+	err = NULL;
+	is_int(lc_setting_set(db, "access_token_ttl", "7200", &err), 0,
+	    "settings: set access_token_ttl 7200 works");
+	is_int(lc_setting(db, LC_SET_ACCESS_TTL), 7200,
+	    "settings: get access_token_ttl gives 7200 after set");
+	is_int(lc_setting_set(db, "access_token_ttl", "1800", &err), 0,
+	    "settings: set again overwrites");
+	is_int(lc_setting(db, LC_SET_ACCESS_TTL), 1800,
+	    "settings: get gives the overwritten value");
+	is_int(q1i(h, "SELECT count(*) FROM settings WHERE key = 'access_token_ttl'"),
+	    1, "settings: a key set twice is stored once");
+	is_int(lc_setting_set(db, "access_token_ttl", "60", &err), 0,
+	    "settings: the minimum 60 is accepted");
+	is_int(lc_setting_set(db, "access_token_ttl", "86400", &err), 0,
+	    "settings: the maximum 86400 is accepted");
+	is_int(lc_setting_set(db, "refresh_token_ttl", "31536000", &err), 0,
+	    "settings: refresh_token_ttl of 365 days is accepted");
+	is_int(lc_setting(db, LC_SET_REFRESH_TTL), 31536000,
+	    "settings: get refresh_token_ttl after set");
+	is_int(lc_setting_set(db, "login_max_failures", "1", &err), 0,
+	    "settings: login_max_failures 1 is accepted");
+	is_int(lc_setting(db, LC_SET_LOGIN_MAX_FAILURES), 1,
+	    "settings: get login_max_failures after set");
+	is_int(lc_setting_set(db, "login_window_seconds", "60", &err), 0,
+	    "settings: login_window_seconds 60 is accepted");
+	is_int(lc_setting(db, LC_SET_LOGIN_WINDOW), 60,
+	    "settings: get login_window_seconds after set");
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		err = NULL;
+		ok(lc_setting_set(db, bad[i].key, bad[i].val, &err) == -1 &&
+		    err != NULL, "settings: %s %s is rejected (\"%s\")",
+		    bad[i].key, bad[i].why, bad[i].val);
+	}
+	is_int(lc_setting(db, LC_SET_ACCESS_TTL), 86400,
+	    "settings: rejected values leave the stored one");
+
+	err = NULL;
+	ok(lc_setting_set(db, "no_such_setting", "10", &err) == -1 && err != NULL,
+	    "settings: an unknown key is rejected");
+	ok(lc_setting_set(db, "ACCESS_TOKEN_TTL", "3600", &err) == -1,
+	    "settings: keys are case-sensitive");
+	is_int(q1i(h, "SELECT count(*) FROM settings WHERE key IN "
+	    "('no_such_setting', 'ACCESS_TOKEN_TTL')"), 0,
+	    "settings: a rejected key is not stored");
+
+	/* A value that went bad in storage falls back to the default. */
+	sqlite3_exec(h, "UPDATE settings SET value = 'junk' "
+	    "WHERE key = 'login_window_seconds'", NULL, NULL, NULL);
+	is_int(lc_setting(db, LC_SET_LOGIN_WINDOW), 900,
+	    "settings: an unreadable stored value gives the default");
+	sqlite3_exec(h, "UPDATE settings SET value = '5' "
+	    "WHERE key = 'access_token_ttl'", NULL, NULL, NULL);
+	is_int(lc_setting(db, LC_SET_ACCESS_TTL), 3600,
+	    "settings: an out-of-range stored value gives the default");
+	integrity_ok(db, "after settings changes");
+}
+
+/* ---- foreign keys ---- */
+
+static void
+test_fk(struct lc_db *db)
+{
+	sqlite3 *h = lc_db_handle(db);
+	sqlite3_stmt *st;
+
+	st = lc_db_prep(db, LC_SQL_LOCATION_ADD, "sssi", "l-orphan",
+	    "no-such-merchant", "Shop", (int64_t)1);
+	is_int(st ? lc_db_exec(db, st) : 0, -1,
+	    "fk: a location of an unknown merchant is refused");
+	is_int(sqlite3_extended_errcode(h), SQLITE_CONSTRAINT_FOREIGNKEY,
+	    "fk: the refusal is a foreign key constraint");
+	is_int(q1i(h, "SELECT count(*) FROM locations WHERE id = 'l-orphan'"), 0,
+	    "fk: the refused location is not stored");
+	st = lc_db_prep(db, LC_SQL_LOCATION_ADD, "sssi", "l-ok", "m1", "Shop",
+	    (int64_t)1);
+	is_int(st ? lc_db_exec(db, st) : -1, 0,
+	    "fk: a location of a known merchant is stored");
+	integrity_ok(db, "after foreign key tests");
+}
+
+/* ---- passwords ---- */
+
+static void
+test_password(void)
+{
+	char h1[SCRYPT_MCF_LEN + 1], h2[SCRYPT_MCF_LEN + 1], small[16];
+
+	memset(h1, 0, sizeof(h1));
+	is_int(lc_auth_hash_password("correct horse", h1, sizeof(h1)), 0,
+	    "password: hashing works");
+	ok(strncmp(h1, "$s1$", 4) == 0, "password: the hash is \"$s1$\" MCF (%s)", h1);
+	ok(strlen(h1) < SCRYPT_MCF_LEN, "password: the hash fits SCRYPT_MCF_LEN");
+	ok(strstr(h1, "correct horse") == NULL,
+	    "password: the hash does not hold the password");
+	is_int(lc_auth_hash_password("correct horse", h2, sizeof(h2)), 0,
+	    "password: hashing again works");
+	ok(strcmp(h1, h2) != 0, "password: two hashes of one password differ (salt)");
+	ok(libscrypt_check(h1, "correct horse") > 0,
+	    "password: libscrypt_check accepts the right password");
+	is_int(lc_auth_hash_password("correct horse", h2, sizeof(h2)), 0,
+	    "password: hashing a third time works");
+	ok(libscrypt_check(h2, "wrong horse") == 0,
+	    "password: libscrypt_check refuses a wrong password");
+	is_int(lc_auth_hash_password("x", small, sizeof(small)), -1,
+	    "password: an out buffer below SCRYPT_MCF_LEN is refused");
+}
+
+/* ---- default path ---- */
+
+static void
+test_default_path(void)
+{
+	setenv("LOYALTY_DB", "/env/path.db", 1);
+	is_string(lc_db_default_path("/explicit.db"), "/explicit.db",
+	    "default_path: an explicit path wins");
+	is_string(lc_db_default_path(NULL), "/env/path.db",
+	    "default_path: LOYALTY_DB comes next");
+	is_string(lc_db_default_path(""), "/env/path.db",
+	    "default_path: an empty explicit path counts as none");
+	setenv("LOYALTY_DB", "", 1);
+	is_string(lc_db_default_path(NULL), LC_DEFAULT_DB,
+	    "default_path: an empty LOYALTY_DB counts as none");
+	unsetenv("LOYALTY_DB");
+	is_string(lc_db_default_path(NULL), LC_DEFAULT_DB,
+	    "default_path: the build default comes last");
+}
+
+int
+main(void)
+{
+	char path[512];
+	struct lc_db *db;
+
+	if (mkdtemp(tmpdir) == NULL)
+		bail("mkdtemp: %s", strerror(errno));
+	test_open();
+	test_upgrade();
+	path_of(path, sizeof(path), "main.db");
+	db = open_or_bail(path, 0);
+	test_prep(db);
+	test_tx(db, path);
+	lc_db_close(db);
+
+	path_of(path, sizeof(path), "settings.db");
+	db = open_or_bail(path, 1);
+	test_settings(db);
+	lc_db_close(db);
+
+	db = open_or_bail(path, 0);
+	is_int(lc_setting(db, LC_SET_REFRESH_TTL), 31536000,
+	    "settings: a stored value survives closing the database");
+	lc_db_close(db);
+
+	path_of(path, sizeof(path), "main.db");
+	db = open_or_bail(path, 0);
+	test_fk(db);
+	lc_db_close(db);
+
+	test_password();
+	test_default_path();
+	cleanup();
+	return done_testing();
+}
