@@ -1,0 +1,164 @@
+#!/usr/bin/env bash
+# Concurrency through the real HTTP server: several FastCGI processes of
+# each responder write one SQLite file while 8 client processes hit them at
+# once. Nothing may be lost or counted twice.
+. "$top_srcdir/tests/lib.sh"
+
+CLIENTS=8
+LT_PROCS=4
+lt_start
+lt_login "$DEMO_STAFF_EMAIL" "$DEMO_STAFF_PASSWORD" || bail "login failed"
+TOKEN=$LT_TOKEN
+STAFF=$LT_USER_ID
+LOC=$LT_LOCATION_ID
+W=$LT_DIR/work
+mkdir -p "$W"
+
+admin() { "$LT_ADMIN" --db "$LT_DB" "$@"; }
+sql() { sqlite3 -cmd '.timeout 5000' "$LT_DB" "$@"; }
+
+# A new card on a new program of the demo merchant; prints card id.
+new_card() {	# TYPE ARGS...
+	local p
+	p=$(admin program add --merchant "$DEMO_MERCHANT_ID" --type "$@") || bail "program add"
+	admin card issue --program "$p" --customer "Concurrent" | jq -r .card_instance_id
+}
+
+# post PATH BODY OUTFILE: one request from this process; appends
+# "STATUS BODY" to OUTFILE.
+post() {
+	local s f=$3.body.$BASHPID
+	s=$(curl -s -o "$f" -w '%{http_code}' --max-time 60 \
+	    -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' \
+	    --data-binary "$2" "$LT_URL$1") || s=000
+	printf '%s %s\n' "$s" "$(tr -d '\n' <"$f" 2>/dev/null)" >>"$3"
+	rm -f "$f"
+}
+
+# Starts CLIENTS processes running FUNC CLIENT_NO, released together.
+run_clients() {	# FUNC
+	local i pids=()
+	rm -f "$W/go"
+	for i in $(seq 1 $CLIENTS); do
+		( while [ ! -e "$W/go" ]; do sleep 0.01; done; "$1" "$i" ) &
+		pids+=($!)
+	done
+	sleep 0.3
+	touch "$W/go"
+	wait "${pids[@]}"
+}
+
+count() { grep -c "^$1 " "$2" 2>/dev/null || true; }
+
+# --- one idempotency key from 8 clients ------------------------------------
+CARD=$(new_card cashback --title "Idem" --tier Base:0:0.05)
+same_key() {
+	post /api/v1/transactions/record "{\"card_instance_id\":\"$CARD\",
+	    \"location_id\":\"$LOC\",\"staff_user_id\":\"$STAFF\",
+	    \"purchase_amount\":20.00,\"idempotency_key\":\"same-key-1\"}" "$W/idem"
+}
+run_clients same_key
+is "$(count 200 "$W/idem")" "$CLIENTS" "the same key from $CLIENTS clients at once: every client gets 200"
+is "$(sql "SELECT count(*) FROM transactions WHERE card_id = '$CARD'")" 1 \
+    "... and exactly one transaction is recorded"
+is "$(grep -c '"idempotent":true' "$W/idem")" $((CLIENTS - 1)) \
+    "... the other $((CLIENTS - 1)) answers are replays"
+is "$(awk '{ print $2 }' "$W/idem" | jq -r .data.transaction_id | sort -u | wc -l)" 1 \
+    "... all naming the same transaction"
+is "$(sql "SELECT cashback_balance FROM cards WHERE id = '$CARD'")" 100 \
+    "... and the card earned once (1.00)"
+
+# --- punches with distinct keys: one per cooldown window -------------------
+PCARD=$(new_card punch --title "Burst" --punches 10 --reward-title "R" --cooldown 3)
+punch() {
+	post /api/v1/transactions/record "{\"card_instance_id\":\"$PCARD\",
+	    \"location_id\":\"$LOC\",\"staff_user_id\":\"$STAFF\",
+	    \"purchase_amount\":1,\"idempotency_key\":\"punch-$ROUND-$1\"}" "$W/punch$ROUND"
+}
+ROUND=1 run_clients punch
+is "$(count 200 "$W/punch1")" 1 "$CLIENTS clients punching one card at once: exactly one succeeds"
+is "$(count 429 "$W/punch1")" $((CLIENTS - 1)) "... the others get 429 COOLDOWN_ACTIVE"
+is "$(grep -c COOLDOWN_ACTIVE "$W/punch1")" $((CLIENTS - 1)) "... with the COOLDOWN_ACTIVE code"
+sleep 3.2
+ROUND=2 run_clients punch
+is "$(count 200 "$W/punch2")" 1 "after the 3 s cooldown, another burst: exactly one succeeds again"
+is "$(sql "SELECT count(*) || ' ' || (SELECT lifetime_punches FROM cards WHERE id = '$PCARD') FROM transactions WHERE card_id = '$PCARD'")" "2 2" \
+    "... two punches recorded and counted in two windows"
+
+# --- parallel cashback purchases sum to the cent ---------------------------
+CCARD=$(new_card cashback --title "Sum" --tier Base:0:0.05)
+PER=20
+buy() {	# amounts vary per client and purchase, many with half cents
+	local j a
+	for j in $(seq 1 $PER); do
+		a=$(( (j * 137 + $1 * 53) % 5000 + 1 ))
+		post /api/v1/transactions/record "{\"card_instance_id\":\"$CCARD\",
+		    \"location_id\":\"$LOC\",\"staff_user_id\":\"$STAFF\",
+		    \"purchase_amount\":$((a / 100)).$(printf %02d $((a % 100))),
+		    \"idempotency_key\":\"buy-$1-$j\"}" "$W/buy"
+	done
+}
+run_clients buy
+expect=0
+for i in $(seq 1 $CLIENTS); do
+	for j in $(seq 1 $PER); do
+		a=$(( (j * 137 + i * 53) % 5000 + 1 ))
+		expect=$((expect + (a * 500 + 5000) / 10000))
+	done
+done
+is "$(count 200 "$W/buy")" $((CLIENTS * PER)) "$((CLIENTS * PER)) parallel cashback purchases all succeed"
+is "$(sql "SELECT cashback_balance FROM cards WHERE id = '$CCARD'")" "$expect" \
+    "... the balance is the sum of the parts, to the cent ($expect cents)"
+reported=$(awk '{ print $2 }' "$W/buy" | jq -r .data.cashback_earned |
+    awk '{ s += sprintf("%.0f", $1 * 100) } END { print s }')
+is "$reported" "$expect" "... and equals the sum of the earnings reported to the tills"
+is "$(sql "SELECT sum(remaining) FROM cashback_earnings WHERE card_id = '$CCARD'")" "$expect" \
+    "... and the ledger's remaining amounts"
+
+# --- 8 clients redeeming 1.00 twenty times against 10.00 -------------------
+RCARD=$(new_card cashback --title "Redeem" --tier Base:0:0.02)
+LT_TOKEN=$TOKEN lt_req POST /api/v1/transactions/record "{\"card_instance_id\":\"$RCARD\",
+    \"location_id\":\"$LOC\",\"staff_user_id\":\"$STAFF\",\"purchase_amount\":500.00}"
+is "$(lt_jq .data.new_balance)" 10 "a 500.00 purchase at 2 % gives a 10.00 balance"
+redeem() {
+	local j
+	for j in $(seq 1 20); do
+		post /api/v1/cashback/redeem "{\"card_instance_id\":\"$RCARD\",
+		    \"location_id\":\"$LOC\",\"staff_user_id\":\"$STAFF\",
+		    \"redemption_amount\":1.00,\"purchase_amount\":5.00,
+		    \"idempotency_key\":\"red-$1-$j\"}" "$W/redeem"
+	done
+}
+run_clients redeem
+is "$(count 200 "$W/redeem")" 10 "$CLIENTS clients x 20 redemptions of 1.00 against 10.00: exactly 10 succeed"
+is "$(count 422 "$W/redeem")" $((CLIENTS * 20 - 10)) "... all the others are 422 INSUFFICIENT_BALANCE"
+is "$(sql "SELECT cashback_balance FROM cards WHERE id = '$RCARD'")" 0 "... the balance is 0.00"
+is "$(sql "SELECT coalesce(sum(remaining), 0) FROM cashback_earnings WHERE card_id = '$RCARD'")" 0 \
+    "... and the ledger agrees"
+is "$(sql "SELECT sum(amount_used) FROM redemption_entries e JOIN transactions t ON t.id = e.redeem_transaction_id WHERE t.card_id = '$RCARD'")" 1000 \
+    "... the redemption entries add up to exactly 10.00"
+
+# --- 8 clients claiming 3 pending rewards ----------------------------------
+QCARD=$(new_card punch --title "Claims" --punches 10 --reward-title "Gift" --cooldown 0)
+LT_TOKEN=$TOKEN lt_req POST /api/v1/transactions/record "{\"card_instance_id\":\"$QCARD\",
+    \"location_id\":\"$LOC\",\"staff_user_id\":\"$STAFF\",\"purchase_amount\":1,\"punch_count\":30}"
+is "$(lt_jq .data.rewards_earned)" 3 "30 punches on a 10-punch card earn 3 rewards"
+claim() {
+	post /api/v1/rewards/claim "{\"card_instance_id\":\"$QCARD\",
+	    \"location_id\":\"$LOC\",\"staff_user_id\":\"$STAFF\"}" "$W/claim"
+}
+run_clients claim
+is "$(count 200 "$W/claim")" 3 "$CLIENTS clients claiming at once on a card with 3 pending rewards: exactly 3 succeed"
+is "$(count 409 "$W/claim")" $((CLIENTS - 3)) "... the others get 409 NO_PENDING_REWARDS"
+is "$(awk '$1 == 200 { print $2 }' "$W/claim" | jq -r .reward_id | sort -u | wc -l)" 3 \
+    "... each success claimed a different reward"
+is "$(sql "SELECT pending_rewards || ' ' || (SELECT count(*) FROM rewards WHERE card_id = '$QCARD' AND status = 'claimed') FROM cards WHERE id = '$QCARD'")" "0 3" \
+    "... nothing is left pending and 3 are claimed"
+
+# --- the server stayed healthy ---------------------------------------------
+is "$(cat "$W"/* 2>/dev/null | grep -c '^\(000\|5[0-9][0-9]\) ')" 0 "no request failed or got a 5xx"
+is "$(sql 'PRAGMA integrity_check')" ok "integrity_check is ok after the load"
+problems=$(lt_log_problems)
+is "$problems" "" "no sanitizer report or crashed responder in the server log"
+
+done_testing
