@@ -21,3 +21,8 @@ CREATE TRIGGER txn_counts_del AFTER DELETE ON transactions BEGIN
 	UPDATE txn_counts SET n = n - 1
 		WHERE card_id = OLD.card_id AND type = OLD.type;
 END;
+
+-- Pruning expired tokens and old login attempts on every login must not
+-- scan the tables.
+CREATE INDEX tokens_expiry ON tokens(expires_at);
+CREATE INDEX login_attempts_at ON login_attempts(at);
