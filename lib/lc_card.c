@@ -113,6 +113,39 @@ lc_card_tier(const struct lc_card *c, int64_t spend)
 }
 
 int64_t
+lc_card_rate(const struct lc_card *c)
+{
+	return c->ntiers ? c->tiers[lc_card_tier(c, c->lifetime_spend)].rate_bp : 0;
+}
+
+const char *
+lc_card_tier_name(const struct lc_card *c)
+{
+	return c->ntiers ? c->tiers[lc_card_tier(c, c->lifetime_spend)].name : "";
+}
+
+int64_t
+lc_card_tiered_purchase(struct lc_card *c, int64_t amount, int *changed)
+{
+	int before = lc_card_tier(c, c->lifetime_spend);
+	int64_t rate = lc_card_rate(c);
+
+	c->lifetime_spend += amount;
+	*changed = lc_card_tier(c, c->lifetime_spend) != before;
+	return rate;
+}
+
+json_object *
+lc_txn_result(const struct lc_txn *t, const char *card_type)
+{
+	json_object *d = json_object_new_object();
+
+	json_object_object_add(d, "transaction_id", json_object_new_string(t->id));
+	json_object_object_add(d, "card_type", json_object_new_string(card_type));
+	return d;
+}
+
+int64_t
 lc_apply_rate(int64_t v, int64_t bp)
 {
 	/* Exact integers: v <= 10^8 cents and bp <= 10^4 cannot overflow. */

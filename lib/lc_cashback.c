@@ -7,13 +7,10 @@
 static void
 cashback_balance(const struct lc_card *c, json_object *o)
 {
-	int t = lc_card_tier(c, c->lifetime_spend);
-
 	json_object_object_add(o, "cashback_balance", lc_json_money(c->cashback_balance));
-	json_object_object_add(o, "cashback_rate",
-	    lc_json_rate(c->ntiers ? c->tiers[t].rate_bp : 0));
+	json_object_object_add(o, "cashback_rate", lc_json_rate(lc_card_rate(c)));
 	json_object_object_add(o, "current_tier_name",
-	    json_object_new_string(c->ntiers ? c->tiers[t].name : ""));
+	    json_object_new_string(lc_card_tier_name(c)));
 	json_object_object_add(o, "lifetime_cashback",
 	    lc_json_money(c->lifetime_cashback));
 }
@@ -22,15 +19,12 @@ static int
 cashback_purchase(struct lc_ctx *ctx, struct lc_card *c,
     const struct lc_purchase *p, struct lc_txn *t, json_object **data)
 {
-	/* Priced at the tier the card is in before the purchase. */
-	int before = lc_card_tier(c, c->lifetime_spend), after;
-	int64_t rate = c->ntiers ? c->tiers[before].rate_bp : 0;
+	int changed;
+	int64_t rate = lc_card_tiered_purchase(c, p->amount, &changed);
 	int64_t earned = lc_apply_rate(p->amount, rate);
 	sqlite3_stmt *st;
 	json_object *d;
 
-	c->lifetime_spend += p->amount;
-	after = lc_card_tier(c, c->lifetime_spend);
 	c->cashback_balance += earned;
 	c->lifetime_cashback += earned;
 	t->type = "cashback";
@@ -45,16 +39,14 @@ cashback_purchase(struct lc_ctx *ctx, struct lc_card *c,
 		return lc_fail(ctx, LC_E_DATABASE, NULL, NULL);
 	if (lc_card_save(ctx, c) == -1)
 		return -1;
-	d = json_object_new_object();
-	json_object_object_add(d, "transaction_id", json_object_new_string(t->id));
-	json_object_object_add(d, "card_type", json_object_new_string("cashback"));
+	d = lc_txn_result(t, "cashback");
 	json_object_object_add(d, "purchase_amount", lc_json_money(p->amount));
 	json_object_object_add(d, "cashback_rate", lc_json_rate(rate));
 	json_object_object_add(d, "cashback_earned", lc_json_money(earned));
 	json_object_object_add(d, "new_balance", lc_json_money(c->cashback_balance));
-	json_object_object_add(d, "tier_changed", json_object_new_boolean(after != before));
-	json_object_object_add(d, "current_tier_name", json_object_new_string(
-	    c->ntiers ? c->tiers[after].name : ""));
+	json_object_object_add(d, "tier_changed", json_object_new_boolean(changed));
+	json_object_object_add(d, "current_tier_name",
+	    json_object_new_string(lc_card_tier_name(c)));
 	*data = d;
 	return 0;
 }

@@ -10,10 +10,9 @@ discount_balance(const struct lc_card *c, json_object *o)
 	int t = lc_card_tier(c, c->lifetime_spend);
 	int top = c->ntiers == 0 || t == c->ntiers - 1;
 
-	json_object_object_add(o, "discount_rate",
-	    lc_json_rate(c->ntiers ? c->tiers[t].rate_bp : 0));
+	json_object_object_add(o, "discount_rate", lc_json_rate(lc_card_rate(c)));
 	json_object_object_add(o, "current_tier_name",
-	    json_object_new_string(c->ntiers ? c->tiers[t].name : ""));
+	    json_object_new_string(lc_card_tier_name(c)));
 	json_object_object_add(o, "next_tier_name",
 	    top ? NULL : json_object_new_string(c->tiers[t + 1].name));
 	json_object_object_add(o, "next_tier_threshold",
@@ -25,29 +24,25 @@ static int
 discount_purchase(struct lc_ctx *ctx, struct lc_card *c,
     const struct lc_purchase *p, struct lc_txn *t, json_object **data)
 {
-	int before = lc_card_tier(c, c->lifetime_spend), after;
-	int64_t rate = c->ntiers ? c->tiers[before].rate_bp : 0;
+	/* Lifetime spend counts the purchase before any discount. */
+	int changed;
+	int64_t rate = lc_card_tiered_purchase(c, p->amount, &changed);
 	int64_t off = lc_apply_rate(p->amount, rate);
 	json_object *d;
 
-	/* Lifetime spend counts the purchase before any discount. */
-	c->lifetime_spend += p->amount;
-	after = lc_card_tier(c, c->lifetime_spend);
 	t->type = "discount";
 	t->rate_bp = rate;
 	t->discount_amount = off;
 	if (lc_txn_insert(ctx, t) == -1 || lc_card_save(ctx, c) == -1)
 		return -1;
-	d = json_object_new_object();
-	json_object_object_add(d, "transaction_id", json_object_new_string(t->id));
-	json_object_object_add(d, "card_type", json_object_new_string("discount"));
+	d = lc_txn_result(t, "discount");
 	json_object_object_add(d, "purchase_amount", lc_json_money(p->amount));
 	json_object_object_add(d, "discount_rate", lc_json_rate(rate));
 	json_object_object_add(d, "discount_amount", lc_json_money(off));
 	json_object_object_add(d, "final_amount", lc_json_money(p->amount - off));
-	json_object_object_add(d, "tier_changed", json_object_new_boolean(after != before));
-	json_object_object_add(d, "current_tier_name", json_object_new_string(
-	    c->ntiers ? c->tiers[after].name : ""));
+	json_object_object_add(d, "tier_changed", json_object_new_boolean(changed));
+	json_object_object_add(d, "current_tier_name",
+	    json_object_new_string(lc_card_tier_name(c)));
 	*data = d;
 	return 0;
 }

@@ -278,6 +278,8 @@ struct lc_card {
 	const struct lc_cardtype *ops;
 };
 
+struct lc_txn;
+
 /* Which column identifies a card. */
 enum lc_cardkey { LC_CARDKEY_ID, LC_CARDKEY_QR, LC_CARDKEY_BARCODE };
 
@@ -291,6 +293,15 @@ int lc_card_load(struct lc_ctx *, enum lc_cardkey, const char *value,
 int lc_card_save(struct lc_ctx *, const struct lc_card *);
 /* Index of the tier a lifetime spend falls in (0 when no tiers). */
 int lc_card_tier(const struct lc_card *, int64_t spend);
+/* The rate and name of the tier the card is in now (0 and "" untiered). */
+int64_t lc_card_rate(const struct lc_card *);
+const char *lc_card_tier_name(const struct lc_card *);
+/* A purchase on a tiered card: returns the rate of the tier the card is in
+ * before it, then adds amount to lifetime spend; *changed says whether
+ * that moved the card into another tier (decisions §5). */
+int64_t lc_card_tiered_purchase(struct lc_card *, int64_t amount, int *changed);
+/* A new record result holding transaction_id and card_type. */
+json_object *lc_txn_result(const struct lc_txn *, const char *card_type);
 /* Rounds v * bp / 10000 half away from zero (v >= 0). */
 int64_t lc_apply_rate(int64_t v, int64_t bp);
 

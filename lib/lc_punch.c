@@ -103,9 +103,7 @@ punch_purchase(struct lc_ctx *ctx, struct lc_card *c,
 	}
 	if (lc_card_save(ctx, c) == -1)
 		return -1;
-	d = json_object_new_object();
-	json_object_object_add(d, "transaction_id", json_object_new_string(t->id));
-	json_object_object_add(d, "card_type", json_object_new_string("punch"));
+	d = lc_txn_result(t, "punch");
 	json_object_object_add(d, "punches_added",
 	    json_object_new_int64(p->punch_count));
 	json_object_object_add(d, "new_punch_count",
