@@ -165,11 +165,15 @@ user_json(struct lc_ctx *ctx, const char *user_id)
 	lc_db_col(st, 2, type, sizeof(type));
 	lc_db_col(st, 3, merchant, sizeof(merchant));
 	lc_db_col(st, 4, loc, sizeof(loc));
-	lc_db_reset(st);
-
 	u = json_object_new_object();
 	json_object_object_add(u, "id", json_object_new_string(id));
 	json_object_object_add(u, "email", json_object_new_string(email));
+	/* An addition to spec 2.2: the display name for a till's header. */
+	json_object_object_add(u, "name", sqlite3_column_type(st, 5) ==
+	    SQLITE_NULL ? NULL : json_object_new_string((const char *)
+	    sqlite3_column_text(st, 5)));
+	lc_db_reset(st);
+
 	json_object_object_add(u, "user_type", json_object_new_string(type));
 	json_object_object_add(u, "merchant_id", json_object_new_string(merchant));
 	locs = json_object_new_array();

@@ -9,6 +9,8 @@
 
 #include "lc_int.h"
 
+#define LC_DRAIN_MAX (64LL * 1024 * 1024)
+
 static char *
 dupparam(const char *(*getparam)(const char *, void *), void *envp,
     const char *name)
@@ -59,8 +61,17 @@ lc_req_read(struct lc_req *r, const char *(*getparam)(const char *, void *),
 		if (errno != 0 || *end != '\0' || clen < 0)
 			clen = -1;
 		if (clen > LC_BODY_MAX) {
-			/* Refused unread (decisions §1). */
+			/* Refused unparsed (decisions §1). It is still read, up
+			 * to a bound, and thrown away: a plain CGI responder
+			 * that exits with its body unread makes the web server
+			 * fail writing it, and the answer can be lost. */
+			char sink[65536];
+			long long left = clen < LC_DRAIN_MAX ? clen : LC_DRAIN_MAX;
+
 			r->too_large = 1;
+			while (left > 0 && (n = readfn(rd, sink, (int)(left <
+			    (long long)sizeof(sink) ? left : (long long)sizeof(sink)))) > 0)
+				left -= n;
 			return 0;
 		}
 	}
@@ -268,7 +279,8 @@ lc_resp_write(struct lc_ctx *ctx, const struct lc_endpoint *ep,
 	if (ctx->err == LC_E_METHOD_NOT_ALLOWED && ctx->allow != NULL)
 		n += snprintf(head + n, sizeof(head) - (size_t)n,
 		    "Allow: %s\r\n", ctx->allow);
-	if (ctx->err == LC_E_UNAUTHORIZED)
+	/* Every 401, a failed login included, names the scheme. */
+	if (status == 401)
 		n += snprintf(head + n, sizeof(head) - (size_t)n,
 		    "WWW-Authenticate: Bearer%s\r\n", ctx->auth_had_token ?
 		    " error=\"invalid_token\"" : "");

@@ -45,6 +45,10 @@ int lc_is_printable_ascii(const char *s);
 int lc_json_check(const char *buf, size_t len);
 /* Parses one strict JSON value; NULL on any error. Caller owns result. */
 json_object *lc_json_parse(const char *buf, size_t len);
+/* The same; on a number out of range, field names the top-level member
+ * holding it ("" when the failure is elsewhere). */
+json_object *lc_json_parse_ex(const char *buf, size_t len, char *field,
+    size_t fieldsz);
 /* Typed readers that reply: on a wrong or missing field they call lc_fail
  * with VALIDATION_ERROR and details.field, and return -1. A field that is
  * absent and not required leaves *present 0 (present may be NULL). */
@@ -80,7 +84,7 @@ void lc_resp_write(struct lc_ctx *, const struct lc_endpoint *,
 	X(SETTING_ALL, "SELECT key, value FROM settings ORDER BY key") \
 	X(USER_BY_EMAIL, "SELECT id, password_hash FROM users WHERE email = ?") \
 	X(USER_BY_ID, "SELECT u.id, u.email, u.user_type, u.merchant_id, " \
-	    "u.location_id FROM users u WHERE u.id = ?") \
+	    "u.location_id, u.display_name FROM users u WHERE u.id = ?") \
 	X(LOCATIONS_OF_MERCHANT, "SELECT id, name FROM locations " \
 	    "WHERE merchant_id = ? ORDER BY rowid") \
 	X(LOCATION_BY_ID, "SELECT id, name, merchant_id FROM locations WHERE id = ?") \

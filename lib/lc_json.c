@@ -15,6 +15,9 @@
 struct jscan {
 	const unsigned char *p, *end;
 	int depth;
+	const unsigned char *key;	/* the current top-level member's name */
+	size_t keylen;
+	int range;			/* failed on a number out of range */
 };
 
 static void
@@ -144,8 +147,8 @@ number(struct jscan *s)
 	if (isint)
 		(void)strtoll(buf, NULL, 10);
 	else if (!isfinite(strtod(buf, NULL)))
-		return -1;
-	return errno == ERANGE && isint ? -1 : 0;
+		return s->range = 1, -1;
+	return errno == ERANGE && isint ? (s->range = 1, -1) : 0;
 }
 
 static int value(struct jscan *);
@@ -166,9 +169,16 @@ container(struct jscan *s, int obj)
 	}
 	for (;;) {
 		if (obj) {
+			const unsigned char *k;
+
 			ws(s);
+			k = s->p;
 			if (s->p >= s->end || *s->p != '"' || string(s) == -1)
 				return -1;
+			if (s->depth == 1) {
+				s->key = k + 1;
+				s->keylen = (size_t)(s->p - k - 2);
+			}
 			ws(s);
 			if (s->p >= s->end || *s->p++ != ':')
 				return -1;
@@ -217,25 +227,50 @@ value(struct jscan *s)
 	}
 }
 
+/* The check, naming in field the top-level member whose number was out
+ * of range (field "" otherwise). */
+static int
+check(const char *buf, size_t len, char *field, size_t fieldsz)
+{
+	struct jscan s;
+
+	memset(&s, 0, sizeof(s));
+	s.p = (const unsigned char *)buf;
+	s.end = s.p + len;
+	if (fieldsz > 0)
+		field[0] = '\0';
+	if (value(&s) == -1) {
+		/* A plain member name only: it is echoed in the error. */
+		if (s.range && s.key != NULL && s.keylen < fieldsz &&
+		    memchr(s.key, '\\', s.keylen) == NULL) {
+			memcpy(field, s.key, s.keylen);
+			field[s.keylen] = '\0';
+		}
+		return -1;
+	}
+	ws(&s);
+	return s.p == s.end ? 0 : -1;
+}
+
 int
 lc_json_check(const char *buf, size_t len)
 {
-	struct jscan s = { (const unsigned char *)buf,
-	    (const unsigned char *)buf + len, 0 };
-
-	if (value(&s) == -1)
-		return -1;
-	ws(&s);
-	return s.p == s.end ? 0 : -1;
+	return check(buf, len, NULL, 0);
 }
 
 json_object *
 lc_json_parse(const char *buf, size_t len)
 {
+	return lc_json_parse_ex(buf, len, NULL, 0);
+}
+
+json_object *
+lc_json_parse_ex(const char *buf, size_t len, char *field, size_t fieldsz)
+{
 	struct json_tokener *tok;
 	json_object *o;
 
-	if (len > INT32_MAX || lc_json_check(buf, len) == -1)
+	if (len > INT32_MAX || check(buf, len, field, fieldsz) == -1)
 		return NULL;
 	if ((tok = json_tokener_new_ex(JSON_MAX_DEPTH + 1)) == NULL)
 		return NULL;

@@ -149,7 +149,13 @@ precheck(struct lc_ctx *ctx, const struct lc_endpoint *ep)
 		if (ctx->req.body == NULL || ctx->req.bodylen == 0)
 			return lc_fail(ctx, LC_E_VALIDATION, NULL,
 			    "The body must be a JSON object.");
-		ctx->in = lc_json_parse(ctx->req.body, ctx->req.bodylen);
+		char field[64];
+
+		ctx->in = lc_json_parse_ex(ctx->req.body, ctx->req.bodylen,
+		    field, sizeof(field));
+		if (ctx->in == NULL && field[0] != '\0')
+			return lc_fail(ctx, LC_E_VALIDATION, field,
+			    "%s holds a number out of range", field);
 		if (ctx->in == NULL)
 			return lc_fail(ctx, LC_E_VALIDATION, NULL,
 			    "The body is not valid JSON.");

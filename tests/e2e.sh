@@ -1,1 +1,350 @@
-#!/bin/sh
+#!/usr/bin/env bash
+# End-to-end over real HTTP: lighttpd exactly as tools/serve runs it, with
+# the FastCGI responders, a fresh demo database and the auth flow; then the
+# same flow through Apache 2.4 + mod_fcgid with htdocs/.htaccess and
+# conf/apache-fcgid.conf (skipped when apache2 is not installed).
+# TAP; run by `make check`, or by hand: tests/e2e.sh (after tools/check or
+# a build in build/). LT_KEEP=1 keeps the temp folders.
+set -u
+. "$(cd "$(dirname "$0")" && pwd)/lib.sh"
+
+command -v jq >/dev/null || bail "jq is not installed (tools/check installs it)"
+command -v curl >/dev/null || bail "curl is not installed (tools/check installs it)"
+
+json_ct='application/json; charset=utf-8'
+
+# The checks every error response must pass: status, JSON error body with
+# code, Content-Type and X-Request-Id equal to meta.request_id.
+check_error() {	# STATUS CODE DESC
+	is "$LT_STATUS" "$1" "$3: status $1"
+	is "$(lt_jq '.success,.error.code' | tr '\n' ' ')" "false $2 " \
+	    "$3: JSON error body with code $2"
+	is "$(lt_header Content-Type)" "$json_ct" "$3: Content-Type"
+	ok "$3: X-Request-Id equals meta.request_id" \
+	    test -n "$(lt_header X-Request-Id)" -a \
+	    "$(lt_header X-Request-Id)" = "$(lt_jq .meta.request_id)"
+}
+
+lt_start
+
+# --- login ------------------------------------------------------------------
+
+ok "staff logs in" lt_login "$DEMO_STAFF_EMAIL" "$DEMO_STAFF_PASSWORD"
+staff_token=$LT_TOKEN staff_refresh=$LT_REFRESH staff_id=$LT_USER_ID
+is "$(lt_jq '.token_type, .expires_in, .user.email, .user.user_type' | tr '\n' ' ')" \
+    "bearer 3600 $DEMO_STAFF_EMAIL system_user " "login: token_type, expires_in, user"
+like "$staff_token" '^[A-Za-z0-9_-]{43}$' "login: access token is 256 bits, base64url"
+ok "login: refresh token differs from the access token" \
+    test -n "$staff_refresh" -a "$staff_refresh" != "$staff_token"
+is "$(lt_jq '.user.location.id')" "$DEMO_LOCATION_ID" "login: staff location is Main Street"
+is "$(lt_header Content-Type)" "$json_ct" "login: Content-Type"
+like "$(lt_header X-Request-Id)" '^[0-9a-f-]{36}$' "login: X-Request-Id is a UUID"
+is "$(lt_header Cache-Control)" "no-store" "login: Cache-Control no-store"
+
+ok "owner logs in" lt_login "$DEMO_OWNER_EMAIL" "$DEMO_OWNER_PASSWORD"
+owner_token=$LT_TOKEN
+is "$(lt_jq '.user.user_type, (.user.locations | length), .user.location.id' | tr '\n' ' ')" \
+    "owner 2 $DEMO_LOCATION_ID " "login: owner sees both locations, first active"
+
+LT_TOKEN=
+lt_req POST /api/v1/auth/login '{"email":"staff@demo.example","password":"wrong"}'
+check_error 401 INVALID_CREDENTIALS "login with a wrong password"
+
+# --- me -------------------------------------------------------------------
+
+LT_TOKEN=$staff_token
+lt_req GET /api/v1/auth/me
+is "$LT_STATUS" 200 "me with the staff token: 200"
+is "$(lt_jq '.id, .email' | tr '\n' ' ')" "$staff_id $DEMO_STAFF_EMAIL " "me: the staff's profile"
+is "$(lt_header Content-Type)" "$json_ct" "me: Content-Type"
+is "$(lt_header Cache-Control)" "no-store" "me: Cache-Control no-store"
+
+lt_req GET '/api/v1/auth/me?unused=1&x=%20y'
+is "$LT_STATUS" 200 "me with a query string: 200 (rewrite keeps the path)"
+
+lt_req GET /api/v1/auth/me "" -H 'X-Request-Id: till-7.req_42'
+is "$(lt_header X-Request-Id)" "till-7.req_42" "a client's X-Request-Id is echoed"
+
+LT_TOKEN=
+lt_req GET /api/v1/auth/me
+check_error 401 UNAUTHORIZED "me without a token"
+is "$(lt_header WWW-Authenticate)" "Bearer" "401 without a token: WWW-Authenticate: Bearer"
+
+LT_TOKEN=not-a-real-token
+lt_req GET /api/v1/auth/me
+check_error 401 UNAUTHORIZED "me with a bad token"
+is "$(lt_header WWW-Authenticate)" 'Bearer error="invalid_token"' \
+    "401 with a token: WWW-Authenticate error=\"invalid_token\""
+
+# --- refresh ----------------------------------------------------------------
+
+LT_TOKEN=
+lt_req POST /api/v1/auth/refresh "{\"refresh_token\":\"$staff_refresh\"}"
+is "$LT_STATUS" 200 "refresh: 200"
+new_access=$(lt_jq .access_token) new_refresh=$(lt_jq .refresh_token)
+is "$(lt_jq .expires_in)" 3600 "refresh: expires_in"
+ok "refresh: a new pair" test -n "$new_refresh" -a "$new_refresh" != "$staff_refresh" \
+    -a -n "$new_access" -a "$new_access" != "$staff_token"
+is "$(lt_header Cache-Control)" "no-store" "refresh: Cache-Control no-store"
+
+LT_TOKEN=$new_access
+lt_req GET /api/v1/auth/me
+is "$LT_STATUS" 200 "me with the refreshed access token: 200"
+LT_TOKEN=$staff_token
+lt_req GET /api/v1/auth/me
+is "$LT_STATUS" 200 "the access token from before the refresh still works"
+
+LT_TOKEN=
+lt_req POST /api/v1/auth/refresh "{\"refresh_token\":\"$staff_refresh\"}"
+check_error 401 UNAUTHORIZED "the old refresh token is rejected"
+is "$(lt_header WWW-Authenticate)" 'Bearer' \
+    "reused refresh token (no Authorization header): WWW-Authenticate: Bearer"
+lt_req POST /api/v1/auth/refresh "{\"refresh_token\":\"$new_refresh\"}"
+is "$LT_STATUS" 401 "reuse revoked the family: the newest refresh token is rejected"
+for t in "$staff_token" "$new_access"; do
+	LT_TOKEN=$t
+	lt_req GET /api/v1/auth/me
+	is "$LT_STATUS" 401 "reuse revoked the family: its access tokens are rejected"
+done
+LT_TOKEN=$owner_token
+lt_req GET /api/v1/auth/me
+is "$LT_STATUS" 200 "another login (the owner's) is untouched"
+
+# --- routing and limits -------------------------------------------------------
+
+LT_TOKEN=
+for p in /api/v1/nope /api/v1/auth/me/extra '/api/v2/auth/me?x=1' /api/; do
+	lt_req GET "$p"
+	check_error 404 NOT_FOUND "unknown path $p"
+done
+
+lt_req GET /api/v1/auth/login
+check_error 405 METHOD_NOT_ALLOWED "GET login"
+is "$(lt_header Allow)" POST "405 on login: Allow: POST"
+lt_req POST /api/v1/auth/me '{}'
+is "$LT_STATUS/$(lt_header Allow)" 405/GET "POST me: 405 with Allow: GET"
+
+big=$LT_DIR/big.json
+head -c $((2 * 1024 * 1024)) /dev/zero | tr '\0' ' ' >"$big"
+lt_req POST /api/v1/auth/login "@$big"
+check_error 413 PAYLOAD_TOO_LARGE "a 2 MiB body (answered by the service)"
+exact=$LT_DIR/exact.json
+{ printf '{"email":"x@y.z","password":"p","pad":"'
+  head -c $((1024 * 1024 - 41)) /dev/zero | tr '\0' 'a'; printf '"}'; } >"$exact"
+is "$(wc -c <"$exact" | tr -d ' ')" 1048576 "the exact-limit body is 1 MiB"
+lt_req POST /api/v1/auth/login "@$exact"
+is "$LT_STATUS/$(lt_jq .error.code)" 401/INVALID_CREDENTIALS "a body of exactly 1 MiB is accepted"
+
+lt_req POST /api/v1/auth/login '{}' -H 'Content-Type: text/plain'
+check_error 415 UNSUPPORTED_MEDIA_TYPE "login with Content-Type text/plain"
+
+if [ -x "$LC_BUILDDIR/cgi-bin/history.fcgi" ]; then
+	LT_TOKEN=$owner_token
+	lt_req GET "/api/v1/transactions/history?card_instance_id=$DEMO_PUNCH_CARD&page=0"
+	is "$LT_STATUS/$(lt_jq .error.details.field)" 400/page \
+	    "the query string reaches the responder (history page=0)"
+else
+	skip 1 "history.fcgi not built yet"
+fi
+
+# --- FastCGI ------------------------------------------------------------------
+
+LT_TOKEN=$owner_token
+before=$(lt_responder_pids me | sort | tr '\n' ' ')
+is "$(echo "$before" | wc -w | tr -d ' ')" "$LC_PROCS" "lighttpd started $LC_PROCS me.fcgi processes"
+fails=0
+for i in $(seq 1 200); do
+	lt_req GET /api/v1/auth/me
+	[ "$LT_STATUS" = 200 ] || fails=$((fails + 1))
+done
+is "$fails" 0 "200 sequential me calls all succeed (connection and statements reused)"
+after=$(lt_responder_pids me | sort | tr '\n' ' ')
+is "$after" "$before" "the same me.fcgi processes served them all (FastCGI, not CGI)"
+held=0
+for p in $after; do
+	for fd in "/proc/$p/fd/"*; do
+		if [ "$(readlink "$fd" 2>/dev/null)" = "$LT_DB" ]; then
+			held=$((held + 1))
+			break
+		fi
+	done
+done
+ok "the me.fcgi processes keep the database open between requests" test "$held" -ge 1
+
+pids=$(lc_server_children)
+lc_server_stop
+left=
+for p in $pids; do lc_alive "$p" && left="$left $p"; done
+is "$left" "" "stopping lighttpd ends every responder"
+# After the stop: a responder exits normally on SIGTERM, so under
+# --enable-sanitizers LeakSanitizer has just checked each of them.
+is "$(lt_log_problems)" "" "no sanitizer report or crashed responder in lighttpd's log"
+lt_stop
+
+# --- Apache 2.4 + mod_fcgid -----------------------------------------------------
+
+APACHE_POINTS=18
+if ! command -v apache2 >/dev/null 2>&1 ||
+    [ ! -e /usr/lib/apache2/modules/mod_fcgid.so ]; then
+	skip $APACHE_POINTS "apache2 and libapache2-mod-fcgid not installed (tools/check installs them)"
+	done_testing
+	exit
+fi
+
+AP_DIR=$(mktemp -d "${TMPDIR:-/tmp}/loyalty-apache.XXXXXX")
+AP_PID=
+ap_stop() {
+	local pid i p
+	[ -n "$AP_PID" ] || return 0
+	pid=$AP_PID
+	AP_PID=
+	kill -TERM "$pid" 2>/dev/null
+	for i in $(seq 1 100); do lc_alive "$pid" || break; sleep 0.1; done
+	kill -KILL "$pid" 2>/dev/null
+	wait "$pid" 2>/dev/null
+	# mod_fcgid ends its processes; make sure (they run from AP_DIR).
+	for p in $(pgrep -f "^$AP_DIR/" 2>/dev/null); do kill -KILL "$p" 2>/dev/null; done
+}
+ap_cleanup() {
+	ap_stop
+	if [ -n "$LT_KEEP" ] || [ "$tap_failed" -gt 0 ]; then
+		diag "kept $AP_DIR"
+	else
+		rm -rf "$AP_DIR"
+	fi
+}
+trap ap_cleanup EXIT
+
+# A shared host: the web folder holds htdocs/ (with its .htaccess) in a
+# subfolder, shop/, and the built responders in shop/cgi-bin/; the user
+# sets LOYALTY_DB in the .htaccess, as its comment says.
+# A server of one's own: the same folder again as pos/, reached through
+# conf/apache-fcgid.conf (an Alias /pos).
+www=$AP_DIR/www
+mkdir -p "$www/shop/cgi-bin" "$AP_DIR/data" "$AP_DIR/run" "$AP_DIR/fcgid"
+cp -R "$top_srcdir/htdocs/." "$www/shop/"
+cp "$LC_BUILDDIR"/cgi-bin/*.fcgi "$www/shop/cgi-bin/"
+sed -i "s|^# *SetEnv LOYALTY_DB .*|SetEnv LOYALTY_DB $AP_DIR/data/loyalty.db|" "$www/shop/.htaccess"
+cp -R "$www/shop" "$AP_DIR/pos"
+sed -i '/^SetEnv LOYALTY_DB/d' "$AP_DIR/pos/.htaccess"
+"$LT_ADMIN" --db "$AP_DIR/data/loyalty.db" demo >"$AP_DIR/demo.txt" ||
+    bail "loyalty-admin demo failed"
+lt_parse_demo "$AP_DIR/demo.txt"
+chmod 755 "$AP_DIR"
+user=$(id -un) group=$(id -gn)
+if [ "$(id -u)" -eq 0 ]; then
+	# Apache will not run its workers as root.
+	user=www-data group=www-data
+	chown -R www-data:www-data "$AP_DIR/data" "$AP_DIR/fcgid"
+fi
+ap_port=$(lt_free_port)
+mods=/usr/lib/apache2/modules
+cat >"$AP_DIR/httpd.conf" <<EOF
+ServerRoot "$AP_DIR"
+ServerName 127.0.0.1
+Listen 127.0.0.1:$ap_port
+PidFile "$AP_DIR/run/httpd.pid"
+DefaultRuntimeDir "$AP_DIR/run"
+ErrorLog "$AP_DIR/error.log"
+LogLevel warn
+User $user
+Group $group
+LoadModule mpm_event_module $mods/mod_mpm_event.so
+LoadModule authz_core_module $mods/mod_authz_core.so
+LoadModule mime_module $mods/mod_mime.so
+LoadModule alias_module $mods/mod_alias.so
+LoadModule dir_module $mods/mod_dir.so
+LoadModule env_module $mods/mod_env.so
+LoadModule rewrite_module $mods/mod_rewrite.so
+LoadModule fcgid_module $mods/mod_fcgid.so
+TypesConfig /etc/mime.types
+FcgidIPCDir "$AP_DIR/fcgid"
+FcgidProcessTableFile "$AP_DIR/fcgid/shm"
+DocumentRoot "$www"
+<Directory />
+	AllowOverride None
+	Require all denied
+</Directory>
+<Directory "$www">
+	AllowOverride All
+	Require all granted
+</Directory>
+Define LOYALTY_WEBROOT "$AP_DIR/pos"
+Define LOYALTY_DB "$AP_DIR/data/loyalty.db"
+Define LOYALTY_URL /pos
+Include "$top_srcdir/conf/apache-fcgid.conf"
+EOF
+apache2 -f "$AP_DIR/httpd.conf" -DFOREGROUND </dev/null >>"$AP_DIR/error.log" 2>&1 &
+AP_PID=$!
+for i in $(seq 1 100); do
+	lc_alive "$AP_PID" || break
+	curl -s -o /dev/null --max-time 2 "http://127.0.0.1:$ap_port/" && break
+	sleep 0.1
+done
+if ! lc_alive "$AP_PID"; then
+	diag "$(cat "$AP_DIR/error.log")"
+	ok "apache2 starts with conf/apache-fcgid.conf and htdocs/.htaccess" false
+	skip $((APACHE_POINTS - 1)) "apache2 did not start"
+	done_testing
+	exit
+fi
+ok "apache2 starts with conf/apache-fcgid.conf and htdocs/.htaccess" true
+LT_DIR=$AP_DIR LT_URL=http://127.0.0.1:$ap_port
+
+LT_TOKEN=
+lt_req POST /shop/api/v1/auth/login \
+    "{\"email\":\"$DEMO_STAFF_EMAIL\",\"password\":\"$DEMO_STAFF_PASSWORD\"}"
+is "$LT_STATUS/$(lt_jq .user.email)" "200/$DEMO_STAFF_EMAIL" "apache .htaccess: staff logs in under a subfolder"
+a_token=$(lt_jq .access_token) a_refresh=$(lt_jq .refresh_token)
+is "$(lt_header Content-Type)" "$json_ct" "apache: Content-Type"
+
+LT_TOKEN=$a_token
+lt_req GET '/shop/api/v1/auth/me?x=1'
+is "$LT_STATUS/$(lt_jq .email)" "200/$DEMO_STAFF_EMAIL" "apache: the Authorization header reaches me"
+LT_TOKEN=
+lt_req GET /shop/api/v1/auth/me
+is "$LT_STATUS/$(lt_header WWW-Authenticate)" "401/Bearer" "apache: 401 without a token, WWW-Authenticate: Bearer"
+LT_TOKEN=not-a-real-token
+lt_req GET /shop/api/v1/auth/me
+is "$LT_STATUS/$(lt_header WWW-Authenticate)" '401/Bearer error="invalid_token"' \
+    "apache: 401 with a bad token, error=\"invalid_token\""
+
+LT_TOKEN=
+lt_req POST /shop/api/v1/auth/refresh "{\"refresh_token\":\"$a_refresh\"}"
+is "$LT_STATUS" 200 "apache: refresh"
+a_new=$(lt_jq .refresh_token)
+lt_req POST /shop/api/v1/auth/refresh "{\"refresh_token\":\"$a_refresh\"}"
+is "$LT_STATUS" 401 "apache: the old refresh token is rejected"
+lt_req POST /shop/api/v1/auth/refresh "{\"refresh_token\":\"$a_new\"}"
+is "$LT_STATUS" 401 "apache: reuse revoked the family"
+
+lt_req GET /shop/api/v1/nope
+is "$LT_STATUS/$(lt_jq .error.code)" 404/NOT_FOUND "apache: unknown /api/ path is 404 JSON"
+lt_req GET /shop/api/v1/auth/login
+is "$LT_STATUS/$(lt_header Allow)" 405/POST "apache: GET login is 405 with Allow: POST"
+big=$AP_DIR/big.json
+head -c $((2 * 1024 * 1024)) /dev/zero | tr '\0' ' ' >"$big"
+lt_req POST /shop/api/v1/auth/login "@$big"
+is "$LT_STATUS/$(lt_jq .error.code)" 413/PAYLOAD_TOO_LARGE "apache: a 2 MiB body gets the service's 413"
+ok "apache: X-Request-Id present" test -n "$(lt_header X-Request-Id)"
+lt_req GET /shop/cgi-bin/me.fcgi
+is "$LT_STATUS/$(lt_jq .error.code)" 404/NOT_FOUND "apache: a responder called directly answers 404"
+
+lt_req POST /pos/api/v1/auth/login \
+    "{\"email\":\"$DEMO_OWNER_EMAIL\",\"password\":\"$DEMO_OWNER_PASSWORD\"}"
+is "$LT_STATUS/$(lt_jq .user.user_type)" 200/owner "apache-fcgid.conf: owner logs in under /pos"
+LT_TOKEN=$(lt_jq .access_token)
+lt_req GET /pos/api/v1/auth/me
+is "$LT_STATUS/$(lt_jq .user_type)" 200/owner "apache-fcgid.conf: me with the token"
+if [ -x "$LC_BUILDDIR/cgi-bin/history.fcgi" ]; then
+	lt_req GET "/shop/api/v1/transactions/history?card_instance_id=$DEMO_PUNCH_CARD&page=0"
+	is "$LT_STATUS/$(lt_jq .error.details.field)" 400/page \
+	    "apache: the query string reaches the responder (history page=0)"
+else
+	skip 1 "history.fcgi not built yet"
+fi
+
+ap_stop
+is "$(grep -E 'AddressSanitizer|LeakSanitizer|runtime error:' "$AP_DIR/error.log")" "" \
+    "apache: no sanitizer report in the error log (after the stop)"
+done_testing

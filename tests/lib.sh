@@ -1,1 +1,253 @@
-#!/bin/sh
+# tests/lib.sh: helpers for the test scripts (bash), sourced as
+#   . "$top_srcdir/tests/lib.sh"
+# `make check` exports top_srcdir and top_builddir (absolute); run by hand,
+# they default to the repository and its build/ folder.
+#
+# TAP:     ok DESC CMD...   is GOT WANT DESC   like GOT REGEX DESC
+#          skip COUNT REASON   diag TEXT   bail TEXT   done_testing
+# Server:  lt_start [SEED_CMD...]   lighttpd exactly as tools/serve runs it
+#          (same rendering code, tools/lib.sh), on a free 127.0.0.1 port,
+#          with a fresh database: `loyalty-admin demo` by default, else
+#          SEED_CMD run with LOYALTY_DB exported. Stopped with every
+#          responder on exit. Sets LT_URL, LT_DB, LT_DIR, LT_ADMIN and,
+#          for the demo, the DEMO_* variables (see lt_parse_demo). It sets
+#          an EXIT trap calling lt_stop: a script with a trap of its own
+#          calls lt_stop in it.
+# HTTP:    lt_req METHOD PATH [BODY [CURL_ARGS...]]  sets LT_STATUS,
+#          LT_BODY, LT_HEADERS; sends LT_TOKEN as a bearer token when set.
+#          lt_header NAME   lt_jq FILTER   lt_login EMAIL PASSWORD
+
+top_srcdir=${top_srcdir:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
+top_builddir=${top_builddir:-$top_srcdir/build}
+. "$top_srcdir/tools/lib.sh"
+LC_BUILDDIR=$top_builddir
+LT_ADMIN=$top_builddir/tools/loyalty-admin
+
+# --- TAP ------------------------------------------------------------------
+
+tap_n=0
+tap_failed=0
+
+tap_result() {	# STATUS DESC
+	tap_n=$((tap_n + 1))
+	if [ "$1" -eq 0 ]; then
+		printf 'ok %d - %s\n' "$tap_n" "$2"
+	else
+		printf 'not ok %d - %s\n' "$tap_n" "$2"
+		tap_failed=$((tap_failed + 1))
+	fi
+	return "$1"
+}
+
+# ok DESC CMD...: passes when CMD succeeds.
+ok() {
+	local d=$1
+	shift
+	"$@"
+	tap_result $? "$d"
+}
+
+# is GOT WANT DESC
+is() {
+	if [ "$1" = "$2" ]; then
+		tap_result 0 "$3"
+	else
+		tap_result 1 "$3"
+		diag "  got: '$1'"
+		diag " want: '$2'"
+		return 1
+	fi
+}
+
+# like GOT REGEX DESC (an extended regular expression, bash's =~)
+like() {
+	if [[ $1 =~ $2 ]]; then
+		tap_result 0 "$3"
+	else
+		tap_result 1 "$3"
+		diag "  got: '$1'"
+		diag " want: /$2/"
+		return 1
+	fi
+}
+
+# skip COUNT REASON: COUNT skipped points.
+skip() {
+	local i
+	for i in $(seq 1 "$1"); do
+		tap_n=$((tap_n + 1))
+		printf 'ok %d # SKIP %s\n' "$tap_n" "$2"
+	done
+}
+
+diag() { printf '# %s\n' "$*"; }
+bail() { printf 'Bail out! %s\n' "$*"; exit 1; }
+done_testing() {
+	printf '1..%d\n' "$tap_n"
+	[ "$tap_failed" -eq 0 ]
+}
+
+# --- the server -------------------------------------------------------------
+
+LT_DIR=
+LT_URL=
+LT_DB=
+LT_TOKEN=
+LT_KEEP=${LT_KEEP:-}	# set: keep the temp folder for a look afterwards
+
+# A port of 127.0.0.1 that nothing listens on (lighttpd may still lose a
+# race for it: lt_start retries).
+lt_free_port() {
+	local p i
+	for i in $(seq 1 50); do
+		p=$((20000 + (RANDOM * 32768 + RANDOM) % 40000))
+		if ! (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; then
+			echo "$p"
+			return 0
+		fi
+	done
+	return 1
+}
+
+# The values the demo printed, for tests that use the demo database:
+# DEMO_MERCHANT_ID, DEMO_LOCATION_ID (Main Street, the staff's),
+# DEMO_LOCATION2_ID (Harbour Kiosk), DEMO_{OWNER,STAFF}_{EMAIL,PASSWORD},
+# DEMO_{PUNCH,CASHBACK,DISCOUNT}_{CARD,BARCODE,QR}.
+lt_parse_demo() {
+	local f=$1 t
+	DEMO_MERCHANT_ID=$(awk '$1 == "merchant" { print $2; exit }' "$f")
+	DEMO_LOCATION_ID=$(awk '$1 == "location" { print $2; exit }' "$f")
+	DEMO_LOCATION2_ID=$(awk '$1 == "location" { n++; if (n == 2) { print $2; exit } }' "$f")
+	DEMO_OWNER_EMAIL=$(awk '$1 == "owner" { print $2; exit }' "$f")
+	DEMO_OWNER_PASSWORD=$(awk '$1 == "owner" { print $4; exit }' "$f")
+	DEMO_STAFF_EMAIL=$(awk '$1 == "staff" { print $2; exit }' "$f")
+	DEMO_STAFF_PASSWORD=$(awk '$1 == "staff" { print $4; exit }' "$f")
+	for t in punch cashback discount; do
+		eval "DEMO_${t^^}_CARD=\$(awk -v t=$t '\$1 == t { print \$3; exit }' \"\$f\")"
+		eval "DEMO_${t^^}_BARCODE=\$(awk -v t=$t '\$1 == t { print \$5; exit }' \"\$f\")"
+		eval "DEMO_${t^^}_QR=\$(awk -v t=$t '\$1 == t { print \$7; exit }' \"\$f\")"
+	done
+}
+
+# lt_start [SEED_CMD...]: see the top of this file. Bails out on failure.
+lt_start() {
+	local tries rc
+	[ -x "$LT_ADMIN" ] || bail "$LT_ADMIN is not built"
+	command -v lighttpd >/dev/null || bail "lighttpd is not installed (tools/check installs it)"
+	LT_DIR=$(mktemp -d "${TMPDIR:-/tmp}/loyalty-test.XXXXXX") || bail "mktemp"
+	trap lt_stop EXIT
+	# A signal becomes an exit, so the EXIT trap stops the server.
+	trap 'exit 143' TERM
+	trap 'exit 130' INT
+	LT_DB=$LT_DIR/loyalty.db
+	if [ $# -eq 0 ]; then
+		"$LT_ADMIN" --db "$LT_DB" demo >"$LT_DIR/demo.txt" 2>"$LT_DIR/seed.err" ||
+		    bail "loyalty-admin demo failed: $(cat "$LT_DIR/seed.err")"
+		lt_parse_demo "$LT_DIR/demo.txt"
+	else
+		LOYALTY_DB=$LT_DB "$@" >"$LT_DIR/seed.out" 2>"$LT_DIR/seed.err" ||
+		    bail "seed command failed: $* ($(cat "$LT_DIR/seed.err"))"
+	fi
+	LC_DB=$LT_DB
+	LC_RUNDIR=$LT_DIR/run
+	LC_BIND=127.0.0.1
+	LC_PROCS=${LT_PROCS:-2}
+	LC_ERRORLOG=$LT_DIR/lighttpd.log
+	LC_DOCROOT=$top_srcdir/htdocs
+	mkdir -p "$LC_RUNDIR"
+	for tries in 1 2 3 4 5; do
+		LC_PORT=$(lt_free_port) || bail "no free port"
+		rc=0
+		lc_server_start 2>>"$LT_DIR/start.log" || rc=$?
+		[ $rc -eq 0 ] && break
+		[ $rc -eq 1 ] || break
+	done
+	[ $rc -eq 0 ] || bail "lighttpd did not start: $(tail -5 "$LC_ERRORLOG" "$LT_DIR/start.log" 2>/dev/null)"
+	LT_URL=http://127.0.0.1:$LC_PORT
+}
+
+# The pids of the running processes of responder NAME (e.g. me).
+lt_responder_pids() {
+	local p
+	for p in $(lc_server_children); do
+		[ "$(readlink "/proc/$p/exe" 2>/dev/null)" = "$LC_BUILDDIR/cgi-bin/$1.fcgi" ] &&
+		    echo "$p"
+	done
+	return 0
+}
+
+# Sanitizer reports or crashed responders in the server's log; prints them.
+lt_log_problems() {
+	[ -n "$LT_DIR" ] && [ -f "$LT_DIR/lighttpd.log" ] || return 1
+	grep -E 'AddressSanitizer|LeakSanitizer|UndefinedBehaviorSanitizer|runtime error:|child (signaled|signalled)|child exited: [1-9]' \
+	    "$LT_DIR/lighttpd.log"
+}
+
+# Stops the server and every responder; removes the temp folder unless
+# LT_KEEP is set or a test failed (then its path is printed).
+lt_stop() {
+	lc_server_stop
+	[ -n "$LT_DIR" ] || return 0
+	if [ -n "$LT_KEEP" ] || [ "$tap_failed" -gt 0 ]; then
+		diag "kept $LT_DIR"
+	else
+		rm -rf "$LT_DIR"
+	fi
+	LT_DIR=
+}
+
+# --- HTTP -----------------------------------------------------------------
+
+LT_STATUS=
+LT_BODY=
+LT_HEADERS=
+
+# lt_req METHOD PATH [BODY [CURL_ARGS...]]: BODY is sent as is with
+# Content-Type: application/json (unless CURL_ARGS set another); "@FILE"
+# sends a file. "" sends no body.
+lt_req() {
+	local m=$1 path=$2 body=${3-} hf bf args=()
+	shift 2
+	[ $# -gt 0 ] && shift
+	hf=$LT_DIR/resp.headers
+	bf=$LT_DIR/resp.body
+	args=(-s -S -X "$m" -D "$hf" -o "$bf" -w '%{http_code}' -H 'Expect:'
+	    --max-time 30)
+	[ -n "$LT_TOKEN" ] && args+=(-H "Authorization: Bearer $LT_TOKEN")
+	if [ -n "$body" ]; then
+		args+=(--data-binary "$body")
+		[[ ${*,,} == *content-type:* ]] ||
+		    args+=(-H 'Content-Type: application/json')
+	fi
+	LT_STATUS=$(curl "${args[@]}" "$@" "$LT_URL$path") || LT_STATUS=000
+	LT_BODY=$(cat "$bf" 2>/dev/null)
+	LT_HEADERS=$(tr -d '\r' <"$hf" 2>/dev/null)
+}
+
+# The value of response header NAME (case-insensitive), "" when absent.
+lt_header() {
+	printf '%s\n' "$LT_HEADERS" | awk -v n="$1" '
+	    BEGIN { n = tolower(n) }
+	    { i = index($0, ":"); if (i && tolower(substr($0, 1, i - 1)) == n) {
+	        v = substr($0, i + 1); sub(/^[ \t]+/, "", v); print v; exit } }'
+}
+
+# jq -r FILTER on the last response body; "" when it is not JSON.
+lt_jq() {
+	printf '%s' "$LT_BODY" | jq -r "$1" 2>/dev/null
+}
+
+# Logs in; on 200 sets LT_TOKEN, LT_REFRESH, LT_USER_ID and
+# LT_LOCATION_ID and returns 0.
+lt_login() {
+	local body
+	body=$(jq -cn --arg e "$1" --arg p "$2" '{email: $e, password: $p}')
+	LT_TOKEN=
+	lt_req POST /api/v1/auth/login "$body"
+	[ "$LT_STATUS" = 200 ] || return 1
+	LT_TOKEN=$(lt_jq .access_token)
+	LT_REFRESH=$(lt_jq .refresh_token)
+	LT_USER_ID=$(lt_jq .user.id)
+	LT_LOCATION_ID=$(lt_jq .user.location.id)
+	return 0
+}

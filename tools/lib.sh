@@ -1,1 +1,301 @@
-#!/bin/sh
+# tools/lib.sh: shell functions shared by tools/serve, tools/check and
+# tests/lib.sh. Source it from bash; it defines functions and variables
+# prefixed lc_ / LC_ and changes no shell option.
+#
+#   lc_need_packages build|run|test|apache|browser ...  install what is missing
+#   lc_build BUILDDIR [CONFIGURE_ARGS...]        out-of-tree build
+#   lc_server_start / lc_server_stop            lighttpd + responders
+
+# The source tree: the folder above this file.
+LC_SRCDIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+
+# Every endpoint: the path under /api/v1 and the responder in cgi-bin/
+# serving it. conf/lighttpd.conf.in gets its rewrite rules and FastCGI
+# servers from this table; htdocs/.htaccess spells the same table out.
+# Anything else under /api/ goes to notfound.fcgi.
+LC_ENDPOINTS="
+auth/login login
+auth/me me
+auth/refresh refresh
+cards/lookup lookup
+transactions/record record
+transactions/history history
+transactions/sync sync
+rewards/claim claim
+cashback/redeem redeem
+"
+
+# Debian packages by purpose.
+LC_PKGS_BUILD="gcc make autoconf automake libtool pkg-config libfcgi-dev libjson-c-dev libsqlite3-dev libscrypt-dev"
+LC_PKGS_RUN="lighttpd sqlite3 curl procps util-linux"
+LC_PKGS_TEST="jq curl procps iproute2"
+LC_PKGS_APACHE="apache2 libapache2-mod-fcgid"
+LC_PKGS_BROWSER="chromium nodejs fonts-dejavu-core"
+
+lc_say() { printf '%s\n' "$*" >&2; }
+lc_die() { printf '%s: %s\n' "${0##*/}" "$*" >&2; exit 1; }
+
+# The Debian packages among $@ that are not installed.
+lc_missing_packages() {
+	local p missing=''
+	for p in "$@"; do
+		if ! dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null |
+		    grep -q 'install ok installed'; then
+			missing="$missing $p"
+		fi
+	done
+	printf '%s\n' "${missing# }"
+}
+
+# Installs the missing packages of the named groups (build, run, test,
+# apache, browser): with apt-get as root (apt-get update first), else
+# prints the sudo command and exits 1. Without dpkg it only warns.
+lc_need_packages() {
+	local g want='' missing
+	for g in "$@"; do
+		case $g in
+		build) want="$want $LC_PKGS_BUILD" ;;
+		run) want="$want $LC_PKGS_RUN" ;;
+		test) want="$want $LC_PKGS_TEST" ;;
+		apache) want="$want $LC_PKGS_APACHE" ;;
+		browser) want="$want $LC_PKGS_BROWSER" ;;
+		*) lc_die "lc_need_packages: unknown group $g" ;;
+		esac
+	done
+	if ! command -v dpkg-query >/dev/null 2>&1; then
+		for g in gcc make autoreconf pkg-config lighttpd curl jq; do
+			command -v "$g" >/dev/null 2>&1 ||
+			    lc_say "warning: $g not found; install it with your package manager"
+		done
+		return 0
+	fi
+	# shellcheck disable=SC2086
+	missing=$(lc_missing_packages $want)
+	[ -z "$missing" ] && return 0
+	if [ "$(id -u)" -ne 0 ]; then
+		lc_say "Missing Debian packages. Install them with:"
+		lc_say "  sudo apt-get update && sudo apt-get install -y $missing"
+		exit 1
+	fi
+	lc_say "Installing missing packages: $missing"
+	export DEBIAN_FRONTEND=noninteractive
+	if [ -z "${LC_APT_UPDATED:-}" ]; then
+		apt-get update -q >&2 || lc_die "apt-get update failed"
+		export LC_APT_UPDATED=1
+	fi
+	# shellcheck disable=SC2086
+	apt-get install -y -q --no-install-recommends $missing </dev/null >&2 ||
+	    lc_die "apt-get install $missing failed"
+}
+
+# Like lc_need_packages, but returns 1 instead of exiting when the
+# packages cannot be had (for optional extras such as Apache).
+lc_want_packages() {
+	( lc_need_packages "$@" ) >&2 2>&1 || return 1
+	# The subshell may have run apt-get update; a second one is cheap.
+	return 0
+}
+
+# 0 when file $1 is missing or older than any of the others.
+lc_stale() {
+	local t=$1 f
+	shift
+	[ -e "$t" ] || return 0
+	for f in "$@"; do
+		[ -e "$f" ] && [ "$f" -nt "$t" ] && return 0
+	done
+	return 1
+}
+
+# Builds the tree out of the source folder, in BUILDDIR (created), with
+# the given configure arguments. Reconfigures when the arguments change.
+lc_build() {
+	local b=$1 args stamp
+	shift
+	args="$*"
+	[ -e "$LC_SRCDIR/config.status" ] &&
+	    lc_die "the source folder $LC_SRCDIR is configured in place, which" \
+	    "rules out out-of-tree builds: run 'make distclean' there first"
+	if lc_stale "$LC_SRCDIR/configure" "$LC_SRCDIR/configure.ac" \
+	    "$LC_SRCDIR/Makefile.am"; then
+		lc_say "autoreconf -fi in $LC_SRCDIR"
+		(cd "$LC_SRCDIR" && mkdir -p m4 && autoreconf -fi) >&2 ||
+		    lc_die "autoreconf failed"
+	fi
+	mkdir -p "$b" || lc_die "cannot create $b"
+	stamp="$b/.configure-args"
+	if [ ! -e "$b/Makefile" ] || [ ! -e "$stamp" ] ||
+	    [ "$(cat "$stamp")" != "$args" ] ||
+	    lc_stale "$b/config.status" "$LC_SRCDIR/configure"; then
+		lc_say "configure $args (in $b)"
+		(cd "$b" && "$LC_SRCDIR/configure" -q "$@") >&2 ||
+		    lc_die "configure failed; see $b/config.log"
+		printf '%s' "$args" >"$stamp"
+	fi
+	lc_say "make (in $b)"
+	make -C "$b" -s -j"$(nproc 2>/dev/null || echo 2)" >&2 ||
+	    lc_die "make failed in $b"
+}
+
+# --- lighttpd ---------------------------------------------------------------
+
+# Settings read by lc_render_lighttpd and lc_server_start; set them first.
+LC_BIND=${LC_BIND:-127.0.0.1}
+LC_PORT=${LC_PORT:-8080}
+LC_BUILDDIR=${LC_BUILDDIR:-$LC_SRCDIR/build}
+LC_DOCROOT=${LC_DOCROOT:-$LC_SRCDIR/htdocs}
+LC_PROCS=${LC_PROCS:-2}		# FastCGI processes per responder
+LC_DB=${LC_DB:-}		# absolute path of the database
+LC_RUNDIR=${LC_RUNDIR:-}		# config, sockets, uploads; made by the caller
+LC_ERRORLOG=${LC_ERRORLOG:-}	# file for lighttpd's log; empty: stderr
+LC_LIGHTTPD_PID=
+
+# Writes the lighttpd configuration for the current settings to stdout:
+# conf/lighttpd.conf.in with @NAME@ replaced, and the rewrite rules and
+# FastCGI servers made from LC_ENDPOINTS for the responders that are built
+# (a missing one leaves its path to notfound.fcgi, which answers 404 JSON)
+# where a line holds just @REWRITE_RULES@ or @FASTCGI_SERVERS@.
+lc_render_lighttpd() {
+	local cgi="$LC_BUILDDIR/cgi-bin" v path name rw='' fc='' line nl='
+'
+	for v in "$LC_DB" "$LC_RUNDIR" "$LC_DOCROOT" "$cgi" "$LC_ERRORLOG"; do
+		case $v in *'"'* | *'\'* | *"$nl"*)
+			lc_die "unusable character in path: $v" ;;
+		esac
+	done
+	[ -x "$cgi/notfound.fcgi" ] || lc_die "$cgi/notfound.fcgi is not built"
+	while read -r path name; do
+		[ -n "$path" ] || continue
+		if [ ! -x "$cgi/$name.fcgi" ]; then
+			lc_say "warning: cgi-bin/$name.fcgi is not built:" \
+			    "/api/v1/$path answers 404"
+			continue
+		fi
+		rw="$rw	\"^/api/v1/$path(\\?.*)?\$\" => \"/cgi-bin/$name.fcgi\$1\",$nl"
+		fc="$fc$(lc_fastcgi_entry "$name")$nl"
+	done <<EOF
+$LC_ENDPOINTS
+EOF
+	fc="$fc$(lc_fastcgi_entry notfound)$nl"
+	while IFS= read -r line; do
+		case $line in
+		@REWRITE_RULES@) printf '%s' "$rw" ;;
+		@FASTCGI_SERVERS@) printf '%s' "$fc" ;;
+		*)
+			line=${line//@BIND@/$LC_BIND}
+			line=${line//@PORT@/$LC_PORT}
+			line=${line//@DOCROOT@/$LC_DOCROOT}
+			line=${line//@RUNDIR@/$LC_RUNDIR}
+			line=${line//@LOYALTY_DB@/$LC_DB}
+			line=${line//@ERRORLOG@/${LC_ERRORLOG:-/dev/stderr}}
+			printf '%s\n' "$line"
+			;;
+		esac
+	done <"$LC_SRCDIR/conf/lighttpd.conf.in"
+}
+
+lc_fastcgi_entry() {
+	printf '\t"/cgi-bin/%s.fcgi" => ((\n' "$1"
+	printf '\t\t"bin-path" => "%s",\n' "$LC_BUILDDIR/cgi-bin/$1.fcgi"
+	printf '\t\t"socket" => "%s",\n' "$LC_RUNDIR/$1.sock"
+	printf '\t\t"max-procs" => %d,\n' "$LC_PROCS"
+	printf '\t\t"check-local" => "disable",\n'
+	printf '\t)),'
+}
+
+# The address to probe: the bind address, or loopback for a wildcard.
+lc_probe_host() {
+	case $LC_BIND in
+	0.0.0.0 | '' | '*') echo 127.0.0.1 ;;
+	*:*) echo "[$LC_BIND]" ;;
+	*) echo "$LC_BIND" ;;
+	esac
+}
+
+# Starts lighttpd in the background (foreground mode, -D, as a child of
+# this shell) and waits until the port answers. Needs LC_DB, LC_RUNDIR
+# and the others above. Sets LC_LIGHTTPD_PID. Returns 1 when lighttpd
+# exits early (say, the port is taken), 2 when it never answers.
+lc_server_start() {
+	local conf="$LC_RUNDIR/lighttpd.conf" i host
+	[ -n "$LC_DB" ] && [ -n "$LC_RUNDIR" ] ||
+	    lc_die "lc_server_start: set LC_DB and LC_RUNDIR"
+	mkdir -p "$LC_RUNDIR/uploads"
+	lc_render_lighttpd >"$conf" || return 1
+	lighttpd -tt -f "$conf" >&2 || lc_die "bad lighttpd config $conf"
+	# In a session of its own, so a Ctrl-C in the terminal reaches only
+	# the caller, which then stops lighttpd and the responders in order
+	# (setsid does not fork here: a background job is no group leader).
+	if [ -n "$LC_ERRORLOG" ]; then
+		setsid lighttpd -D -f "$conf" </dev/null >>"$LC_ERRORLOG" 2>&1 &
+	else
+		setsid lighttpd -D -f "$conf" </dev/null &
+	fi
+	LC_LIGHTTPD_PID=$!
+	host=$(lc_probe_host)
+	for i in $(seq 1 300); do
+		if ! lc_alive "$LC_LIGHTTPD_PID"; then
+			wait "$LC_LIGHTTPD_PID" 2>/dev/null
+			LC_LIGHTTPD_PID=
+			return 1
+		fi
+		if curl -s -o /dev/null --max-time 2 \
+		    "http://$host:$LC_PORT/api/v1/"; then
+			# Not another server on a taken port: lighttpd, which
+			# fails at once when it cannot bind, still runs.
+			sleep 0.2
+			lc_alive "$LC_LIGHTTPD_PID" && return 0
+			continue
+		fi
+		sleep 0.1
+	done
+	lc_server_stop
+	return 2
+}
+
+# 0 when process $1 runs (a zombie no longer counts).
+lc_alive() {
+	local st
+	kill -0 "$1" 2>/dev/null || return 1
+	st=$(sed -n 's/^[0-9]* (.*) \([A-Za-z]\).*/\1/p' "/proc/$1/stat" 2>/dev/null)
+	[ "$st" != Z ]
+}
+
+# The pids of the processes lighttpd started (its responders).
+lc_server_children() {
+	[ -n "$LC_LIGHTTPD_PID" ] || return 0
+	pgrep -P "$LC_LIGHTTPD_PID" 2>/dev/null || true
+}
+
+# Stops lighttpd and every responder it started: lighttpd sends them
+# SIGTERM as it exits (libfcgi then lets each finish its request and exit
+# normally); whatever still runs a few seconds later gets SIGKILL. Waits
+# until the responders are reaped too. Safe to call twice.
+lc_server_stop() {
+	local pid=$LC_LIGHTTPD_PID kids p i alive exists
+	[ -n "$pid" ] || return 0
+	LC_LIGHTTPD_PID=
+	kids=$(pgrep -P "$pid" 2>/dev/null || true)
+	kill -TERM "$pid" 2>/dev/null || true
+	for i in $(seq 1 50); do
+		lc_alive "$pid" || break
+		sleep 0.1
+	done
+	kill -KILL "$pid" 2>/dev/null || true
+	wait "$pid" 2>/dev/null || true
+	for i in $(seq 1 40); do
+		alive='' exists=''
+		for p in $kids; do
+			kill -0 "$p" 2>/dev/null || continue
+			exists=1
+			lc_alive "$p" && alive="$alive $p"
+		done
+		# Orphans go to init, which reaps them at its own pace.
+		[ -z "$exists" ] && return 0
+		[ -z "$alive" ] && [ "$i" -ge 15 ] && return 0
+		# shellcheck disable=SC2086
+		[ -n "$alive" ] && [ "$i" -eq 20 ] && kill -KILL $alive 2>/dev/null
+		sleep 0.1
+	done
+	return 0
+}
