@@ -8,6 +8,7 @@
 #include "lc_int.h"
 
 #define PAGE_SIZE_MAX 100
+#define PAGE_MAX 999999999999999LL	/* 15 digits: (page - 1) * 100 fits */
 #define DAY_MS 86400000LL
 
 struct hquery {
@@ -40,7 +41,7 @@ int_param(struct lc_ctx *ctx, const char *name, int64_t min, int64_t max,
 	if ((rc = param(ctx, name, buf, sizeof(buf))) <= 0)
 		return rc;
 	for (i = 0; buf[i] != '\0'; i++) {
-		if (buf[i] < '0' || buf[i] > '9' || i >= 9)
+		if (buf[i] < '0' || buf[i] > '9' || i >= 15)
 			return lc_fail(ctx, LC_E_VALIDATION, name,
 			    "%s must be an integer from %lld to %lld", name,
 			    (long long)min, (long long)max);
@@ -90,7 +91,7 @@ parse_query(struct lc_ctx *ctx, struct hquery *q)
 	if (rc == 0)
 		return lc_fail(ctx, LC_E_VALIDATION, "card_instance_id",
 		    "card_instance_id is required");
-	if (int_param(ctx, "page", 1, 100000000, &q->page) == -1 ||
+	if (int_param(ctx, "page", 1, PAGE_MAX, &q->page) == -1 ||
 	    int_param(ctx, "page_size", 1, PAGE_SIZE_MAX, &q->page_size) == -1 ||
 	    (rc = param(ctx, "transaction_type", q->type, sizeof(q->type))) == -1 ||
 	    date_param(ctx, "from_date", 0, &q->from) == -1 ||

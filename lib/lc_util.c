@@ -141,7 +141,7 @@ lc_time_parse(const char *s, int64_t *ms, int *date_only)
 	    digits(&p, 2, &mo) == -1 || *p++ != '-' ||
 	    digits(&p, 2, &d) == -1)
 		return -1;
-	if (y < 1970 || mo < 1 || mo > 12 || d < 1 || d > days_in_month(y, mo))
+	if (y < 1 || mo < 1 || mo > 12 || d < 1 || d > days_in_month(y, mo))
 		return -1;
 	if (*p == '\0') {
 		*date_only = 1;
