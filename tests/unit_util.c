@@ -199,7 +199,11 @@ test_time_parse(void)
 	parse_rejects("2026-01-01T10:00:00+02:60", "offset minute 60");
 	parse_rejects("2026-01-01T10:00:00.Z", "a point without fraction digits");
 	parse_rejects("2026-01-01T1:00:00Z", "a one-digit hour");
-	parse_rejects("1969-12-31", "a date before 1970");
+	/* History may ask for "everything since 1900": dates before the
+	 * epoch parse to negative milliseconds. */
+	parse_is("1969-12-31", -86400000LL, 1);
+	parse_is("1900-01-01", -2208988800000LL, 1);
+	parse_rejects("0000-01-01", "year 0");
 }
 
 static void
