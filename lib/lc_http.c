@@ -58,7 +58,9 @@ lc_req_read(struct lc_req *r, const char *(*getparam)(const char *, void *),
 	if ((v = getparam("CONTENT_LENGTH", envp)) != NULL && *v != '\0') {
 		errno = 0;
 		clen = strtoll(v, &end, 10);
-		if (errno != 0 || *end != '\0' || clen < 0)
+		if (errno == ERANGE && clen > 0)
+			clen = LC_BODY_MAX + 1LL;	/* too large, certainly */
+		else if (errno != 0 || *end != '\0' || end == v || clen < 0)
 			clen = -1;
 		if (clen > LC_BODY_MAX) {
 			/* Refused unparsed (decisions §1). It is still read, up
