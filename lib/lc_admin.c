@@ -127,7 +127,7 @@ static int
 text_ok(const char *what, const char *s, size_t max)
 {
 	if (strlen(s) == 0 || strlen(s) > max)
-		return fail("%s must be 1 to 200 characters", what);
+		return fail("%s must be 1 to 200 bytes", what);
 	return 0;
 }
 
@@ -290,6 +290,9 @@ program_add(struct lc_db *db, const struct opts *o, char id[LC_ID_LEN + 1])
 		    int_arg("--cooldown", v, 0, 86400, &cooldown) != 0)
 			return 1;
 		rd = opt(o, "reward-description");
+		if (rd != NULL && strlen(rd) > 500)
+			return fail("%s", "--reward-description must be at most "
+			    "500 bytes");
 		return run(db, lc_db_prep(db, LC_SQL_PROGRAM_ADD, "ssssissiii",
 		    id, mid, type, title, punches, rt, rd ? rd : "", amount,
 		    cooldown, lc_now_ms()));
