@@ -36,6 +36,8 @@ usage(void)
 "  location add --merchant MID --name NAME\n"
 "  user add --merchant MID --email EMAIL --type owner|system_user\n"
 "           [--location LID] [--name DISPLAY_NAME]   (password: first line of stdin)\n"
+"  user disable USER_ID | user enable USER_ID       (disable revokes its tokens)\n"
+"  user passwd USER_ID                  new password from stdin; revokes tokens\n"
 "  program add --merchant MID --type punch --title TITLE --punches N\n"
 "           --reward-title TITLE [--reward-description TEXT]\n"
 "           [--reward-amount AMOUNT] [--cooldown SECONDS]\n"
@@ -123,12 +125,32 @@ need(const struct opts *o, const char *key)
 	return v;
 }
 
+/* Text the API will send: UTF-8 (or every JSON answer carrying it would
+ * be invalid), no control characters, within max bytes (empty_ok: may be
+ * empty). */
+static int
+text_check(const char *what, const char *s, size_t max, int empty_ok)
+{
+	const unsigned char *p;
+
+	if ((!empty_ok && *s == '\0') || strlen(s) > max) {
+		fputs("loyalty-admin: ", stderr);
+		fprintf(stderr, "%s must be %d to %zu bytes\n", what,
+		    empty_ok ? 0 : 1, max);
+		return 1;
+	}
+	if (!lc_utf8_valid(s))
+		return fail("%s must be UTF-8 text", what);
+	for (p = (const unsigned char *)s; *p != '\0'; p++)
+		if (*p < 0x20 || *p == 0x7f)
+			return fail("%s must not hold control characters", what);
+	return 0;
+}
+
 static int
 text_ok(const char *what, const char *s, size_t max)
 {
-	if (strlen(s) == 0 || strlen(s) > max)
-		return fail("%s must be 1 to 200 bytes", what);
-	return 0;
+	return text_check(what, s, max, 0);
 }
 
 static int
@@ -189,6 +211,8 @@ user_add(struct lc_db *db, const char *mid, const char *email,
 
 	if (exists(db, LC_SQL_MERCHANT_EXISTS, mid) != 1)
 		return fail("no merchant %s", mid);
+	if (name != NULL && text_ok("--name", name, 200) != 0)
+		return 1;
 	if (strlen(email) > 254 || strchr(email, '@') == NULL ||
 	    strchr(email, ' ') != NULL || !lc_is_printable_ascii(email))
 		return fail("not an e-mail address: %s", email);
@@ -221,6 +245,38 @@ user_add(struct lc_db *db, const char *mid, const char *email,
 	    hash, lc_now_ms()));
 }
 
+/*
+ * Takes a user's access away (disable), gives it back (enable) or sets a
+ * new password (passwd, from stdin). Disabling and a new password both
+ * revoke every token the user holds, so a till logged in as them is out
+ * at its next request.
+ */
+static int
+user_change(struct lc_db *db, const char *verb, const char *uid,
+    const char *password)
+{
+	char hash[256];
+	sqlite3_stmt *st;
+
+	if (strcmp(verb, "passwd") == 0) {
+		if (password == NULL || *password == '\0' || strlen(password) > 1024)
+			return fail("%s", "the password (first line of stdin) "
+			    "must be 1 to 1024 characters");
+		if (lc_auth_hash_password(password, hash, sizeof(hash)) == -1)
+			return fail("%s", "cannot hash the password");
+		st = lc_db_prep(db, LC_SQL_USER_SET_PASSWORD, "ss", hash, uid);
+	} else
+		st = lc_db_prep(db, LC_SQL_USER_SET_DISABLED, "is",
+		    (int64_t)(strcmp(verb, "disable") == 0), uid);
+	if (run(db, st) != 0)
+		return 1;
+	if (sqlite3_changes(lc_db_handle(db)) != 1)
+		return fail("no user %s", uid);
+	if (strcmp(verb, "enable") != 0)
+		return run(db, lc_db_prep(db, LC_SQL_TOKENS_REVOKE_USER, "s", uid));
+	return 0;
+}
+
 /* "NAME:MIN_SPEND:RATE", e.g. "Gold:500.00:0.10". */
 static int
 tier_parse(const char *s, struct tier *t)
@@ -232,6 +288,8 @@ tier_parse(const char *s, struct tier *t)
 		return fail("bad --tier %s: want NAME:MIN_SPEND:RATE", s);
 	memcpy(t->name, s, (size_t)(c1 - s));
 	t->name[c1 - s] = '\0';
+	if (text_ok("a tier's NAME", t->name, 100) != 0)
+		return 1;
 	if ((size_t)(c2 - c1 - 1) >= sizeof(num))
 		return fail("bad --tier %s", s);
 	memcpy(num, c1 + 1, (size_t)(c2 - c1 - 1));
@@ -290,9 +348,8 @@ program_add(struct lc_db *db, const struct opts *o, char id[LC_ID_LEN + 1])
 		    int_arg("--cooldown", v, 0, 86400, &cooldown) != 0)
 			return 1;
 		rd = opt(o, "reward-description");
-		if (rd != NULL && strlen(rd) > 500)
-			return fail("%s", "--reward-description must be at most "
-			    "500 bytes");
+		if (rd != NULL && text_check("--reward-description", rd, 500, 1) != 0)
+			return 1;
 		return run(db, lc_db_prep(db, LC_SQL_PROGRAM_ADD, "ssssissiii",
 		    id, mid, type, title, punches, rt, rd ? rd : "", amount,
 		    cooldown, lc_now_ms()));
@@ -531,6 +588,16 @@ command(struct lc_db *db, const char *noun, const struct opts *o)
 		memset(pw, 0, sizeof(pw));
 		if (rc != 0)
 			return 1;
+	} else if (strcmp(noun, "user") == 0 && o->npos == 2 && o->n == 0 &&
+	    (strcmp(verb, "disable") == 0 || strcmp(verb, "enable") == 0 ||
+	    strcmp(verb, "passwd") == 0)) {
+		if (strcmp(verb, "passwd") == 0 &&
+		    read_password(pw, sizeof(pw)) == -1)
+			return fail("%s", "the password must be the first line of stdin");
+		rc = user_change(db, verb, o->pos[1],
+		    strcmp(verb, "passwd") == 0 ? pw : NULL);
+		memset(pw, 0, sizeof(pw));
+		return rc;
 	} else if (strcmp(noun, "program") == 0 && strcmp(verb, "add") == 0) {
 		if (program_add(db, o, id) != 0)
 			return 1;

@@ -169,8 +169,8 @@ user_json(struct lc_ctx *ctx, const char *user_id)
 	json_object_object_add(u, "id", json_object_new_string(id));
 	json_object_object_add(u, "email", json_object_new_string(email));
 	/* An addition to spec 2.2: the display name for a till's header. */
-	json_object_object_add(u, "name", sqlite3_column_type(st, 5) ==
-	    SQLITE_NULL ? NULL : json_object_new_string((const char *)
+	json_object_object_add(u, "name", sqlite3_column_bytes(st, 5) == 0 ?
+	    NULL : json_object_new_string((const char *)
 	    sqlite3_column_text(st, 5)));
 	lc_db_reset(st);
 
@@ -208,6 +208,7 @@ user_json(struct lc_ctx *ctx, const char *user_id)
 	json_object_object_add(u, "location", active);
 	return u;
 dberr:
+	json_object_put(active);
 	json_object_put(u);
 	lc_fail(ctx, LC_E_DATABASE, NULL, NULL);
 	return NULL;
@@ -224,48 +225,55 @@ normalise_email(const char *in, char out[LC_EMAIL_MAX + 1])
 }
 
 /*
- * Reserves a login attempt for email before the password is checked: the
- * attempt counts as a failure unless the login succeeds, so parallel
- * guesses cannot slip past the limit. Returns 0 with *attempt set to the
- * row, or -1 after lc_fail (RATE_LIMITED with Retry-After).
+ * Refuses a login for email after too many recent failures (decisions §4):
+ * 0, or -1 after lc_fail (RATE_LIMITED with Retry-After). Only completed
+ * failures count, so tills logging in together with the right password are
+ * never refused; guesses in flight at the same moment can pass the limit by
+ * at most the number of responder processes.
  */
 static int
-attempt_reserve(struct lc_ctx *ctx, const char *email, int64_t *attempt)
+throttle(struct lc_ctx *ctx, const char *email)
 {
 	int64_t max = lc_setting(ctx->db, LC_SET_LOGIN_MAX_FAILURES);
 	int64_t window = lc_setting(ctx->db, LC_SET_LOGIN_WINDOW) * 1000;
-	int64_t since = ctx->now_ms - window, count, oldest;
+	int64_t count, oldest;
+	sqlite3_stmt *st;
+
+	if ((st = lc_db_prep(ctx->db, LC_SQL_ATTEMPTS_COUNT, "si", email,
+	    ctx->now_ms - window)) == NULL || lc_db_step(ctx->db, st) != SQLITE_ROW) {
+		lc_db_reset(st);
+		return lc_fail(ctx, LC_E_DATABASE, NULL, NULL);
+	}
+	count = sqlite3_column_int64(st, 0);
+	oldest = sqlite3_column_int64(st, 1);
+	lc_db_reset(st);
+	if (count < max)
+		return 0;
+	/* Whole seconds, rounded up, until the oldest failure ages out. */
+	ctx->retry_after = (long)((oldest + window - ctx->now_ms + 999) / 1000);
+	if (ctx->retry_after < 1)
+		ctx->retry_after = 1;
+	return lc_fail(ctx, LC_E_RATE_LIMITED, NULL, NULL);
+}
+
+/* Counts a failed login for email, forgetting failures past the window. */
+static int
+record_failure(struct lc_ctx *ctx, const char *email)
+{
+	int64_t window = lc_setting(ctx->db, LC_SET_LOGIN_WINDOW) * 1000;
 	sqlite3_stmt *st;
 
 	if (lc_db_begin(ctx->db) == -1)
 		return lc_fail(ctx, LC_E_DATABASE, NULL, NULL);
-	if ((st = lc_db_prep(ctx->db, LC_SQL_ATTEMPTS_PRUNE, "i", since)) == NULL ||
-	    lc_db_exec(ctx->db, st) == -1)
-		goto dberr;
-	if ((st = lc_db_prep(ctx->db, LC_SQL_ATTEMPTS_COUNT, "si", email,
-	    since)) == NULL || lc_db_step(ctx->db, st) != SQLITE_ROW)
-		goto dberr;
-	count = sqlite3_column_int64(st, 0);
-	oldest = sqlite3_column_int64(st, 1);
-	lc_db_reset(st);
-	if (count >= max) {
+	if ((st = lc_db_prep(ctx->db, LC_SQL_ATTEMPTS_PRUNE, "i",
+	    ctx->now_ms - window)) == NULL || lc_db_exec(ctx->db, st) == -1 ||
+	    (st = lc_db_prep(ctx->db, LC_SQL_ATTEMPT_ADD, "si", email,
+	    ctx->now_ms)) == NULL || lc_db_exec(ctx->db, st) == -1 ||
+	    lc_db_commit(ctx->db) == -1) {
 		lc_db_rollback(ctx->db);
-		/* Whole seconds, rounded up, until the oldest attempt ages out. */
-		ctx->retry_after = (long)((oldest + window - ctx->now_ms + 999) / 1000);
-		if (ctx->retry_after < 1)
-			ctx->retry_after = 1;
-		return lc_fail(ctx, LC_E_RATE_LIMITED, NULL, NULL);
-	}
-	if ((st = lc_db_prep(ctx->db, LC_SQL_ATTEMPT_ADD, "si", email,
-	    ctx->now_ms)) == NULL || lc_db_exec(ctx->db, st) == -1)
-		goto dberr;
-	*attempt = sqlite3_last_insert_rowid(lc_db_handle(ctx->db));
-	if (lc_db_commit(ctx->db) == -1)
 		return lc_fail(ctx, LC_E_DATABASE, NULL, NULL);
+	}
 	return 0;
-dberr:
-	lc_db_rollback(ctx->db);
-	return lc_fail(ctx, LC_E_DATABASE, NULL, NULL);
 }
 
 int
@@ -275,7 +283,6 @@ lc_h_login(struct lc_ctx *ctx)
 	char norm[LC_EMAIL_MAX + 1], user_id[LC_ID_LEN + 1] = "",
 	    hash[SCRYPT_MCF_LEN + 1] = "", family[LC_ID_LEN + 1];
 	sqlite3_stmt *st;
-	int64_t attempt;
 	json_object *out = NULL, *user = NULL;
 	int rc, ok;
 
@@ -284,10 +291,11 @@ lc_h_login(struct lc_ctx *ctx)
 	    &password) == -1)
 		return -1;
 	normalise_email(email, norm);
-	if (attempt_reserve(ctx, norm, &attempt) == -1)
+	if (throttle(ctx, norm) == -1)
 		return -1;
 
-	/* The slow check runs outside any transaction. */
+	/* The slow check runs outside any transaction. A disabled user is
+	 * an unknown one. */
 	if ((st = lc_db_prep(ctx->db, LC_SQL_USER_BY_EMAIL, "s", email)) == NULL)
 		return lc_fail(ctx, LC_E_DATABASE, NULL, NULL);
 	rc = lc_db_step(ctx->db, st);
@@ -300,13 +308,14 @@ lc_h_login(struct lc_ctx *ctx)
 		return lc_fail(ctx, LC_E_DATABASE, NULL, NULL);
 	ok = check_password(rc == SQLITE_ROW ? hash : lc_dummy_mcf, password);
 	if (!ok || rc != SQLITE_ROW)
-		return lc_fail(ctx, LC_E_INVALID_CREDENTIALS, NULL, NULL);
+		return record_failure(ctx, norm) == -1 ? -1 :
+		    lc_fail(ctx, LC_E_INVALID_CREDENTIALS, NULL, NULL);
 
 	if (lc_uuid(family) == -1)
 		return lc_fail(ctx, LC_E_INTERNAL, NULL, NULL);
 	if (lc_db_begin(ctx->db) == -1)
 		return lc_fail(ctx, LC_E_DATABASE, NULL, NULL);
-	/* Success wipes this e-mail's failures, the reserved attempt included. */
+	/* Success wipes this e-mail's failures. */
 	if ((st = lc_db_prep(ctx->db, LC_SQL_ATTEMPTS_CLEAR, "s", norm)) == NULL ||
 	    lc_db_exec(ctx->db, st) == -1 ||
 	    (st = lc_db_prep(ctx->db, LC_SQL_TOKENS_PRUNE, "i", ctx->now_ms)) == NULL ||

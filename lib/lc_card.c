@@ -96,7 +96,8 @@ lc_card_save(struct lc_ctx *ctx, const struct lc_card *c)
 	if ((st = lc_db_prep(ctx->db, LC_SQL_CARD_SAVE, "iiiiiis",
 	    c->current_punches, c->pending_rewards, c->lifetime_punches,
 	    c->cashback_balance, c->lifetime_cashback, c->lifetime_spend,
-	    c->id)) == NULL || lc_db_exec(ctx->db, st) == -1)
+	    c->id)) == NULL || lc_db_exec(ctx->db, st) == -1 ||
+	    sqlite3_changes(lc_db_handle(ctx->db)) != 1)
 		return lc_fail(ctx, LC_E_DATABASE, NULL, NULL);
 	return 0;
 }
@@ -231,8 +232,8 @@ lc_h_lookup(struct lc_ctx *ctx)
 	struct lc_card card;
 	int rc;
 
-	if (lc_in_str(ctx, ctx->in, "qr_code_data", 0, 512, &qr) == -1 ||
-	    lc_in_str(ctx, ctx->in, "barcode_value", 0, 64, &barcode) == -1)
+	if (lc_in_str(ctx, ctx->in, "qr_code_data", 0, LC_REF_MAX, &qr) == -1 ||
+	    lc_in_str(ctx, ctx->in, "barcode_value", 0, LC_REF_MAX, &barcode) == -1)
 		return -1;
 	if ((qr == NULL) == (barcode == NULL))
 		return lc_fail(ctx, LC_E_VALIDATION, qr ? "barcode_value" :

@@ -12,7 +12,7 @@
 #define DAY_MS 86400000LL
 
 struct hquery {
-	char card_id[128];
+	char card_id[LC_REF_MAX + 1];
 	char type[32];		/* "" for all */
 	int64_t page, page_size;
 	int64_t from, to;	/* inclusive, ms */
@@ -62,8 +62,14 @@ date_param(struct lc_ctx *ctx, const char *name, int end, int64_t *v)
 	char buf[64];
 	int rc, date_only;
 
+	char *sp;
+
 	if ((rc = param(ctx, name, buf, sizeof(buf))) <= 0)
 		return rc;
+	/* A '+' of an offset sent unencoded arrives as a space, which no
+	 * date holds: read it back as the '+' it was. */
+	while ((sp = strchr(buf, ' ')) != NULL)
+		*sp = '+';
 	if (lc_time_parse(buf, v, &date_only) == -1)
 		return lc_fail(ctx, LC_E_VALIDATION, name,
 		    "%s must be a date (2026-11-01) or an ISO 8601 date-time",

@@ -41,6 +41,8 @@ void lc_decimal_fmt(int64_t v, int scale, int keep_scale, char out[32]);
 int lc_is_printable_ascii(const char *s);
 
 /* lc_json.c */
+/* 1 when s is well-formed UTF-8 (shortest forms, no surrogates). */
+int lc_utf8_valid(const char *s);
 /* Strict RFC 8259 check of a whole buffer holding one value. 0 or -1. */
 int lc_json_check(const char *buf, size_t len);
 /* Parses one strict JSON value; NULL on any error. Caller owns result. */
@@ -82,7 +84,8 @@ void lc_resp_write(struct lc_ctx *, const struct lc_endpoint *,
 	X(SETTING_SET, "INSERT INTO settings(key, value) VALUES (?, ?) " \
 	    "ON CONFLICT(key) DO UPDATE SET value = excluded.value") \
 	X(SETTING_ALL, "SELECT key, value FROM settings ORDER BY key") \
-	X(USER_BY_EMAIL, "SELECT id, password_hash FROM users WHERE email = ?") \
+	X(USER_BY_EMAIL, "SELECT id, password_hash FROM users WHERE email = ? " \
+	    "AND disabled = 0") \
 	X(USER_BY_ID, "SELECT u.id, u.email, u.user_type, u.merchant_id, " \
 	    "u.location_id, u.display_name FROM users u WHERE u.id = ?") \
 	X(LOCATIONS_OF_MERCHANT, "SELECT id, name FROM locations " \
@@ -91,7 +94,6 @@ void lc_resp_write(struct lc_ctx *, const struct lc_endpoint *,
 	X(ATTEMPTS_COUNT, "SELECT count(*), min(at) FROM login_attempts " \
 	    "WHERE email = ? AND at > ?") \
 	X(ATTEMPT_ADD, "INSERT INTO login_attempts(email, at) VALUES (?, ?)") \
-	X(ATTEMPT_DEL_ONE, "DELETE FROM login_attempts WHERE rowid = ?") \
 	X(ATTEMPTS_CLEAR, "DELETE FROM login_attempts WHERE email = ?") \
 	X(ATTEMPTS_PRUNE, "DELETE FROM login_attempts WHERE at <= ?") \
 	X(TOKEN_ADD, "INSERT INTO tokens(digest, kind, user_id, family, " \
@@ -99,7 +101,7 @@ void lc_resp_write(struct lc_ctx *, const struct lc_endpoint *,
 	X(TOKEN_GET, "SELECT t.kind, t.user_id, t.family, t.expires_at, " \
 	    "t.rotated_at, t.revoked, u.merchant_id, u.user_type, " \
 	    "coalesce(u.location_id, '') FROM tokens t JOIN users u " \
-	    "ON u.id = t.user_id WHERE t.digest = ?") \
+	    "ON u.id = t.user_id WHERE t.digest = ? AND u.disabled = 0") \
 	X(TOKEN_ROTATE, "UPDATE tokens SET rotated_at = ? WHERE digest = ? " \
 	    "AND rotated_at IS NULL") \
 	X(TOKEN_REVOKE_FAMILY, "UPDATE tokens SET revoked = 1 WHERE family = ?") \
@@ -126,6 +128,9 @@ void lc_resp_write(struct lc_ctx *, const struct lc_endpoint *,
 	    "customer_name, barcode, qr_code, created_at) " \
 	    "VALUES (?, ?, ?, ?, ?, ?, ?)") \
 	X(CARD_SET_STATUS, "UPDATE cards SET status = ? WHERE id = ?") \
+	X(USER_SET_DISABLED, "UPDATE users SET disabled = ? WHERE id = ?") \
+	X(USER_SET_PASSWORD, "UPDATE users SET password_hash = ? WHERE id = ?") \
+	X(TOKENS_REVOKE_USER, "UPDATE tokens SET revoked = 1 WHERE user_id = ?") \
 	X(CARD_BY_ID, LC_CARD_COLS "WHERE c.merchant_id = ? AND c.id = ?") \
 	X(CARD_BY_QR, LC_CARD_COLS "WHERE c.merchant_id = ? AND c.qr_code = ?") \
 	X(CARD_BY_BARCODE, LC_CARD_COLS "WHERE c.merchant_id = ? AND c.barcode = ?") \
@@ -188,7 +193,7 @@ void lc_resp_write(struct lc_ctx *, const struct lc_endpoint *,
 	"JOIN merchants m ON m.id = c.merchant_id "
 #define LC_HISTORY_COLS "SELECT t.id, t.type, t.purchase_amount, " \
 	"t.punches_added, t.created_at, l.name, " \
-	"coalesce(u.display_name, u.email), t.cashback_earned, " \
+	"coalesce(nullif(u.display_name, ''), u.email), t.cashback_earned, " \
 	"t.discount_amount, t.redeemed_amount, r.title, t.pos_reference_id, " \
 	"t.pos_terminal_id, t.transaction_notes, t.client_timestamp "
 /* The page's rowids come from the covering index alone, so skipping to a
@@ -250,6 +255,13 @@ int lc_setting_lookup(const char *key);	/* enum value or -1 */
 int lc_auth_bearer(struct lc_ctx *);
 /* scrypt hash of a password for storage (MCF text, SCRYPT_MCF_LEN). 0/-1. */
 int lc_auth_hash_password(const char *password, char *out, size_t outsz);
+
+/* Longest id or code accepted; a longer one names nothing (it then gets
+ * the error of an unknown one: FORBIDDEN, CARD_NOT_FOUND). */
+#define LC_REF_MAX 255
+/* Longest POS reference and terminal id (issue: up to 64). */
+#define LC_POSREF_MAX 64
+#define LC_NOTES_MAX 500
 
 /* lc_card.c: cards, their programs and tiers. */
 #define LC_TEXT_MAX 801		/* 200 characters of UTF-8 */
@@ -317,7 +329,6 @@ struct lc_purchase {
 	int64_t punch_count;			/* 1 when not given */
 	const char *notes, *key, *pos_ref, *pos_term, *client_ts;
 	int64_t at_ms;				/* the transaction's created_at */
-	int server_clock;			/* at_ms is the server's clock */
 };
 
 /* A transactions row; int64 fields below 0 are stored as NULL. */

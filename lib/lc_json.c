@@ -227,6 +227,23 @@ value(struct jscan *s)
 	}
 }
 
+int
+lc_utf8_valid(const char *str)
+{
+	struct jscan s;
+
+	memset(&s, 0, sizeof(s));
+	s.p = (const unsigned char *)str;
+	s.end = s.p + strlen(str);
+	while (s.p < s.end) {
+		if (*s.p < 0x80)
+			s.p++;
+		else if (utf8(&s) == -1)
+			return 0;
+	}
+	return 1;
+}
+
 /* The check, naming in field the top-level member whose number was out
  * of range (field "" otherwise). */
 static int

@@ -6,8 +6,6 @@
 
 #include "lc_int.h"
 
-#define LC_REF_MAX 64
-#define LC_NOTES_MAX 500
 
 int
 lc_purchase_parse(struct lc_ctx *ctx, json_object *obj, struct lc_purchase *p)
@@ -17,8 +15,7 @@ lc_purchase_parse(struct lc_ctx *ctx, json_object *obj, struct lc_purchase *p)
 	memset(p, 0, sizeof(*p));
 	p->punch_count = 1;
 	p->at_ms = ctx->now_ms;
-	p->server_clock = 1;
-	if (lc_in_str(ctx, obj, "qr_code_data", 0, 512, &p->qr) == -1 ||
+	if (lc_in_str(ctx, obj, "qr_code_data", 0, LC_REF_MAX, &p->qr) == -1 ||
 	    lc_in_str(ctx, obj, "card_instance_id", 0, LC_REF_MAX,
 	    &p->card_id) == -1 ||
 	    lc_in_str(ctx, obj, "barcode_value", 0, LC_REF_MAX,
@@ -37,11 +34,11 @@ lc_purchase_parse(struct lc_ctx *ctx, json_object *obj, struct lc_purchase *p)
 	    lc_in_str(ctx, obj, "transaction_notes", 0, LC_NOTES_MAX,
 	    &p->notes) == -1 ||
 	    lc_in_key(ctx, obj, 0, &p->key) == -1 ||
-	    lc_in_str(ctx, obj, "pos_reference_id", 0, LC_REF_MAX,
+	    lc_in_str(ctx, obj, "pos_reference_id", 0, LC_POSREF_MAX,
 	    &p->pos_ref) == -1 ||
-	    lc_in_str(ctx, obj, "pos_terminal_id", 0, LC_REF_MAX,
+	    lc_in_str(ctx, obj, "pos_terminal_id", 0, LC_POSREF_MAX,
 	    &p->pos_term) == -1 ||
-	    lc_in_str(ctx, obj, "client_timestamp", 0, LC_REF_MAX,
+	    lc_in_str(ctx, obj, "client_timestamp", 0, LC_POSREF_MAX,
 	    &p->client_ts) == -1)
 		return -1;
 	if (p->client_ts != NULL) {

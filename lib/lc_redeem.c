@@ -17,12 +17,12 @@ static int
 parse(struct lc_ctx *ctx, struct redeem_req *r)
 {
 	memset(r, 0, sizeof(*r));
-	if (lc_in_str(ctx, ctx->in, "card_instance_id", 1, 64, &r->card_id) == -1 ||
+	if (lc_in_str(ctx, ctx->in, "card_instance_id", 1, LC_REF_MAX, &r->card_id) == -1 ||
 	    lc_in_money(ctx, ctx->in, "redemption_amount", 1, &r->redeem, NULL) == -1 ||
 	    lc_in_money(ctx, ctx->in, "purchase_amount", 1, &r->purchase, NULL) == -1 ||
-	    lc_in_str(ctx, ctx->in, "location_id", 1, 64, &r->loc) == -1 ||
-	    lc_in_str(ctx, ctx->in, "staff_user_id", 1, 64, &r->staff) == -1 ||
-	    lc_in_str(ctx, ctx->in, "transaction_notes", 0, 500, &r->notes) == -1 ||
+	    lc_in_str(ctx, ctx->in, "location_id", 1, LC_REF_MAX, &r->loc) == -1 ||
+	    lc_in_str(ctx, ctx->in, "staff_user_id", 1, LC_REF_MAX, &r->staff) == -1 ||
+	    lc_in_str(ctx, ctx->in, "transaction_notes", 0, LC_NOTES_MAX, &r->notes) == -1 ||
 	    lc_in_bool(ctx, ctx->in, "earn_on_remainder", 0, &r->earn, NULL) == -1 ||
 	    lc_in_key(ctx, ctx->in, 0, &r->key) == -1)
 		return -1;
@@ -62,8 +62,11 @@ consume(struct lc_ctx *ctx, const char *card_id, const char *txn_id,
 		earned_at = sqlite3_column_int64(st, 2);
 		lc_db_reset(st);
 		use = remaining < amount ? remaining : amount;
+		/* The update must take exactly what was read: anything else
+		 * and the ledger would drift from the balance. */
 		if ((st = lc_db_prep(ctx->db, LC_SQL_EARNING_USE, "isi", use, eid,
 		    use)) == NULL || lc_db_exec(ctx->db, st) == -1 ||
+		    sqlite3_changes(lc_db_handle(ctx->db)) != 1 ||
 		    (st = lc_db_prep(ctx->db, LC_SQL_ENTRY_ADD, "ssi", txn_id,
 		    eid, use)) == NULL || lc_db_exec(ctx->db, st) == -1)
 			return lc_fail(ctx, LC_E_DATABASE, NULL, NULL);
@@ -92,7 +95,6 @@ earn_remainder(struct lc_ctx *ctx, struct lc_card *card,
 	p.location_id = r->loc;
 	p.staff_user_id = r->staff;
 	p.at_ms = ctx->now_ms;
-	p.server_clock = 1;
 	if (lc_txn_init(ctx, &t, card, r->loc, r->staff, "cashback",
 	    ctx->now_ms) == -1)
 		return -1;

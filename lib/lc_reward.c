@@ -17,9 +17,9 @@ lc_h_claim(struct lc_ctx *ctx)
 	json_object *out = NULL;
 	int rc;
 
-	if (lc_in_str(ctx, ctx->in, "card_instance_id", 1, 64, &card_id) == -1 ||
-	    lc_in_str(ctx, ctx->in, "location_id", 1, 64, &loc) == -1 ||
-	    lc_in_str(ctx, ctx->in, "staff_user_id", 1, 64, &staff) == -1 ||
+	if (lc_in_str(ctx, ctx->in, "card_instance_id", 1, LC_REF_MAX, &card_id) == -1 ||
+	    lc_in_str(ctx, ctx->in, "location_id", 1, LC_REF_MAX, &loc) == -1 ||
+	    lc_in_str(ctx, ctx->in, "staff_user_id", 1, LC_REF_MAX, &staff) == -1 ||
 	    lc_in_key(ctx, ctx->in, 0, &key) == -1 ||
 	    lc_auth_scope(ctx, loc, staff) == -1)
 		return -1;

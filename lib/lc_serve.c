@@ -192,6 +192,12 @@ serve_one(const struct lc_endpoint *ep,
 			lc_db_rollback(ctx.db);
 		lc_db_reset_all(ctx.db);
 	}
+	/* The request id ties a server error in the log to the till's
+	 * request (the lines the failure logged come just before). */
+	if (lc_err_info(ctx.err)->status >= 500)
+		lc_log("request %s %s %s: %s (%s)", ctx.request_id,
+		    ctx.req.method, ctx.req.path ? ctx.req.path : "",
+		    lc_err_info(ctx.err)->code, ctx.err_msg);
 	lc_resp_write(&ctx, ep, writefn, wr);
 	json_object_put(ctx.in);
 	json_object_put(ctx.out);

@@ -8,6 +8,13 @@
 #include "lc_int.h"
 
 #define LC_BATCH_MAX 100
+/*
+ * Each item may wait the busy timeout for a locked database; past this
+ * much time in one batch the remaining items are not tried but answered
+ * DATABASE_ERROR (transient: the till resends them), so the till gets its
+ * per-item results before any web server timeout.
+ */
+#define LC_SYNC_DEADLINE_MS 15000
 
 static json_object *
 item_error(struct lc_ctx *ctx)
@@ -59,7 +66,6 @@ sync_item(struct lc_ctx *ctx, json_object *item)
 	if (p.client_ts != NULL &&
 	    lc_time_parse(p.client_ts, &ms, &date_only) == 0 && ms < ctx->now_ms)
 		p.at_ms = ms;
-	p.server_clock = 0;
 	if (lc_purchase_run(ctx, &p, &data, &idem) == -1)
 		return item_error(ctx);
 	r = item_success(data, idem);
@@ -81,7 +87,7 @@ lc_h_sync(struct lc_ctx *ctx)
 {
 	json_object *batch, *results, *entry, *item, *key, *r, *d;
 	size_t i, n;
-	int64_t ok = 0;
+	int64_t ok = 0, start;
 
 	if (!json_object_object_get_ex(ctx->in, "transactions", &batch) ||
 	    !json_object_is_type(batch, json_type_array) ||
@@ -94,9 +100,15 @@ lc_h_sync(struct lc_ctx *ctx)
 			return lc_fail(ctx, LC_E_VALIDATION, "transactions",
 			    "transactions must be an array of 1 to 100 objects");
 	results = json_object_new_array();
+	start = lc_now_ms();
 	for (i = 0; i < n; i++) {
 		item = json_object_array_get_idx(batch, i);
-		r = sync_item(ctx, item);
+		if (lc_now_ms() - start > LC_SYNC_DEADLINE_MS) {
+			lc_fail(ctx, LC_E_DATABASE, NULL, "The database is busy; "
+			    "this item was not recorded. Send it again.");
+			r = item_error(ctx);
+		} else
+			r = sync_item(ctx, item);
 		if (ctx->err == LC_OK)
 			ok++;
 		clear_error(ctx);

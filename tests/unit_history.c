@@ -34,7 +34,8 @@ seed(void)
 
 	exec("INSERT INTO merchants VALUES ('m', 'M', 0);"
 	    "INSERT INTO locations VALUES ('l', 'm', 'L', 0);"
-	    "INSERT INTO users VALUES ('u', 'm', 'u@x', 'U', 'owner', NULL, 'x', 0);"
+	    "INSERT INTO users(id, merchant_id, email, display_name, user_type, "
+	    "  location_id, password_hash, created_at) VALUES ('u', 'm', 'u@x', 'U', 'owner', NULL, 'x', 0);"
 	    "INSERT INTO programs(id, merchant_id, type, title, punch_requirement, "
 	    "  reward_title, created_at) VALUES ('p', 'm', 'punch', 'P', 10, 'R', 0);"
 	    "INSERT INTO cards(id, merchant_id, program_id, customer_name, barcode, "

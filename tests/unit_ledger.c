@@ -49,7 +49,8 @@ seed(void)
 	static const char sql[] =
 	    "INSERT INTO merchants VALUES ('m', 'M', 0);"
 	    "INSERT INTO locations VALUES ('l', 'm', 'L', 0);"
-	    "INSERT INTO users VALUES ('u', 'm', 'u@x', NULL, 'owner', NULL, 'x', 0);"
+	    "INSERT INTO users(id, merchant_id, email, display_name, user_type, "
+	    "  location_id, password_hash, created_at) VALUES ('u', 'm', 'u@x', NULL, 'owner', NULL, 'x', 0);"
 	    "INSERT INTO programs(id, merchant_id, type, title, created_at) "
 	    "  VALUES ('pc', 'm', 'cashback', 'C', 0);"
 	    "INSERT INTO tiers VALUES ('pc', 'Bronze', 0, 500), "
@@ -83,6 +84,8 @@ call(int (*h)(struct lc_ctx *), const char *body, int64_t now,
 		bail("bad test body %s", body);
 	if (h(&ctx) == -1 && ctx.err == LC_OK)
 		ctx.err = LC_E_INTERNAL;
+	if (getenv("LEDGER_DEBUG") != NULL && ctx.err != LC_OK)
+		diag("%s -> %s: %s", body, lc_err_info(ctx.err)->code, ctx.err_msg);
 	if (!sqlite3_get_autocommit(lc_db_handle(db)))
 		bail("handler left a transaction open");
 	json_object_put(ctx.in);
