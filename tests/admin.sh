@@ -311,6 +311,61 @@ out=$(seed_login "$top_builddir" "$DB" owner@m1.test owner-pass)
 is "$(jq -r '[.user.id, (.user.locations | map(.id) | join(" "))] | join(" ")' <<<"$out")" \
     "$OWNER $L1 $L2" "the owner's id and locations (in creation order) are the printed ids"
 
+# --- taking access away ------------------------------------------------------
+
+# me.fcgi as plain CGI with TOKEN: prints the HTTP status.
+me_status()
+{
+	env -i LOYALTY_DB="$DB" REQUEST_METHOD=GET REQUEST_URI=/api/v1/auth/me \
+	    HTTP_AUTHORIZATION="Bearer $1" "$top_builddir/cgi-bin/me.fcgi" </dev/null |
+	    sed -n '1s/^Status: \([0-9]*\).*/\1/p'
+}
+
+out=$(seed_login "$top_builddir" "$DB" staff2@m1.test staff2-pass)
+tok=$(jq -r .access_token <<<"$out")
+is "$(me_status "$tok")" 200 "a logged-in till works before its user is disabled"
+run --db "$DB" user disable "$STAFF2"
+is "$RC:$OUT" "0:" "user disable succeeds silently"
+is "$(me_status "$tok")" 401 "user disable logs out the user's tills at once"
+if seed_login "$top_builddir" "$DB" staff2@m1.test staff2-pass >/dev/null 2>&1; then
+	ok 1 "a disabled user cannot log in"
+else
+	ok 0 "a disabled user cannot log in"
+fi
+run --db "$DB" user enable "$STAFF2"
+if out=$(seed_login "$top_builddir" "$DB" staff2@m1.test staff2-pass); then
+	ok 0 "user enable gives access back"
+else
+	ok 1 "user enable gives access back"
+fi
+tok=$(jq -r .access_token <<<"$out")
+run --stdin new-staff2-pass --db "$DB" user passwd "$STAFF2"
+is "$RC:$OUT" "0:" "user passwd succeeds silently"
+is "$(me_status "$tok")" 401 "user passwd logs out the user's tills"
+if seed_login "$top_builddir" "$DB" staff2@m1.test new-staff2-pass >/dev/null &&
+    ! seed_login "$top_builddir" "$DB" staff2@m1.test staff2-pass >/dev/null 2>&1; then
+	ok 0 "after user passwd only the new password logs in"
+else
+	ok 1 "after user passwd only the new password logs in"
+fi
+run --stdin staff2-pass --db "$DB" user passwd "$STAFF2"
+fails_cleanly "user disable of an unknown user fails" "$DB" --db "$DB" \
+    user disable 00000000-0000-4000-8000-000000000000
+fails_cleanly "user passwd with an empty password fails" "$DB" \
+    --stdin "" --db "$DB" user passwd "$STAFF2"
+fails_cleanly "user add with an empty --name fails" "$DB" \
+    --stdin pw --db "$DB" user add --merchant "$M1" --email f@m1.test \
+    --type owner --name ""
+fails_cleanly "location add with a name that is not UTF-8 fails" "$DB" \
+    --db "$DB" location add --merchant "$M1" --name $'Caf\xe9'
+fails_cleanly "merchant add with a control character in the name fails" \
+    "$DB" --db "$DB" merchant add --name $'Two\nLines'
+fails_cleanly "user add with a display name that is not UTF-8 fails" "$DB" \
+    --stdin pw --db "$DB" user add --merchant "$M1" --email g@m1.test \
+    --type owner --name $'Jos\xe9'
+adds_id "location add takes UTF-8 names" LUTF --db "$DB" location add \
+    --merchant "$M1" --name "Café Été"
+
 # --- programs ----------------------------------------------------------------
 
 adds_id "program add punch prints the new id alone" PUNCH --db "$DB" \

@@ -155,6 +155,42 @@ is "$(awk '$1 == 200 { print $2 }' "$W/claim" | jq -r .reward_id | sort -u | wc 
 is "$(sql "SELECT pending_rewards || ' ' || (SELECT count(*) FROM rewards WHERE card_id = '$QCARD' AND status = 'claimed') FROM cards WHERE id = '$QCARD'")" "0 3" \
     "... nothing is left pending and 3 are claimed"
 
+# --- tills logging in together are never throttled -------------------------
+for i in 1 2 3 4; do
+	LT_TOKEN= lt_req POST /api/v1/auth/login "{\"email\":\"$DEMO_STAFF_EMAIL\",\"password\":\"wrong\"}"
+done
+is "$LT_STATUS" 401 "four wrong passwords: 401, one failure short of the limit"
+login_ok() {
+	post /api/v1/auth/login "{\"email\":\"$DEMO_STAFF_EMAIL\",
+	    \"password\":\"$DEMO_STAFF_PASSWORD\"}" "$W/logins"
+}
+run_clients login_ok
+is "$(count 200 "$W/logins")" $CLIENTS "then $CLIENTS tills logging in at once with the right password all get in"
+
+# --- a sync batch against a locked database answers in bounded time -------
+SCARD=$(new_card cashback --title "Locked" --tier Base:0:0.05)
+items=$(for i in $(seq 1 10); do
+	printf '{"card_instance_id":"%s","location_id":"%s","staff_user_id":"%s","purchase_amount":1.00,"idempotency_key":"locked-%d"},' \
+	    "$SCARD" "$LOC" "$STAFF" "$i"
+done)
+batch="{\"transactions\":[${items%,}]}"
+sqlite3 "$LT_DB" "BEGIN IMMEDIATE;" ".shell sleep 24" "COMMIT;" &
+locker=$!
+sleep 0.5
+t0=$(date +%s)
+LT_TOKEN=$TOKEN lt_req POST /api/v1/transactions/sync "$batch"
+took=$(( $(date +%s) - t0 ))
+is "$LT_STATUS" 207 "a 10-item sync while another process holds the write lock: 207"
+is "$(lt_jq '[.data.results[].result.error] | unique | join(",")')" DATABASE_ERROR \
+    "... every item is DATABASE_ERROR (transient: the till resends it)"
+ok "... and it answered in ${took} s, within the batch deadline, not 10 x the busy timeout" \
+    test "$took" -le 22
+wait "$locker"
+LT_TOKEN=$TOKEN lt_req POST /api/v1/transactions/sync "$batch"
+is "$LT_STATUS:$(lt_jq .data.success_count)" 200:10 "once the lock is gone the resent batch records all 10"
+is "$(sql "SELECT count(*) FROM transactions WHERE card_id = '$SCARD'")" 10 \
+    "... each exactly once"
+
 # --- the server stayed healthy ---------------------------------------------
 is "$(cat "$W"/* 2>/dev/null | grep -c '^\(000\|5[0-9][0-9]\) ')" 0 "no request failed or got a 5xx"
 is "$(sql 'PRAGMA integrity_check')" ok "integrity_check is ok after the load"
