@@ -146,11 +146,11 @@ precheck(struct lc_ctx *ctx, const struct lc_endpoint *ep)
 	if ((ep->flags & LC_EP_AUTH) && lc_auth_bearer(ctx) == -1)
 		return -1;
 	if (ep->flags & LC_EP_JSON) {
+		char field[64];
+
 		if (ctx->req.body == NULL || ctx->req.bodylen == 0)
 			return lc_fail(ctx, LC_E_VALIDATION, NULL,
 			    "The body must be a JSON object.");
-		char field[64];
-
 		ctx->in = lc_json_parse_ex(ctx->req.body, ctx->req.bodylen,
 		    field, sizeof(field));
 		if (ctx->in == NULL && field[0] != '\0')
