@@ -302,7 +302,7 @@ function endSession(notice) {
 	n.hidden = !notice;
 	const waiting = loadQueue().length;
 	$('login-queue').textContent = waiting ? plural(waiting, 'purchase is', 'purchases are') +
-	    ' waiting in the offline queue of this till; they are sent after login.' : '';
+	    ' waiting in the offline queue of this till; ' + (waiting === 1 ? 'it is' : 'they are') + ' sent after login.' : '';
 	show('login-queue', waiting > 0);
 	setMsg('login-error', null);
 	$('login-password').value = '';
@@ -1058,5 +1058,20 @@ function init() {
 	}
 }
 
+/* The service worker (sw.js) keeps this page loadable with no connection:
+ * a reload or a browser restart during an outage still opens the till. It
+ * never touches api/ requests. Relative URL and scope, so the page works
+ * from a subfolder. Browsers offer it only on https and localhost: on a
+ * plain-http till 'serviceWorker' is missing and the page works as before,
+ * without the offline start. */
+function registerWorker() {
+	if (!('serviceWorker' in navigator)) return;
+	navigator.serviceWorker.register('sw.js', { scope: './', updateViaCache: 'none' }).catch((e) => {
+		console.warn('Offline start unavailable: the service worker was not registered (' + (e && e.message ? e.message : e) + ').');
+	});
+}
+
 init();
+if (document.readyState === 'complete') registerWorker();
+else window.addEventListener('load', registerWorker);
 })();

@@ -11,6 +11,12 @@
 # missing ones are installed with apt-get (group "browser" of
 # tools/lib.sh) unless POS_TEST_INSTALL=0.
 #
+# The offline start (htdocs/sw.js) is tested with the server really gone:
+# the driver asks this script to stop lighttpd and to start it again on
+# the same port (lc_server_stop / lc_server_start of tools/lib.sh), so the
+# page keeps its origin, its service worker and its storage; Chromium is
+# also restarted once on the same profile.
+#
 # Environment:
 #   top_srcdir, top_builddir   as for every test (set by `make check`;
 #                    by hand: the repository and its build/, which is
@@ -74,43 +80,53 @@ cat >"$LT_DIR/drive.js" <<'EOF'
  * fd 3 and read from its fd 4. */
 const { spawn } = require('child_process');
 const fs = require('fs');
+const http = require('http');
 const path = require('path');
 
 const E = process.env;
 const URL0 = E.POS_URL, SHOTS = E.POS_SHOTS, RUN = E.POS_RUN;
-const chrome = spawn(E.POS_CHROME, [
-	'--headless', '--no-sandbox', '--disable-gpu', '--disable-quic',
-	'--no-first-run', '--no-default-browser-check',
-	'--disable-background-networking', '--disable-component-update',
-	'--disable-sync', '--disable-extensions', '--disable-dev-shm-usage',
-	'--mute-audio', '--hide-scrollbars', '--lang=en-US',
-	'--user-data-dir=' + path.join(RUN, 'chrome-profile'),
-	'--remote-debugging-pipe', 'about:blank'
-], { stdio: ['ignore', 'ignore', fs.openSync(path.join(RUN, 'chrome.log'), 'w'), 'pipe', 'pipe'] });
 
-let seq = 0, inbuf = '';
+let seq = 0, inbuf = '', chrome = null;
 const waiting = new Map(), handlers = [];
-chrome.stdio[4].setEncoding('utf8');
-chrome.stdio[4].on('data', (chunk) => {
-	inbuf += chunk;
-	let i;
-	while ((i = inbuf.indexOf('\0')) >= 0) {
-		const msg = JSON.parse(inbuf.slice(0, i));
-		inbuf = inbuf.slice(i + 1);
-		if (msg.id && waiting.has(msg.id)) {
-			const w = waiting.get(msg.id);
-			waiting.delete(msg.id);
-			if (msg.error) w.reject(new Error(w.method + ': ' + msg.error.message));
-			else w.resolve(msg.result);
-		} else if (msg.method) {
-			for (const f of handlers) f(msg);
+/* Starts Chromium; launched again on the same profile, it is a browser
+ * restart (the service worker, its caches and localStorage are kept). */
+function launch() {
+	const c = spawn(E.POS_CHROME, [
+		'--headless', '--no-sandbox', '--disable-gpu', '--disable-quic',
+		'--no-first-run', '--no-default-browser-check',
+		'--disable-background-networking', '--disable-component-update',
+		'--disable-sync', '--disable-extensions', '--disable-dev-shm-usage',
+		'--mute-audio', '--hide-scrollbars', '--lang=en-US',
+		'--user-data-dir=' + path.join(RUN, 'chrome-profile'),
+		'--remote-debugging-pipe', 'about:blank'
+	], { stdio: ['ignore', 'ignore', fs.openSync(path.join(RUN, 'chrome.log'), 'a'), 'pipe', 'pipe'] });
+	chrome = c;
+	inbuf = '';
+	c.exited = new Promise((resolve) => c.on('exit', resolve));
+	c.stdio[4].setEncoding('utf8');
+	c.stdio[4].on('data', (chunk) => {
+		if (c !== chrome) return;
+		inbuf += chunk;
+		let i;
+		while ((i = inbuf.indexOf('\0')) >= 0) {
+			const msg = JSON.parse(inbuf.slice(0, i));
+			inbuf = inbuf.slice(i + 1);
+			if (msg.id && waiting.has(msg.id)) {
+				const w = waiting.get(msg.id);
+				waiting.delete(msg.id);
+				if (msg.error) w.reject(new Error(w.method + ': ' + msg.error.message));
+				else w.resolve(msg.result);
+			} else if (msg.method) {
+				for (const f of handlers) f(msg);
+			}
 		}
-	}
-});
-chrome.on('exit', (code) => {
-	for (const w of waiting.values()) w.reject(new Error('chromium exited (' + code + ')'));
-	waiting.clear();
-});
+	});
+	c.on('exit', (code) => {
+		for (const w of waiting.values()) w.reject(new Error('chromium exited (' + code + ')'));
+		waiting.clear();
+	});
+}
+launch();
 function send(method, params, sessionId) {
 	const msg = { id: ++seq, method, params: params || {} };
 	if (sessionId) msg.sessionId = sessionId;
@@ -202,13 +218,75 @@ async function historyTotal() {
 }
 let intercept = null; /* one-shot Fetch interception */
 
-async function main() {
+/* The server is stopped and started again by the shell running this
+ * script (same port, same folders, same database): a line "#@server stop
+ * N" or "#@server start N" on stdout asks for it, and the shell writes "N
+ * ok" (or "N failed") to server-ack when it is done. */
+let ctlSeq = 0;
+async function server(cmd) {
+	const id = ++ctlSeq, ack = path.join(RUN, 'server-ack');
+	console.log('#@server ' + cmd + ' ' + id);
+	const end = Date.now() + 20000;
+	while (Date.now() < end) {
+		let t = '';
+		try { t = fs.readFileSync(ack, 'utf8').trim(); } catch (e) { /* not yet */ }
+		if (t === id + ' ok') return;
+		if (t === id + ' failed') throw new Error('the shell could not ' + cmd + ' the server');
+		await sleep(50);
+	}
+	throw new Error('the shell did not ' + cmd + ' the server');
+}
+/* Resolves to the error code when nothing answers at the page's address. */
+function serverDown() {
+	return new Promise((resolve) => {
+		const r = http.get(URL0, { timeout: 3000 }, (res) => { res.resume(); resolve(null); });
+		r.on('timeout', () => r.destroy(new Error('timeout')));
+		r.on('error', (e) => resolve(e.code || e.message));
+	});
+}
+
+/* What the page got from the network: API answers must never come from
+ * the service worker or a cache; shell files may. */
+const apiFromCache = [];
+let apiSeen = 0, shellFromWorker = 0;
+let pageSession = null;
+
+/* A new tab, attached, with the domains the test listens to. */
+async function openPage() {
 	const { targetId } = await send('Target.createTarget', { url: 'about:blank' });
 	const { sessionId } = await send('Target.attachToTarget', { targetId, flatten: true });
+	pageSession = sessionId;
 	S = (m, p) => send(m, p, sessionId);
+	await S('Page.enable');
+	await S('Runtime.enable');
+	await S('Log.enable');
+	await S('Network.enable');
+	await viewport(1280, 900);
+}
+
+/* Closes Chromium as a person would and starts it again on its profile. */
+async function restartBrowser() {
+	const old = chrome;
+	await send('Browser.close').catch(() => { /* it may exit before answering */ });
+	const gone = await Promise.race([old.exited.then(() => true), sleep(10000).then(() => false)]);
+	if (!gone) { old.kill('SIGKILL'); await old.exited; }
+	launch();
+	await openPage();
+}
+
+async function main() {
 	handlers.push((m) => {
-		if (m.sessionId !== sessionId) return;
-		if (m.method === 'Runtime.exceptionThrown')
+		if (m.sessionId !== pageSession) return;
+		if (m.method === 'Network.responseReceived') {
+			const u = m.params.response.url, r = m.params.response;
+			if (u.startsWith(URL0 + 'api/')) {
+				apiSeen++;
+				if (r.fromServiceWorker || r.fromDiskCache || r.fromPrefetchCache || r.fromEarlyHints)
+					apiFromCache.push(u + (r.fromServiceWorker ? ' (service worker)' : ' (cache)'));
+			} else if (r.fromServiceWorker && ['', 'index.html', 'pos.js', 'pos.css'].some((f) => u === URL0 + f)) {
+				shellFromWorker++;
+			}
+		} else if (m.method === 'Runtime.exceptionThrown')
 			problems.push('exception: ' + (m.params.exceptionDetails.exception ? m.params.exceptionDetails.exception.description : m.params.exceptionDetails.text));
 		else if (m.method === 'Runtime.consoleAPICalled' && (m.params.type === 'error' || m.params.type === 'warning'))
 			problems.push('console.' + m.params.type + ': ' + m.params.args.map((a) => a.value || a.description).join(' '));
@@ -220,11 +298,7 @@ async function main() {
 			f(m.params).catch((e) => problems.push('intercept: ' + e.message));
 		}
 	});
-	await S('Page.enable');
-	await S('Runtime.enable');
-	await S('Log.enable');
-	await S('Network.enable');
-	await viewport(1280, 900);
+	await openPage();
 
 	/* Fails the next request to URL part `part` once: `how(params)`. */
 	async function once(part, stage, how) {
@@ -441,6 +515,100 @@ async function main() {
 		return waitFor(`review().length === 0 && !vis('#review-box')`);
 	});
 
+	/* ---- the till with the server down: the service worker (sw.js) ---- */
+
+	const SHELL = ['index.html', 'pos.css', 'pos.js'].map((f) => URL0 + f);
+	/* Every cache of the origin: {name: [request URLs]}. */
+	const cacheDump = () => ev(`(async () => { const out = {}; for (const n of await caches.keys())
+		out[n] = (await (await caches.open(n)).keys()).map((r) => r.url).sort(); return out; })()`);
+
+	await step('a service worker of relative scope controls the page and cached the app shell', async () => {
+		await waitFor(`navigator.serviceWorker.controller && navigator.serviceWorker.controller.state === 'activated'`);
+		const g = await ev(`navigator.serviceWorker.getRegistration().then((g) => ({ scope: g.scope, script: g.active.scriptURL }))`);
+		if (g.scope !== URL0 || g.script !== URL0 + 'sw.js') throw new Error(JSON.stringify(g));
+		const c = await cacheDump(), names = Object.keys(c);
+		if (names.length !== 1 || !/^loyalty-pos-shell .* v\d+$/.test(names[0]) || c[names[0]].join() !== SHELL.join())
+			throw new Error(JSON.stringify(c));
+	});
+
+	await step('with the server stopped, a reload still shows the till (from the service worker)', async () => {
+		await server('stop');
+		const down = await serverDown();
+		if (!down) throw new Error('the server still answers');
+		await S('Page.reload');
+		await waitFor(`document.readyState === 'complete' && vis('#pos-view') && text('#who-email') === 'staff@demo.example'`);
+		/* auth/me failed: the page knows it is offline; pos.css applied. */
+		await waitFor(`text('#net-status') === 'Offline'`);
+		return ev(`getComputedStyle($('.topbar')).backgroundColor === 'rgb(22, 33, 46)' && !!navigator.serviceWorker.controller &&
+		    performance.getEntriesByType('navigation')[0].workerStart > 0`);
+	});
+
+	await step('offline: a purchase is queued (queue count 1) and stays queued over a reload', async () => {
+		await lookupCard(E.DISC_BARCODE);
+		await waitFor(`vis('#card-offline') && vis('#purchase-panel') && text('#card-status') === 'Offline'`);
+		await ev(`fill('#purchase-amount', '8.80') && fill('#purchase-notes', 'queued offline') && submit('#purchase-submit')`);
+		await waitFor(`text('#result').includes('Saved to the offline queue')`);
+		if (await ev(`text('#queue-count')`) !== '1' || await ev(`queue().length`) !== 1) throw new Error('queue: ' + await ev(`text('#queue-panel')`));
+		await S('Page.reload');
+		await waitFor(`document.readyState === 'complete' && vis('#pos-view') && text('#net-status') === 'Offline'`);
+		return ev(`text('#queue-count') === '1' && text('#queue-summary').includes('1 purchase waiting') && !$('#sync-button').disabled`);
+	});
+	const shot3 = await shot('pos-offline-reload').catch((e) => 'failed: ' + e.message);
+	ok(!/^failed/.test(shot3), 'screenshot of the till reloaded offline written to ' + shot3);
+
+	await step('the server back, Sync now records the queued purchase', async () => {
+		await server('start');
+		await ev(`click('#sync-button')`);
+		await waitFor(`queue().length === 0 && text('#queue-count') === '0' && text('#queue-summary').includes('1 purchase sent')`, 15000);
+		await lookupCard(E.DISC_BARCODE);
+		await waitFor(`text('#card-title') === 'Member Discount' && text('#net-status') === 'Online'`);
+		await historyTotal();
+		const row = await ev(`text('#history-body tr')`);
+		if (!row.includes('8.80') || !row.includes('queued offline')) throw new Error(row);
+	});
+
+	await step('API answers never came from the service worker or a cache, and no cache holds one', async () => {
+		const c = await cacheDump(), urls = [].concat(...Object.values(c));
+		if (Object.keys(c).length !== 1 || urls.join() !== SHELL.join() || urls.some((u) => u.includes('/api/')))
+			throw new Error('caches: ' + JSON.stringify(c));
+		if (apiFromCache.length) throw new Error('from a cache: ' + apiFromCache.join(', '));
+		/* The check saw traffic both ways: API calls, and shell files
+		 * answered by the worker. */
+		console.log('# ' + apiSeen + ' API answers checked, ' + shellFromWorker + ' shell files answered by the service worker');
+		if (apiSeen < 20 || shellFromWorker < 3) throw new Error('too little traffic seen');
+	});
+
+	await step('after a browser restart with the server stopped, the page opens with its queue', async () => {
+		await server('stop');
+		await lookupCard(E.DISC_BARCODE);
+		await waitFor(`vis('#card-offline') && vis('#purchase-panel')`);
+		await ev(`fill('#purchase-amount', '6.60') && fill('#purchase-notes', 'before restart') && submit('#purchase-submit')`);
+		await waitFor(`text('#result').includes('Saved to the offline queue') && text('#queue-count') === '1'`);
+		await restartBrowser();
+		await S('Page.navigate', { url: URL0 });
+		await waitFor(`document.readyState === 'complete' && vis('#login-form') && !vis('#pos-view')`);
+		await waitFor(`text('#login-queue').includes('1 purchase is waiting')`);
+		if (await ev(`queue().length`) !== 1) throw new Error('queue lost');
+		/* Logging in needs the server: the form says why it failed. */
+		await ev(`fill('#login-email', 'staff@demo.example') && fill('#login-password', 'demo-staff-pass') && click('#login-submit')`);
+		await waitFor(`vis('#login-error') && text('#login-error').includes('No connection')`);
+		return ev(`getComputedStyle($('.topbar')).backgroundColor === 'rgb(22, 33, 46)' && !!navigator.serviceWorker.controller`);
+	});
+	const shot4 = await shot('pos-offline-restart').catch((e) => 'failed: ' + e.message);
+	ok(!/^failed/.test(shot4), 'screenshot of the login after an offline restart written to ' + shot4);
+
+	await step('the server back, logging in sends the purchase queued before the restart', async () => {
+		await server('start');
+		await ev(`click('#login-submit')`);
+		await waitFor(`vis('#pos-view')`);
+		await waitFor(`queue().length === 0 && text('#queue-summary').includes('1 purchase sent')`, 15000);
+		await lookupCard(E.DISC_BARCODE);
+		await waitFor(`text('#card-title') === 'Member Discount'`);
+		await historyTotal();
+		const row = await ev(`text('#history-body tr')`);
+		if (!row.includes('6.60') || !row.includes('before restart')) throw new Error(row);
+	});
+
 	await step('narrow screen layout', async () => {
 		await lookupCard(E.PUNCH_BARCODE);
 		await waitFor(`text('#card-title') === 'Coffee Card'`);
@@ -505,13 +673,37 @@ function finish() {
 main().catch((e) => ok(false, 'the driver ran', e && e.stack)).then(finish);
 EOF
 
+# The driver's output is TAP, passed on line by line, except its requests
+# to stop or start the server ("#@server stop|start N"), carried out here
+# with lc_server_stop / lc_server_start of tools/lib.sh on the same port,
+# folders and database (LC_* as lt_start left them), so the page's origin
+# stays the same. lastpipe: the loop runs in this shell, which so keeps
+# the new lighttpd's pid for lt_stop.
+server_ctl() {	# stop|start N
+	local r=ok
+	case $1 in
+	stop) lc_server_stop ;;
+	start) lc_server_start 2>>"$LT_DIR/start.log" || r=failed ;;
+	esac
+	printf '%s %s\n' "$2" "$r" >"$LT_DIR/server-ack.new" &&
+	    mv "$LT_DIR/server-ack.new" "$LT_DIR/server-ack"
+}
+shopt -s lastpipe
 diag "backend on $LT_URL/, screenshots in $shots"
 POS_URL="$LT_URL/" POS_SHOTS="$shots" POS_RUN="$LT_DIR" POS_CHROME="$chrome" \
     PUNCH_BARCODE="$DEMO_PUNCH_BARCODE" CASH_BARCODE="$DEMO_CASHBACK_BARCODE" \
     DISC_BARCODE="$DEMO_DISCOUNT_BARCODE" CASH_QR="$DEMO_CASHBACK_QR" \
     CASH_ID="$DEMO_CASHBACK_CARD" POS_ADMIN="$admin" POS_DB="$LT_DB" \
-    node "$LT_DIR/drive.js"
-rc=$?
+    node "$LT_DIR/drive.js" |
+while IFS= read -r line; do
+	case $line in
+	'#@server '*)
+		read -r _ ctl_cmd ctl_id <<<"$line"
+		server_ctl "$ctl_cmd" "$ctl_id" </dev/null ;;
+	*) printf '%s\n' "$line" ;;
+	esac
+done
+rc=${PIPESTATUS[0]}
 # lt_stop (the EXIT trap) keeps the server's folder when a test failed.
-[ $rc -eq 0 ] || tap_failed=1
-exit $rc
+[ "$rc" -eq 0 ] || tap_failed=1
+exit "$rc"
