@@ -328,6 +328,7 @@ struct lc_purchase {
 	int64_t amount;				/* cents */
 	int64_t punch_count;			/* 1 when not given */
 	const char *notes, *key, *pos_ref, *pos_term, *client_ts;
+	int64_t client_ms;			/* client_ts parsed, when given */
 	int64_t at_ms;				/* the transaction's created_at */
 };
 

@@ -6,11 +6,10 @@
 
 #include "lc_int.h"
 
-
 int
 lc_purchase_parse(struct lc_ctx *ctx, json_object *obj, struct lc_purchase *p)
 {
-	int present;
+	int date_only;
 
 	memset(p, 0, sizeof(*p));
 	p->punch_count = 1;
@@ -30,7 +29,7 @@ lc_purchase_parse(struct lc_ctx *ctx, json_object *obj, struct lc_purchase *p)
 	    &p->staff_user_id) == -1 ||
 	    lc_in_money(ctx, obj, "purchase_amount", 1, &p->amount, NULL) == -1 ||
 	    lc_in_int(ctx, obj, "punch_count", 0, 1, 100, &p->punch_count,
-	    &present) == -1 ||
+	    NULL) == -1 ||
 	    lc_in_str(ctx, obj, "transaction_notes", 0, LC_NOTES_MAX,
 	    &p->notes) == -1 ||
 	    lc_in_key(ctx, obj, 0, &p->key) == -1 ||
@@ -41,16 +40,12 @@ lc_purchase_parse(struct lc_ctx *ctx, json_object *obj, struct lc_purchase *p)
 	    lc_in_str(ctx, obj, "client_timestamp", 0, LC_POSREF_MAX,
 	    &p->client_ts) == -1)
 		return -1;
-	if (p->client_ts != NULL) {
-		int64_t ms;
-		int date_only;
-
-		if (lc_time_parse(p->client_ts, &ms, &date_only) == -1 ||
-		    date_only)
-			return lc_fail(ctx, LC_E_VALIDATION, "client_timestamp",
-			    "client_timestamp must be an ISO 8601 date-time "
-			    "such as 2026-11-02T10:15:00Z");
-	}
+	if (p->client_ts != NULL &&
+	    (lc_time_parse(p->client_ts, &p->client_ms, &date_only) == -1 ||
+	    date_only))
+		return lc_fail(ctx, LC_E_VALIDATION, "client_timestamp",
+		    "client_timestamp must be an ISO 8601 date-time "
+		    "such as 2026-11-02T10:15:00Z");
 	return 0;
 }
 

@@ -52,8 +52,7 @@ sync_item(struct lc_ctx *ctx, json_object *item)
 {
 	struct lc_purchase p;
 	json_object *data = NULL, *r;
-	int64_t ms;
-	int idem, date_only;
+	int idem;
 
 	if (lc_purchase_parse(ctx, item, &p) == -1)
 		return item_error(ctx);
@@ -63,9 +62,8 @@ sync_item(struct lc_ctx *ctx, json_object *item)
 		return item_error(ctx);
 	}
 	/* The time the purchase happened, never later than now. */
-	if (p.client_ts != NULL &&
-	    lc_time_parse(p.client_ts, &ms, &date_only) == 0 && ms < ctx->now_ms)
-		p.at_ms = ms;
+	if (p.client_ts != NULL && p.client_ms < ctx->now_ms)
+		p.at_ms = p.client_ms;
 	if (lc_purchase_run(ctx, &p, &data, &idem) == -1)
 		return item_error(ctx);
 	r = item_success(data, idem);
