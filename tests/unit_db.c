@@ -1,6 +1,7 @@
 /*
- * Unit tests of lib/lc_db.c and lib/lc_settings.c on databases in a
- * temporary folder, plus password hashing (lib/lc_auth.c).
+ * Unit tests of the SQLite storage (lib/db_sqlite.c) and the settings
+ * (lib/settings.c) on databases in a temporary folder, plus password
+ * hashing (lib/rule_auth.c).
  * One behaviour per test point, named after the case.
  */
 #include <dirent.h>
@@ -14,7 +15,27 @@
 #include <libscrypt.h>
 
 #include "lc_int.h"
+#include "lc_sqlite.h"
 #include "tap.h"
+
+/* Sets a setting as the admin tool does, in a write; *err says why not. */
+static int
+setting_set(struct lc_db *db, const char *key, const char *value,
+    const char **err)
+{
+	static struct lc_dom dom;
+
+	memset(&dom, 0, sizeof(dom));
+	dom.db = db;
+	if (lc_db_begin(db, 1) == -1)
+		return -1;
+	if (lc_setting_set(&dom, key, value) == -1) {
+		lc_db_rollback(db);
+		*err = dom.err.msg;
+		return -1;
+	}
+	return lc_db_commit(db);
+}
 
 static char tmpdir[] = "/tmp/lcard-unit-db.XXXXXX";
 
@@ -124,9 +145,9 @@ integrity_ok(struct lc_db *db, const char *when)
 {
 	char buf[256];
 
-	is_string(q1(lc_db_handle(db), "PRAGMA integrity_check", buf,
+	is_string(q1(lc_sq_handle(db), "PRAGMA integrity_check", buf,
 	    sizeof(buf)), "ok", "db: integrity_check is ok %s", when);
-	is_int(q1i(lc_db_handle(db), "SELECT count(*) FROM pragma_foreign_key_check"),
+	is_int(q1i(lc_sq_handle(db), "SELECT count(*) FROM pragma_foreign_key_check"),
 	    0, "db: foreign_key_check finds nothing %s", when);
 }
 
@@ -157,21 +178,21 @@ test_open(void)
 	is_int(lc_db_version(db), latest(),
 	    "open: a new database is at the latest version");
 	is_int(latest() >= 1, 1, "open: there is at least one migration");
-	is_int(q1i(lc_db_handle(db), "SELECT count(*) FROM schema_migrations"),
+	is_int(q1i(lc_sq_handle(db), "SELECT count(*) FROM schema_migrations"),
 	    nmigrations(), "open: schema_migrations has one row per migration");
-	is_int(q1i(lc_db_handle(db), "SELECT count(*) FROM schema_migrations "
+	is_int(q1i(lc_sq_handle(db), "SELECT count(*) FROM schema_migrations "
 	    "WHERE version = 1 AND name <> '' AND applied_at > 0"), 1,
 	    "open: schema_migrations records version 1 with name and time");
-	is_int(q1i(lc_db_handle(db), "SELECT count(*) FROM sqlite_master "
+	is_int(q1i(lc_sq_handle(db), "SELECT count(*) FROM sqlite_master "
 	    "WHERE type = 'table' AND name IN ('settings', 'merchants', "
 	    "'locations', 'users', 'programs', 'cards', 'transactions', "
 	    "'tokens', 'login_attempts')"), 9,
 	    "open: the first migration made its tables");
-	is_string(q1(lc_db_handle(db), "PRAGMA journal_mode", buf, sizeof(buf)),
+	is_string(q1(lc_sq_handle(db), "PRAGMA journal_mode", buf, sizeof(buf)),
 	    "wal", "open: journal_mode is wal");
-	is_int(q1i(lc_db_handle(db), "PRAGMA foreign_keys"), 1,
+	is_int(q1i(lc_sq_handle(db), "PRAGMA foreign_keys"), 1,
 	    "open: foreign_keys is on");
-	is_int(q1i(lc_db_handle(db), "PRAGMA synchronous"), 2,
+	is_int(q1i(lc_sq_handle(db), "PRAGMA synchronous"), 2,
 	    "open: synchronous is 2 (FULL)");
 	integrity_ok(db, "after create");
 	lc_db_close(db);
@@ -180,17 +201,17 @@ test_open(void)
 	ok(db != NULL, "open: an existing database opens without create");
 	if (db == NULL)
 		bail("reopen: %s", err);
-	is_int(q1i(lc_db_handle(db), "SELECT count(*) FROM schema_migrations"),
+	is_int(q1i(lc_sq_handle(db), "SELECT count(*) FROM schema_migrations"),
 	    nmigrations(), "open: reopening applies no migration twice");
 	is_int(lc_db_version(db), latest(), "open: reopened at the latest version");
-	is_int(q1i(lc_db_handle(db), "PRAGMA foreign_keys"), 1,
+	is_int(q1i(lc_sq_handle(db), "PRAGMA foreign_keys"), 1,
 	    "open: foreign_keys is on for a reopened database too");
-	is_int(q1i(lc_db_handle(db), "PRAGMA synchronous"), 2,
+	is_int(q1i(lc_sq_handle(db), "PRAGMA synchronous"), 2,
 	    "open: synchronous is FULL for a reopened database too");
 	lc_db_close(db);
 
 	db = lc_db_open(path, 1, &err);
-	ok(db != NULL && q1i(lc_db_handle(db),
+	ok(db != NULL && q1i(lc_sq_handle(db),
 	    "SELECT count(*) FROM schema_migrations") == nmigrations(),
 	    "open: create on an existing database keeps it as it is");
 	lc_db_close(db);
@@ -212,9 +233,9 @@ test_upgrade(void)
 	if (db != NULL) {
 		is_int(lc_db_version(db), latest(),
 		    "upgrade: a database without schema_migrations is migrated");
-		is_int(q1i(lc_db_handle(db), "SELECT count(*) FROM merchants"), 0,
+		is_int(q1i(lc_sq_handle(db), "SELECT count(*) FROM merchants"), 0,
 		    "upgrade: its new tables exist");
-		is_int(q1i(lc_db_handle(db), "SELECT x FROM keep"), 42,
+		is_int(q1i(lc_sq_handle(db), "SELECT x FROM keep"), 42,
 		    "upgrade: its existing data is kept");
 		integrity_ok(db, "after an upgrade");
 		lc_db_close(db);
@@ -229,7 +250,7 @@ test_upgrade(void)
 	if (db != NULL) {
 		is_int(lc_db_version(db), latest(),
 		    "upgrade: a database at version 0 is migrated");
-		is_int(q1i(lc_db_handle(db),
+		is_int(q1i(lc_sq_handle(db),
 		    "SELECT count(*) FROM schema_migrations"), nmigrations(),
 		    "upgrade: version 0 gets one row per migration");
 		lc_db_close(db);
@@ -268,81 +289,81 @@ static const unsigned char digest[32] = { 0x00, 0x01, 0xff, 0x00, 0x7f, 0x80,
 static void
 test_prep(struct lc_db *db)
 {
-	sqlite3 *h = lc_db_handle(db);
+	sqlite3 *h = lc_sq_handle(db);
 	sqlite3_stmt *st, *st2;
 	unsigned char other[32];
 	char buf[128];
 
-	st = lc_db_prep(db, LC_SQL_SETTING_GET, "s", "x");
-	st2 = lc_db_prep(db, LC_SQL_SETTING_GET, "s", "y");
+	st = lc_sq_prep(db, LC_SQL_SETTING_GET, "s", "x");
+	st2 = lc_sq_prep(db, LC_SQL_SETTING_GET, "s", "y");
 	ok(st != NULL && st == st2,
 	    "prep: the same statement object is reused between calls");
-	st2 = lc_db_prep(db, LC_SQL_SETTING_ALL, "");
+	st2 = lc_sq_prep(db, LC_SQL_SETTING_ALL, "");
 	ok(st2 != NULL && st2 != st, "prep: another statement is another object");
-	lc_db_reset(st);
-	lc_db_reset(st2);
+	sqlite3_reset(st);
+	sqlite3_reset(st2);
 
 	/* 's' binds text. */
-	st = lc_db_prep(db, LC_SQL_SETTING_SET, "ss", "unit_key", "h\xc3\xa9llo");
-	is_int(st != NULL ? lc_db_exec(db, st) : -1, 0, "prep: 'ss' insert runs");
+	st = lc_sq_prep(db, LC_SQL_SETTING_SET, "ss", "unit_key", "h\xc3\xa9llo");
+	is_int(st != NULL ? lc_sq_exec(db, st) : -1, 0, "prep: 'ss' insert runs");
 	is_string(q1(h, "SELECT value FROM settings WHERE key = 'unit_key'", buf,
 	    sizeof(buf)), "h\xc3\xa9llo", "prep: 's' binds text as given");
 	is_string(q1(h, "SELECT typeof(value) FROM settings WHERE key = 'unit_key'",
 	    buf, sizeof(buf)), "text", "prep: 's' binds a text value");
-	st = lc_db_prep(db, LC_SQL_SETTING_GET, "s", "unit_key");
-	ok(st != NULL && lc_db_step(db, st) == SQLITE_ROW,
+	st = lc_sq_prep(db, LC_SQL_SETTING_GET, "s", "unit_key");
+	ok(st != NULL && lc_sq_step(db, st) == SQLITE_ROW,
 	    "prep: a statement bound with 's' finds its row");
 	if (st != NULL) {
-		lc_db_col(st, 0, buf, sizeof(buf));
+		lc_sq_col(st, 0, buf, sizeof(buf));
 		is_string(buf, "h\xc3\xa9llo", "col: copies a text column");
-		lc_db_col(st, 0, buf, 3);
+		lc_sq_col(st, 0, buf, 3);
 		is_string(buf, "h\xc3", "col: truncates to the out buffer");
 	}
-	lc_db_reset(st);
+	sqlite3_reset(st);
 
 	/* Bindings do not survive into the next call. */
-	st = lc_db_prep(db, LC_SQL_SETTING_GET, "");
-	ok(st != NULL && lc_db_step(db, st) == SQLITE_DONE,
+	st = lc_sq_prep(db, LC_SQL_SETTING_GET, "");
+	ok(st != NULL && lc_sq_step(db, st) == SQLITE_DONE,
 	    "prep: earlier bindings are cleared (unbound is NULL)");
-	lc_db_reset(st);
+	sqlite3_reset(st);
 
 	/* A statement left mid-way is reset by the next prep. */
-	st = lc_db_prep(db, LC_SQL_SETTING_SET, "ss", "unit_key2", "v");
-	lc_db_exec(db, st);
-	st = lc_db_prep(db, LC_SQL_SETTING_ALL, "");
-	lc_db_step(db, st);
-	lc_db_col(st, 0, buf, sizeof(buf));
-	st = lc_db_prep(db, LC_SQL_SETTING_ALL, "");
-	ok(st != NULL && lc_db_step(db, st) == SQLITE_ROW &&
+	st = lc_sq_prep(db, LC_SQL_SETTING_SET, "ss", "unit_key2", "v");
+	lc_sq_exec(db, st);
+	st = lc_sq_prep(db, LC_SQL_SETTING_ALL, "");
+	lc_sq_step(db, st);
+	lc_sq_col(st, 0, buf, sizeof(buf));
+	st = lc_sq_prep(db, LC_SQL_SETTING_ALL, "");
+	ok(st != NULL && lc_sq_step(db, st) == SQLITE_ROW &&
 	    strcmp((const char *)sqlite3_column_text(st, 0), buf) == 0,
 	    "prep: a statement left mid-way starts again from its first row");
-	lc_db_reset(st);
+	sqlite3_reset(st);
 
 	/* 'i' binds a 64-bit integer. */
-	st = lc_db_prep(db, LC_SQL_ATTEMPT_ADD, "si", "a@example.com",
+	st = lc_sq_prep(db, LC_SQL_ATTEMPT_ADD, "si", "a@example.com",
 	    (int64_t)1234567890123LL);
-	is_int(st != NULL ? lc_db_exec(db, st) : -1, 0, "prep: 'si' insert runs");
+	is_int(st != NULL ? lc_sq_exec(db, st) : -1, 0, "prep: 'si' insert runs");
 	is_int(q1i(h, "SELECT at FROM login_attempts WHERE email = 'a@example.com'"),
 	    1234567890123LL, "prep: 'i' binds a 64-bit integer exactly");
 	is_string(q1(h, "SELECT typeof(at) FROM login_attempts", buf, sizeof(buf)),
 	    "integer", "prep: 'i' binds an integer value");
-	st = lc_db_prep(db, LC_SQL_ATTEMPTS_COUNT, "si", "a@example.com",
-	    (int64_t)0);
-	ok(st != NULL && lc_db_step(db, st) == SQLITE_ROW &&
+	st = lc_sq_prep(db, LC_SQL_ATTEMPTS, "sii", "a@example.com",
+	    (int64_t)0, INT64_MAX);
+	ok(st != NULL && lc_sq_step(db, st) == SQLITE_ROW &&
 	    sqlite3_column_int64(st, 0) == 1 &&
-	    sqlite3_column_int64(st, 1) == 1234567890123LL,
+	    sqlite3_column_int64(st, 2) == 1234567890123LL,
 	    "prep: a statement bound with 'si' reads the row back");
-	lc_db_reset(st);
+	sqlite3_reset(st);
 
 	/* 's' NULL and 'N' bind NULL; 'b' binds a blob. */
-	st = lc_db_prep(db, LC_SQL_MERCHANT_ADD, "ssi", "m1", "Merchant",
+	st = lc_sq_prep(db, LC_SQL_MERCHANT_ADD, "ssi", "m1", "Merchant",
 	    (int64_t)1);
-	is_int(st ? lc_db_exec(db, st) : -1, 0, "prep: a merchant is added");
-	ok(lc_db_prep(db, LC_SQL_SETTING_GET, "ss", "a", "b") == NULL,
+	is_int(st ? lc_sq_exec(db, st) : -1, 0, "prep: a merchant is added");
+	ok(lc_sq_prep(db, LC_SQL_SETTING_GET, "ss", "a", "b") == NULL,
 	    "prep: a format with more letters than parameters fails");
-	st = lc_db_prep(db, LC_SQL_USER_ADD, "sssssNsi", "u1", "m1",
+	st = lc_sq_prep(db, LC_SQL_USER_ADD, "sssssNsi", "u1", "m1",
 	    "owner@example.com", (const char *)NULL, "owner", "hash", (int64_t)2);
-	is_int(st ? lc_db_exec(db, st) : -1, 0, "prep: 'sssssNsi' insert runs");
+	is_int(st ? lc_sq_exec(db, st) : -1, 0, "prep: 'sssssNsi' insert runs");
 	is_string(q1(h, "SELECT typeof(display_name) FROM users WHERE id = 'u1'",
 	    buf, sizeof(buf)), "null", "prep: 's' with NULL binds NULL");
 	is_string(q1(h, "SELECT typeof(location_id) FROM users WHERE id = 'u1'",
@@ -350,28 +371,27 @@ test_prep(struct lc_db *db)
 	is_int(q1i(h, "SELECT created_at FROM users WHERE id = 'u1'"), 2,
 	    "prep: 'i' after 'N' takes the next argument");
 
-	st = lc_db_prep(db, LC_SQL_TOKEN_ADD, "bsssii", digest, (int)sizeof(digest),
+	st = lc_sq_prep(db, LC_SQL_TOKEN_ADD, "bsssii", digest, (int)sizeof(digest),
 	    "access", "u1", "fam", (int64_t)99, (int64_t)3);
-	is_int(st ? lc_db_exec(db, st) : -1, 0, "prep: 'bsssii' insert runs");
+	is_int(st ? lc_sq_exec(db, st) : -1, 0, "prep: 'bsssii' insert runs");
 	is_string(q1(h, "SELECT typeof(digest) || ' ' || length(digest) FROM tokens",
 	    buf, sizeof(buf)), "blob 32", "prep: 'b' binds a blob of its length");
-	st = lc_db_prep(db, LC_SQL_TOKEN_GET, "b", digest, (int)sizeof(digest));
-	ok(st != NULL && lc_db_step(db, st) == SQLITE_ROW &&
+	st = lc_sq_prep(db, LC_SQL_TOKEN_GET, "b", digest, (int)sizeof(digest));
+	ok(st != NULL && lc_sq_step(db, st) == SQLITE_ROW &&
 	    strcmp((const char *)sqlite3_column_text(st, 0), "access") == 0 &&
 	    strcmp((const char *)sqlite3_column_text(st, 1), "u1") == 0 &&
 	    sqlite3_column_int64(st, 3) == 99,
 	    "prep: a blob with NUL bytes finds its row");
-	lc_db_reset(st);
+	sqlite3_reset(st);
 	memcpy(other, digest, sizeof(other));
 	other[31] ^= 1;
-	st = lc_db_prep(db, LC_SQL_TOKEN_GET, "b", other, (int)sizeof(other));
-	ok(st != NULL && lc_db_step(db, st) == SQLITE_DONE,
+	st = lc_sq_prep(db, LC_SQL_TOKEN_GET, "b", other, (int)sizeof(other));
+	ok(st != NULL && lc_sq_step(db, st) == SQLITE_DONE,
 	    "prep: a blob differing in its last byte finds nothing");
-	lc_db_reset(st);
+	sqlite3_reset(st);
 
-	ok(lc_db_prep(db, LC_SQL_SETTING_GET, "x", "k") == NULL,
+	ok(lc_sq_prep(db, LC_SQL_SETTING_GET, "x", "k") == NULL,
 	    "prep: an unknown format letter fails");
-	lc_db_reset_all(db);
 	integrity_ok(db, "after statement tests");
 }
 
@@ -380,7 +400,7 @@ test_prep(struct lc_db *db)
 static void
 test_tx(struct lc_db *db, const char *path)
 {
-	sqlite3 *h = lc_db_handle(db);
+	sqlite3 *h = lc_sq_handle(db);
 	sqlite3_stmt *st;
 	struct lc_db *db2;
 	const char *err;
@@ -388,11 +408,11 @@ test_tx(struct lc_db *db, const char *path)
 	double secs;
 	int rc;
 
-	is_int(lc_db_begin(db), 0, "tx: begin works");
+	is_int(lc_db_begin(db, 1), 0, "tx: begin works");
 	ok(!sqlite3_get_autocommit(h), "tx: begin opens a transaction");
-	st = lc_db_prep(db, LC_SQL_MERCHANT_ADD, "ssi", "m-rollback", "R",
+	st = lc_sq_prep(db, LC_SQL_MERCHANT_ADD, "ssi", "m-rollback", "R",
 	    (int64_t)1);
-	lc_db_exec(db, st);
+	lc_sq_exec(db, st);
 	is_int(q1i(h, "SELECT count(*) FROM merchants WHERE id = 'm-rollback'"), 1,
 	    "tx: an insert is visible inside its transaction");
 	lc_db_rollback(db);
@@ -400,10 +420,10 @@ test_tx(struct lc_db *db, const char *path)
 	is_int(q1i(h, "SELECT count(*) FROM merchants WHERE id = 'm-rollback'"), 0,
 	    "tx: rollback undoes an insert");
 
-	is_int(lc_db_begin(db), 0, "tx: begin works again");
-	st = lc_db_prep(db, LC_SQL_MERCHANT_ADD, "ssi", "m-commit", "C",
+	is_int(lc_db_begin(db, 1), 0, "tx: begin works again");
+	st = lc_sq_prep(db, LC_SQL_MERCHANT_ADD, "ssi", "m-commit", "C",
 	    (int64_t)1);
-	lc_db_exec(db, st);
+	lc_sq_exec(db, st);
 	is_int(lc_db_commit(db), 0, "tx: commit works");
 	ok(sqlite3_get_autocommit(h), "tx: commit ends the transaction");
 	is_int(q1i(h, "SELECT count(*) FROM merchants WHERE id = 'm-commit'"), 1,
@@ -418,27 +438,27 @@ test_tx(struct lc_db *db, const char *path)
 	ok(db2 != NULL, "tx: a second connection opens");
 	if (db2 == NULL)
 		return;
-	sqlite3_busy_timeout(lc_db_handle(db2), 100);
-	is_int(lc_db_begin(db), 0, "tx: the first connection takes the write lock");
-	st = lc_db_prep(db, LC_SQL_MERCHANT_ADD, "ssi", "m-two", "T", (int64_t)1);
-	lc_db_exec(db, st);
+	sqlite3_busy_timeout(lc_sq_handle(db2), 100);
+	is_int(lc_db_begin(db, 1), 0, "tx: the first connection takes the write lock");
+	st = lc_sq_prep(db, LC_SQL_MERCHANT_ADD, "ssi", "m-two", "T", (int64_t)1);
+	lc_sq_exec(db, st);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	rc = lc_db_begin(db2);
+	rc = lc_db_begin(db2, 1);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	secs = (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
 	is_int(rc, -1, "tx: a second BEGIN IMMEDIATE fails while the first holds it");
 	ok(secs >= 0.05 && secs < 2.0,
 	    "tx: the second waits out its busy timeout, no longer (%.3f s)", secs);
-	ok(sqlite3_get_autocommit(lc_db_handle(db2)),
+	ok(sqlite3_get_autocommit(lc_sq_handle(db2)),
 	    "tx: the failed begin leaves no transaction open");
-	is_int(q1i(lc_db_handle(db2), "SELECT count(*) FROM merchants "
+	is_int(q1i(lc_sq_handle(db2), "SELECT count(*) FROM merchants "
 	    "WHERE id = 'm-two'"), 0,
 	    "tx: the second connection reads, without the uncommitted row (WAL)");
 	is_int(lc_setting(db2, LC_SET_ACCESS_TTL), 3600,
 	    "tx: settings read on the second connection during the write");
 	is_int(lc_db_commit(db), 0, "tx: the first connection commits");
-	is_int(lc_db_begin(db2), 0, "tx: the second begins after the first commits");
-	is_int(q1i(lc_db_handle(db2), "SELECT count(*) FROM merchants "
+	is_int(lc_db_begin(db2, 1), 0, "tx: the second begins after the first commits");
+	is_int(q1i(lc_sq_handle(db2), "SELECT count(*) FROM merchants "
 	    "WHERE id = 'm-two'"), 1, "tx: the second sees the committed row");
 	lc_db_rollback(db2);
 	lc_db_close(db2);
@@ -449,7 +469,7 @@ test_tx(struct lc_db *db, const char *path)
 static void
 test_settings(struct lc_db *db)
 {
-	sqlite3 *h = lc_db_handle(db);
+	sqlite3 *h = lc_sq_handle(db);
 	const char *err;
 	static const struct {
 		const char *key, *val, *why;
@@ -489,36 +509,36 @@ test_settings(struct lc_db *db)
 	is_int(lc_setting_lookup("nope"), -1, "settings: lookup of an unknown name is -1");
 
 	err = NULL;
-	is_int(lc_setting_set(db, "access_token_ttl", "7200", &err), 0,
+	is_int(setting_set(db, "access_token_ttl", "7200", &err), 0,
 	    "settings: set access_token_ttl 7200 works");
 	is_int(lc_setting(db, LC_SET_ACCESS_TTL), 7200,
 	    "settings: get access_token_ttl gives 7200 after set");
-	is_int(lc_setting_set(db, "access_token_ttl", "1800", &err), 0,
+	is_int(setting_set(db, "access_token_ttl", "1800", &err), 0,
 	    "settings: set again overwrites");
 	is_int(lc_setting(db, LC_SET_ACCESS_TTL), 1800,
 	    "settings: get gives the overwritten value");
 	is_int(q1i(h, "SELECT count(*) FROM settings WHERE key = 'access_token_ttl'"),
 	    1, "settings: a key set twice is stored once");
-	is_int(lc_setting_set(db, "access_token_ttl", "60", &err), 0,
+	is_int(setting_set(db, "access_token_ttl", "60", &err), 0,
 	    "settings: the minimum 60 is accepted");
-	is_int(lc_setting_set(db, "access_token_ttl", "86400", &err), 0,
+	is_int(setting_set(db, "access_token_ttl", "86400", &err), 0,
 	    "settings: the maximum 86400 is accepted");
-	is_int(lc_setting_set(db, "refresh_token_ttl", "31536000", &err), 0,
+	is_int(setting_set(db, "refresh_token_ttl", "31536000", &err), 0,
 	    "settings: refresh_token_ttl of 365 days is accepted");
 	is_int(lc_setting(db, LC_SET_REFRESH_TTL), 31536000,
 	    "settings: get refresh_token_ttl after set");
-	is_int(lc_setting_set(db, "login_max_failures", "1", &err), 0,
+	is_int(setting_set(db, "login_max_failures", "1", &err), 0,
 	    "settings: login_max_failures 1 is accepted");
 	is_int(lc_setting(db, LC_SET_LOGIN_MAX_FAILURES), 1,
 	    "settings: get login_max_failures after set");
-	is_int(lc_setting_set(db, "login_window_seconds", "60", &err), 0,
+	is_int(setting_set(db, "login_window_seconds", "60", &err), 0,
 	    "settings: login_window_seconds 60 is accepted");
 	is_int(lc_setting(db, LC_SET_LOGIN_WINDOW), 60,
 	    "settings: get login_window_seconds after set");
 
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		err = NULL;
-		ok(lc_setting_set(db, bad[i].key, bad[i].val, &err) == -1 &&
+		ok(setting_set(db, bad[i].key, bad[i].val, &err) == -1 &&
 		    err != NULL, "settings: %s %s is rejected (\"%s\")",
 		    bad[i].key, bad[i].why, bad[i].val);
 	}
@@ -526,9 +546,9 @@ test_settings(struct lc_db *db)
 	    "settings: rejected values leave the stored one");
 
 	err = NULL;
-	ok(lc_setting_set(db, "no_such_setting", "10", &err) == -1 && err != NULL,
+	ok(setting_set(db, "no_such_setting", "10", &err) == -1 && err != NULL,
 	    "settings: an unknown key is rejected");
-	ok(lc_setting_set(db, "ACCESS_TOKEN_TTL", "3600", &err) == -1,
+	ok(setting_set(db, "ACCESS_TOKEN_TTL", "3600", &err) == -1,
 	    "settings: keys are case-sensitive");
 	is_int(q1i(h, "SELECT count(*) FROM settings WHERE key IN "
 	    "('no_such_setting', 'ACCESS_TOKEN_TTL')"), 0,
@@ -551,20 +571,20 @@ test_settings(struct lc_db *db)
 static void
 test_fk(struct lc_db *db)
 {
-	sqlite3 *h = lc_db_handle(db);
+	sqlite3 *h = lc_sq_handle(db);
 	sqlite3_stmt *st;
 
-	st = lc_db_prep(db, LC_SQL_LOCATION_ADD, "sssi", "l-orphan",
+	st = lc_sq_prep(db, LC_SQL_LOCATION_ADD, "sssi", "l-orphan",
 	    "no-such-merchant", "Shop", (int64_t)1);
-	is_int(st ? lc_db_exec(db, st) : 0, -1,
+	is_int(st ? lc_sq_exec(db, st) : 0, -1,
 	    "fk: a location of an unknown merchant is refused");
 	is_int(sqlite3_extended_errcode(h), SQLITE_CONSTRAINT_FOREIGNKEY,
 	    "fk: the refusal is a foreign key constraint");
 	is_int(q1i(h, "SELECT count(*) FROM locations WHERE id = 'l-orphan'"), 0,
 	    "fk: the refused location is not stored");
-	st = lc_db_prep(db, LC_SQL_LOCATION_ADD, "sssi", "l-ok", "m1", "Shop",
+	st = lc_sq_prep(db, LC_SQL_LOCATION_ADD, "sssi", "l-ok", "m1", "Shop",
 	    (int64_t)1);
-	is_int(st ? lc_db_exec(db, st) : -1, 0,
+	is_int(st ? lc_sq_exec(db, st) : -1, 0,
 	    "fk: a location of a known merchant is stored");
 	integrity_ok(db, "after foreign key tests");
 }

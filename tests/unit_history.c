@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "lc_int.h"
+#include "lc_sqlite.h"
 #include "tap.h"
 
 #define BIG 100000
@@ -22,7 +23,7 @@ exec(const char *sql)
 {
 	char *err = NULL;
 
-	if (sqlite3_exec(lc_db_handle(db), sql, NULL, NULL, &err) != SQLITE_OK)
+	if (sqlite3_exec(lc_sq_handle(db), sql, NULL, NULL, &err) != SQLITE_OK)
 		bail("%s: %s", sql, err);
 }
 
@@ -42,7 +43,7 @@ seed(void)
 	    "  qr_code, created_at) VALUES ('big', 'm', 'p', 'A', '1', 'QUFB', 0),"
 	    "  ('small', 'm', 'p', 'B', '2', 'QkJC', 0);"
 	    "BEGIN");
-	if (sqlite3_prepare_v2(lc_db_handle(db), "INSERT INTO transactions(id, "
+	if (sqlite3_prepare_v2(lc_sq_handle(db), "INSERT INTO transactions(id, "
 	    "merchant_id, card_id, location_id, staff_user_id, type, "
 	    "purchase_amount, punches_added, created_at) VALUES (?, 'm', ?, 'l', "
 	    "'u', ?, 100, 1, ?)", -1, &st, NULL) != SQLITE_OK)
@@ -82,11 +83,11 @@ time_page(const char *q, int *items)
 
 	for (r = 0; r < RUNS; r++) {
 		memset(&ctx, 0, sizeof(ctx));
-		ctx.db = db;
-		strcpy(ctx.caller.merchant_id, "m");
+		ctx.dom.db = db;
+		strcpy(ctx.dom.caller.merchant_id, "m");
 		ctx.req.query = (char *)q;
 		if (lc_h_history(&ctx) == -1)
-			bail("history %s failed: %s", q, ctx.err_msg);
+			bail("history %s failed: %s", q, ctx.dom.err.msg);
 		*items = (int)json_object_array_length(
 		    json_object_object_get(ctx.out, "transactions"));
 		json_object_put(ctx.out);
@@ -104,8 +105,8 @@ plan_ok(const char *sql)
 	int good = 0, bad = 0;
 
 	snprintf(q, sizeof(q), "EXPLAIN QUERY PLAN %s", sql);
-	if (sqlite3_prepare_v2(lc_db_handle(db), q, -1, &st, NULL) != SQLITE_OK)
-		bail("plan: %s", sqlite3_errmsg(lc_db_handle(db)));
+	if (sqlite3_prepare_v2(lc_sq_handle(db), q, -1, &st, NULL) != SQLITE_OK)
+		bail("plan: %s", sqlite3_errmsg(lc_sq_handle(db)));
 	while (sqlite3_step(st) == SQLITE_ROW) {
 		const char *d = (const char *)sqlite3_column_text(st, 3);
 

@@ -1,6 +1,6 @@
 /*
- * Unit tests of lib/lc_json.c (strict JSON, typed readers, exact numbers),
- * the error table and lc_fail (lib/lc_err.c) and lc_query_get (lib/lc_http.c).
+ * Unit tests of lib/json.c (strict JSON, typed readers, exact numbers),
+ * the error table and lc_error_set (lib/err.c) and lc_query_get (lib/http_request.c).
  * One behaviour per test point, named after the case.
  */
 #include <stdint.h>
@@ -287,16 +287,16 @@ obj(const char *text)
 
 /* The reader failed with VALIDATION_ERROR naming field. */
 static int
-failed_on(const struct lc_ctx *ctx, const char *field)
+failed_on(const struct lc_error *ctx, const char *field)
 {
-	return ctx->err == LC_E_VALIDATION && strcmp(ctx->err_field, field) == 0 &&
-	    ctx->err_msg[0] != '\0';
+	return ctx->code == LC_E_VALIDATION && strcmp(ctx->field, field) == 0 &&
+	    ctx->msg[0] != '\0';
 }
 
 static void
 test_in_str(void)
 {
-	struct lc_ctx ctx;
+	struct lc_error ctx;
 	json_object *o;
 	const char *s;
 	char *big;
@@ -307,7 +307,7 @@ test_in_str(void)
 
 	memset(&ctx, 0, sizeof(ctx));
 	ok(lc_in_str(&ctx, o, "name", 1, 100, &s) == 0 && s != NULL &&
-	    strcmp(s, "Ann") == 0 && ctx.err == LC_OK,
+	    strcmp(s, "Ann") == 0 && ctx.code == LC_OK,
 	    "in_str: a present string is returned");
 	memset(&ctx, 0, sizeof(ctx));
 	s = "sentinel";
@@ -317,14 +317,14 @@ test_in_str(void)
 	memset(&ctx, 0, sizeof(ctx));
 	s = "sentinel";
 	ok(lc_in_str(&ctx, o, "missing", 0, 100, &s) == 0 && s == NULL &&
-	    ctx.err == LC_OK, "in_str: a missing optional field gives NULL");
+	    ctx.code == LC_OK, "in_str: a missing optional field gives NULL");
 	memset(&ctx, 0, sizeof(ctx));
 	ok(lc_in_str(&ctx, o, "z", 1, 100, &s) == -1 && failed_on(&ctx, "z"),
 	    "in_str: a null required field counts as missing");
 	memset(&ctx, 0, sizeof(ctx));
 	s = "sentinel";
 	ok(lc_in_str(&ctx, o, "z", 0, 100, &s) == 0 && s == NULL &&
-	    ctx.err == LC_OK, "in_str: a null optional field counts as absent");
+	    ctx.code == LC_OK, "in_str: a null optional field counts as absent");
 	memset(&ctx, 0, sizeof(ctx));
 	ok(lc_in_str(&ctx, o, "n", 1, 100, &s) == -1 && failed_on(&ctx, "n"),
 	    "in_str: a number is refused, not coerced");
@@ -396,7 +396,7 @@ test_in_str(void)
 static void
 test_in_int(void)
 {
-	struct lc_ctx ctx;
+	struct lc_error ctx;
 	json_object *o;
 	int64_t v;
 	int present;
@@ -428,7 +428,7 @@ test_in_int(void)
 	present = 1;
 	v = 42;
 	ok(lc_in_int(&ctx, o, "x", 0, 1, 100, &v, &present) == 0 &&
-	    present == 0 && v == 42 && ctx.err == LC_OK,
+	    present == 0 && v == 42 && ctx.code == LC_OK,
 	    "in_int: a missing optional field gives present 0, value untouched");
 	memset(&ctx, 0, sizeof(ctx));
 	present = 1;
@@ -464,7 +464,7 @@ test_in_int(void)
 static void
 money_is(const char *text, int64_t want)
 {
-	struct lc_ctx ctx;
+	struct lc_error ctx;
 	json_object *o = obj(text);
 	int64_t c = -1;
 	int present = 0;
@@ -480,7 +480,7 @@ money_is(const char *text, int64_t want)
 static void
 money_rejects(const char *text, const char *why)
 {
-	struct lc_ctx ctx;
+	struct lc_error ctx;
 	json_object *o = obj(text);
 	int64_t c = -1;
 
@@ -493,7 +493,7 @@ money_rejects(const char *text, const char *why)
 static void
 test_in_money(void)
 {
-	struct lc_ctx ctx;
+	struct lc_error ctx;
 	json_object *o;
 	int64_t c;
 	int present;
@@ -531,7 +531,7 @@ test_in_money(void)
 	present = 1;
 	c = 77;
 	ok(lc_in_money(&ctx, o, "m", 0, &c, &present) == 0 && present == 0 &&
-	    c == 77 && ctx.err == LC_OK,
+	    c == 77 && ctx.code == LC_OK,
 	    "in_money: a null optional amount counts as absent");
 	json_object_put(o);
 }
@@ -539,7 +539,7 @@ test_in_money(void)
 static void
 test_in_bool(void)
 {
-	struct lc_ctx ctx;
+	struct lc_error ctx;
 	json_object *o;
 	int v, present;
 
@@ -564,7 +564,7 @@ test_in_bool(void)
 	memset(&ctx, 0, sizeof(ctx));
 	present = 1;
 	ok(lc_in_bool(&ctx, o, "z", 0, &v, &present) == 0 && present == 0 &&
-	    ctx.err == LC_OK, "in_bool: a null optional field counts as absent");
+	    ctx.code == LC_OK, "in_bool: a null optional field counts as absent");
 	json_object_put(o);
 }
 
@@ -610,42 +610,42 @@ test_json_out(void)
 	json_object_put(o);
 }
 
-/* ---- lc_fail and the error table ---- */
+/* ---- lc_error_set and the error table ---- */
 
 static void
 test_fail(void)
 {
-	struct lc_ctx ctx;
+	struct lc_error ctx;
 
 	memset(&ctx, 0, sizeof(ctx));
-	is_int(lc_fail(&ctx, LC_E_CARD_NOT_FOUND, NULL, NULL), -1,
-	    "lc_fail: returns -1");
-	is_int(ctx.err, LC_E_CARD_NOT_FOUND, "lc_fail: records the code");
-	is_string(ctx.err_msg, lc_err_info(LC_E_CARD_NOT_FOUND)->message,
-	    "lc_fail: a NULL format gives the code's default message");
-	is_string(ctx.err_field, "", "lc_fail: a NULL field leaves no field");
-	is_int(ctx.retry_after, 0, "lc_fail: no Retry-After for CARD_NOT_FOUND");
+	is_int(lc_error_set(&ctx, LC_E_CARD_NOT_FOUND, NULL, NULL), -1,
+	    "lc_error_set: returns -1");
+	is_int(ctx.code, LC_E_CARD_NOT_FOUND, "lc_error_set: records the code");
+	is_string(lc_error_msg(&ctx), lc_err_info(LC_E_CARD_NOT_FOUND)->message,
+	    "lc_error_set: a NULL format gives the code's default message");
+	is_string(ctx.field, "", "lc_error_set: a NULL field leaves no field");
+	is_int(ctx.retry_after, 0, "lc_error_set: no Retry-After for CARD_NOT_FOUND");
 
 	memset(&ctx, 0, sizeof(ctx));
-	lc_fail(&ctx, LC_E_VALIDATION, "page", "page must be %d or more", 1);
-	is_string(ctx.err_msg, "page must be 1 or more",
-	    "lc_fail: the format is applied");
-	is_string(ctx.err_field, "page", "lc_fail: the field is recorded");
+	lc_error_set(&ctx, LC_E_VALIDATION, "page", "page must be %d or more", 1);
+	is_string(ctx.msg, "page must be 1 or more",
+	    "lc_error_set: the format is applied");
+	is_string(ctx.field, "page", "lc_error_set: the field is recorded");
 
 	memset(&ctx, 0, sizeof(ctx));
-	strcpy(ctx.err_field, "stale");
-	lc_fail(&ctx, LC_E_INTERNAL, NULL, NULL);
-	is_string(ctx.err_field, "", "lc_fail: a NULL field clears an earlier one");
+	strcpy(ctx.field, "stale");
+	lc_error_set(&ctx, LC_E_INTERNAL, NULL, NULL);
+	is_string(ctx.field, "", "lc_error_set: a NULL field clears an earlier one");
 
 	memset(&ctx, 0, sizeof(ctx));
-	lc_fail(&ctx, LC_E_DATABASE, NULL, NULL);
-	is_int(ctx.retry_after, 1, "lc_fail: DATABASE_ERROR sets Retry-After 1");
+	lc_error_set(&ctx, LC_E_DATABASE, NULL, NULL);
+	is_int(ctx.retry_after, 1, "lc_error_set: DATABASE_ERROR sets Retry-After 1");
 
 	memset(&ctx, 0, sizeof(ctx));
 	ctx.retry_after = 30;
-	lc_fail(&ctx, LC_E_DATABASE, NULL, NULL);
+	lc_error_set(&ctx, LC_E_DATABASE, NULL, NULL);
 	is_int(ctx.retry_after, 30,
-	    "lc_fail: DATABASE_ERROR keeps a Retry-After already set");
+	    "lc_error_set: DATABASE_ERROR keeps a Retry-After already set");
 }
 
 static void

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "lc_int.h"
+#include "lc_sqlite.h"
 #include "tap.h"
 
 #define OPS 1500
@@ -32,8 +33,8 @@ q1(const char *sql, const char *arg)
 	sqlite3_stmt *st;
 	int64_t v = -1;
 
-	if (sqlite3_prepare_v2(lc_db_handle(db), sql, -1, &st, NULL) != SQLITE_OK)
-		bail("prepare %s: %s", sql, sqlite3_errmsg(lc_db_handle(db)));
+	if (sqlite3_prepare_v2(lc_sq_handle(db), sql, -1, &st, NULL) != SQLITE_OK)
+		bail("prepare %s: %s", sql, sqlite3_errmsg(lc_sq_handle(db)));
 	if (arg != NULL)
 		sqlite3_bind_text(st, 1, arg, -1, SQLITE_STATIC);
 	if (sqlite3_step(st) == SQLITE_ROW)
@@ -62,7 +63,7 @@ seed(void)
 	    "  qr_code, created_at) VALUES ('cc', 'm', 'pc', 'A', '1', 'QUFB', 0),"
 	    "  ('cp', 'm', 'pp', 'B', '2', 'QkJC', 0);";
 
-	if (sqlite3_exec(lc_db_handle(db), sql, NULL, NULL, &err) != SQLITE_OK)
+	if (sqlite3_exec(lc_sq_handle(db), sql, NULL, NULL, &err) != SQLITE_OK)
 		bail("seed: %s", err);
 }
 
@@ -74,23 +75,23 @@ call(int (*h)(struct lc_ctx *), const char *body, int64_t now,
 	struct lc_ctx ctx;
 
 	memset(&ctx, 0, sizeof(ctx));
-	ctx.db = db;
-	ctx.now_ms = now;
-	strcpy(ctx.caller.user_id, "u");
-	strcpy(ctx.caller.merchant_id, "m");
-	ctx.caller.is_owner = 1;
+	ctx.dom.db = db;
+	ctx.dom.now_ms = now;
+	strcpy(ctx.dom.caller.user_id, "u");
+	strcpy(ctx.dom.caller.merchant_id, "m");
+	ctx.dom.caller.is_owner = 1;
 	ctx.in = lc_json_parse(body, strlen(body));
 	if (ctx.in == NULL)
 		bail("bad test body %s", body);
-	if (h(&ctx) == -1 && ctx.err == LC_OK)
-		ctx.err = LC_E_INTERNAL;
-	if (getenv("LEDGER_DEBUG") != NULL && ctx.err != LC_OK)
-		diag("%s -> %s: %s", body, lc_err_info(ctx.err)->code, ctx.err_msg);
-	if (!sqlite3_get_autocommit(lc_db_handle(db)))
+	if (h(&ctx) == -1 && ctx.dom.err.code == LC_OK)
+		ctx.dom.err.code = LC_E_INTERNAL;
+	if (getenv("LEDGER_DEBUG") != NULL && ctx.dom.err.code != LC_OK)
+		diag("%s -> %s: %s", body, lc_err_info(ctx.dom.err.code)->code, ctx.dom.err.msg);
+	if (!sqlite3_get_autocommit(lc_sq_handle(db)))
 		bail("handler left a transaction open");
 	json_object_put(ctx.in);
 	*out = ctx.out;
-	return ctx.err;
+	return ctx.dom.err.code;
 }
 
 static int64_t

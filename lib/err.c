@@ -1,6 +1,6 @@
 /*
  * The one table of errors: wire code, HTTP status and default message
- * (decisions §2). Every failure maps to exactly one row.
+ * of every endpoint. Every failure maps to exactly one row.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -38,24 +38,30 @@ lc_err_info(enum lc_err e)
 }
 
 int
-lc_fail(struct lc_ctx *ctx, enum lc_err e, const char *field, const char *fmt, ...)
+lc_error_set(struct lc_error *err, enum lc_err e, const char *field,
+    const char *fmt, ...)
 {
 	va_list ap;
 
-	ctx->err = e;
-	ctx->err_field[0] = '\0';
+	err->code = e;
+	err->field[0] = '\0';
+	err->msg[0] = '\0';
 	if (field != NULL)
-		snprintf(ctx->err_field, sizeof(ctx->err_field), "%s", field);
+		snprintf(err->field, sizeof(err->field), "%s", field);
 	if (fmt != NULL) {
 		va_start(ap, fmt);
-		vsnprintf(ctx->err_msg, sizeof(ctx->err_msg), fmt, ap);
+		vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
 		va_end(ap);
-	} else
-		snprintf(ctx->err_msg, sizeof(ctx->err_msg), "%s",
-		    lc_err_info(e)->message);
-	if (e == LC_E_DATABASE && ctx->retry_after == 0)
-		ctx->retry_after = 1;
+	}
+	if (e == LC_E_DATABASE && err->retry_after == 0)
+		err->retry_after = 1;
 	return -1;
+}
+
+const char *
+lc_error_msg(const struct lc_error *err)
+{
+	return err->msg[0] != '\0' ? err->msg : lc_err_info(err->code)->message;
 }
 
 void
@@ -68,10 +74,4 @@ lc_log(const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
-}
-
-int
-lc_h_notfound(struct lc_ctx *ctx)
-{
-	return lc_fail(ctx, LC_E_NOT_FOUND, NULL, NULL);
 }

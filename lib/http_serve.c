@@ -1,7 +1,9 @@
 /*
  * The serve loop shared by every responder: FastCGI through libfcgi's
  * re-entrant API, or one plain CGI request when not started by a FastCGI
- * server. The database connection is the only state kept across requests.
+ * server; and what every request goes through before its handler (path,
+ * method, size, media type, database, bearer token, JSON body). The
+ * database connection is the only state kept across requests.
  */
 #include <signal.h>
 #include <stdlib.h>
@@ -67,7 +69,7 @@ valid_request_id(const char *s)
 {
 	size_t n = strlen(s);
 
-	if (n < 1 || n > 64)
+	if (n < 1 || n > LC_REQUEST_ID_MAX)
 		return 0;
 	return strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 	    "0123456789._-") == n;
@@ -104,7 +106,7 @@ ensure_db(struct lc_ctx *ctx)
 	path = ctx->req.db_path != NULL && *ctx->req.db_path != '\0' ?
 	    ctx->req.db_path : lc_db_default_path(NULL);
 	if (conn != NULL && strcmp(conn_path, path) == 0) {
-		ctx->db = conn;
+		ctx->dom.db = conn;
 		return 0;
 	}
 	lc_db_close(conn);
@@ -121,11 +123,30 @@ ensure_db(struct lc_ctx *ctx)
 		conn = NULL;
 		return lc_fail(ctx, LC_E_INTERNAL, NULL, NULL);
 	}
-	ctx->db = conn;
+	ctx->dom.db = conn;
 	return 0;
 }
 
-/* Everything before the handler, in the order of decisions §2. */
+int
+lc_auth_bearer(struct lc_ctx *ctx)
+{
+	const char *h = ctx->req.authorization, *tok;
+
+	if (h == NULL || strncasecmp(h, "Bearer", 6) != 0 ||
+	    (h[6] != ' ' && h[6] != '\0'))
+		return lc_fail(ctx, LC_E_UNAUTHORIZED, NULL,
+		    "Send Authorization: Bearer <access token>.");
+	for (tok = h + 6; *tok == ' '; tok++)
+		continue;
+	if (*tok == '\0')
+		return lc_fail(ctx, LC_E_UNAUTHORIZED, NULL,
+		    "The bearer token is missing.");
+	ctx->auth_had_token = 1;
+	return lc_auth_token(&ctx->dom, tok);
+}
+
+/* Everything before the handler, in this order: the first failure is
+ * the answer. */
 static int
 precheck(struct lc_ctx *ctx, const struct lc_endpoint *ep)
 {
@@ -175,7 +196,7 @@ serve_one(const struct lc_endpoint *ep,
 	struct lc_ctx ctx;
 
 	memset(&ctx, 0, sizeof(ctx));
-	ctx.now_ms = lc_now_ms();
+	ctx.dom.now_ms = lc_now_ms();
 	if (lc_req_read(&ctx.req, getparam, envp, readfn, rd) == -1)
 		lc_fail(&ctx, LC_E_INTERNAL, NULL, NULL);
 	if (ctx.req.request_id != NULL && valid_request_id(ctx.req.request_id))
@@ -183,21 +204,21 @@ serve_one(const struct lc_endpoint *ep,
 		    ctx.req.request_id);
 	else if (lc_uuid(ctx.request_id) == -1)
 		lc_fail(&ctx, LC_E_INTERNAL, NULL, NULL);
-	if (ctx.err == LC_OK && precheck(&ctx, ep) == 0 &&
-	    ep->handler(&ctx) == -1 && ctx.err == LC_OK)
+	if (ctx.dom.err.code == LC_OK && precheck(&ctx, ep) == 0 &&
+	    ep->handler(&ctx) == -1 && ctx.dom.err.code == LC_OK)
 		lc_fail(&ctx, LC_E_INTERNAL, NULL, NULL);
-	if (ctx.db != NULL) {
-		/* A handler that failed half-way leaves nothing behind. */
-		if (!sqlite3_get_autocommit(lc_db_handle(ctx.db)))
-			lc_db_rollback(ctx.db);
-		lc_db_reset_all(ctx.db);
+	/* An error answer carries no half-built success body. */
+	if (ctx.dom.err.code != LC_OK) {
+		json_object_put(ctx.out);
+		ctx.out = NULL;
 	}
 	/* The request id ties a server error in the log to the till's
 	 * request (the lines the failure logged come just before). */
-	if (lc_err_info(ctx.err)->status >= 500)
+	if (lc_err_info(ctx.dom.err.code)->status >= 500)
 		lc_log("request %s %s %s: %s (%s)", ctx.request_id,
 		    ctx.req.method, ctx.req.path ? ctx.req.path : "",
-		    lc_err_info(ctx.err)->code, ctx.err_msg);
+		    lc_err_info(ctx.dom.err.code)->code,
+		    lc_error_msg(&ctx.dom.err));
 	lc_resp_write(&ctx, ep, writefn, wr);
 	json_object_put(ctx.in);
 	json_object_put(ctx.out);
@@ -205,11 +226,16 @@ serve_one(const struct lc_endpoint *ep,
 }
 
 int
-lc_serve(const struct lc_endpoint *ep)
+lc_serve(const char *name)
 {
+	const struct lc_endpoint *ep = lc_endpoint_named(name);
 	FCGX_Request req;
 	struct io io;
 
+	if (ep == NULL) {
+		lc_log("no endpoint %s", name);
+		return 1;
+	}
 	signal(SIGPIPE, SIG_IGN);
 	if (FCGX_IsCGI()) {
 		serve_one(ep, cgi_getparam, NULL, cgi_read, NULL, cgi_write, NULL);

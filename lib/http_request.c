@@ -1,6 +1,6 @@
 /*
- * HTTP plumbing: the request copied out of the CGI environment, query
- * parameters, and the response (status, headers, envelope or error body).
+ * The request: copied out of the CGI or FastCGI environment, its body
+ * read within the limit, and its query parameters.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -63,7 +63,7 @@ lc_req_read(struct lc_req *r, const char *(*getparam)(const char *, void *),
 		else if (errno != 0 || *end != '\0' || end == v || clen < 0)
 			clen = -1;
 		if (clen > LC_BODY_MAX) {
-			/* Refused unparsed (decisions §1). It is still read, up
+			/* Refused unparsed (413). It is still read, up
 			 * to a bound, and thrown away: a plain CGI responder
 			 * that exits with its body unread makes the web server
 			 * fail writing it, and the answer can be lost. */
@@ -182,112 +182,4 @@ lc_query_get(const char *query, const char *name, char *out, size_t outsz)
 		p = amp ? amp + 1 : NULL;
 	}
 	return 0;
-}
-
-static const char *
-reason(int status)
-{
-	switch (status) {
-	case 200: return "OK";
-	case 207: return "Multi-Status";
-	case 400: return "Bad Request";
-	case 401: return "Unauthorized";
-	case 403: return "Forbidden";
-	case 404: return "Not Found";
-	case 405: return "Method Not Allowed";
-	case 409: return "Conflict";
-	case 413: return "Payload Too Large";
-	case 415: return "Unsupported Media Type";
-	case 422: return "Unprocessable Entity";
-	case 429: return "Too Many Requests";
-	case 503: return "Service Unavailable";
-	default: return "Internal Server Error";
-	}
-}
-
-static json_object *
-meta(struct lc_ctx *ctx)
-{
-	json_object *m = json_object_new_object();
-
-	json_object_object_add(m, "request_id",
-	    json_object_new_string(ctx->request_id));
-	json_object_object_add(m, "timestamp", lc_json_time(ctx->now_ms));
-	return m;
-}
-
-static json_object *
-error_body(struct lc_ctx *ctx)
-{
-	json_object *b = json_object_new_object(), *e = json_object_new_object();
-	const struct lc_errinfo *ei = lc_err_info(ctx->err);
-
-	json_object_object_add(e, "code", json_object_new_string(ei->code));
-	json_object_object_add(e, "message", json_object_new_string(
-	    ctx->err_msg[0] != '\0' ? ctx->err_msg : ei->message));
-	if (ctx->err_field[0] != '\0') {
-		json_object *d = json_object_new_object();
-
-		json_object_object_add(d, "field",
-		    json_object_new_string(ctx->err_field));
-		json_object_object_add(e, "details", d);
-	}
-	json_object_object_add(b, "success", json_object_new_boolean(0));
-	json_object_object_add(b, "error", e);
-	json_object_object_add(b, "meta", meta(ctx));
-	return b;
-}
-
-void
-lc_resp_write(struct lc_ctx *ctx, const struct lc_endpoint *ep,
-    void (*writefn)(void *, const char *, size_t), void *wr)
-{
-	json_object *body;
-	char head[1024];
-	const char *text;
-	int status, n;
-
-	if (ctx->err != LC_OK) {
-		status = lc_err_info(ctx->err)->status;
-		body = error_body(ctx);
-	} else if (ctx->out == NULL) {
-		lc_fail(ctx, LC_E_INTERNAL, NULL, NULL);
-		status = 500;
-		body = error_body(ctx);
-	} else if (ep != NULL && (ep->flags & LC_EP_BARE)) {
-		status = ctx->status ? ctx->status : 200;
-		body = json_object_get(ctx->out);
-	} else {
-		status = ctx->status ? ctx->status : 200;
-		body = json_object_new_object();
-		json_object_object_add(body, "success", json_object_new_boolean(1));
-		json_object_object_add(body, "data", json_object_get(ctx->out));
-		json_object_object_add(body, "meta", meta(ctx));
-	}
-	text = json_object_to_json_string_ext(body, JSON_C_TO_STRING_PLAIN |
-	    JSON_C_TO_STRING_NOSLASHESCAPE);
-	n = snprintf(head, sizeof(head),
-	    "Status: %d %s\r\n"
-	    "Content-Type: application/json; charset=utf-8\r\n"
-	    "X-Request-Id: %s\r\n"
-	    "Content-Length: %zu\r\n",
-	    status, reason(status), ctx->request_id, strlen(text));
-	if (ep != NULL && (ep->flags & LC_EP_NOSTORE))
-		n += snprintf(head + n, sizeof(head) - (size_t)n,
-		    "Cache-Control: no-store\r\n");
-	if (ctx->err != LC_OK && ctx->retry_after > 0)
-		n += snprintf(head + n, sizeof(head) - (size_t)n,
-		    "Retry-After: %ld\r\n", ctx->retry_after);
-	if (ctx->err == LC_E_METHOD_NOT_ALLOWED && ctx->allow != NULL)
-		n += snprintf(head + n, sizeof(head) - (size_t)n,
-		    "Allow: %s\r\n", ctx->allow);
-	/* Every 401, a failed login included, names the scheme. */
-	if (status == 401)
-		n += snprintf(head + n, sizeof(head) - (size_t)n,
-		    "WWW-Authenticate: Bearer%s\r\n", ctx->auth_had_token ?
-		    " error=\"invalid_token\"" : "");
-	snprintf(head + n, sizeof(head) - (size_t)n, "\r\n");
-	writefn(wr, head, strlen(head));
-	writefn(wr, text, strlen(text));
-	json_object_put(body);
 }

@@ -57,41 +57,29 @@ parse(enum lc_setting s, const char *text, int64_t *v)
 int64_t
 lc_setting(struct lc_db *db, enum lc_setting s)
 {
-	sqlite3_stmt *st;
+	char text[32];
 	int64_t v = lc_settings[s].def;
-	const unsigned char *t;
 
-	if ((st = lc_db_prep(db, LC_SQL_SETTING_GET, "s",
-	    lc_settings[s].name)) == NULL)
-		return v;
-	if (lc_db_step(db, st) == SQLITE_ROW &&
-	    (t = sqlite3_column_text(st, 0)) != NULL &&
-	    parse(s, (const char *)t, &v) == -1)
+	if (lc_db_setting_get(db, lc_settings[s].name, text, sizeof(text)) == 1 &&
+	    parse(s, text, &v) == -1)
 		v = lc_settings[s].def;
-	lc_db_reset(st);
 	return v;
 }
 
 int
-lc_setting_set(struct lc_db *db, const char *key, const char *value,
-    const char **errmsg)
+lc_setting_set(struct lc_dom *dom, const char *key, const char *value)
 {
-	sqlite3_stmt *st;
 	int s;
 	int64_t v;
 
-	if ((s = lc_setting_lookup(key)) == -1) {
-		*errmsg = "unknown setting";
-		return -1;
-	}
-	if (parse(s, value, &v) == -1) {
-		*errmsg = "value out of range";
-		return -1;
-	}
-	if ((st = lc_db_prep(db, LC_SQL_SETTING_SET, "ss", key, value)) == NULL ||
-	    lc_db_exec(db, st) == -1) {
-		*errmsg = "database error";
-		return -1;
-	}
+	if ((s = lc_setting_lookup(key)) == -1)
+		return lc_dom_fail(dom, LC_E_VALIDATION, "key",
+		    "unknown setting %s", key);
+	if (parse(s, value, &v) == -1)
+		return lc_dom_fail(dom, LC_E_VALIDATION, "value",
+		    "%s must be a whole number from %lld to %lld", key,
+		    (long long)lc_settings[s].min, (long long)lc_settings[s].max);
+	if (lc_db_setting_set(dom->db, key, value) == -1)
+		return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
 	return 0;
 }

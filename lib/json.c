@@ -317,13 +317,13 @@ field(json_object *obj, const char *name)
 }
 
 static int
-missing(struct lc_ctx *ctx, const char *name)
+missing(struct lc_error *e, const char *name)
 {
-	return lc_fail(ctx, LC_E_VALIDATION, name, "%s is required", name);
+	return lc_error_set(e, LC_E_VALIDATION, name, "%s is required", name);
 }
 
-static size_t
-utf8_chars(const char *s)
+size_t
+lc_utf8_chars(const char *s)
 {
 	size_t n = 0;
 
@@ -334,7 +334,7 @@ utf8_chars(const char *s)
 }
 
 int
-lc_in_str(struct lc_ctx *ctx, json_object *obj, const char *name,
+lc_in_str(struct lc_error *e, json_object *obj, const char *name,
     int required, size_t maxlen, const char **out)
 {
 	json_object *v = field(obj, name);
@@ -342,26 +342,26 @@ lc_in_str(struct lc_ctx *ctx, json_object *obj, const char *name,
 
 	*out = NULL;
 	if (v == NULL)
-		return required ? missing(ctx, name) : 0;
+		return required ? missing(e, name) : 0;
 	if (!json_object_is_type(v, json_type_string))
-		return lc_fail(ctx, LC_E_VALIDATION, name,
+		return lc_error_set(e, LC_E_VALIDATION, name,
 		    "%s must be a string", name);
 	s = json_object_get_string(v);
 	if ((size_t)json_object_get_string_len(v) != strlen(s))
-		return lc_fail(ctx, LC_E_VALIDATION, name,
+		return lc_error_set(e, LC_E_VALIDATION, name,
 		    "%s must not contain NUL characters", name);
 	if (required && *s == '\0')
-		return lc_fail(ctx, LC_E_VALIDATION, name,
+		return lc_error_set(e, LC_E_VALIDATION, name,
 		    "%s must not be empty", name);
-	if (utf8_chars(s) > maxlen)
-		return lc_fail(ctx, LC_E_VALIDATION, name,
+	if (lc_utf8_chars(s) > maxlen)
+		return lc_error_set(e, LC_E_VALIDATION, name,
 		    "%s must be at most %zu characters", name, maxlen);
 	*out = s;
 	return 0;
 }
 
 int
-lc_in_int(struct lc_ctx *ctx, json_object *obj, const char *name,
+lc_in_int(struct lc_error *e, json_object *obj, const char *name,
     int required, int64_t min, int64_t max, int64_t *out, int *present)
 {
 	json_object *v = field(obj, name);
@@ -370,13 +370,13 @@ lc_in_int(struct lc_ctx *ctx, json_object *obj, const char *name,
 	if (present != NULL)
 		*present = 0;
 	if (v == NULL)
-		return required ? missing(ctx, name) : 0;
+		return required ? missing(e, name) : 0;
 	if (!json_object_is_type(v, json_type_int))
-		return lc_fail(ctx, LC_E_VALIDATION, name,
+		return lc_error_set(e, LC_E_VALIDATION, name,
 		    "%s must be an integer", name);
 	n = json_object_get_int64(v);
 	if (n < min || n > max)
-		return lc_fail(ctx, LC_E_VALIDATION, name,
+		return lc_error_set(e, LC_E_VALIDATION, name,
 		    "%s must be from %lld to %lld", name, (long long)min,
 		    (long long)max);
 	*out = n;
@@ -386,7 +386,7 @@ lc_in_int(struct lc_ctx *ctx, json_object *obj, const char *name,
 }
 
 int
-lc_in_money(struct lc_ctx *ctx, json_object *obj, const char *name,
+lc_in_money(struct lc_error *e, json_object *obj, const char *name,
     int required, int64_t *cents, int *present)
 {
 	json_object *v = field(obj, name);
@@ -394,24 +394,24 @@ lc_in_money(struct lc_ctx *ctx, json_object *obj, const char *name,
 	if (present != NULL)
 		*present = 0;
 	if (v == NULL)
-		return required ? missing(ctx, name) : 0;
+		return required ? missing(e, name) : 0;
 	if (!json_object_is_type(v, json_type_int) &&
 	    !json_object_is_type(v, json_type_double))
-		return lc_fail(ctx, LC_E_VALIDATION, name,
+		return lc_error_set(e, LC_E_VALIDATION, name,
 		    "%s must be a number", name);
 	/* json-c keeps a parsed number's text: exact, no double rounding. */
 	if (lc_decimal_parse(json_object_get_string(v), 2, LC_MONEY_MAX,
 	    cents) == -1)
-		return lc_fail(ctx, LC_E_VALIDATION, name,
-		    "%s must be an amount from 0 to 1000000.00 with at most "
-		    "2 decimals", name);
+		return lc_error_set(e, LC_E_VALIDATION, name,
+		    "%s must be an amount from 0 to %lld.00 with at most "
+		    "2 decimals", name, (long long)(LC_MONEY_MAX / 100));
 	if (present != NULL)
 		*present = 1;
 	return 0;
 }
 
 int
-lc_in_bool(struct lc_ctx *ctx, json_object *obj, const char *name,
+lc_in_bool(struct lc_error *e, json_object *obj, const char *name,
     int required, int *out, int *present)
 {
 	json_object *v = field(obj, name);
@@ -419,14 +419,33 @@ lc_in_bool(struct lc_ctx *ctx, json_object *obj, const char *name,
 	if (present != NULL)
 		*present = 0;
 	if (v == NULL)
-		return required ? missing(ctx, name) : 0;
+		return required ? missing(e, name) : 0;
 	if (!json_object_is_type(v, json_type_boolean))
-		return lc_fail(ctx, LC_E_VALIDATION, name,
+		return lc_error_set(e, LC_E_VALIDATION, name,
 		    "%s must be true or false", name);
 	*out = json_object_get_boolean(v);
 	if (present != NULL)
 		*present = 1;
 	return 0;
+}
+
+int
+lc_in_key(struct lc_error *e, json_object *obj, int required, const char **key)
+{
+	if (lc_in_str(e, obj, "idempotency_key", required, LC_KEY_MAX, key) == -1)
+		return -1;
+	if (*key != NULL && (**key == '\0' || !lc_is_printable_ascii(*key)))
+		return lc_error_set(e, LC_E_VALIDATION, "idempotency_key",
+		    "idempotency_key must be 1 to %d printable ASCII characters",
+		    LC_KEY_MAX);
+	return 0;
+}
+
+const char *
+lc_json_text(json_object *o)
+{
+	return json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN |
+	    JSON_C_TO_STRING_NOSLASHESCAPE);
 }
 
 json_object *

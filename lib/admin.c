@@ -1,0 +1,528 @@
+/*
+ * The admin tool's command line: everything a merchant sets up that the
+ * API does not create. Options are read and checked first; then each
+ * command runs as one write (write.c) through the shop rules (shop.c), so
+ * a failure leaves nothing half-made, and its output is printed once it
+ * is committed: an "add" prints the new id alone on stdout.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lc_int.h"
+
+#define MAX_OPTS 32
+
+struct opts {
+	const char *key[MAX_OPTS];
+	const char *val[MAX_OPTS];
+	int n;
+	const char *pos[4];	/* positional words after the command */
+	int npos;
+};
+
+/* One command: what it was given and what it made. */
+struct cmd {
+	const char *noun, *verb;
+	struct opts o;
+	const char *a, *b;		/* its main arguments */
+	struct lc_user user;
+	struct lc_program prog;
+	struct lc_card card;
+	char hash[LC_HASH_MAX + 1];
+	char id[LC_ID_LEN + 1];
+	char out[4096];			/* printed after the commit */
+};
+
+static int
+usage(void)
+{
+	fputs(
+"usage: loyalty-admin [--db PATH] COMMAND ...\n"
+"  init                                 create or upgrade the database\n"
+"  merchant add --name NAME\n"
+"  location add --merchant MID --name NAME\n"
+"  user add --merchant MID --email EMAIL --type owner|system_user\n"
+"           [--location LID] [--name DISPLAY_NAME]   (password: first line of stdin)\n"
+"  user disable USER_ID | user enable USER_ID       (disable revokes its tokens)\n"
+"  user passwd USER_ID                  new password from stdin; revokes tokens\n"
+"  program add --merchant MID --type punch --title TITLE --punches N\n"
+"           --reward-title TITLE [--reward-description TEXT]\n"
+"           [--reward-amount AMOUNT] [--cooldown SECONDS]\n"
+"  program add --merchant MID --type cashback|discount --title TITLE\n"
+"           --tier NAME:MIN_SPEND:RATE [--tier ...]\n"
+"  card issue --program PID --customer NAME\n"
+"  card deactivate CARD_ID | card activate CARD_ID\n"
+"  setting set KEY VALUE | setting get KEY | setting list\n"
+"  demo                                 demo merchant, users and cards\n",
+	    stderr);
+	return 2;
+}
+
+static int
+fail(const char *fmt, const char *arg)
+{
+	fputs("loyalty-admin: ", stderr);
+	fprintf(stderr, fmt, arg);
+	fputc('\n', stderr);
+	return 1;
+}
+
+/* Splits "--key value" pairs from positional words. -1 on a dangling key. */
+static int
+opts_parse(int argc, char *argv[], struct opts *o)
+{
+	int i;
+
+	memset(o, 0, sizeof(*o));
+	for (i = 0; i < argc; i++) {
+		if (strncmp(argv[i], "--", 2) == 0) {
+			if (i + 1 >= argc || o->n >= MAX_OPTS)
+				return -1;
+			o->key[o->n] = argv[i] + 2;
+			o->val[o->n++] = argv[++i];
+		} else {
+			if (o->npos >= 4)
+				return -1;
+			o->pos[o->npos++] = argv[i];
+		}
+	}
+	return 0;
+}
+
+static const char *
+opt(const struct opts *o, const char *key)
+{
+	int i;
+
+	for (i = 0; i < o->n; i++)
+		if (strcmp(o->key[i], key) == 0)
+			return o->val[i];
+	return NULL;
+}
+
+/* Every option given must be one of the allowed, comma-separated. */
+static int
+opts_only(const struct opts *o, const char *allowed)
+{
+	int i;
+	size_t kl;
+	const char *p;
+
+	for (i = 0; i < o->n; i++) {
+		kl = strlen(o->key[i]);
+		for (p = allowed; p != NULL; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
+			if (strncmp(p, o->key[i], kl) == 0 &&
+			    (p[kl] == ',' || p[kl] == '\0'))
+				break;
+		if (p == NULL)
+			return fail("unknown option --%s", o->key[i]);
+	}
+	return 0;
+}
+
+static const char *
+need(const struct opts *o, const char *key)
+{
+	const char *v = opt(o, key);
+
+	if (v == NULL || *v == '\0') {
+		fail("--%s is required", key);
+		return NULL;
+	}
+	return v;
+}
+
+/* Copies s into a struct's field, refusing what does not fit. */
+static int
+copy(const char *what, char *dst, size_t dstsz, const char *s)
+{
+	if (strlen(s) >= dstsz)
+		return fail("%s is too long", what);
+	memcpy(dst, s, strlen(s) + 1);
+	return 0;
+}
+
+static int
+int_arg(const char *what, const char *s, int64_t min, int64_t max, int64_t *v)
+{
+	char *end;
+	long long n;
+
+	errno = 0;
+	n = strtoll(s, &end, 10);
+	if (errno != 0 || end == s || *end != '\0' || n < min || n > max)
+		return fail("%s is out of range", what);
+	*v = n;
+	return 0;
+}
+
+/* "NAME:MIN_SPEND:RATE", e.g. "Gold:500.00:0.10". */
+static int
+tier_parse(const char *s, struct lc_tier *t)
+{
+	const char *c1 = strchr(s, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+	char num[64];
+
+	if (c1 == NULL || c2 == NULL || c1 == s ||
+	    (size_t)(c1 - s) >= sizeof(t->name))
+		return fail("bad --tier %s: want NAME:MIN_SPEND:RATE", s);
+	memcpy(t->name, s, (size_t)(c1 - s));
+	t->name[c1 - s] = '\0';
+	if ((size_t)(c2 - c1 - 1) >= sizeof(num))
+		return fail("bad --tier %s", s);
+	memcpy(num, c1 + 1, (size_t)(c2 - c1 - 1));
+	num[c2 - c1 - 1] = '\0';
+	if (lc_decimal_parse(num, 2, LC_SPEND_MAX, &t->min_spend) == -1)
+		return fail("bad minimum spend in --tier %s", s);
+	if (lc_decimal_parse(c2 + 1, 4, LC_RATE_MAX, &t->rate_bp) == -1)
+		return fail("bad rate in --tier %s: a fraction from 0 to 1 "
+		    "with at most 4 decimals, such as 0.05", s);
+	return 0;
+}
+
+/* program add: the options into c->prog. */
+static int
+program_args(struct cmd *c)
+{
+	const struct opts *o = &c->o;
+	struct lc_program *p = &c->prog;
+	const char *mid = need(o, "merchant"), *type = need(o, "type"),
+	    *title = need(o, "title"), *v;
+	int i;
+
+	memset(p, 0, sizeof(*p));
+	if (mid == NULL || type == NULL || title == NULL ||
+	    copy("--merchant", p->merchant_id, sizeof(p->merchant_id), mid) ||
+	    copy("--type", p->type, sizeof(p->type), type) ||
+	    copy("--title", p->title, sizeof(p->title), title))
+		return 1;
+	if (strcmp(type, "punch") == 0) {
+		const char *rt = need(o, "reward-title");
+
+		p->cooldown_seconds = LC_COOLDOWN_DEFAULT;
+		if (opts_only(o, "merchant,type,title,punches,reward-title,"
+		    "reward-description,reward-amount,cooldown") != 0 ||
+		    (v = need(o, "punches")) == NULL || rt == NULL ||
+		    int_arg("--punches", v, 1, LC_PUNCHES_MAX,
+		    &p->punch_requirement) != 0 ||
+		    copy("--reward-title", p->reward_title,
+		    sizeof(p->reward_title), rt) != 0)
+			return 1;
+		if ((v = opt(o, "reward-amount")) != NULL &&
+		    lc_decimal_parse(v, 2, LC_MONEY_MAX, &p->reward_amount) == -1)
+			return fail("bad --reward-amount %s", v);
+		if ((v = opt(o, "cooldown")) != NULL &&
+		    int_arg("--cooldown", v, 0, LC_COOLDOWN_MAX,
+		    &p->cooldown_seconds) != 0)
+			return 1;
+		if ((v = opt(o, "reward-description")) != NULL &&
+		    copy("--reward-description", p->reward_description,
+		    sizeof(p->reward_description), v) != 0)
+			return 1;
+		return 0;
+	}
+	if (opts_only(o, "merchant,type,title,tier") != 0)
+		return 1;
+	for (i = 0; i < o->n; i++) {
+		if (strcmp(o->key[i], "tier") != 0)
+			continue;
+		if (p->ntiers >= LC_TIERS_MAX)
+			return fail("%s", "too many tiers");
+		if (tier_parse(o->val[i], &p->tiers[p->ntiers++]) != 0)
+			return 1;
+	}
+	return 0;
+}
+
+/* The first line of stdin, without its newline. */
+static int
+read_password(char *buf, size_t sz)
+{
+	size_t n;
+
+	if (fgets(buf, (int)sz, stdin) == NULL)
+		return -1;
+	n = strcspn(buf, "\r\n");
+	buf[n] = '\0';
+	return 0;
+}
+
+/* Reads and hashes the password from stdin into c->hash. */
+static int
+password_arg(struct cmd *c)
+{
+	char pw[LC_PASSWORD_MAX + 64];
+	int rc = 0;
+
+	if (read_password(pw, sizeof(pw)) == -1)
+		rc = fail("%s", "the password must be the first line of stdin");
+	else if (!lc_password_ok(pw))
+		rc = fail("the password (first line of stdin) must be 1 to %s "
+		    "characters", "1024");
+	else if (lc_auth_hash_password(pw, c->hash, sizeof(c->hash)) == -1)
+		rc = fail("%s", "cannot hash the password");
+	memset(pw, 0, sizeof(pw));
+	return rc;
+}
+
+static void
+card_line(struct cmd *c, const struct lc_card *card)
+{
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "card_instance_id",
+	    json_object_new_string(card->id));
+	json_object_object_add(o, "barcode_value",
+	    json_object_new_string(card->barcode));
+	json_object_object_add(o, "qr_code_data", json_object_new_string(card->qr));
+	snprintf(c->out, sizeof(c->out), "%s\n", lc_json_text(o));
+	json_object_put(o);
+}
+
+/* The demo shop, in the one write of its command. */
+static int
+demo(struct lc_dom *dom, struct cmd *c)
+{
+	static const struct { const char *type, *title, *tiers[3][3]; } progs[] = {
+		{ "punch", "Coffee Card", { { NULL } } },
+		{ "cashback", "Cashback Club", { { "Bronze", "0", "200" },
+		    { "Silver", "10000", "500" }, { "Gold", "50000", "1000" } } },
+		{ "discount", "Member Discount", { { "Member", "0", "500" },
+		    { "VIP", "25000", "1000" } } },
+	};
+	char mid[LC_ID_LEN + 1], l1[LC_ID_LEN + 1], l2[LC_ID_LEN + 1],
+	    uid[LC_ID_LEN + 1], pid[LC_ID_LEN + 1];
+	struct lc_user u;
+	struct lc_program p;
+	struct lc_card card;
+	size_t i, n, t;
+
+	if (lc_shop_merchant_add(dom, "Demo Coffee", mid) == -1 ||
+	    lc_shop_location_add(dom, mid, "Main Street", l1) == -1 ||
+	    lc_shop_location_add(dom, mid, "Harbour Kiosk", l2) == -1)
+		return -1;
+	memset(&u, 0, sizeof(u));
+	memcpy(u.merchant_id, mid, sizeof(u.merchant_id));
+	snprintf(u.email, sizeof(u.email), "owner@demo.example");
+	snprintf(u.display_name, sizeof(u.display_name), "Olivia Owner");
+	u.is_owner = 1;
+	if (lc_auth_hash_password("demo-owner-pass", u.password_hash,
+	    sizeof(u.password_hash)) == -1 || lc_shop_user_add(dom, &u, uid) == -1)
+		return lc_dom_fail(dom, LC_E_INTERNAL, NULL, "cannot add users");
+	snprintf(u.email, sizeof(u.email), "staff@demo.example");
+	snprintf(u.display_name, sizeof(u.display_name), "Sam Staff");
+	memcpy(u.location_id, l1, sizeof(u.location_id));
+	u.is_owner = 0;
+	if (lc_auth_hash_password("demo-staff-pass", u.password_hash,
+	    sizeof(u.password_hash)) == -1 || lc_shop_user_add(dom, &u, uid) == -1)
+		return lc_dom_fail(dom, LC_E_INTERNAL, NULL, "cannot add users");
+	n = (size_t)snprintf(c->out, sizeof(c->out),
+	    "merchant   %s  Demo Coffee\n"
+	    "location   %s  Main Street\nlocation   %s  Harbour Kiosk\n"
+	    "owner      owner@demo.example / demo-owner-pass\n"
+	    "staff      staff@demo.example / demo-staff-pass  (Main Street)\n",
+	    mid, l1, l2);
+	for (i = 0; i < sizeof(progs) / sizeof(progs[0]); i++) {
+		memset(&p, 0, sizeof(p));
+		memcpy(p.merchant_id, mid, sizeof(p.merchant_id));
+		snprintf(p.type, sizeof(p.type), "%s", progs[i].type);
+		snprintf(p.title, sizeof(p.title), "%s", progs[i].title);
+		p.punch_requirement = 10;
+		snprintf(p.reward_title, sizeof(p.reward_title), "Free coffee");
+		snprintf(p.reward_description, sizeof(p.reward_description),
+		    "Any hot drink");
+		p.reward_amount = 350;
+		p.cooldown_seconds = LC_COOLDOWN_DEFAULT;
+		for (t = 0; t < 3 && progs[i].tiers[t][0] != NULL; t++) {
+			snprintf(p.tiers[t].name, sizeof(p.tiers[t].name), "%s",
+			    progs[i].tiers[t][0]);
+			p.tiers[t].min_spend = atoll(progs[i].tiers[t][1]);
+			p.tiers[t].rate_bp = atoll(progs[i].tiers[t][2]);
+			p.ntiers++;
+		}
+		if (lc_shop_program_add(dom, &p, pid) == -1 ||
+		    lc_shop_card_issue(dom, pid, "Demo Customer", &card) == -1)
+			return -1;
+		if (n < sizeof(c->out))
+			n += (size_t)snprintf(c->out + n, sizeof(c->out) - n,
+			    "%-10s card %s  barcode %s  qr %s\n", progs[i].type,
+			    card.id, card.barcode, card.qr);
+	}
+	return 0;
+}
+
+/* The rule of every command: runs inside its write. */
+static int
+command_rule(struct lc_dom *dom, void *arg)
+{
+	struct cmd *c = arg;
+	const char *n = c->noun, *v = c->verb;
+	int rc;
+
+	if (strcmp(n, "merchant") == 0)
+		rc = lc_shop_merchant_add(dom, c->a, c->id);
+	else if (strcmp(n, "location") == 0)
+		rc = lc_shop_location_add(dom, c->a, c->b, c->id);
+	else if (strcmp(n, "user") == 0 && strcmp(v, "add") == 0)
+		rc = lc_shop_user_add(dom, &c->user, c->id);
+	else if (strcmp(n, "user") == 0)
+		return lc_shop_user_change(dom, v, c->a, c->hash);
+	else if (strcmp(n, "program") == 0)
+		rc = lc_shop_program_add(dom, &c->prog, c->id);
+	else if (strcmp(n, "card") == 0 && strcmp(v, "issue") == 0) {
+		if (lc_shop_card_issue(dom, c->a, c->b, &c->card) == -1)
+			return -1;
+		card_line(c, &c->card);
+		return 0;
+	} else if (strcmp(n, "card") == 0)
+		return lc_shop_card_status(dom, c->a, strcmp(v, "activate") == 0);
+	else if (strcmp(n, "setting") == 0)
+		return lc_setting_set(dom, c->a, c->b);
+	else
+		return demo(dom, c);
+	if (rc == 0)
+		snprintf(c->out, sizeof(c->out), "%s\n", c->id);
+	return rc;
+}
+
+/* Reads a command's arguments into c: 0 to run it, else the exit status
+ * (a read-only command has run already: -1 for success). */
+static int
+command_args(struct lc_db *db, struct cmd *c)
+{
+	const struct opts *o = &c->o;
+	const char *n = c->noun, *v = c->verb, *e;
+	int i, s;
+
+	if (strcmp(n, "merchant") == 0 && strcmp(v, "add") == 0 && o->npos == 1)
+		return opts_only(o, "name") != 0 ||
+		    (c->a = need(o, "name")) == NULL;
+	if (strcmp(n, "location") == 0 && strcmp(v, "add") == 0 && o->npos == 1)
+		return opts_only(o, "merchant,name") != 0 ||
+		    (c->a = need(o, "merchant")) == NULL ||
+		    (c->b = need(o, "name")) == NULL;
+	if (strcmp(n, "user") == 0 && strcmp(v, "add") == 0 && o->npos == 1) {
+		struct lc_user *u = &c->user;
+		const char *type;
+
+		if (opts_only(o, "merchant,email,type,location,name") != 0 ||
+		    (c->a = need(o, "merchant")) == NULL ||
+		    (e = need(o, "email")) == NULL ||
+		    (type = need(o, "type")) == NULL)
+			return 1;
+		if (strcmp(type, "owner") != 0 && strcmp(type, "system_user") != 0)
+			return fail("--type must be owner or system_user, not %s",
+			    type);
+		if (opt(o, "name") != NULL && *opt(o, "name") == '\0')
+			return fail("%s", "--name must not be empty");
+		u->is_owner = strcmp(type, "owner") == 0;
+		if (!u->is_owner && opt(o, "location") == NULL)
+			return fail("%s", "a system_user needs --location");
+		if (copy("--merchant", u->merchant_id, sizeof(u->merchant_id),
+		    c->a) || copy("--email", u->email, sizeof(u->email), e) ||
+		    copy("--location", u->location_id, sizeof(u->location_id),
+		    opt(o, "location") ? opt(o, "location") : "") ||
+		    copy("--name", u->display_name, sizeof(u->display_name),
+		    opt(o, "name") ? opt(o, "name") : "") ||
+		    password_arg(c) != 0)
+			return 1;
+		memcpy(u->password_hash, c->hash, sizeof(u->password_hash));
+		return 0;
+	}
+	if (strcmp(n, "user") == 0 && o->npos == 2 && o->n == 0 &&
+	    (strcmp(v, "disable") == 0 || strcmp(v, "enable") == 0 ||
+	    strcmp(v, "passwd") == 0)) {
+		c->a = o->pos[1];
+		return strcmp(v, "passwd") == 0 ? password_arg(c) : 0;
+	}
+	if (strcmp(n, "program") == 0 && strcmp(v, "add") == 0 && o->npos == 1)
+		return program_args(c);
+	if (strcmp(n, "card") == 0 && strcmp(v, "issue") == 0 && o->npos == 1)
+		return opts_only(o, "program,customer") != 0 ||
+		    (c->a = need(o, "program")) == NULL ||
+		    (c->b = need(o, "customer")) == NULL;
+	if (strcmp(n, "card") == 0 && o->npos == 2 && o->n == 0 &&
+	    (strcmp(v, "activate") == 0 || strcmp(v, "deactivate") == 0)) {
+		c->a = o->pos[1];
+		return 0;
+	}
+	if (strcmp(n, "setting") == 0 && o->n == 0) {
+		if (o->npos == 3 && strcmp(v, "set") == 0) {
+			c->a = o->pos[1];
+			c->b = o->pos[2];
+			return 0;
+		}
+		if (o->npos == 2 && strcmp(v, "get") == 0) {
+			if ((s = lc_setting_lookup(o->pos[1])) == -1)
+				return fail("unknown setting %s", o->pos[1]);
+			printf("%lld\n", (long long)lc_setting(db, s));
+			return -1;
+		}
+		if (o->npos == 1 && strcmp(v, "list") == 0) {
+			for (i = 0; i < LC_SET__MAX; i++)
+				printf("%s %lld\n", lc_setting_name(i),
+				    (long long)lc_setting(db, i));
+			return -1;
+		}
+	}
+	if (strcmp(n, "demo") == 0 && o->npos == 0 && o->n == 0)
+		return 0;
+	return usage();
+}
+
+int
+lc_admin_main(int argc, char *argv[])
+{
+	const char *dbpath = NULL, *why = NULL;
+	struct lc_write w = { NULL, NULL, command_rule, NULL, NULL };
+	struct lc_dom dom;
+	struct cmd *c = NULL;
+	int i = 1, rc = 1;
+
+	memset(&dom, 0, sizeof(dom));
+	if (argc > 2 && strcmp(argv[1], "--db") == 0) {
+		dbpath = argv[2];
+		i = 3;
+	}
+	if (i >= argc)
+		return usage();
+	dbpath = lc_db_default_path(dbpath);
+	if ((c = calloc(1, sizeof(*c))) == NULL)
+		return fail("%s", "out of memory");
+	c->noun = argv[i];
+	if (strcmp(c->noun, "init") == 0 ? argc - i != 1 :
+	    opts_parse(argc - i - 1, argv + i + 1, &c->o) == -1) {
+		rc = usage();
+		goto out;
+	}
+	c->verb = c->o.npos > 0 ? c->o.pos[0] : "";
+	/* Only init and demo create a file: a mistyped path must not start
+	 * an empty database that the API then serves from. */
+	if ((dom.db = lc_db_open(dbpath, strcmp(c->noun, "init") == 0 ||
+	    strcmp(c->noun, "demo") == 0, &why)) == NULL) {
+		fputs("loyalty-admin: ", stderr);
+		fprintf(stderr, "%s: %s\n", dbpath, why);
+		goto out;
+	}
+	if (strcmp(c->noun, "init") == 0) {
+		rc = 0;
+		goto out;
+	}
+	if ((rc = command_args(dom.db, c)) != 0) {
+		rc = rc == -1 ? 0 : rc;
+		goto out;
+	}
+	dom.now_ms = lc_now_ms();
+	w.arg = c;
+	if (lc_write(&dom, &w, NULL) == -1) {
+		rc = fail("%s", lc_error_msg(&dom.err));
+		goto out;
+	}
+	fputs(c->out, stdout);
+out:
+	fflush(stdout);
+	lc_db_close(dom.db);
+	free(c);
+	return rc;
+}

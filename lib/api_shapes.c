@@ -1,0 +1,228 @@
+/*
+ * The wire shapes: the one place a rule's result becomes the JSON of an
+ * answer. A fresh answer and the one stored under an idempotency key come
+ * from the same function here, so a replay is the original to the byte.
+ */
+#include <string.h>
+
+#include "lc_int.h"
+
+static void
+add(json_object *o, const char *k, json_object *v)
+{
+	json_object_object_add(o, k, v);
+}
+
+static json_object *
+str(const char *s)
+{
+	return json_object_new_string(s);
+}
+
+static json_object *
+num(int64_t v)
+{
+	return json_object_new_int64(v);
+}
+
+/* A card's balance fields, by type. */
+static void
+balance(const struct lc_card *c, json_object *o)
+{
+	const struct lc_program *p = &c->program;
+	int t, top;
+
+	if (c->ops == &lc_cardtype_punch) {
+		add(o, "current_punches", num(c->current_punches));
+		add(o, "punch_requirement", num(p->punch_requirement));
+		add(o, "pending_rewards", num(c->pending_rewards));
+		add(o, "lifetime_punches", num(c->lifetime_punches));
+	} else if (c->ops == &lc_cardtype_cashback) {
+		add(o, "cashback_balance", lc_json_money(c->cashback_balance));
+		add(o, "cashback_rate", lc_json_rate(lc_card_rate(c)));
+		add(o, "current_tier_name", str(lc_card_tier_name(c)));
+		add(o, "lifetime_cashback", lc_json_money(c->lifetime_cashback));
+	} else {
+		t = lc_card_tier(c, c->lifetime_spend);
+		top = p->ntiers == 0 || t == p->ntiers - 1;
+		add(o, "discount_rate", lc_json_rate(lc_card_rate(c)));
+		add(o, "current_tier_name", str(lc_card_tier_name(c)));
+		add(o, "next_tier_name", top ? NULL : str(p->tiers[t + 1].name));
+		add(o, "next_tier_threshold", top ? NULL :
+		    lc_json_money(p->tiers[t + 1].min_spend));
+		add(o, "lifetime_spend", lc_json_money(c->lifetime_spend));
+	}
+}
+
+/*
+ * Lookup: both documented forms at once, the enveloped fields with
+ * balance, and the balance fields flat beside them.
+ */
+json_object *
+lc_fmt_card(const struct lc_card *c)
+{
+	json_object *d = json_object_new_object(), *bal = json_object_new_object();
+
+	add(d, "card_instance_id", str(c->id));
+	add(d, "card_type", str(c->program.type));
+	add(d, "card_title", str(c->program.title));
+	add(d, "card_name", str(c->program.title));
+	add(d, "merchant_name", str(c->merchant_name));
+	add(d, "customer_name", str(c->customer_name));
+	add(d, "status", str(c->status));
+	balance(c, bal);
+	balance(c, d);
+	add(d, "balance", bal);
+	return d;
+}
+
+static json_object *
+reward(const struct lc_reward *r)
+{
+	json_object *o = json_object_new_object();
+
+	add(o, "reward_id", str(r->id));
+	add(o, "title", str(r->title));
+	add(o, "description", str(r->description));
+	add(o, "status", str("pending_claim"));
+	return o;
+}
+
+json_object *
+lc_fmt_purchase(const struct lc_purchase_result *r)
+{
+	json_object *d = json_object_new_object();
+
+	add(d, "transaction_id", str(r->txn_id));
+	add(d, "card_type", str(r->card_type));
+	if (strcmp(r->card_type, "punch") == 0) {
+		add(d, "punches_added", num(r->punches_added));
+		add(d, "new_punch_count", num(r->new_punch_count));
+		add(d, "reward_earned", json_object_new_boolean(r->rewards_earned > 0));
+		add(d, "reward", r->rewards_earned > 0 ? reward(&r->reward) : NULL);
+		add(d, "rewards_earned", num(r->rewards_earned));
+		add(d, "pending_rewards", num(r->pending_rewards));
+	} else if (strcmp(r->card_type, "cashback") == 0) {
+		add(d, "purchase_amount", lc_json_money(r->purchase_amount));
+		add(d, "cashback_rate", lc_json_rate(r->rate_bp));
+		add(d, "cashback_earned", lc_json_money(r->cashback_earned));
+		add(d, "new_balance", lc_json_money(r->new_balance));
+		add(d, "tier_changed", json_object_new_boolean(r->tier_changed));
+		add(d, "current_tier_name", str(r->tier_name));
+	} else {
+		add(d, "purchase_amount", lc_json_money(r->purchase_amount));
+		add(d, "discount_rate", lc_json_rate(r->rate_bp));
+		add(d, "discount_amount", lc_json_money(r->discount_amount));
+		add(d, "final_amount", lc_json_money(r->final_amount));
+		add(d, "tier_changed", json_object_new_boolean(r->tier_changed));
+		add(d, "current_tier_name", str(r->tier_name));
+	}
+	return d;
+}
+
+json_object *
+lc_fmt_claim(const struct lc_claim_result *r)
+{
+	json_object *d = json_object_new_object();
+
+	add(d, "transaction_id", str(r->txn_id));
+	add(d, "reward_id", str(r->reward.id));
+	add(d, "reward_name", str(r->reward.title));
+	add(d, "reward_amount", lc_json_money(r->reward.amount));
+	add(d, "earned_at", lc_json_time(r->reward.earned_at));
+	add(d, "pending_rewards_remaining", num(r->pending_remaining));
+	return d;
+}
+
+json_object *
+lc_fmt_redeem(const struct lc_redeem_result *r)
+{
+	json_object *d = json_object_new_object(), *es = json_object_new_array(), *e;
+	size_t i;
+
+	add(d, "transaction_id", str(r->txn_id));
+	add(d, "redeemed_amount", lc_json_money(r->redeemed));
+	add(d, "new_balance", lc_json_money(r->new_balance));
+	add(d, "final_purchase_amount", lc_json_money(r->final_amount));
+	for (i = 0; i < r->nentries; i++) {
+		e = json_object_new_object();
+		add(e, "earning_transaction_id", str(r->entries[i].earning_txn_id));
+		add(e, "amount_used", lc_json_money(r->entries[i].amount_used));
+		add(e, "earned_at", lc_json_time(r->entries[i].earned_at));
+		json_object_array_add(es, e);
+	}
+	add(d, "redeemed_entries", es);
+	if (r->earned)
+		add(d, "earned", lc_fmt_purchase(&r->earn));
+	return d;
+}
+
+json_object *
+lc_fmt_tokens(const struct lc_tokens *t)
+{
+	json_object *o = json_object_new_object();
+
+	add(o, "access_token", str(t->access));
+	add(o, "refresh_token", str(t->refresh));
+	add(o, "expires_in", num(t->expires_in));
+	add(o, "token_type", str("bearer"));
+	return o;
+}
+
+static json_object *
+location(const struct lc_location *l)
+{
+	json_object *o = json_object_new_object();
+
+	add(o, "id", str(l->id));
+	add(o, "name", str(l->name));
+	return o;
+}
+
+/* The user object: its locations, the first being the active one (none
+ * for an owner whose merchant has no location yet). */
+json_object *
+lc_fmt_user(const struct lc_profile *p)
+{
+	json_object *u = json_object_new_object(), *locs = json_object_new_array();
+	size_t i;
+
+	add(u, "id", str(p->user.id));
+	add(u, "email", str(p->user.email));
+	/* An addition to the user object: the name for a till's header. */
+	add(u, "name", p->user.display_name[0] ? str(p->user.display_name) : NULL);
+	add(u, "user_type", str(p->user.is_owner ? "owner" : "system_user"));
+	add(u, "merchant_id", str(p->user.merchant_id));
+	for (i = 0; i < p->nlocations; i++)
+		json_object_array_add(locs, location(&p->locations[i]));
+	add(u, "locations", locs);
+	add(u, "location", p->nlocations ? location(&p->locations[0]) : NULL);
+	return u;
+}
+
+json_object *
+lc_fmt_sync_ok(json_object *answer, int idempotent)
+{
+	json_object *r = json_object_new_object(), *v;
+
+	add(r, "success", json_object_new_boolean(1));
+	add(r, "idempotent", json_object_new_boolean(idempotent));
+	if (json_object_object_get_ex(answer, "transaction_id", &v))
+		add(r, "transaction_id", json_object_get(v));
+	if (json_object_object_get_ex(answer, "card_type", &v))
+		add(r, "card_type", json_object_get(v));
+	return r;
+}
+
+json_object *
+lc_fmt_sync_error(const struct lc_error *e)
+{
+	json_object *r = json_object_new_object();
+
+	add(r, "success", json_object_new_boolean(0));
+	add(r, "error", str(lc_err_info(e->code)->code));
+	add(r, "message", str(lc_error_msg(e)));
+	if (e->field[0] != '\0')
+		add(r, "field", str(e->field));
+	return r;
+}

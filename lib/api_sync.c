@@ -1,0 +1,90 @@
+/*
+ * POST /api/v1/transactions/sync: a batch of offline purchases, each read
+ * and written as record does, in its own write, at the time it was
+ * captured. One item failing never undoes another, and a retried batch
+ * records nothing twice.
+ */
+#include <string.h>
+
+#include "lc_int.h"
+
+/* Records one item; returns its result object. Each item has its own
+ * domain context, so one item's error never reaches the next. */
+static json_object *
+sync_item(const struct lc_dom *base, json_object *item, int64_t start,
+    int *ok)
+{
+	struct lc_dom dom = *base;
+	struct lc_purchase p;
+	json_object *answer = NULL, *r;
+	int rc;
+
+	*ok = 0;
+	if (lc_now_ms() - start > LC_SYNC_DEADLINE_MS) {
+		lc_dom_fail(&dom, LC_E_DATABASE, NULL, "The database is busy; "
+		    "this item was not recorded. Send it again.");
+		return lc_fmt_sync_error(&dom.err);
+	}
+	if (lc_purchase_read(&dom.err, item, dom.now_ms, &p) == -1)
+		return lc_fmt_sync_error(&dom.err);
+	if (p.key == NULL) {
+		lc_dom_fail(&dom, LC_E_VALIDATION, "idempotency_key",
+		    "idempotency_key is required");
+		return lc_fmt_sync_error(&dom.err);
+	}
+	/* The time the purchase happened, never later than now. */
+	if (p.client_ts != NULL && p.client_ms < dom.now_ms)
+		p.at_ms = p.client_ms;
+	if ((rc = lc_purchase_write(&dom, &p, &answer)) == -1)
+		return lc_fmt_sync_error(&dom.err);
+	r = lc_fmt_sync_ok(answer, rc == 1);
+	json_object_put(answer);
+	*ok = 1;
+	return r;
+}
+
+int
+lc_h_sync(struct lc_ctx *ctx)
+{
+	json_object *batch, *results, *entry, *item, *key, *d;
+	size_t i, n;
+	int64_t good = 0, start;
+	int ok;
+
+	if (!json_object_object_get_ex(ctx->in, "transactions", &batch) ||
+	    !json_object_is_type(batch, json_type_array) ||
+	    (n = json_object_array_length(batch)) < 1 || n > LC_BATCH_MAX)
+		return lc_fail(ctx, LC_E_VALIDATION, "transactions",
+		    "transactions must be an array of 1 to %d objects",
+		    LC_BATCH_MAX);
+	for (i = 0; i < n; i++)
+		if (!json_object_is_type(json_object_array_get_idx(batch, i),
+		    json_type_object))
+			return lc_fail(ctx, LC_E_VALIDATION, "transactions",
+			    "transactions must be an array of 1 to %d objects",
+			    LC_BATCH_MAX);
+	results = json_object_new_array();
+	start = lc_now_ms();
+	for (i = 0; i < n; i++) {
+		item = json_object_array_get_idx(batch, i);
+		entry = json_object_new_object();
+		key = NULL;
+		json_object_object_get_ex(item, "idempotency_key", &key);
+		json_object_object_add(entry, "idempotency_key",
+		    json_object_is_type(key, json_type_string) ?
+		    json_object_get(key) : NULL);
+		json_object_object_add(entry, "result",
+		    sync_item(&ctx->dom, item, start, &ok));
+		good += ok;
+		json_object_array_add(results, entry);
+	}
+	d = json_object_new_object();
+	json_object_object_add(d, "total_count", json_object_new_int64((int64_t)n));
+	json_object_object_add(d, "success_count", json_object_new_int64(good));
+	json_object_object_add(d, "error_count",
+	    json_object_new_int64((int64_t)n - good));
+	json_object_object_add(d, "results", results);
+	ctx->out = d;
+	ctx->status = good == (int64_t)n ? 200 : 207;
+	return 0;
+}

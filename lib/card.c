@@ -1,0 +1,183 @@
+/*
+ * Cards of the caller's merchant: finding one by id, QR payload or
+ * barcode, the checks every write on a card makes, saving its counters,
+ * tiers, and the transaction rows written on it. The card types' own
+ * rules are beside this file: card_punch.c, card_cashback.c,
+ * card_discount.c.
+ */
+#include <string.h>
+
+#include "lc_int.h"
+
+static const struct lc_cardtype *const lc_cardtypes[] = {
+	&lc_cardtype_punch, &lc_cardtype_cashback, &lc_cardtype_discount, NULL
+};
+
+static const struct lc_cardtype *
+cardtype(const char *name)
+{
+	int i;
+
+	for (i = 0; lc_cardtypes[i] != NULL; i++)
+		if (strcmp(lc_cardtypes[i]->name, name) == 0)
+			return lc_cardtypes[i];
+	return NULL;
+}
+
+/* Base64 a QR payload must be to name a card; anything else names none. */
+static int
+qr_decodable(const char *qr)
+{
+	unsigned char buf[256];
+
+	return strlen(qr) <= LC_QR_MAX && lc_b64_decode(qr, buf, sizeof(buf)) >= 0;
+}
+
+int
+lc_card_get(struct lc_dom *dom, enum lc_cardkey key, const char *value,
+    struct lc_card *c)
+{
+	int rc;
+
+	if (key == LC_CARDKEY_QR && !qr_decodable(value))
+		return 0;
+	if ((rc = lc_db_card_get(dom->db, key, dom->caller.merchant_id, value,
+	    c)) == -1)
+		return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
+	if (rc == 0)
+		return 0;
+	if ((c->ops = cardtype(c->program.type)) == NULL) {
+		lc_log("card %s: unknown type %s", c->id, c->program.type);
+		return lc_dom_fail(dom, LC_E_INTERNAL, NULL, NULL);
+	}
+	return 1;
+}
+
+int
+lc_card_resolve(struct lc_dom *dom, const char *card_id, const char *qr,
+    const char *barcode, struct lc_card *card)
+{
+	const char *vals[3] = { card_id, qr, barcode };
+	static const char *const names[3] = { "card_instance_id",
+	    "qr_code_data", "barcode_value" };
+	struct lc_card other;
+	int i, rc, found = 0;
+
+	for (i = 0; i < 3; i++) {
+		if (vals[i] == NULL)
+			continue;
+		rc = lc_card_get(dom, (enum lc_cardkey)i, vals[i],
+		    found ? &other : card);
+		if (rc == -1)
+			return -1;
+		if (rc == 0)
+			return lc_dom_fail(dom, LC_E_CARD_NOT_FOUND, NULL, NULL);
+		if (found && strcmp(other.id, card->id) != 0)
+			return lc_dom_fail(dom, LC_E_VALIDATION, names[i],
+			    "The card identifiers name different cards.");
+		found = 1;
+	}
+	if (!found)
+		return lc_dom_fail(dom, LC_E_VALIDATION, "card_instance_id",
+		    "Send qr_code_data, card_instance_id or barcode_value.");
+	return 0;
+}
+
+int
+lc_card_for(struct lc_dom *dom, const char *card_id, const char *want,
+    struct lc_card *card)
+{
+	int rc;
+
+	if ((rc = lc_card_get(dom, LC_CARDKEY_ID, card_id, card)) == -1)
+		return -1;
+	if (rc == 0)
+		return lc_dom_fail(dom, LC_E_CARD_NOT_FOUND, NULL, NULL);
+	if (strcmp(card->status, "active") != 0)
+		return lc_dom_fail(dom, LC_E_CARD_INACTIVE, NULL, NULL);
+	if (want != NULL && strcmp(card->program.type, want) != 0)
+		return lc_dom_fail(dom, LC_E_WRONG_CARD_TYPE, NULL,
+		    "This is a %s card; this operation needs a %s card.",
+		    card->program.type, want);
+	return 0;
+}
+
+int
+lc_card_save(struct lc_dom *dom, const struct lc_card *c)
+{
+	if (lc_db_card_save(dom->db, c) == -1)
+		return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
+	return 0;
+}
+
+int
+lc_card_tier(const struct lc_card *c, int64_t spend)
+{
+	int i, t = 0;
+
+	for (i = 0; i < c->program.ntiers; i++)
+		if (spend >= c->program.tiers[i].min_spend)
+			t = i;
+	return t;
+}
+
+int64_t
+lc_card_rate(const struct lc_card *c)
+{
+	return c->program.ntiers ?
+	    c->program.tiers[lc_card_tier(c, c->lifetime_spend)].rate_bp : 0;
+}
+
+const char *
+lc_card_tier_name(const struct lc_card *c)
+{
+	return c->program.ntiers ?
+	    c->program.tiers[lc_card_tier(c, c->lifetime_spend)].name : "";
+}
+
+int64_t
+lc_card_tiered_purchase(struct lc_card *c, int64_t amount, int *changed)
+{
+	int before = lc_card_tier(c, c->lifetime_spend);
+	int64_t rate = lc_card_rate(c);
+
+	c->lifetime_spend += amount;
+	*changed = lc_card_tier(c, c->lifetime_spend) != before;
+	return rate;
+}
+
+int64_t
+lc_apply_rate(int64_t v, int64_t bp)
+{
+	/* Exact integers: v <= 10^8 cents and bp <= 10^4 cannot overflow. */
+	return (v * bp + LC_RATE_MAX / 2) / LC_RATE_MAX;
+}
+
+int
+lc_txn_new(struct lc_dom *dom, struct lc_txn *t, const struct lc_card *card,
+    const char *location_id, const char *staff_user_id, const char *type,
+    int64_t at)
+{
+	memset(t, 0, sizeof(*t));
+	if (lc_uuid(t->id) == -1)
+		return lc_dom_fail(dom, LC_E_INTERNAL, NULL, NULL);
+	t->merchant_id = card->merchant_id;
+	t->card_id = card->id;
+	t->location_id = location_id;
+	t->staff_user_id = staff_user_id;
+	t->type = type;
+	t->punches_added = t->rate_bp = t->cashback_earned = -1;
+	t->discount_amount = t->redeemed_amount = -1;
+	t->created_at = at;
+	return 0;
+}
+
+int
+lc_txn_add(struct lc_dom *dom, const struct lc_txn *t)
+{
+	if (lc_db_txn_add(dom->db, t) == -1)
+		return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
+	if (dom->txn_id[0] == '\0')
+		memcpy(dom->txn_id, t->id, sizeof(dom->txn_id));
+	return 0;
+}

@@ -1,0 +1,52 @@
+/*
+ * The one table of endpoints. A responder in cgi-bin/ names its row; the
+ * rewrite rules (htdocs/.htaccess, tools/lib.sh for lighttpd) and the
+ * build lists (Makefile.am) must list the same names and paths, which
+ * tests/unit_endpoints checks.
+ */
+#include <string.h>
+
+#include "lc_int.h"
+
+#define V1 "/api/v1"
+
+const struct lc_endpoint lc_endpoints[] = {
+	{ "login", V1 "/auth/login", "POST",
+	    LC_EP_BARE | LC_EP_NOSTORE | LC_EP_JSON, lc_h_login },
+	{ "me", V1 "/auth/me", "GET",
+	    LC_EP_BARE | LC_EP_NOSTORE | LC_EP_AUTH, lc_h_me },
+	{ "refresh", V1 "/auth/refresh", "POST",
+	    LC_EP_BARE | LC_EP_NOSTORE | LC_EP_JSON, lc_h_refresh },
+	{ "lookup", V1 "/cards/lookup", "POST", LC_EP_AUTH | LC_EP_JSON,
+	    lc_h_lookup },
+	{ "record", V1 "/transactions/record", "POST", LC_EP_AUTH | LC_EP_JSON,
+	    lc_h_record },
+	{ "history", V1 "/transactions/history", "GET", LC_EP_AUTH,
+	    lc_h_history },
+	{ "sync", V1 "/transactions/sync", "POST", LC_EP_AUTH | LC_EP_JSON,
+	    lc_h_sync },
+	{ "claim", V1 "/rewards/claim", "POST",
+	    LC_EP_BARE | LC_EP_AUTH | LC_EP_JSON, lc_h_claim },
+	{ "redeem", V1 "/cashback/redeem", "POST",
+	    LC_EP_BARE | LC_EP_AUTH | LC_EP_JSON, lc_h_redeem },
+	/* Anything else under /api/: 404 in JSON. */
+	{ "notfound", NULL, "GET", 0, lc_h_notfound },
+	{ NULL, NULL, NULL, 0, NULL }
+};
+
+const struct lc_endpoint *
+lc_endpoint_named(const char *name)
+{
+	const struct lc_endpoint *ep;
+
+	for (ep = lc_endpoints; ep->name != NULL; ep++)
+		if (strcmp(ep->name, name) == 0)
+			return ep;
+	return NULL;
+}
+
+int
+lc_h_notfound(struct lc_ctx *ctx)
+{
+	return lc_fail(ctx, LC_E_NOT_FOUND, NULL, NULL);
+}

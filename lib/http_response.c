@@ -1,0 +1,117 @@
+/*
+ * The answer: status line, headers, and the body: the success envelope
+ * (or a bare body for the endpoints that have one) or the error body,
+ * the same shape on every endpoint.
+ */
+#include <string.h>
+
+#include "lc_int.h"
+
+static const char *
+reason(int status)
+{
+	switch (status) {
+	case 200: return "OK";
+	case 207: return "Multi-Status";
+	case 400: return "Bad Request";
+	case 401: return "Unauthorized";
+	case 403: return "Forbidden";
+	case 404: return "Not Found";
+	case 405: return "Method Not Allowed";
+	case 409: return "Conflict";
+	case 413: return "Payload Too Large";
+	case 415: return "Unsupported Media Type";
+	case 422: return "Unprocessable Entity";
+	case 429: return "Too Many Requests";
+	case 503: return "Service Unavailable";
+	default: return "Internal Server Error";
+	}
+}
+
+static json_object *
+meta(struct lc_ctx *ctx)
+{
+	json_object *m = json_object_new_object();
+
+	json_object_object_add(m, "request_id",
+	    json_object_new_string(ctx->request_id));
+	json_object_object_add(m, "timestamp", lc_json_time(ctx->dom.now_ms));
+	return m;
+}
+
+static json_object *
+error_body(struct lc_ctx *ctx)
+{
+	json_object *b = json_object_new_object(), *e = json_object_new_object();
+	const struct lc_error *err = &ctx->dom.err;
+
+	json_object_object_add(e, "code",
+	    json_object_new_string(lc_err_info(err->code)->code));
+	json_object_object_add(e, "message",
+	    json_object_new_string(lc_error_msg(err)));
+	if (err->field[0] != '\0') {
+		json_object *d = json_object_new_object();
+
+		json_object_object_add(d, "field",
+		    json_object_new_string(err->field));
+		json_object_object_add(e, "details", d);
+	}
+	json_object_object_add(b, "success", json_object_new_boolean(0));
+	json_object_object_add(b, "error", e);
+	json_object_object_add(b, "meta", meta(ctx));
+	return b;
+}
+
+void
+lc_resp_write(struct lc_ctx *ctx, const struct lc_endpoint *ep,
+    void (*writefn)(void *, const char *, size_t), void *wr)
+{
+	const struct lc_error *err = &ctx->dom.err;
+	json_object *body;
+	char head[1024];
+	const char *text;
+	int status, n;
+
+	if (err->code != LC_OK) {
+		status = lc_err_info(err->code)->status;
+		body = error_body(ctx);
+	} else if (ctx->out == NULL) {
+		lc_fail(ctx, LC_E_INTERNAL, NULL, NULL);
+		status = 500;
+		body = error_body(ctx);
+	} else if (ep != NULL && (ep->flags & LC_EP_BARE)) {
+		status = ctx->status ? ctx->status : 200;
+		body = json_object_get(ctx->out);
+	} else {
+		status = ctx->status ? ctx->status : 200;
+		body = json_object_new_object();
+		json_object_object_add(body, "success", json_object_new_boolean(1));
+		json_object_object_add(body, "data", json_object_get(ctx->out));
+		json_object_object_add(body, "meta", meta(ctx));
+	}
+	text = lc_json_text(body);
+	n = snprintf(head, sizeof(head),
+	    "Status: %d %s\r\n"
+	    "Content-Type: application/json; charset=utf-8\r\n"
+	    "X-Request-Id: %s\r\n"
+	    "Content-Length: %zu\r\n",
+	    status, reason(status), ctx->request_id, strlen(text));
+	if (ep != NULL && (ep->flags & LC_EP_NOSTORE))
+		n += snprintf(head + n, sizeof(head) - (size_t)n,
+		    "Cache-Control: no-store\r\n");
+	if (err->code != LC_OK && err->retry_after > 0)
+		n += snprintf(head + n, sizeof(head) - (size_t)n,
+		    "Retry-After: %ld\r\n", err->retry_after);
+	if (err->code == LC_E_METHOD_NOT_ALLOWED && ctx->allow != NULL)
+		n += snprintf(head + n, sizeof(head) - (size_t)n,
+		    "Allow: %s\r\n", ctx->allow);
+	/* Every 401, a failed login included, names the scheme. */
+	if (status == 401)
+		n += snprintf(head + n, sizeof(head) - (size_t)n,
+		    "WWW-Authenticate: Bearer%s\r\n", ctx->auth_had_token ?
+		    " error=\"invalid_token\"" : "");
+	snprintf(head + n, sizeof(head) - (size_t)n, "\r\n");
+	writefn(wr, head, strlen(head));
+	writefn(wr, text, strlen(text));
+	json_object_put(body);
+}

@@ -1,0 +1,62 @@
+/*
+ * Every limit of the service in one block: the request validators, the
+ * admin tool, the storage buffers, the schema checks (tests/unit_db checks
+ * the migrations against these numbers) and the error messages all read
+ * them from here, so a limit changes in one place.
+ */
+#ifndef LC_LIMITS_H
+#define LC_LIMITS_H
+
+/* Requests. */
+#define LC_BODY_MAX (1024 * 1024)	/* bytes of a request body */
+#define LC_BATCH_MAX 100		/* purchases in one sync batch */
+#define LC_REQUEST_ID_MAX 64		/* X-Request-Id, [A-Za-z0-9._-] */
+
+/* Identifiers. */
+#define LC_ID_LEN 36			/* a UUID in text form */
+/* Longest id or card code read from a request. A longer one names nothing
+ * that exists: it gets the answer of an unknown one (FORBIDDEN,
+ * CARD_NOT_FOUND) rather than a VALIDATION_ERROR. */
+#define LC_REF_MAX 255
+#define LC_KEY_MAX 255			/* idempotency_key, printable ASCII */
+#define LC_QR_MAX 340			/* base64 text of a QR payload */
+
+/* Text, in characters (UTF-8); buffers hold LC_BYTES(n). */
+#define LC_NAME_MAX 200			/* names and titles */
+#define LC_DESC_MAX 500			/* a reward's description */
+#define LC_TIER_NAME_MAX 100
+#define LC_NOTES_MAX 500		/* transaction_notes */
+#define LC_POSREF_MAX 64		/* pos_reference_id, pos_terminal_id,
+					 * client_timestamp */
+#define LC_EMAIL_MAX 254		/* bytes, printable ASCII */
+#define LC_PASSWORD_MAX 1024		/* bytes */
+#define LC_BYTES(chars) ((chars) * 4 + 1)
+
+/* Money and programs. */
+#define LC_MONEY_MAX 100000000LL	/* 1,000,000.00 in cents */
+#define LC_SPEND_MAX (LC_MONEY_MAX * 1000)	/* a tier's minimum spend */
+#define LC_RATE_MAX 10000		/* basis points: a rate of 1 */
+#define LC_TIERS_MAX 16			/* tiers of one program */
+#define LC_PUNCH_COUNT_MAX 100		/* punches in one purchase */
+#define LC_PUNCHES_MAX 1000		/* a punch card's requirement */
+#define LC_COOLDOWN_MAX 86400		/* seconds between punches */
+#define LC_COOLDOWN_DEFAULT 60
+
+/* Auth. */
+/* A login's password check reserved but not settled after this long
+ * (its process died) counts as a failure. */
+#define LC_LOGIN_STALE_MS 30000
+/* How long a login waits for other checks of the same e-mail to settle
+ * when they could reach the failure limit. */
+#define LC_LOGIN_WAIT_MS 10000
+
+/* Storage. */
+/* Long enough to ride out another process's write transaction, short
+ * enough that a till gets DATABASE_ERROR rather than hanging. */
+#define LC_BUSY_TIMEOUT_MS 5000
+/* Past this much time in one sync batch the remaining items are not tried
+ * but answered DATABASE_ERROR (transient: the till resends them), so the
+ * till gets its answer before any web server timeout. */
+#define LC_SYNC_DEADLINE_MS 15000
+
+#endif /* LC_LIMITS_H */

@@ -1,0 +1,258 @@
+/*
+ * The rules of the service, apart from HTTP: the domain context a rule
+ * runs in, the one write path, card types, and the rules themselves
+ * (purchase, claim, redeem, auth, shop setup). A rule reads and writes
+ * through storage (lc_store.h) and returns a result struct or an error;
+ * it never sees a request or builds an answer.
+ */
+#ifndef LC_RULES_H
+#define LC_RULES_H
+
+#include <stdarg.h>
+
+#include "lcard.h"
+#include "lc_store.h"
+
+/* What a failed rule tells its caller: all an answer needs. */
+struct lc_error {
+	enum lc_err code;	/* LC_OK: no error */
+	char field[64];		/* the offending field, "" for none */
+	char msg[256];		/* "" for the code's default message */
+	long retry_after;	/* seconds, 0 for none */
+};
+
+/* Sets e and returns -1. fmt NULL: the code's default message. A
+ * DATABASE_ERROR gets Retry-After 1 unless one is set. */
+int lc_error_set(struct lc_error *, enum lc_err, const char *field,
+    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/* The message to show: e's own, else the code's default. */
+const char *lc_error_msg(const struct lc_error *);
+
+/* Who is acting. Empty for the admin tool (acting for the machine's
+ * owner, on any merchant). */
+struct lc_caller {
+	char user_id[LC_ID_LEN + 1];
+	char merchant_id[LC_ID_LEN + 1];
+	char location_id[LC_ID_LEN + 1];	/* staff's location; "" owner */
+	char family[LC_ID_LEN + 1];		/* the login of its token */
+	int is_owner;
+};
+
+/* The domain context of a rule: storage, caller, clock, error. */
+struct lc_dom {
+	struct lc_db *db;	/* borrowed */
+	struct lc_caller caller;
+	int64_t now_ms;
+	struct lc_error err;
+	/* The first transaction the running write recorded ("" none): the
+	 * one an idempotency key points at. */
+	char txn_id[LC_ID_LEN + 1];
+};
+#define lc_dom_fail(d, ...) lc_error_set(&(d)->err, __VA_ARGS__)
+
+/*
+ * The one write path (write.c). A write runs rule in one write
+ * transaction: begin, replay the idempotency key when one is given,
+ * run the rule, build the answer, store it under the key, commit; on any
+ * failure roll back, so nothing of it stays.
+ */
+struct lc_write {
+	const char *kind;	/* the key's kind: "purchase", "claim", ... */
+	const char *key;	/* the client's idempotency key, NULL none */
+	/* 0, or -1 with dom->err set. */
+	int (*rule)(struct lc_dom *, void *arg);
+	/* The answer of the rule's result, built inside the transaction so
+	 * the one stored under a key and the one returned are the same;
+	 * NULL for a write with no answer to keep. */
+	json_object *(*answer)(void *arg);
+	void *arg;
+};
+/* 0 written (*answer set when w->answer is), 1 the key was known: *answer
+ * is the stored answer and nothing ran, -1 nothing written (dom->err). */
+int lc_write(struct lc_dom *, const struct lc_write *, json_object **answer);
+/* Runs fn on one consistent read snapshot. 0, or -1 with dom->err. */
+int lc_read(struct lc_dom *, int (*fn)(struct lc_dom *, void *), void *arg);
+
+/* Settings (settings.c), stored in the database with defaults. */
+enum lc_setting {
+	LC_SET_ACCESS_TTL,
+	LC_SET_REFRESH_TTL,
+	LC_SET_LOGIN_MAX_FAILURES,
+	LC_SET_LOGIN_WINDOW,
+	LC_SET__MAX
+};
+/* The setting's value; its default when unset or unreadable. */
+int64_t lc_setting(struct lc_db *, enum lc_setting);
+const char *lc_setting_name(enum lc_setting);
+int lc_setting_lookup(const char *key);	/* enum value or -1 */
+/* Checks and stores (inside a write): 0, or -1 with dom->err. */
+int lc_setting_set(struct lc_dom *, const char *key, const char *value);
+
+/* Cards (card.c). */
+/* A card type's rules, side by side in card_punch.c, card_cashback.c,
+ * card_discount.c. */
+struct lc_purchase;
+struct lc_purchase_result;
+struct lc_cardtype {
+	const char *name;
+	/* Records purchase p on card c inside the write: inserts txn t
+	 * (id, card and caller fields set), updates c and the store, and
+	 * fills r. 0, or -1 with dom->err. */
+	int (*purchase)(struct lc_dom *, struct lc_card *c,
+	    const struct lc_purchase *p, struct lc_txn *t,
+	    struct lc_purchase_result *r);
+};
+extern const struct lc_cardtype lc_cardtype_punch;
+extern const struct lc_cardtype lc_cardtype_cashback;
+extern const struct lc_cardtype lc_cardtype_discount;
+
+/* The caller's merchant's card: 1 found, 0 not, -1 with dom->err. */
+int lc_card_get(struct lc_dom *, enum lc_cardkey, const char *value,
+    struct lc_card *);
+/* The card named by up to three identifiers that must agree: 0, or -1
+ * (CARD_NOT_FOUND, VALIDATION_ERROR). */
+int lc_card_resolve(struct lc_dom *, const char *card_id, const char *qr,
+    const char *barcode, struct lc_card *);
+/* By id, active and of type want: 0, or -1 (CARD_NOT_FOUND,
+ * CARD_INACTIVE, WRONG_CARD_TYPE). */
+int lc_card_for(struct lc_dom *, const char *card_id, const char *want,
+    struct lc_card *);
+int lc_card_save(struct lc_dom *, const struct lc_card *);
+/* The tier a lifetime spend falls in (0 when none), and the tier now. */
+int lc_card_tier(const struct lc_card *, int64_t spend);
+int64_t lc_card_rate(const struct lc_card *);
+const char *lc_card_tier_name(const struct lc_card *);
+/* The rate of the tier before amount, then adds amount to lifetime
+ * spend; *changed: the card moved to another tier. */
+int64_t lc_card_tiered_purchase(struct lc_card *, int64_t amount, int *changed);
+/* v * bp / 10000 rounded half away from zero (v >= 0). */
+int64_t lc_apply_rate(int64_t v, int64_t bp);
+/* A new transaction row of card for the caller's write. 0 or -1. */
+int lc_txn_new(struct lc_dom *, struct lc_txn *, const struct lc_card *,
+    const char *location_id, const char *staff_user_id, const char *type,
+    int64_t at);
+/* Stores t; the first of a write is the one its key points at. */
+int lc_txn_add(struct lc_dom *, const struct lc_txn *);
+
+/* A purchase (rule_purchase.c), from record, a sync item, or redeem's
+ * earn-on-remainder. */
+struct lc_purchase {
+	const char *qr, *card_id, *barcode;	/* NULL when absent */
+	const char *location_id, *staff_user_id;
+	int64_t amount;				/* cents */
+	int64_t punch_count;			/* 1 when not given */
+	const char *notes, *key, *pos_ref, *pos_term, *client_ts;
+	int64_t client_ms;			/* client_ts parsed */
+	int64_t at_ms;				/* when it happened */
+};
+struct lc_purchase_result {
+	char txn_id[LC_ID_LEN + 1];
+	const char *card_type;
+	int64_t purchase_amount;
+	/* Punch. */
+	int64_t punches_added, new_punch_count, rewards_earned, pending_rewards;
+	struct lc_reward reward;	/* the first earned, when any */
+	/* Cashback and discount. */
+	int64_t rate_bp, cashback_earned, new_balance;
+	int64_t discount_amount, final_amount;
+	int tier_changed;
+	char tier_name[LC_BYTES(LC_TIER_NAME_MAX)];
+};
+int lc_purchase(struct lc_dom *, const struct lc_purchase *,
+    struct lc_purchase_result *);
+
+/* Reward claim (rule_claim.c). */
+struct lc_claim {
+	const char *card_id, *location_id, *staff_user_id, *key;
+};
+struct lc_claim_result {
+	char txn_id[LC_ID_LEN + 1];
+	struct lc_reward reward;
+	int64_t pending_remaining;
+};
+int lc_claim(struct lc_dom *, const struct lc_claim *, struct lc_claim_result *);
+
+/* Cashback redemption (rule_redeem.c). */
+struct lc_redeem {
+	const char *card_id, *location_id, *staff_user_id, *notes, *key;
+	int64_t amount, purchase;	/* cents */
+	int earn;			/* earn on the remainder */
+};
+struct lc_redeem_entry {
+	char earning_txn_id[LC_ID_LEN + 1];
+	int64_t amount_used, earned_at;
+};
+struct lc_redeem_result {
+	char txn_id[LC_ID_LEN + 1];
+	int64_t redeemed, new_balance, final_amount;
+	struct lc_redeem_entry *entries;	/* malloc'd */
+	size_t nentries;
+	int earned;				/* earned below is set */
+	struct lc_purchase_result earn;
+};
+int lc_redeem(struct lc_dom *, const struct lc_redeem *, struct lc_redeem_result *);
+void lc_redeem_result_free(struct lc_redeem_result *);
+
+/* Auth (rule_auth.c). */
+#define LC_TOKEN_LEN 43		/* base64url of 256 random bits */
+struct lc_profile {
+	struct lc_user user;
+	struct lc_location *locations;	/* malloc'd; staff: their one */
+	size_t nlocations;
+};
+void lc_profile_free(struct lc_profile *);
+/* The user and the locations they act at: 0, or -1 (UNAUTHORIZED when
+ * there is no such user). */
+int lc_profile_get(struct lc_dom *, const char *user_id, struct lc_profile *);
+struct lc_tokens {
+	char access[LC_TOKEN_LEN + 1];
+	char refresh[LC_TOKEN_LEN + 1];
+	int64_t expires_in;	/* seconds */
+};
+struct lc_login_result {
+	struct lc_tokens tokens;
+	struct lc_profile profile;	/* free with lc_profile_free */
+};
+/* Throttled per e-mail; runs its own writes. 0, or -1 with dom->err. */
+int lc_login(struct lc_dom *, const char *email, const char *password,
+    struct lc_login_result *);
+int lc_refresh(struct lc_dom *, const char *refresh_token, struct lc_tokens *);
+/* The caller of a bearer access token into dom->caller: 0, or -1. */
+int lc_auth_token(struct lc_dom *, const char *token);
+/* The write scope of a purchase, claim or redemption: 0, or -1 with
+ * FORBIDDEN naming the field. */
+int lc_auth_scope(struct lc_dom *, const char *location_id,
+    const char *staff_user_id);
+/* scrypt hash of a password for storage. 0 or -1. */
+int lc_auth_hash_password(const char *password, char *out, size_t outsz);
+
+/* Shop setup (shop.c): what the admin tool (and later the owner's pages)
+ * create. Each runs inside a write; 0, or -1 with dom->err. Text is
+ * checked against the limits: UTF-8, no control characters. */
+int lc_text_check(struct lc_error *, const char *field, const char *s,
+    size_t maxchars, int empty_ok);
+int lc_shop_merchant_add(struct lc_dom *, const char *name,
+    char id[LC_ID_LEN + 1]);
+int lc_shop_location_add(struct lc_dom *, const char *merchant_id,
+    const char *name, char id[LC_ID_LEN + 1]);
+/* hash: from lc_auth_hash_password, made before the write. */
+int lc_shop_user_add(struct lc_dom *, const struct lc_user *u,
+    char id[LC_ID_LEN + 1]);
+/* "disable", "enable" or "passwd" (with hash); disable and passwd end
+ * every session of the user. */
+int lc_shop_user_change(struct lc_dom *, const char *verb, const char *user_id,
+    const char *hash);
+int lc_shop_program_add(struct lc_dom *, struct lc_program *p,
+    char id[LC_ID_LEN + 1]);
+/* Fills c's id, barcode and QR payload. */
+int lc_shop_card_issue(struct lc_dom *, const char *program_id,
+    const char *customer, struct lc_card *c);
+int lc_shop_card_status(struct lc_dom *, const char *card_id, int active);
+
+/* Validators shared by the API and the admin tool. */
+/* 1 when s is a password we accept (1 to LC_PASSWORD_MAX bytes). */
+int lc_password_ok(const char *s);
+/* 1 when s is an e-mail address we accept. */
+int lc_email_ok(const char *s);
+
+#endif /* LC_RULES_H */

@@ -1,0 +1,178 @@
+/*
+ * Inside the SQLite backend: its statement table and the helpers around
+ * it. Only db_sqlite.c and the unit tests include this; the rest of the
+ * library sees storage through lc_store.h alone.
+ */
+#ifndef LC_SQLITE_H
+#define LC_SQLITE_H
+
+#include <sqlite3.h>
+
+#include "lc_store.h"
+
+/* Every statement of the service: static text, bound parameters,
+ * prepared once per connection and kept. */
+#define LC_SQL_LIST \
+	X(SETTING_GET, "SELECT value FROM settings WHERE key = ?") \
+	X(SETTING_SET, "INSERT INTO settings(key, value) VALUES (?, ?) " \
+	    "ON CONFLICT(key) DO UPDATE SET value = excluded.value") \
+	X(SETTING_ALL, "SELECT key, value FROM settings ORDER BY key") \
+	X(MIGRATION_ADD, "INSERT INTO schema_migrations(version, name, " \
+	    "applied_at) VALUES (?, ?, ?)") \
+	X(MERCHANT_ADD, "INSERT INTO merchants(id, name, created_at) " \
+	    "VALUES (?, ?, ?)") \
+	X(MERCHANT_EXISTS, "SELECT 1 FROM merchants WHERE id = ?") \
+	X(LOCATION_ADD, "INSERT INTO locations(id, merchant_id, name, " \
+	    "created_at) VALUES (?, ?, ?, ?)") \
+	X(LOCATION_GET, "SELECT id, merchant_id, name FROM locations " \
+	    "WHERE id = ?") \
+	X(LOCATIONS_OF_MERCHANT, "SELECT id, merchant_id, name FROM locations " \
+	    "WHERE merchant_id = ? ORDER BY rowid") \
+	X(USER_BY_EMAIL, LC_USER_COLS "WHERE email = ?") \
+	X(USER_GET, LC_USER_COLS "WHERE id = ?") \
+	X(USER_ADD, "INSERT INTO users(id, merchant_id, email, display_name, " \
+	    "user_type, location_id, password_hash, created_at) " \
+	    "VALUES (?, ?, ?, ?, ?, ?, ?, ?)") \
+	X(USER_SET_DISABLED, "UPDATE users SET disabled = ? WHERE id = ?") \
+	X(USER_SET_PASSWORD, "UPDATE users SET password_hash = ? WHERE id = ?") \
+	X(ATTEMPTS, "SELECT coalesce(sum(pending = 0 OR at <= ?3), 0), " \
+	    "coalesce(sum(pending = 1 AND at > ?3), 0), " \
+	    "min(CASE WHEN pending = 0 OR at <= ?3 THEN at END) " \
+	    "FROM login_attempts WHERE email = ?1 AND at > ?2") \
+	X(ATTEMPT_ADD, "INSERT INTO login_attempts(email, at, pending) " \
+	    "VALUES (?, ?, 1)") \
+	X(ATTEMPT_FAIL, "UPDATE login_attempts SET pending = 0, at = ? " \
+	    "WHERE rowid = ?") \
+	X(ATTEMPT_FORGET, "DELETE FROM login_attempts WHERE rowid = ?") \
+	X(ATTEMPTS_CLEAR, "DELETE FROM login_attempts WHERE email = ? " \
+	    "AND pending = 0") \
+	X(ATTEMPTS_PRUNE, "DELETE FROM login_attempts WHERE at <= ?") \
+	X(TOKEN_ADD, "INSERT INTO tokens(digest, kind, user_id, family, " \
+	    "expires_at, created_at) VALUES (?, ?, ?, ?, ?, ?)") \
+	X(TOKEN_GET, "SELECT t.kind, t.user_id, t.family, t.expires_at, " \
+	    "t.rotated_at IS NOT NULL, t.revoked, u.merchant_id, " \
+	    "u.user_type = 'owner', coalesce(u.location_id, '') FROM tokens t " \
+	    "JOIN users u ON u.id = t.user_id WHERE t.digest = ? " \
+	    "AND u.disabled = 0") \
+	X(TOKEN_ROTATE, "UPDATE tokens SET rotated_at = ? WHERE digest = ? " \
+	    "AND rotated_at IS NULL") \
+	X(TOKENS_REVOKE_FAMILY, "UPDATE tokens SET revoked = 1 WHERE family = ?") \
+	X(TOKENS_REVOKE_USER, "UPDATE tokens SET revoked = 1 WHERE user_id = ?") \
+	X(TOKENS_PRUNE, "DELETE FROM tokens WHERE expires_at < ?") \
+	X(PROGRAM_ADD, "INSERT INTO programs(id, merchant_id, type, title, " \
+	    "punch_requirement, reward_title, reward_description, " \
+	    "reward_amount, cooldown_seconds, created_at) " \
+	    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)") \
+	X(PROGRAM_GET, "SELECT " LC_PROGRAM_COLS " FROM programs p " \
+	    "WHERE p.id = ?") \
+	X(TIER_ADD, "INSERT INTO tiers(program_id, name, min_spend, rate_bp) " \
+	    "VALUES (?, ?, ?, ?)") \
+	X(TIERS_OF_PROGRAM, "SELECT name, min_spend, rate_bp FROM tiers " \
+	    "WHERE program_id = ? ORDER BY min_spend") \
+	X(CARD_ADD, "INSERT INTO cards(id, merchant_id, program_id, " \
+	    "customer_name, barcode, qr_code, created_at) " \
+	    "VALUES (?, ?, ?, ?, ?, ?, ?)") \
+	X(CARD_BY_ID, LC_CARD_COLS "WHERE c.merchant_id = ? AND c.id = ?") \
+	X(CARD_BY_QR, LC_CARD_COLS "WHERE c.merchant_id = ? AND c.qr_code = ?") \
+	X(CARD_BY_BARCODE, LC_CARD_COLS "WHERE c.merchant_id = ? AND c.barcode = ?") \
+	X(CARD_SAVE, "UPDATE cards SET current_punches = ?, pending_rewards = ?, " \
+	    "lifetime_punches = ?, cashback_balance = ?, lifetime_cashback = ?, " \
+	    "lifetime_spend = ? WHERE id = ?") \
+	X(CARD_SET_STATUS, "UPDATE cards SET status = ? WHERE id = ?") \
+	X(TXN_ADD, "INSERT INTO transactions(id, merchant_id, card_id, " \
+	    "location_id, staff_user_id, type, purchase_amount, punches_added, " \
+	    "rate_bp, cashback_earned, discount_amount, redeemed_amount, " \
+	    "reward_id, transaction_notes, pos_reference_id, pos_terminal_id, " \
+	    "client_timestamp, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, " \
+	    "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)") \
+	X(PUNCH_NEAR, "SELECT max(created_at) FROM transactions WHERE " \
+	    "card_id = ? AND type = 'punch' AND created_at > ? AND created_at < ?") \
+	X(REWARD_ADD, "INSERT INTO rewards(id, card_id, earned_transaction_id, " \
+	    "title, description, amount, earned_at) VALUES (?, ?, ?, ?, ?, ?, ?)") \
+	X(REWARD_OLDEST, "SELECT id, card_id, earned_transaction_id, title, " \
+	    "description, amount, earned_at FROM rewards " \
+	    "WHERE card_id = ? AND status = 'pending_claim' " \
+	    "ORDER BY earned_at, rowid LIMIT 1") \
+	X(REWARD_CLAIM, "UPDATE rewards SET status = 'claimed', claimed_at = ?, " \
+	    "claim_transaction_id = ? WHERE id = ? AND status = 'pending_claim'") \
+	X(EARNING_ADD, "INSERT INTO cashback_earnings(transaction_id, card_id, " \
+	    "amount, remaining, earned_at) VALUES (?, ?, ?, ?, ?)") \
+	X(EARNING_OLDEST, "SELECT transaction_id, amount, remaining, earned_at " \
+	    "FROM cashback_earnings WHERE card_id = ? AND remaining > 0 " \
+	    "ORDER BY earned_at, rowid LIMIT 1") \
+	X(EARNING_USE, "UPDATE cashback_earnings SET remaining = remaining - ? " \
+	    "WHERE transaction_id = ? AND remaining >= ?") \
+	X(ENTRY_ADD, "INSERT INTO redemption_entries(redeem_transaction_id, " \
+	    "earning_transaction_id, amount_used) VALUES (?, ?, ?)") \
+	X(IDEM_GET, "SELECT kind, transaction_id, response FROM idempotency_keys " \
+	    "WHERE merchant_id = ? AND key = ?") \
+	X(IDEM_ADD, "INSERT INTO idempotency_keys(merchant_id, key, kind, " \
+	    "transaction_id, response, created_at) VALUES (?, ?, ?, ?, ?, ?)") \
+	X(HISTORY_COUNT, "SELECT count(*) FROM transactions WHERE card_id = ? " \
+	    "AND created_at BETWEEN ? AND ?") \
+	X(HISTORY_COUNT_TYPE, "SELECT count(*) FROM transactions WHERE " \
+	    "card_id = ? AND type = ? AND created_at BETWEEN ? AND ?") \
+	X(HISTORY_TOTAL, "SELECT coalesce(sum(n), 0) FROM txn_counts " \
+	    "WHERE card_id = ?") \
+	X(HISTORY_TOTAL_TYPE, "SELECT coalesce(sum(n), 0) FROM txn_counts " \
+	    "WHERE card_id = ? AND type = ?") \
+	X(HISTORY_PAGE, LC_HISTORY_COLS "FROM (SELECT rowid AS k FROM " \
+	    "transactions WHERE card_id = ? AND created_at BETWEEN ? AND ? " \
+	    LC_HISTORY_PAGE ")" LC_HISTORY_JOIN) \
+	X(HISTORY_PAGE_TYPE, LC_HISTORY_COLS "FROM (SELECT rowid AS k FROM " \
+	    "transactions WHERE card_id = ? AND type = ? AND created_at " \
+	    "BETWEEN ? AND ? " LC_HISTORY_PAGE ")" LC_HISTORY_JOIN)
+
+/* Column lists, each decoded by one function of db_sqlite.c. */
+#define LC_USER_COLS "SELECT id, merchant_id, coalesce(location_id, ''), " \
+	"email, coalesce(display_name, ''), password_hash, " \
+	"user_type = 'owner', disabled FROM users "
+#define LC_PROGRAM_COLS "p.id, p.merchant_id, p.type, p.title, " \
+	"coalesce(p.punch_requirement, 0), p.reward_amount, " \
+	"p.cooldown_seconds, coalesce(p.reward_title, ''), " \
+	"p.reward_description"
+#define LC_CARD_COLS "SELECT " LC_PROGRAM_COLS ", c.id, c.merchant_id, " \
+	"m.name, c.customer_name, c.barcode, c.qr_code, c.status, " \
+	"c.current_punches, c.pending_rewards, c.lifetime_punches, " \
+	"c.cashback_balance, c.lifetime_cashback, c.lifetime_spend " \
+	"FROM cards c JOIN programs p ON p.id = c.program_id " \
+	"JOIN merchants m ON m.id = c.merchant_id "
+#define LC_PROGRAM_NCOLS 9
+#define LC_HISTORY_COLS "SELECT t.id, t.type, t.purchase_amount, " \
+	"t.punches_added, t.created_at, l.name, " \
+	"coalesce(nullif(u.display_name, ''), u.email), t.cashback_earned, " \
+	"t.discount_amount, t.redeemed_amount, r.title, t.pos_reference_id, " \
+	"t.pos_terminal_id, t.transaction_notes, t.client_timestamp "
+/* The page's rowids come from the covering index alone, so skipping to a
+ * deep page never reads the rows it skips; only the page is joined. */
+#define LC_HISTORY_PAGE "ORDER BY created_at DESC, rowid DESC LIMIT ? OFFSET ?"
+#define LC_HISTORY_JOIN " p JOIN transactions t ON t.rowid = p.k " \
+	"JOIN locations l ON l.id = t.location_id " \
+	"JOIN users u ON u.id = t.staff_user_id " \
+	"LEFT JOIN rewards r ON r.id = t.reward_id " \
+	"ORDER BY t.created_at DESC, t.rowid DESC"
+
+enum lc_sql {
+#define X(name, sql) LC_SQL_##name,
+	LC_SQL_LIST
+#undef X
+	LC_SQL__MAX
+};
+
+/*
+ * The statement, reset and bound from fmt: 's' const char * (NULL binds
+ * NULL), 'i' int64_t, 'o' int64_t stored as NULL when below 0, 'b' const
+ * void * then int length, 'N' NULL (no argument). NULL on failure. The
+ * statement stays owned by db; reset it when done.
+ */
+sqlite3_stmt *lc_sq_prep(struct lc_db *, enum lc_sql, const char *fmt, ...);
+/* sqlite3_step() whose errors other than ROW/DONE are logged. */
+int lc_sq_step(struct lc_db *, sqlite3_stmt *);
+/* Runs a bound statement that returns no rows and resets it: 0 or -1. */
+int lc_sq_exec(struct lc_db *, sqlite3_stmt *);
+/* Copies column i as text into out (truncating); "" for NULL. */
+void lc_sq_col(sqlite3_stmt *, int i, char *out, size_t outsz);
+/* The connection, for the tests' own queries. */
+sqlite3 *lc_sq_handle(struct lc_db *);
+
+#endif /* LC_SQLITE_H */

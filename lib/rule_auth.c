@@ -1,0 +1,432 @@
+/*
+ * Authentication rules: login with throttling, refresh rotation with reuse
+ * detection, the bearer token check, the user's profile, and the write
+ * scope of staff and owners.
+ */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <libscrypt.h>
+
+#include "lc_int.h"
+
+#define LC_TOKEN_BYTES 32	/* 256 bits from the OS random source */
+
+/* Cost of stored password hashes: scrypt's interactive parameters. */
+#define LC_SCRYPT_N 16384
+#define LC_SCRYPT_R 8
+#define LC_SCRYPT_P 1
+
+/* How often a login waiting for other checks of its e-mail looks again. */
+#define LC_LOGIN_POLL_MS 20
+
+/*
+ * A hash of nothing anyone knows, with the same parameters as real ones:
+ * checking a password for an unknown e-mail against it costs the same
+ * work as a wrong password, so timing does not reveal which accounts exist.
+ */
+static const char lc_dummy_mcf[] = "$s1$0e0801$hW+X/b3HcDCVQ6AygvB3FQ==$"
+    "FBV/kywh2MJmJDSK30VDUZTy6DWJDjrF68j8npDaLrRqhrLqHwwrPyDAkFIDRmIeYxb8"
+    "hCyc3OBJwamYaujRKg==";
+
+int
+lc_auth_hash_password(const char *password, char *out, size_t outsz)
+{
+	if (outsz < SCRYPT_MCF_LEN)
+		return -1;
+	return libscrypt_hash(out, password, LC_SCRYPT_N, LC_SCRYPT_R,
+	    LC_SCRYPT_P) > 0 ? 0 : -1;
+}
+
+int
+lc_password_ok(const char *s)
+{
+	return s != NULL && *s != '\0' && strlen(s) <= LC_PASSWORD_MAX;
+}
+
+int
+lc_email_ok(const char *s)
+{
+	return strlen(s) <= LC_EMAIL_MAX && strchr(s, '@') != NULL &&
+	    strchr(s, ' ') == NULL && lc_is_printable_ascii(s);
+}
+
+/* 1 when password matches the stored MCF hash. */
+static int
+check_password(const char *mcf, const char *password)
+{
+	char copy[SCRYPT_MCF_LEN + 1];
+
+	/* libscrypt_check writes into the hash it is given: pass a copy. */
+	if (strlen(mcf) >= sizeof(copy))
+		return 0;
+	memcpy(copy, mcf, strlen(mcf) + 1);
+	return libscrypt_check(copy, password) > 0;
+}
+
+/*
+ * The stored form of a token. A token is 256 random bits, so no one can
+ * guess it and a slow hash buys nothing: scrypt at minimal cost with a
+ * fixed salt is a plain one-way digest, deterministic so it can be looked
+ * up by an index. A database leak then yields no usable token.
+ */
+static int
+token_digest(const char *token, unsigned char out[LC_DIGEST_LEN])
+{
+	static const char salt[] = "loyalty-pos token v1";
+
+	return libscrypt_scrypt((const uint8_t *)token, strlen(token),
+	    (const uint8_t *)salt, sizeof(salt) - 1, 2, 1, 1, out,
+	    LC_DIGEST_LEN) == 0 ? 0 : -1;
+}
+
+static int
+token_wellformed(const char *t)
+{
+	return strlen(t) == LC_TOKEN_LEN && strspn(t,
+	    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+	    "0123456789-_") == LC_TOKEN_LEN;
+}
+
+/* Issues and stores one token of kind for user in family. */
+static int
+token_issue(struct lc_dom *dom, const char *kind, const char *user_id,
+    const char *family, int64_t ttl, char out[LC_TOKEN_LEN + 1])
+{
+	unsigned char raw[LC_TOKEN_BYTES], dg[LC_DIGEST_LEN];
+
+	if (lc_random(raw, sizeof(raw)) == -1)
+		return lc_dom_fail(dom, LC_E_INTERNAL, NULL, NULL);
+	lc_b64_encode(raw, sizeof(raw), out, 1);
+	if (token_digest(out, dg) == -1)
+		return lc_dom_fail(dom, LC_E_INTERNAL, NULL, NULL);
+	if (lc_db_token_add(dom->db, dg, kind, user_id, family,
+	    dom->now_ms + ttl * 1000, dom->now_ms) == -1)
+		return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
+	return 0;
+}
+
+/* An access and a refresh token for user in family, inside a write. */
+static int
+token_pair(struct lc_dom *dom, const char *user_id, const char *family,
+    struct lc_tokens *t)
+{
+	t->expires_in = lc_setting(dom->db, LC_SET_ACCESS_TTL);
+	return token_issue(dom, "access", user_id, family, t->expires_in,
+	    t->access) == -1 || token_issue(dom, "refresh", user_id, family,
+	    lc_setting(dom->db, LC_SET_REFRESH_TTL), t->refresh) == -1 ? -1 : 0;
+}
+
+static int
+location_push(void *arg, const struct lc_location *l)
+{
+	struct lc_profile *p = arg;
+	struct lc_location *n;
+
+	if ((n = realloc(p->locations, (p->nlocations + 1) * sizeof(*n))) == NULL)
+		return -2;
+	p->locations = n;
+	p->locations[p->nlocations++] = *l;
+	return 0;
+}
+
+void
+lc_profile_free(struct lc_profile *p)
+{
+	free(p->locations);
+	p->locations = NULL;
+	p->nlocations = 0;
+}
+
+/*
+ * A staff member acts at their one location; an owner at every location
+ * of the merchant, the first created being the active one.
+ */
+int
+lc_profile_get(struct lc_dom *dom, const char *user_id, struct lc_profile *p)
+{
+	struct lc_location l;
+	int rc;
+
+	memset(p, 0, sizeof(*p));
+	if ((rc = lc_db_user_get(dom->db, user_id, &p->user)) == -1)
+		return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
+	if (rc == 0)
+		return lc_dom_fail(dom, LC_E_UNAUTHORIZED, NULL, NULL);
+	if (!p->user.is_owner) {
+		if ((rc = lc_db_location_get(dom->db, p->user.location_id,
+		    &l)) == 1)
+			rc = location_push(p, &l);
+	} else
+		rc = lc_db_locations(dom->db, p->user.merchant_id,
+		    location_push, p);
+	if (rc < 0) {
+		lc_profile_free(p);
+		return lc_dom_fail(dom, rc == -2 ? LC_E_INTERNAL : LC_E_DATABASE,
+		    NULL, NULL);
+	}
+	return 0;
+}
+
+/*
+ * Login. The password check is slow (scrypt) and runs outside any
+ * transaction, between two writes:
+ *   1. reserve: refuse when the e-mail has login_max_failures failures in
+ *      the window; wait while failures plus checks in flight reach it
+ *      (so concurrent guesses can never check more than the limit, and
+ *      correct logins in parallel are delayed, never refused); else record
+ *      this check as pending and read the user.
+ *   2. the check.
+ *   3. settle: a wrong password stays as a failure. A right one logs in
+ *      only if the user is still enabled and has the very hash that was
+ *      checked: a password change or a disable that committed meanwhile
+ *      wins, so no session is ever made with an old password.
+ */
+struct login {
+	const char *email;		/* as sent */
+	char norm[LC_EMAIL_MAX + 1];	/* lower case: the throttle's key */
+	int64_t attempt;		/* the pending check */
+	int wait;			/* reserve: others must settle first */
+	int found;
+	struct lc_user user;
+	int ok;				/* the password matched */
+	char family[LC_ID_LEN + 1];
+	struct lc_login_result *r;
+};
+
+static int
+login_reserve(struct lc_dom *dom, void *arg)
+{
+	struct login *l = arg;
+	int64_t max = lc_setting(dom->db, LC_SET_LOGIN_MAX_FAILURES);
+	int64_t window = lc_setting(dom->db, LC_SET_LOGIN_WINDOW) * 1000;
+	struct lc_attempts a;
+	int rc;
+
+	l->wait = 0;
+	if (lc_db_attempts(dom->db, l->norm, dom->now_ms - window,
+	    dom->now_ms - LC_LOGIN_STALE_MS, &a) == -1)
+		return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
+	if (a.failures >= max) {
+		/* Whole seconds, rounded up, until the oldest failure ages
+		 * out. */
+		dom->err.retry_after = (long)((a.oldest + window - dom->now_ms +
+		    999) / 1000);
+		if (dom->err.retry_after < 1)
+			dom->err.retry_after = 1;
+		return lc_dom_fail(dom, LC_E_RATE_LIMITED, NULL, NULL);
+	}
+	if (a.failures + a.pending >= max) {
+		l->wait = 1;
+		return 0;
+	}
+	if (lc_db_attempts_prune(dom->db, dom->now_ms - window) == -1 ||
+	    lc_db_attempt_add(dom->db, l->norm, dom->now_ms, &l->attempt) == -1 ||
+	    (rc = lc_db_user_by_email(dom->db, l->email, &l->user)) == -1)
+		return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
+	/* A disabled user is an unknown one. */
+	l->found = rc == 1 && !l->user.disabled;
+	return 0;
+}
+
+static int
+login_settle(struct lc_dom *dom, void *arg)
+{
+	struct login *l = arg;
+	struct lc_user now;
+	int rc;
+
+	if (!l->ok) {
+		if (lc_db_attempt_settle(dom->db, l->attempt, 1,
+		    dom->now_ms) == -1)
+			return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
+		return 0;
+	}
+	if (lc_db_attempt_settle(dom->db, l->attempt, 0, 0) == -1 ||
+	    (rc = lc_db_user_get(dom->db, l->user.id, &now)) == -1)
+		return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
+	if (rc == 0 || now.disabled ||
+	    strcmp(now.password_hash, l->user.password_hash) != 0) {
+		/* Changed while we checked: the checked password is no
+		 * longer the user's. Not a guess, so not a failure. */
+		l->ok = 0;
+		return 0;
+	}
+	/* Success wipes this e-mail's failures. */
+	if (lc_db_attempts_clear(dom->db, l->norm) == -1 ||
+	    lc_db_tokens_prune(dom->db, dom->now_ms) == -1)
+		return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
+	if (token_pair(dom, now.id, l->family, &l->r->tokens) == -1)
+		return -1;
+	return lc_profile_get(dom, now.id, &l->r->profile);
+}
+
+static void
+sleep_ms(long ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+	while (nanosleep(&ts, &ts) == -1)
+		continue;
+}
+
+int
+lc_login(struct lc_dom *dom, const char *email, const char *password,
+    struct lc_login_result *r)
+{
+	struct lc_write w = { NULL, NULL, login_reserve, NULL, NULL };
+	struct login l;
+	int64_t start = dom->now_ms;
+	size_t i;
+
+	memset(r, 0, sizeof(*r));
+	memset(&l, 0, sizeof(l));
+	l.email = email;
+	l.r = r;
+	for (i = 0; email[i] != '\0' && i < LC_EMAIL_MAX; i++)
+		l.norm[i] = (char)tolower((unsigned char)email[i]);
+	w.arg = &l;
+	for (;;) {
+		if (lc_write(dom, &w, NULL) == -1)
+			return -1;
+		if (!l.wait)
+			break;
+		if (lc_now_ms() - start > LC_LOGIN_WAIT_MS) {
+			dom->err.retry_after = 1;
+			return lc_dom_fail(dom, LC_E_RATE_LIMITED, NULL, NULL);
+		}
+		sleep_ms(LC_LOGIN_POLL_MS);
+		dom->now_ms = lc_now_ms();
+	}
+	l.ok = check_password(l.found ? l.user.password_hash : lc_dummy_mcf,
+	    password) && l.found;
+	if (l.ok && lc_uuid(l.family) == -1)
+		return lc_dom_fail(dom, LC_E_INTERNAL, NULL, NULL);
+	dom->now_ms = lc_now_ms();
+	w.rule = login_settle;
+	if (lc_write(dom, &w, NULL) == -1) {
+		lc_profile_free(&r->profile);
+		return -1;
+	}
+	if (!l.ok)
+		return lc_dom_fail(dom, LC_E_INVALID_CREDENTIALS, NULL, NULL);
+	return 0;
+}
+
+/* Refresh: rotation, with reuse of a rotated token revoking its login. */
+struct refresh {
+	unsigned char dg[LC_DIGEST_LEN];
+	int reused;
+	struct lc_tokens *t;
+};
+
+static int
+refresh_rule(struct lc_dom *dom, void *arg)
+{
+	struct refresh *rf = arg;
+	struct lc_token tok;
+	int rc;
+
+	if ((rc = lc_db_token_get(dom->db, rf->dg, &tok)) == -1)
+		return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
+	if (rc == 0 || strcmp(tok.kind, "refresh") != 0 || tok.revoked ||
+	    tok.expires_at <= dom->now_ms)
+		return lc_dom_fail(dom, LC_E_UNAUTHORIZED, NULL,
+		    "The refresh token is invalid or expired.");
+	if (tok.rotated) {
+		/* A rotated token presented again: someone holds a copy.
+		 * Revoke everything descended from that login, and commit
+		 * that before refusing. */
+		if (lc_db_tokens_revoke_family(dom->db, tok.family) == -1)
+			return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
+		lc_log("refresh token reuse: revoked login family %s",
+		    tok.family);
+		rf->reused = 1;
+		return 0;
+	}
+	if (lc_db_token_rotate(dom->db, rf->dg, dom->now_ms) != 1)
+		return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
+	return token_pair(dom, tok.user_id, tok.family, rf->t);
+}
+
+int
+lc_refresh(struct lc_dom *dom, const char *token, struct lc_tokens *t)
+{
+	struct refresh rf;
+	struct lc_write w = { NULL, NULL, refresh_rule, NULL, &rf };
+
+	memset(&rf, 0, sizeof(rf));
+	rf.t = t;
+	if (!token_wellformed(token))
+		return lc_dom_fail(dom, LC_E_UNAUTHORIZED, NULL,
+		    "The refresh token is invalid or expired.");
+	if (token_digest(token, rf.dg) == -1)
+		return lc_dom_fail(dom, LC_E_INTERNAL, NULL, NULL);
+	if (lc_write(dom, &w, NULL) == -1)
+		return -1;
+	if (rf.reused)
+		return lc_dom_fail(dom, LC_E_UNAUTHORIZED, NULL,
+		    "The refresh token was already used; log in again.");
+	return 0;
+}
+
+int
+lc_auth_token(struct lc_dom *dom, const char *token)
+{
+	unsigned char dg[LC_DIGEST_LEN];
+	struct lc_caller *c = &dom->caller;
+	struct lc_token t;
+	int rc;
+
+	if (!token_wellformed(token))
+		return lc_dom_fail(dom, LC_E_UNAUTHORIZED, NULL,
+		    "The access token is invalid or expired.");
+	if (token_digest(token, dg) == -1)
+		return lc_dom_fail(dom, LC_E_INTERNAL, NULL, NULL);
+	if ((rc = lc_db_token_get(dom->db, dg, &t)) == -1)
+		return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
+	if (rc == 0 || strcmp(t.kind, "access") != 0 || t.revoked ||
+	    t.expires_at <= dom->now_ms)
+		return lc_dom_fail(dom, LC_E_UNAUTHORIZED, NULL,
+		    "The access token is invalid or expired.");
+	memcpy(c->user_id, t.user_id, sizeof(c->user_id));
+	memcpy(c->merchant_id, t.merchant_id, sizeof(c->merchant_id));
+	memcpy(c->location_id, t.location_id, sizeof(c->location_id));
+	memcpy(c->family, t.family, sizeof(c->family));
+	c->is_owner = t.is_owner;
+	return 0;
+}
+
+int
+lc_auth_scope(struct lc_dom *dom, const char *location_id,
+    const char *staff_user_id)
+{
+	const struct lc_caller *c = &dom->caller;
+	struct lc_location l;
+	struct lc_user u;
+	int rc;
+
+	if (!c->is_owner) {
+		/* Staff act at their own location, as themselves. */
+		if (strcmp(location_id, c->location_id) != 0)
+			return lc_dom_fail(dom, LC_E_FORBIDDEN, "location_id",
+			    "You can only act at your own location.");
+		if (strcmp(staff_user_id, c->user_id) != 0)
+			return lc_dom_fail(dom, LC_E_FORBIDDEN, "staff_user_id",
+			    "You can only act as yourself.");
+		return 0;
+	}
+	if ((rc = lc_db_location_get(dom->db, location_id, &l)) == -1)
+		return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
+	if (rc == 0 || strcmp(l.merchant_id, c->merchant_id) != 0)
+		return lc_dom_fail(dom, LC_E_FORBIDDEN, "location_id",
+		    "This location is not one of your merchant's.");
+	if ((rc = lc_db_user_get(dom->db, staff_user_id, &u)) == -1)
+		return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
+	if (rc == 0 || strcmp(u.merchant_id, c->merchant_id) != 0)
+		return lc_dom_fail(dom, LC_E_FORBIDDEN, "staff_user_id",
+		    "This user is not one of your merchant's.");
+	return 0;
+}

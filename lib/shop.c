@@ -1,0 +1,282 @@
+/*
+ * Setting up a shop: merchants, locations, users, programs and cards, the
+ * things the POS API does not create. Each operation is a rule run inside
+ * a write by its caller (the admin tool today), checking its input against
+ * the limits so nothing the API later sends can be malformed.
+ */
+#include <string.h>
+
+#include "lc_int.h"
+
+int
+lc_text_check(struct lc_error *e, const char *field, const char *s,
+    size_t maxchars, int empty_ok)
+{
+	const unsigned char *p;
+
+	if (!lc_utf8_valid(s))
+		return lc_error_set(e, LC_E_VALIDATION, field,
+		    "%s must be UTF-8 text", field);
+	if ((!empty_ok && *s == '\0') || lc_utf8_chars(s) > maxchars)
+		return lc_error_set(e, LC_E_VALIDATION, field,
+		    "%s must be %d to %zu characters", field, empty_ok ? 0 : 1,
+		    maxchars);
+	/* Text every JSON answer carries: no control characters. */
+	for (p = (const unsigned char *)s; *p != '\0'; p++)
+		if (*p < 0x20 || *p == 0x7f)
+			return lc_error_set(e, LC_E_VALIDATION, field,
+			    "%s must not hold control characters", field);
+	return 0;
+}
+
+static int
+new_id(struct lc_dom *dom, char id[LC_ID_LEN + 1])
+{
+	return lc_uuid(id) == -1 ? lc_dom_fail(dom, LC_E_INTERNAL, NULL,
+	    "no randomness") : 0;
+}
+
+static int
+merchant_known(struct lc_dom *dom, const char *mid)
+{
+	int rc = lc_db_merchant_exists(dom->db, mid);
+
+	if (rc == -1)
+		return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
+	if (rc == 0)
+		return lc_dom_fail(dom, LC_E_NOT_FOUND, "merchant_id",
+		    "no merchant %s", mid);
+	return 0;
+}
+
+int
+lc_shop_merchant_add(struct lc_dom *dom, const char *name,
+    char id[LC_ID_LEN + 1])
+{
+	if (lc_text_check(&dom->err, "name", name, LC_NAME_MAX, 0) == -1 ||
+	    new_id(dom, id) == -1)
+		return -1;
+	if (lc_db_merchant_add(dom->db, id, name, dom->now_ms) == -1)
+		return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
+	return 0;
+}
+
+int
+lc_shop_location_add(struct lc_dom *dom, const char *merchant_id,
+    const char *name, char id[LC_ID_LEN + 1])
+{
+	struct lc_location l;
+
+	memset(&l, 0, sizeof(l));
+	if (lc_text_check(&dom->err, "name", name, LC_NAME_MAX, 0) == -1 ||
+	    merchant_known(dom, merchant_id) == -1 || new_id(dom, l.id) == -1)
+		return -1;
+	snprintf(l.merchant_id, sizeof(l.merchant_id), "%s", merchant_id);
+	snprintf(l.name, sizeof(l.name), "%s", name);
+	if (lc_db_location_add(dom->db, &l, dom->now_ms) == -1)
+		return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
+	memcpy(id, l.id, LC_ID_LEN + 1);
+	return 0;
+}
+
+int
+lc_shop_user_add(struct lc_dom *dom, const struct lc_user *in,
+    char id[LC_ID_LEN + 1])
+{
+	struct lc_user u = *in;
+	struct lc_location l;
+	int rc;
+
+	if (merchant_known(dom, u.merchant_id) == -1 ||
+	    lc_text_check(&dom->err, "name", u.display_name, LC_NAME_MAX,
+	    1) == -1)
+		return -1;
+	if (!lc_email_ok(u.email))
+		return lc_dom_fail(dom, LC_E_VALIDATION, "email",
+		    "not an e-mail address: %s", u.email);
+	if (!u.is_owner && u.location_id[0] == '\0')
+		return lc_dom_fail(dom, LC_E_VALIDATION, "location_id",
+		    "a system_user needs a location");
+	if (u.location_id[0] != '\0') {
+		if ((rc = lc_db_location_get(dom->db, u.location_id, &l)) == -1)
+			return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
+		if (rc == 0 || strcmp(l.merchant_id, u.merchant_id) != 0)
+			return lc_dom_fail(dom, LC_E_NOT_FOUND, "location_id",
+			    "no location %s at this merchant", u.location_id);
+	}
+	if (u.password_hash[0] == '\0')
+		return lc_dom_fail(dom, LC_E_VALIDATION, "password",
+		    "a password is required");
+	if (new_id(dom, u.id) == -1)
+		return -1;
+	if ((rc = lc_db_user_add(dom->db, &u, dom->now_ms)) == LC_DB_CONFLICT)
+		return lc_dom_fail(dom, LC_E_VALIDATION, "email",
+		    "a user with e-mail %s exists already", u.email);
+	if (rc == -1)
+		return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
+	memcpy(id, u.id, LC_ID_LEN + 1);
+	return 0;
+}
+
+int
+lc_shop_user_change(struct lc_dom *dom, const char *verb, const char *uid,
+    const char *hash)
+{
+	int rc;
+
+	if (strcmp(verb, "passwd") == 0)
+		rc = lc_db_user_set_password(dom->db, uid, hash);
+	else
+		rc = lc_db_user_set_disabled(dom->db, uid,
+		    strcmp(verb, "disable") == 0);
+	if (rc == -1)
+		return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
+	if (rc == 0)
+		return lc_dom_fail(dom, LC_E_NOT_FOUND, "user_id",
+		    "no user %s", uid);
+	/* Every session ends with the change, in the same transaction, so
+	 * no login can slip between them (a login checks the hash it
+	 * verified is still the user's when it commits). */
+	if (strcmp(verb, "enable") != 0 &&
+	    lc_db_tokens_revoke_user(dom->db, uid) == -1)
+		return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
+	return 0;
+}
+
+int
+lc_shop_program_add(struct lc_dom *dom, struct lc_program *p,
+    char id[LC_ID_LEN + 1])
+{
+	int punch = strcmp(p->type, "punch") == 0, i;
+
+	if (lc_text_check(&dom->err, "title", p->title, LC_NAME_MAX, 0) == -1 ||
+	    merchant_known(dom, p->merchant_id) == -1)
+		return -1;
+	if (punch) {
+		if (p->punch_requirement < 1 ||
+		    p->punch_requirement > LC_PUNCHES_MAX)
+			return lc_dom_fail(dom, LC_E_VALIDATION,
+			    "punch_requirement", "punches must be 1 to %d",
+			    LC_PUNCHES_MAX);
+		if (lc_text_check(&dom->err, "reward_title", p->reward_title,
+		    LC_NAME_MAX, 0) == -1 || lc_text_check(&dom->err,
+		    "reward_description", p->reward_description, LC_DESC_MAX,
+		    1) == -1)
+			return -1;
+		if (p->reward_amount < 0 || p->reward_amount > LC_MONEY_MAX)
+			return lc_dom_fail(dom, LC_E_VALIDATION, "reward_amount",
+			    "the reward amount is out of range");
+		if (p->cooldown_seconds < 0 ||
+		    p->cooldown_seconds > LC_COOLDOWN_MAX)
+			return lc_dom_fail(dom, LC_E_VALIDATION,
+			    "cooldown_seconds", "the cooldown must be 0 to %d "
+			    "seconds", LC_COOLDOWN_MAX);
+		p->ntiers = 0;
+	} else if (strcmp(p->type, "cashback") == 0 ||
+	    strcmp(p->type, "discount") == 0) {
+		if (p->ntiers < 1)
+			return lc_dom_fail(dom, LC_E_VALIDATION, "tiers",
+			    "a cashback or discount program needs a tier");
+		for (i = 0; i < p->ntiers; i++) {
+			if (lc_text_check(&dom->err, "tier name",
+			    p->tiers[i].name, LC_TIER_NAME_MAX, 0) == -1)
+				return -1;
+			if (p->tiers[i].rate_bp < 0 ||
+			    p->tiers[i].rate_bp > LC_RATE_MAX ||
+			    p->tiers[i].min_spend < 0 ||
+			    p->tiers[i].min_spend > LC_SPEND_MAX)
+				return lc_dom_fail(dom, LC_E_VALIDATION, "tiers",
+				    "a tier's rate or minimum spend is out of "
+				    "range");
+			if (i == 0 && p->tiers[i].min_spend != 0)
+				return lc_dom_fail(dom, LC_E_VALIDATION, "tiers",
+				    "the first tier's minimum spend must be 0");
+			if (i > 0 && p->tiers[i].min_spend <=
+			    p->tiers[i - 1].min_spend)
+				return lc_dom_fail(dom, LC_E_VALIDATION, "tiers",
+				    "tiers must be in increasing minimum spend");
+		}
+	} else
+		return lc_dom_fail(dom, LC_E_VALIDATION, "type",
+		    "the type must be punch, cashback or discount, not %s",
+		    p->type);
+	if (new_id(dom, p->id) == -1)
+		return -1;
+	if (lc_db_program_add(dom->db, p, dom->now_ms) == -1)
+		return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
+	memcpy(id, p->id, LC_ID_LEN + 1);
+	return 0;
+}
+
+/* EAN-13 check digit of 12 digits. */
+static char
+ean13_check(const char *d)
+{
+	int i, sum = 0;
+
+	for (i = 0; i < 12; i++)
+		sum += (d[i] - '0') * (i % 2 ? 3 : 1);
+	return (char)('0' + (10 - sum % 10) % 10);
+}
+
+/*
+ * A card: a random EAN-13 barcode in the in-store range (prefix 2) and an
+ * unguessable QR payload (192 random bits, base64), drawn again on the
+ * unlikely collision.
+ */
+int
+lc_shop_card_issue(struct lc_dom *dom, const char *program_id,
+    const char *customer, struct lc_card *c)
+{
+	unsigned char rnd[24];
+	int i, tries, rc;
+
+	memset(c, 0, sizeof(*c));
+	if (lc_text_check(&dom->err, "customer_name", customer, LC_NAME_MAX,
+	    0) == -1)
+		return -1;
+	if ((rc = lc_db_program_get(dom->db, program_id, &c->program)) == -1)
+		return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
+	if (rc == 0)
+		return lc_dom_fail(dom, LC_E_NOT_FOUND, "program_id",
+		    "no program %s", program_id);
+	memcpy(c->merchant_id, c->program.merchant_id, sizeof(c->merchant_id));
+	snprintf(c->customer_name, sizeof(c->customer_name), "%s", customer);
+	if (new_id(dom, c->id) == -1)
+		return -1;
+	for (tries = 0; tries < 8; tries++) {
+		if (lc_random(rnd, sizeof(rnd)) == -1)
+			return lc_dom_fail(dom, LC_E_INTERNAL, NULL,
+			    "no randomness");
+		c->barcode[0] = '2';
+		for (i = 1; i < 12; i++)
+			c->barcode[i] = (char)('0' + rnd[i] % 10);
+		c->barcode[12] = ean13_check(c->barcode);
+		c->barcode[13] = '\0';
+		if (lc_random(rnd, sizeof(rnd)) == -1)
+			return lc_dom_fail(dom, LC_E_INTERNAL, NULL,
+			    "no randomness");
+		lc_b64_encode(rnd, sizeof(rnd), c->qr, 0);
+		if ((rc = lc_db_card_add(dom->db, c, dom->now_ms)) == 0) {
+			snprintf(c->status, sizeof(c->status), "active");
+			return 0;
+		}
+		if (rc != LC_DB_CONFLICT)
+			break;
+	}
+	return lc_dom_fail(dom, LC_E_DATABASE, NULL, "cannot issue the card");
+}
+
+int
+lc_shop_card_status(struct lc_dom *dom, const char *card_id, int active)
+{
+	int rc = lc_db_card_set_status(dom->db, card_id,
+	    active ? "active" : "inactive");
+
+	if (rc == -1)
+		return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
+	if (rc == 0)
+		return lc_dom_fail(dom, LC_E_NOT_FOUND, "card_id",
+		    "no card %s", card_id);
+	return 0;
+}

@@ -1,0 +1,102 @@
+/*
+ * The one write path. Every change to the data (a purchase, a sync item,
+ * a claim, a redemption, a login's steps, a refresh, every admin command)
+ * runs here, in one write transaction from begin to commit; nothing else
+ * begins, commits or rolls back. Idempotency keys live here too: one
+ * namespace per merchant, kept forever, the key looked up and stored in
+ * the same transaction as the write it names, so a key sent to two tills
+ * at once records once.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "lc_int.h"
+
+/* The stored answer of key: 1 (*answer set), 0 unknown, -1 (dom->err). */
+static int
+replay(struct lc_dom *dom, const struct lc_write *w, json_object **answer)
+{
+	struct lc_idem k;
+	int rc;
+
+	if ((rc = lc_db_idem_get(dom->db, dom->caller.merchant_id, w->key,
+	    &k)) <= 0)
+		return rc == 0 ? 0 : lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
+	if (strcmp(k.kind, w->kind) != 0) {
+		free(k.answer);
+		return lc_dom_fail(dom, LC_E_VALIDATION, "idempotency_key",
+		    "This idempotency_key was used for another kind of "
+		    "operation.");
+	}
+	*answer = lc_json_parse(k.answer, strlen(k.answer));
+	free(k.answer);
+	if (*answer == NULL)
+		return lc_dom_fail(dom, LC_E_INTERNAL, NULL, NULL);
+	return 1;
+}
+
+int
+lc_write(struct lc_dom *dom, const struct lc_write *w, json_object **answer)
+{
+	json_object *a = NULL;
+	int rc;
+
+	if (answer != NULL)
+		*answer = NULL;
+	dom->txn_id[0] = '\0';
+	if (lc_db_begin(dom->db, 1) == -1)
+		return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
+	if (w->key != NULL && (rc = replay(dom, w, &a)) != 0) {
+		lc_db_rollback(dom->db);
+		if (rc == -1)
+			return -1;
+		if (answer != NULL)
+			*answer = a;
+		else
+			json_object_put(a);
+		return 1;
+	}
+	if (w->rule(dom, w->arg) == -1)
+		goto fail;
+	if (w->answer != NULL && (a = w->answer(w->arg)) == NULL) {
+		lc_dom_fail(dom, LC_E_INTERNAL, NULL, NULL);
+		goto fail;
+	}
+	if (w->key != NULL && (dom->txn_id[0] == '\0' || a == NULL ||
+	    lc_db_idem_add(dom->db, dom->caller.merchant_id, w->key, w->kind,
+	    dom->txn_id, lc_json_text(a), dom->now_ms) == -1)) {
+		lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
+		goto fail;
+	}
+	if (lc_db_commit(dom->db) == -1) {
+		lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
+		goto fail;
+	}
+	if (answer != NULL)
+		*answer = a;
+	else
+		json_object_put(a);
+	return 0;
+fail:
+	lc_db_rollback(dom->db);
+	json_object_put(a);
+	/* A rule that failed without saying why is a bug, not the client's. */
+	if (dom->err.code == LC_OK)
+		lc_dom_fail(dom, LC_E_INTERNAL, NULL, NULL);
+	return -1;
+}
+
+int
+lc_read(struct lc_dom *dom, int (*fn)(struct lc_dom *, void *), void *arg)
+{
+	int rc;
+
+	if (lc_db_begin(dom->db, 0) == -1)
+		return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
+	rc = fn(dom, arg);
+	/* A read snapshot changed nothing: ending it is all. */
+	lc_db_rollback(dom->db);
+	if (rc == -1 && dom->err.code == LC_OK)
+		lc_dom_fail(dom, LC_E_INTERNAL, NULL, NULL);
+	return rc;
+}
