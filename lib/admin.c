@@ -269,13 +269,8 @@ password_arg(struct cmd *c)
 static void
 card_line(struct cmd *c, const struct lc_card *card)
 {
-	json_object *o = json_object_new_object();
+	json_object *o = lc_fmt_issued(card);
 
-	json_object_object_add(o, "card_instance_id",
-	    json_object_new_string(card->id));
-	json_object_object_add(o, "barcode_value",
-	    json_object_new_string(card->barcode));
-	json_object_object_add(o, "qr_code_data", json_object_new_string(card->qr));
 	snprintf(c->out, sizeof(c->out), "%s\n", lc_json_text(o));
 	json_object_put(o);
 }

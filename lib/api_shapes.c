@@ -226,3 +226,54 @@ lc_fmt_sync_error(const struct lc_error *e)
 		add(r, "field", str(e->field));
 	return r;
 }
+
+static json_object *
+meta(const char *request_id, int64_t now)
+{
+	json_object *m = json_object_new_object();
+
+	add(m, "request_id", str(request_id));
+	add(m, "timestamp", lc_json_time(now));
+	return m;
+}
+
+json_object *
+lc_fmt_envelope(json_object *data, const char *request_id, int64_t now)
+{
+	json_object *b = json_object_new_object();
+
+	add(b, "success", json_object_new_boolean(1));
+	add(b, "data", json_object_get(data));
+	add(b, "meta", meta(request_id, now));
+	return b;
+}
+
+json_object *
+lc_fmt_error(const struct lc_error *err, const char *request_id, int64_t now)
+{
+	json_object *b = json_object_new_object(), *e = json_object_new_object();
+	json_object *d;
+
+	add(e, "code", str(lc_err_info(err->code)->code));
+	add(e, "message", str(lc_error_msg(err)));
+	if (err->field[0] != '\0') {
+		d = json_object_new_object();
+		add(d, "field", str(err->field));
+		add(e, "details", d);
+	}
+	add(b, "success", json_object_new_boolean(0));
+	add(b, "error", e);
+	add(b, "meta", meta(request_id, now));
+	return b;
+}
+
+json_object *
+lc_fmt_issued(const struct lc_card *c)
+{
+	json_object *o = json_object_new_object();
+
+	add(o, "card_instance_id", str(c->id));
+	add(o, "barcode_value", str(c->barcode));
+	add(o, "qr_code_data", str(c->qr));
+	return o;
+}

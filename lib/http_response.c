@@ -28,40 +28,6 @@ reason(int status)
 	}
 }
 
-static json_object *
-meta(struct lc_ctx *ctx)
-{
-	json_object *m = json_object_new_object();
-
-	json_object_object_add(m, "request_id",
-	    json_object_new_string(ctx->request_id));
-	json_object_object_add(m, "timestamp", lc_json_time(ctx->dom.now_ms));
-	return m;
-}
-
-static json_object *
-error_body(struct lc_ctx *ctx)
-{
-	json_object *b = json_object_new_object(), *e = json_object_new_object();
-	const struct lc_error *err = &ctx->dom.err;
-
-	json_object_object_add(e, "code",
-	    json_object_new_string(lc_err_info(err->code)->code));
-	json_object_object_add(e, "message",
-	    json_object_new_string(lc_error_msg(err)));
-	if (err->field[0] != '\0') {
-		json_object *d = json_object_new_object();
-
-		json_object_object_add(d, "field",
-		    json_object_new_string(err->field));
-		json_object_object_add(e, "details", d);
-	}
-	json_object_object_add(b, "success", json_object_new_boolean(0));
-	json_object_object_add(b, "error", e);
-	json_object_object_add(b, "meta", meta(ctx));
-	return b;
-}
-
 void
 lc_resp_write(struct lc_ctx *ctx, const struct lc_endpoint *ep,
     void (*writefn)(void *, const char *, size_t), void *wr)
@@ -74,20 +40,18 @@ lc_resp_write(struct lc_ctx *ctx, const struct lc_endpoint *ep,
 
 	if (err->code != LC_OK) {
 		status = lc_err_info(err->code)->status;
-		body = error_body(ctx);
+		body = lc_fmt_error(err, ctx->request_id, ctx->dom.now_ms);
 	} else if (ctx->out == NULL) {
 		lc_fail(ctx, LC_E_INTERNAL, NULL, NULL);
 		status = 500;
-		body = error_body(ctx);
+		body = lc_fmt_error(err, ctx->request_id, ctx->dom.now_ms);
 	} else if (ep != NULL && (ep->flags & LC_EP_BARE)) {
 		status = ctx->status ? ctx->status : 200;
 		body = json_object_get(ctx->out);
 	} else {
 		status = ctx->status ? ctx->status : 200;
-		body = json_object_new_object();
-		json_object_object_add(body, "success", json_object_new_boolean(1));
-		json_object_object_add(body, "data", json_object_get(ctx->out));
-		json_object_object_add(body, "meta", meta(ctx));
+		body = lc_fmt_envelope(ctx->out, ctx->request_id,
+		    ctx->dom.now_ms);
 	}
 	text = lc_json_text(body);
 	n = snprintf(head, sizeof(head),

@@ -128,6 +128,13 @@ json_object *lc_fmt_claim(const struct lc_claim_result *);
 json_object *lc_fmt_redeem(const struct lc_redeem_result *);
 json_object *lc_fmt_tokens(const struct lc_tokens *);
 json_object *lc_fmt_user(const struct lc_profile *);
+/* The success envelope around data, and the error body. */
+json_object *lc_fmt_envelope(json_object *data, const char *request_id,
+    int64_t now);
+json_object *lc_fmt_error(const struct lc_error *, const char *request_id,
+    int64_t now);
+/* A card just issued: the line the admin tool prints. */
+json_object *lc_fmt_issued(const struct lc_card *);
 /* A sync item's result: from a purchase answer, or from an error. */
 json_object *lc_fmt_sync_ok(json_object *answer, int idempotent);
 json_object *lc_fmt_sync_error(const struct lc_error *);

@@ -636,6 +636,35 @@ test_default_path(void)
 	    "default_path: the build default comes last");
 }
 
+#define STR_(x) #x
+#define STR(x) STR_(x)
+
+/* 1 when some migration holds text. */
+static int
+schema_has(const char *text)
+{
+	int i;
+
+	for (i = 0; lc_migrations[i].sql != NULL; i++)
+		if (strstr(lc_migrations[i].sql, text) != NULL)
+			return 1;
+	return 0;
+}
+
+/* The schema's own checks agree with the block of limits. */
+static void
+test_limits(void)
+{
+	ok(schema_has("length(name) BETWEEN 1 AND " STR(LC_NAME_MAX)),
+	    "limits: the schema bounds names at LC_NAME_MAX (%d)", LC_NAME_MAX);
+	ok(schema_has("punch_requirement BETWEEN 1 AND " STR(LC_PUNCHES_MAX)),
+	    "limits: the schema bounds punch requirements at LC_PUNCHES_MAX");
+	ok(schema_has("rate_bp BETWEEN 0 AND " STR(LC_RATE_MAX)),
+	    "limits: the schema bounds rates at LC_RATE_MAX");
+	ok(LC_BYTES(LC_NAME_MAX) > LC_NAME_MAX * 4,
+	    "limits: a name buffer holds LC_NAME_MAX characters of UTF-8");
+}
+
 int
 main(void)
 {
@@ -669,6 +698,7 @@ main(void)
 
 	test_password();
 	test_default_path();
+	test_limits();
 	cleanup();
 	return done_testing();
 }

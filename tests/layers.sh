@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# The library's layers hold: each of these rules names the only files of
+# lib/ allowed to do a thing, and fails naming any other file that does.
+#   storage: only the SQLite backend names SQLite or holds SQL text;
+#   writes:  only the write path begins, commits or rolls back;
+#   answers: only the handlers (api_*.c) and the JSON module build JSON;
+#   rules:   the rules and storage never see a request or a response.
+set -u
+top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}
+cd "$top_srcdir/lib" || exit 1
+
+n=0 failed=0
+
+# only DESC REGEX ALLOWED_FILES...: REGEX matches in no other lib/ file.
+only() {
+	local desc=$1 re=$2 bad
+	shift 2
+	bad=$(grep -lE "$re" -- *.c *.h | while read -r f; do
+		case " $* " in *" $f "*) ;; *) echo "$f" ;; esac
+	done)
+	n=$((n + 1))
+	if [ -z "$bad" ]; then
+		echo "ok $n - $desc"
+	else
+		echo "not ok $n - $desc"
+		echo "# also in: $(echo $bad)"
+		failed=$((failed + 1))
+	fi
+}
+
+# somewhere DESC REGEX FILE: the rule is not vacuous.
+somewhere() {
+	n=$((n + 1))
+	if grep -qE "$2" "$3"; then
+		echo "ok $n - $1"
+	else
+		echo "not ok $n - $1"
+		failed=$((failed + 1))
+	fi
+}
+
+only "only the storage backend names SQLite" \
+    'sqlite3|<sqlite3\.h>' db_sqlite.c lc_sqlite.h
+somewhere "the storage backend steps statements" 'sqlite3_step\(' db_sqlite.c
+only "only the storage backend holds SQL" \
+    '"(SELECT|INSERT|UPDATE|DELETE|BEGIN|COMMIT|ROLLBACK)[ "]' \
+    db_sqlite.c lc_sqlite.h
+only "only the write path begins, commits or rolls back" \
+    'lc_db_(begin|commit|rollback)\(' write.c lc_store.h db_sqlite.c
+somewhere "the write path begins transactions" 'lc_db_begin\(' write.c
+only "only handlers and the JSON module build JSON" \
+    'json_object_new_|json_tokener_|json_object_object_add\(|json_object_array_add\(' \
+    json.c api_shapes.c api_sync.c api_history.c api_record.c api_claim.c \
+    api_redeem.c api_login.c
+only "rules, cards, storage and the write path never see HTTP" \
+    'struct lc_(ctx|req)\b|lc_fail\(' \
+    lc_int.h json.c err.c http_request.c http_response.c http_serve.c \
+    endpoints.c api_shapes.c api_login.c api_me.c api_refresh.c \
+    api_lookup.c api_record.c api_history.c api_sync.c api_claim.c \
+    api_redeem.c lcard.h
+
+echo "1..$n"
+[ "$failed" -eq 0 ]
