@@ -279,12 +279,15 @@ card_line(struct cmd *c, const struct lc_card *card)
 static int
 demo(struct lc_dom *dom, struct cmd *c)
 {
-	static const struct { const char *type, *title, *tiers[3][3]; } progs[] = {
-		{ "punch", "Coffee Card", { { NULL } } },
-		{ "cashback", "Cashback Club", { { "Bronze", "0", "200" },
-		    { "Silver", "10000", "500" }, { "Gold", "50000", "1000" } } },
-		{ "discount", "Member Discount", { { "Member", "0", "500" },
-		    { "VIP", "25000", "1000" } } },
+	static const struct {
+		const char *type, *title;
+		struct { const char *name; int64_t min_spend, rate_bp; } t[3];
+	} progs[] = {
+		{ "punch", "Coffee Card", { { NULL, 0, 0 } } },
+		{ "cashback", "Cashback Club", { { "Bronze", 0, 200 },
+		    { "Silver", 10000, 500 }, { "Gold", 50000, 1000 } } },
+		{ "discount", "Member Discount", { { "Member", 0, 500 },
+		    { "VIP", 25000, 1000 } } },
 	};
 	char mid[LC_ID_LEN + 1], l1[LC_ID_LEN + 1], l2[LC_ID_LEN + 1],
 	    uid[LC_ID_LEN + 1], pid[LC_ID_LEN + 1];
@@ -303,15 +306,21 @@ demo(struct lc_dom *dom, struct cmd *c)
 	snprintf(u.display_name, sizeof(u.display_name), "Olivia Owner");
 	u.is_owner = 1;
 	if (lc_auth_hash_password("demo-owner-pass", u.password_hash,
-	    sizeof(u.password_hash)) == -1 || lc_shop_user_add(dom, &u, uid) == -1)
-		return lc_dom_fail(dom, LC_E_INTERNAL, NULL, "cannot add users");
+	    sizeof(u.password_hash)) == -1)
+		return lc_dom_fail(dom, LC_E_INTERNAL, NULL,
+		    "cannot hash the password");
+	if (lc_shop_user_add(dom, &u, uid) == -1)
+		return -1;
 	snprintf(u.email, sizeof(u.email), "staff@demo.example");
 	snprintf(u.display_name, sizeof(u.display_name), "Sam Staff");
 	memcpy(u.location_id, l1, sizeof(u.location_id));
 	u.is_owner = 0;
 	if (lc_auth_hash_password("demo-staff-pass", u.password_hash,
-	    sizeof(u.password_hash)) == -1 || lc_shop_user_add(dom, &u, uid) == -1)
-		return lc_dom_fail(dom, LC_E_INTERNAL, NULL, "cannot add users");
+	    sizeof(u.password_hash)) == -1)
+		return lc_dom_fail(dom, LC_E_INTERNAL, NULL,
+		    "cannot hash the password");
+	if (lc_shop_user_add(dom, &u, uid) == -1)
+		return -1;
 	n = (size_t)snprintf(c->out, sizeof(c->out),
 	    "merchant   %s  Demo Coffee\n"
 	    "location   %s  Main Street\nlocation   %s  Harbour Kiosk\n"
@@ -329,11 +338,11 @@ demo(struct lc_dom *dom, struct cmd *c)
 		    "Any hot drink");
 		p.reward_amount = 350;
 		p.cooldown_seconds = LC_COOLDOWN_DEFAULT;
-		for (t = 0; t < 3 && progs[i].tiers[t][0] != NULL; t++) {
+		for (t = 0; t < 3 && progs[i].t[t].name != NULL; t++) {
 			snprintf(p.tiers[t].name, sizeof(p.tiers[t].name), "%s",
-			    progs[i].tiers[t][0]);
-			p.tiers[t].min_spend = atoll(progs[i].tiers[t][1]);
-			p.tiers[t].rate_bp = atoll(progs[i].tiers[t][2]);
+			    progs[i].t[t].name);
+			p.tiers[t].min_spend = progs[i].t[t].min_spend;
+			p.tiers[t].rate_bp = progs[i].t[t].rate_bp;
 			p.ntiers++;
 		}
 		if (lc_shop_program_add(dom, &p, pid) == -1 ||
@@ -466,6 +475,30 @@ command_args(struct lc_db *db, struct cmd *c)
 	return usage();
 }
 
+/* A rule's error as the tool's user knows the field: by its option. */
+static int
+fail_err(const struct lc_error *e)
+{
+	static const char *const map[][2] = { { "name", "--name" },
+	    { "title", "--title" }, { "reward_title", "--reward-title" },
+	    { "reward_description", "--reward-description" },
+	    { "reward_amount", "--reward-amount" },
+	    { "cooldown_seconds", "--cooldown" },
+	    { "punch_requirement", "--punches" }, { "tiers", "--tier" },
+	    { "customer_name", "--customer" }, { "email", "--email" },
+	    { "location_id", "--location" }, { "program_id", "--program" },
+	    { "merchant_id", "--merchant" }, { "type", "--type" } };
+	size_t i;
+
+	for (i = 0; i < sizeof(map) / sizeof(map[0]); i++)
+		if (strcmp(e->field, map[i][0]) == 0) {
+			fprintf(stderr, "loyalty-admin: %s: %s\n", map[i][1],
+			    lc_error_msg(e));
+			return 1;
+		}
+	return fail("%s", lc_error_msg(e));
+}
+
 int
 lc_admin_main(int argc, char *argv[])
 {
@@ -511,7 +544,7 @@ lc_admin_main(int argc, char *argv[])
 	dom.now_ms = lc_now_ms();
 	w.arg = c;
 	if (lc_write(&dom, &w, NULL) == -1) {
-		rc = fail("%s", lc_error_msg(&dom.err));
+		rc = fail_err(&dom.err);
 		goto out;
 	}
 	fputs(c->out, stdout);

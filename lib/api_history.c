@@ -10,7 +10,6 @@
 
 #define PAGE_SIZE_MAX 100
 #define PAGE_MAX 999999999999999LL	/* 15 digits: (page - 1) * 100 fits */
-#define DAY_MS 86400000LL
 
 struct hquery {
 	char card_id[LC_REF_MAX + 1];
@@ -18,65 +17,6 @@ struct hquery {
 	int64_t page, page_size;
 	int64_t from, to;	/* inclusive, ms */
 };
-
-/* A query parameter: 1 present (copied), 0 absent, -1 after lc_fail. */
-static int
-param(struct lc_ctx *ctx, const char *name, char *out, size_t outsz)
-{
-	int rc = lc_query_get(ctx->req.query, name, out, outsz);
-
-	if (rc == -1 || (rc == 1 && out[0] == '\0'))
-		return lc_fail(ctx, LC_E_VALIDATION, name,
-		    "%s must not be empty or malformed", name);
-	return rc;
-}
-
-static int
-int_param(struct lc_ctx *ctx, const char *name, int64_t min, int64_t max,
-    int64_t *v)
-{
-	char buf[32];
-	int rc, i;
-	int64_t n = 0;
-
-	if ((rc = param(ctx, name, buf, sizeof(buf))) <= 0)
-		return rc;
-	for (i = 0; buf[i] != '\0'; i++) {
-		if (buf[i] < '0' || buf[i] > '9' || i >= 15)
-			return lc_fail(ctx, LC_E_VALIDATION, name,
-			    "%s must be an integer from %lld to %lld", name,
-			    (long long)min, (long long)max);
-		n = n * 10 + (buf[i] - '0');
-	}
-	if (n < min || n > max)
-		return lc_fail(ctx, LC_E_VALIDATION, name,
-		    "%s must be an integer from %lld to %lld", name,
-		    (long long)min, (long long)max);
-	*v = n;
-	return 1;
-}
-
-/* A date or date-time; a date-only end covers its whole (UTC) day. */
-static int
-date_param(struct lc_ctx *ctx, const char *name, int end, int64_t *v)
-{
-	char buf[64], *sp;
-	int rc, date_only;
-
-	if ((rc = param(ctx, name, buf, sizeof(buf))) <= 0)
-		return rc;
-	/* A '+' of an offset sent unencoded arrives as a space, which no
-	 * date holds: read it back as the '+' it was. */
-	while ((sp = strchr(buf, ' ')) != NULL)
-		*sp = '+';
-	if (lc_time_parse(buf, v, &date_only) == -1)
-		return lc_fail(ctx, LC_E_VALIDATION, name,
-		    "%s must be a date (2026-11-01) or an ISO 8601 date-time",
-		    name);
-	if (date_only && end)
-		*v += DAY_MS - 1;
-	return 1;
-}
 
 static int
 parse_query(struct lc_ctx *ctx, struct hquery *q)
@@ -90,17 +30,17 @@ parse_query(struct lc_ctx *ctx, struct hquery *q)
 	q->page_size = 20;
 	q->from = INT64_MIN;
 	q->to = INT64_MAX;
-	if ((rc = param(ctx, "card_instance_id", q->card_id,
+	if ((rc = lc_q_str(ctx, "card_instance_id", q->card_id,
 	    sizeof(q->card_id))) == -1)
 		return -1;
 	if (rc == 0)
 		return lc_fail(ctx, LC_E_VALIDATION, "card_instance_id",
 		    "card_instance_id is required");
-	if (int_param(ctx, "page", 1, PAGE_MAX, &q->page) == -1 ||
-	    int_param(ctx, "page_size", 1, PAGE_SIZE_MAX, &q->page_size) == -1 ||
-	    (rc = param(ctx, "transaction_type", q->type, sizeof(q->type))) == -1 ||
-	    date_param(ctx, "from_date", 0, &q->from) == -1 ||
-	    date_param(ctx, "to_date", 1, &q->to) == -1)
+	if (lc_q_int(ctx, "page", 1, PAGE_MAX, &q->page) == -1 ||
+	    lc_q_int(ctx, "page_size", 1, PAGE_SIZE_MAX, &q->page_size) == -1 ||
+	    (rc = lc_q_str(ctx, "transaction_type", q->type, sizeof(q->type))) == -1 ||
+	    lc_q_date(ctx, "from_date", 0, &q->from) == -1 ||
+	    lc_q_date(ctx, "to_date", 1, &q->to) == -1)
 		return -1;
 	if (rc == 1) {
 		for (i = 0; types[i] != NULL; i++)

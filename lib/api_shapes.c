@@ -32,12 +32,12 @@ balance(const struct lc_card *c, json_object *o)
 	const struct lc_program *p = &c->program;
 	int t, top;
 
-	if (c->ops == &lc_cardtype_punch) {
+	if (strcmp(p->type, "punch") == 0) {
 		add(o, "current_punches", num(c->current_punches));
 		add(o, "punch_requirement", num(p->punch_requirement));
 		add(o, "pending_rewards", num(c->pending_rewards));
 		add(o, "lifetime_punches", num(c->lifetime_punches));
-	} else if (c->ops == &lc_cardtype_cashback) {
+	} else if (strcmp(p->type, "cashback") == 0) {
 		add(o, "cashback_balance", lc_json_money(c->cashback_balance));
 		add(o, "cashback_rate", lc_json_rate(lc_card_rate(c)));
 		add(o, "current_tier_name", str(lc_card_tier_name(c)));
@@ -276,4 +276,103 @@ lc_fmt_issued(const struct lc_card *c)
 	add(o, "barcode_value", str(c->barcode));
 	add(o, "qr_code_data", str(c->qr));
 	return o;
+}
+
+/* The owner's objects. */
+
+json_object *
+lc_fmt_location(const struct lc_location *l)
+{
+	json_object *o = json_object_new_object();
+
+	add(o, "id", str(l->id));
+	add(o, "name", str(l->name));
+	add(o, "created_at", lc_json_time(l->created_at));
+	return o;
+}
+
+json_object *
+lc_fmt_staff(const struct lc_user *u)
+{
+	json_object *o = json_object_new_object();
+
+	add(o, "id", str(u->id));
+	add(o, "email", str(u->email));
+	add(o, "name", u->display_name[0] ? str(u->display_name) : NULL);
+	add(o, "user_type", str(u->is_owner ? "owner" : "system_user"));
+	add(o, "location_id", u->is_owner || !u->location_id[0] ? NULL :
+	    str(u->location_id));
+	add(o, "disabled", json_object_new_boolean(u->disabled));
+	add(o, "created_at", lc_json_time(u->created_at));
+	return o;
+}
+
+json_object *
+lc_fmt_program(const struct lc_program *p, int64_t cards)
+{
+	json_object *o = json_object_new_object(), *ts, *t;
+	int i;
+
+	add(o, "id", str(p->id));
+	add(o, "type", str(p->type));
+	add(o, "title", str(p->title));
+	add(o, "card_count", num(cards));
+	if (strcmp(p->type, "punch") == 0) {
+		add(o, "punch_requirement", num(p->punch_requirement));
+		add(o, "reward_title", str(p->reward_title));
+		add(o, "reward_description", str(p->reward_description));
+		add(o, "reward_amount", lc_json_money(p->reward_amount));
+		add(o, "cooldown_seconds", num(p->cooldown_seconds));
+		return o;
+	}
+	ts = json_object_new_array();
+	for (i = 0; i < p->ntiers; i++) {
+		t = json_object_new_object();
+		add(t, "name", str(p->tiers[i].name));
+		add(t, "min_spend", lc_json_money(p->tiers[i].min_spend));
+		add(t, "rate", lc_json_rate(p->tiers[i].rate_bp));
+		json_object_array_add(ts, t);
+	}
+	add(o, "tiers", ts);
+	return o;
+}
+
+json_object *
+lc_fmt_owner_card(const struct lc_card *c)
+{
+	json_object *o = lc_fmt_card(c);
+
+	add(o, "program_id", str(c->program.id));
+	add(o, "barcode_value", str(c->barcode));
+	add(o, "qr_code_data", str(c->qr));
+	add(o, "created_at", lc_json_time(c->created_at));
+	return o;
+}
+
+json_object *
+lc_fmt_pagination(int64_t page, int64_t size, int64_t total)
+{
+	json_object *o = json_object_new_object();
+
+	add(o, "page", num(page));
+	add(o, "page_size", num(size));
+	add(o, "total_count", num(total));
+	add(o, "total_pages", num((total + size - 1) / size));
+	return o;
+}
+
+/* One key holding one value: {"location": {...}}. */
+json_object *
+lc_fmt_one(const char *key, json_object *v)
+{
+	json_object *o = json_object_new_object();
+
+	add(o, key, v);
+	return o;
+}
+
+void
+lc_idempotent(struct lc_ctx *ctx, int rc)
+{
+	add(ctx->out, "idempotent", json_object_new_boolean(rc == 1));
 }

@@ -340,6 +340,20 @@ lc_db_commit(struct lc_db *db)
 }
 
 void
+lc_db_idle(struct lc_db *db)
+{
+	int i;
+
+	if (!sqlite3_get_autocommit(db->h)) {
+		lc_log("a transaction was left open: rolled back");
+		(void)exec(db->h, "ROLLBACK");
+	}
+	for (i = 0; i < LC_SQL__MAX; i++)
+		if (db->stmts[i] != NULL)
+			sqlite3_reset(db->stmts[i]);
+}
+
+void
 lc_db_rollback(struct lc_db *db)
 {
 	if (!sqlite3_get_autocommit(db->h))
@@ -400,6 +414,7 @@ location_row(sqlite3_stmt *st, struct lc_location *l)
 	COL(st, 0, l->id);
 	COL(st, 1, l->merchant_id);
 	COL(st, 2, l->name);
+	l->created_at = sqlite3_column_int64(st, 3);
 }
 
 int
@@ -449,6 +464,7 @@ user_row(sqlite3_stmt *st, struct lc_user *u)
 	COL(st, 5, u->password_hash);
 	u->is_owner = sqlite3_column_int(st, 6);
 	u->disabled = sqlite3_column_int(st, 7);
+	u->created_at = sqlite3_column_int64(st, 8);
 }
 
 static int
@@ -514,6 +530,7 @@ lc_db_attempts(struct lc_db *db, const char *email, int64_t since,
 	a->failures = sqlite3_column_int64(st, 0);
 	a->pending = sqlite3_column_int64(st, 1);
 	a->oldest = sqlite3_column_int64(st, 2);
+	a->oldest_pending = sqlite3_column_int64(st, 3);
 	sqlite3_reset(st);
 	return 0;
 }
@@ -535,15 +552,17 @@ lc_db_attempt_settle(struct lc_db *db, int64_t id, int failed, int64_t at)
 }
 
 int
-lc_db_attempts_clear(struct lc_db *db, const char *email)
+lc_db_attempts_clear(struct lc_db *db, const char *email, int64_t stale_before)
 {
-	return put(db, lc_sq_prep(db, LC_SQL_ATTEMPTS_CLEAR, "s", email));
+	return put(db, lc_sq_prep(db, LC_SQL_ATTEMPTS_CLEAR, "si", email,
+	    stale_before));
 }
 
 int
-lc_db_attempts_prune(struct lc_db *db, int64_t before)
+lc_db_attempts_prune(struct lc_db *db, int64_t before, int64_t stale_before)
 {
-	return put(db, lc_sq_prep(db, LC_SQL_ATTEMPTS_PRUNE, "i", before));
+	return put(db, lc_sq_prep(db, LC_SQL_ATTEMPTS_PRUNE, "ii", before,
+	    stale_before));
 }
 
 /* Tokens. */
@@ -608,10 +627,13 @@ lc_db_tokens_prune(struct lc_db *db, int64_t now)
 
 /* Programs and cards. */
 
+static int tiers_get(struct lc_db *, struct lc_program *);
+static int tiers_put(struct lc_db *, const struct lc_program *);
+
 int
 lc_db_program_add(struct lc_db *db, const struct lc_program *p, int64_t at)
 {
-	int punch = strcmp(p->type, "punch") == 0, i;
+	int punch = strcmp(p->type, "punch") == 0;
 
 	/* Only a punch program has a requirement and a reward. */
 	if (put(db, lc_sq_prep(db, LC_SQL_PROGRAM_ADD, "ssssossiii", p->id,
@@ -621,12 +643,7 @@ lc_db_program_add(struct lc_db *db, const struct lc_program *p, int64_t at)
 	    punch ? p->reward_description : "", punch ? p->reward_amount : 0,
 	    punch ? p->cooldown_seconds : 0, at)) == -1)
 		return -1;
-	for (i = 0; i < p->ntiers; i++)
-		if (put(db, lc_sq_prep(db, LC_SQL_TIER_ADD, "ssii", p->id,
-		    p->tiers[i].name, p->tiers[i].min_spend,
-		    p->tiers[i].rate_bp)) == -1)
-			return -1;
-	return 0;
+	return tiers_put(db, p);
 }
 
 /* The LC_PROGRAM_COLS at column 0 of st. */
@@ -651,10 +668,82 @@ lc_db_program_get(struct lc_db *db, const char *id, struct lc_program *p)
 	sqlite3_stmt *st = lc_sq_prep(db, LC_SQL_PROGRAM_GET, "s", id);
 	int rc;
 
-	if ((rc = row(db, st)) == 1) {
-		program_row(st, p);
-		sqlite3_reset(st);
+	if ((rc = row(db, st)) != 1)
+		return rc;
+	program_row(st, p);
+	sqlite3_reset(st);
+	return tiers_get(db, p) == -1 ? -1 : 1;
+}
+
+static int
+tiers_put(struct lc_db *db, const struct lc_program *p)
+{
+	int i;
+
+	for (i = 0; i < p->ntiers; i++)
+		if (put(db, lc_sq_prep(db, LC_SQL_TIER_ADD, "ssii", p->id,
+		    p->tiers[i].name, p->tiers[i].min_spend,
+		    p->tiers[i].rate_bp)) == -1)
+			return -1;
+	return 0;
+}
+
+int
+lc_db_program_update(struct lc_db *db, const struct lc_program *p)
+{
+	if (change(db, lc_sq_prep(db, LC_SQL_PROGRAM_UPDATE, "sssiis", p->title,
+	    p->reward_title, p->reward_description, p->reward_amount,
+	    p->cooldown_seconds, p->id)) != 1)
+		return -1;
+	if (p->ntiers == 0)
+		return 0;
+	return put(db, lc_sq_prep(db, LC_SQL_TIERS_DELETE, "s", p->id)) == -1 ?
+	    -1 : tiers_put(db, p);
+}
+
+int
+lc_db_programs(struct lc_db *db, const char *merchant_id,
+    int (*each)(void *, const struct lc_program *, int64_t), void *arg)
+{
+	sqlite3_stmt *st = lc_sq_prep(db, LC_SQL_PROGRAMS_OF_MERCHANT, "s",
+	    merchant_id);
+	struct lc_program *ps = NULL, *n;
+	int64_t *counts = NULL, *nc;
+	size_t np = 0, i;
+	int rc = -1, stop = 0;
+
+	/* Read the list first: loading tiers steps another statement. */
+	if (st == NULL)
+		return -1;
+	while ((rc = lc_sq_step(db, st)) == SQLITE_ROW) {
+		if ((n = realloc(ps, (np + 1) * sizeof(*ps))) == NULL ||
+		    (ps = n, (nc = realloc(counts, (np + 1) *
+		    sizeof(*counts))) == NULL)) {
+			rc = SQLITE_NOMEM;
+			break;
+		}
+		counts = nc;
+		program_row(st, &ps[np]);
+		counts[np++] = sqlite3_column_int64(st, LC_PROGRAM_NCOLS);
 	}
+	sqlite3_reset(st);
+	if (rc != SQLITE_DONE) {
+		rc = -1;
+		goto out;
+	}
+	rc = 0;
+	for (i = 0; i < np && stop == 0; i++) {
+		if (tiers_get(db, &ps[i]) == -1) {
+			rc = -1;
+			goto out;
+		}
+		stop = each(arg, &ps[i], counts[i]);
+	}
+	if (stop != 0)
+		rc = stop;
+out:
+	free(ps);
+	free(counts);
 	return rc;
 }
 
@@ -679,19 +768,13 @@ tiers_get(struct lc_db *db, struct lc_program *p)
 	return rc == SQLITE_DONE || rc == SQLITE_ROW ? 0 : -1;
 }
 
-int
-lc_db_card_get(struct lc_db *db, enum lc_cardkey key, const char *merchant_id,
-    const char *value, struct lc_card *c)
+/* The LC_CARD_COLS of st (not the tiers). */
+static void
+card_row(sqlite3_stmt *st, struct lc_card *c)
 {
-	static const enum lc_sql which[] = { LC_SQL_CARD_BY_ID,
-	    LC_SQL_CARD_BY_QR, LC_SQL_CARD_BY_BARCODE };
-	sqlite3_stmt *st = lc_sq_prep(db, which[key], "ss", merchant_id, value);
 	const int n = LC_PROGRAM_NCOLS;
-	int rc;
 
 	memset(c, 0, sizeof(*c));
-	if ((rc = row(db, st)) != 1)
-		return rc;
 	program_row(st, &c->program);
 	COL(st, n, c->id);
 	COL(st, n + 1, c->merchant_id);
@@ -706,6 +789,22 @@ lc_db_card_get(struct lc_db *db, enum lc_cardkey key, const char *merchant_id,
 	c->cashback_balance = sqlite3_column_int64(st, n + 10);
 	c->lifetime_cashback = sqlite3_column_int64(st, n + 11);
 	c->lifetime_spend = sqlite3_column_int64(st, n + 12);
+	c->created_at = sqlite3_column_int64(st, n + 13);
+}
+
+int
+lc_db_card_get(struct lc_db *db, enum lc_cardkey key, const char *merchant_id,
+    const char *value, struct lc_card *c)
+{
+	static const enum lc_sql which[] = { LC_SQL_CARD_BY_ID,
+	    LC_SQL_CARD_BY_QR, LC_SQL_CARD_BY_BARCODE };
+	sqlite3_stmt *st = lc_sq_prep(db, which[key], "ss", merchant_id, value);
+	int rc;
+
+	memset(c, 0, sizeof(*c));
+	if ((rc = row(db, st)) != 1)
+		return rc;
+	card_row(st, c);
 	sqlite3_reset(st);
 	if (strcmp(c->program.type, "punch") != 0 &&
 	    tiers_get(db, &c->program) == -1)
@@ -909,6 +1008,27 @@ int_or_none(sqlite3_stmt *st, int i)
 	    sqlite3_column_int64(st, i);
 }
 
+/* The LC_HISTORY_COLS of st. */
+static void
+hist_row(sqlite3_stmt *st, struct lc_hist_item *it)
+{
+	it->id = text_or_null(st, 0);
+	it->type = text_or_null(st, 1);
+	it->purchase_amount = sqlite3_column_int64(st, 2);
+	it->punches_added = int_or_none(st, 3);
+	it->created_at = sqlite3_column_int64(st, 4);
+	it->location_name = text_or_null(st, 5);
+	it->staff_name = text_or_null(st, 6);
+	it->cashback_earned = int_or_none(st, 7);
+	it->discount_amount = int_or_none(st, 8);
+	it->redeemed_amount = int_or_none(st, 9);
+	it->reward_name = text_or_null(st, 10);
+	it->pos_ref = text_or_null(st, 11);
+	it->pos_term = text_or_null(st, 12);
+	it->notes = text_or_null(st, 13);
+	it->client_ts = text_or_null(st, 14);
+}
+
 int
 lc_db_history_page(struct lc_db *db, const struct lc_hist_query *q,
     int (*each)(void *, const struct lc_hist_item *), void *arg)
@@ -924,25 +1044,298 @@ lc_db_history_page(struct lc_db *db, const struct lc_hist_query *q,
 	if (st == NULL)
 		return -1;
 	while (stop == 0 && (rc = lc_sq_step(db, st)) == SQLITE_ROW) {
-		it.id = text_or_null(st, 0);
-		it.type = text_or_null(st, 1);
-		it.purchase_amount = sqlite3_column_int64(st, 2);
-		it.punches_added = int_or_none(st, 3);
-		it.created_at = sqlite3_column_int64(st, 4);
-		it.location_name = text_or_null(st, 5);
-		it.staff_name = text_or_null(st, 6);
-		it.cashback_earned = int_or_none(st, 7);
-		it.discount_amount = int_or_none(st, 8);
-		it.redeemed_amount = int_or_none(st, 9);
-		it.reward_name = text_or_null(st, 10);
-		it.pos_ref = text_or_null(st, 11);
-		it.pos_term = text_or_null(st, 12);
-		it.notes = text_or_null(st, 13);
-		it.client_ts = text_or_null(st, 14);
+		hist_row(st, &it);
 		stop = each(arg, &it);
 	}
 	sqlite3_reset(st);
 	if (stop != 0)
 		return stop;
 	return rc == SQLITE_DONE ? 0 : -1;
+}
+
+/* The owner's back office. */
+
+int
+lc_db_merchant_name(struct lc_db *db, const char *id, char *out, size_t outsz)
+{
+	sqlite3_stmt *st = lc_sq_prep(db, LC_SQL_MERCHANT_NAME, "s", id);
+	int rc;
+
+	if ((rc = row(db, st)) == 1) {
+		lc_sq_col(st, 0, out, outsz);
+		sqlite3_reset(st);
+	}
+	return rc;
+}
+
+int
+lc_db_location_rename(struct lc_db *db, const char *id, const char *name)
+{
+	return change(db, lc_sq_prep(db, LC_SQL_LOCATION_RENAME, "ss", name, id));
+}
+
+int
+lc_db_user_set_name(struct lc_db *db, const char *id, const char *name)
+{
+	return change(db, lc_sq_prep(db, LC_SQL_USER_SET_NAME, "ss",
+	    *name != '\0' ? name : NULL, id));
+}
+
+int
+lc_db_user_set_location(struct lc_db *db, const char *id,
+    const char *location_id)
+{
+	return change(db, lc_sq_prep(db, LC_SQL_USER_SET_LOCATION, "ss",
+	    location_id, id));
+}
+
+int
+lc_db_users(struct lc_db *db, const char *merchant_id,
+    int (*each)(void *, const struct lc_user *), void *arg)
+{
+	sqlite3_stmt *st = lc_sq_prep(db, LC_SQL_USERS_OF_MERCHANT, "s",
+	    merchant_id);
+	struct lc_user u;
+	int rc, stop = 0;
+
+	if (st == NULL)
+		return -1;
+	while (stop == 0 && (rc = lc_sq_step(db, st)) == SQLITE_ROW) {
+		user_row(st, &u);
+		stop = each(arg, &u);
+	}
+	sqlite3_reset(st);
+	if (stop != 0)
+		return stop;
+	return rc == SQLITE_DONE ? 0 : -1;
+}
+
+int
+lc_db_owner_exists(struct lc_db *db)
+{
+	sqlite3_stmt *st = lc_sq_prep(db, LC_SQL_OWNER_EXISTS, "");
+	int rc;
+
+	if ((rc = row(db, st)) == 1)
+		sqlite3_reset(st);
+	return rc;
+}
+
+int
+lc_db_card_set_name(struct lc_db *db, const char *id, const char *name)
+{
+	return change(db, lc_sq_prep(db, LC_SQL_CARD_SET_NAME, "ss", name, id));
+}
+
+/* The LIKE patterns of a search: its text escaped, then "%" after it
+ * (start of the name) or "% " before too (start of a later word). */
+static int
+like_patterns(const char *q, char *start, char *word, size_t sz)
+{
+	size_t i, o = 0;
+
+	for (i = 0; q[i] != '\0'; i++) {
+		if (o + 4 >= sz)
+			return -1;
+		if (q[i] == '%' || q[i] == '_' || q[i] == '\\')
+			start[o++] = '\\';
+		start[o++] = q[i];
+	}
+	start[o++] = '%';
+	start[o] = '\0';
+	return snprintf(word, sz, "%% %s", start) >= (int)sz ? -1 : 0;
+}
+
+static sqlite3_stmt *
+cards_prep(struct lc_db *db, enum lc_sql which, const struct lc_card_query *q,
+    char *start, char *word, size_t sz)
+{
+	if (q->q != NULL && like_patterns(q->q, start, word, sz) == -1)
+		return NULL;
+	/* The count takes the filters only; the page its limit too. */
+	return lc_sq_prep(db, which, which == LC_SQL_CARDS_COUNT ? "ssssss" :
+	    "ssssssii", q->merchant_id, q->q, q->q ? start : NULL,
+	    q->q ? word : NULL, q->program_id, q->status, q->limit, q->offset);
+}
+
+int
+lc_db_cards_count(struct lc_db *db, const struct lc_card_query *q,
+    int64_t *total)
+{
+	char start[2 * LC_REF_MAX + 8], word[2 * LC_REF_MAX + 16];
+	sqlite3_stmt *st = cards_prep(db, LC_SQL_CARDS_COUNT, q, start, word,
+	    sizeof(start));
+
+	if (row(db, st) != 1)
+		return -1;
+	*total = sqlite3_column_int64(st, 0);
+	sqlite3_reset(st);
+	return 0;
+}
+
+int
+lc_db_cards(struct lc_db *db, const struct lc_card_query *q,
+    int (*each)(void *, const struct lc_card *), void *arg)
+{
+	char start[2 * LC_REF_MAX + 8], word[2 * LC_REF_MAX + 16];
+	sqlite3_stmt *st = cards_prep(db, LC_SQL_CARDS_PAGE, q, start, word,
+	    sizeof(start));
+	struct lc_card *cs = NULL, *n;
+	size_t nc = 0, i;
+	int rc = -1, stop = 0;
+
+	/* The page first: loading tiers steps another statement. */
+	if (st == NULL)
+		return -1;
+	while ((rc = lc_sq_step(db, st)) == SQLITE_ROW) {
+		if ((n = realloc(cs, (nc + 1) * sizeof(*cs))) == NULL) {
+			rc = SQLITE_NOMEM;
+			break;
+		}
+		cs = n;
+		card_row(st, &cs[nc++]);
+	}
+	sqlite3_reset(st);
+	if (rc != SQLITE_DONE) {
+		rc = -1;
+		goto out;
+	}
+	rc = 0;
+	for (i = 0; i < nc && stop == 0; i++) {
+		if (strcmp(cs[i].program.type, "punch") != 0 &&
+		    tiers_get(db, &cs[i].program) == -1) {
+			rc = -1;
+			goto out;
+		}
+		stop = each(arg, &cs[i]);
+	}
+	if (stop != 0)
+		rc = stop;
+out:
+	free(cs);
+	return rc;
+}
+
+int
+lc_db_report(struct lc_db *db, const char *merchant_id, int64_t from,
+    int64_t to, int64_t offset_ms, enum lc_report_group group,
+    int (*each)(void *, const struct lc_report_row *), void *arg)
+{
+	static const enum lc_sql which[] = { LC_SQL_REPORT_DAY,
+	    LC_SQL_REPORT_LOCATION, LC_SQL_REPORT_STAFF };
+	sqlite3_stmt *st;
+	struct lc_report_row r;
+	int rc, stop = 0;
+
+	st = group == LC_GROUP_DAY ? lc_sq_prep(db, which[group], "siii",
+	    merchant_id, from, to, offset_ms) : lc_sq_prep(db, which[group],
+	    "sii", merchant_id, from, to);
+	if (st == NULL)
+		return -1;
+	while (stop == 0 && (rc = lc_sq_step(db, st)) == SQLITE_ROW) {
+		memset(&r, 0, sizeof(r));
+		if (group == LC_GROUP_DAY)
+			r.day = sqlite3_column_int64(st, 0);
+		else
+			COL(st, 0, r.key);
+		r.label = text_or_null(st, 1);
+		r.purchases = sqlite3_column_int64(st, 2);
+		r.sales_amount = sqlite3_column_int64(st, 3);
+		r.punches = sqlite3_column_int64(st, 4);
+		r.rewards_earned = sqlite3_column_int64(st, 5);
+		r.rewards_claimed = sqlite3_column_int64(st, 6);
+		r.cashback_earned = sqlite3_column_int64(st, 7);
+		r.cashback_redeemed = sqlite3_column_int64(st, 8);
+		r.discounts_given = sqlite3_column_int64(st, 9);
+		stop = each(arg, &r);
+	}
+	sqlite3_reset(st);
+	if (stop != 0)
+		return stop;
+	return rc == SQLITE_DONE ? 0 : -1;
+}
+
+int
+lc_db_outstanding(struct lc_db *db, const char *merchant_id, int64_t to,
+    int64_t *cents)
+{
+	sqlite3_stmt *st = lc_sq_prep(db, LC_SQL_OUTSTANDING, "si", merchant_id,
+	    to);
+
+	if (row(db, st) != 1)
+		return -1;
+	*cents = sqlite3_column_int64(st, 0);
+	sqlite3_reset(st);
+	return 0;
+}
+
+int
+lc_db_txns_count(struct lc_db *db, const char *merchant_id, int64_t from,
+    int64_t to, int64_t *total)
+{
+	sqlite3_stmt *st = lc_sq_prep(db, LC_SQL_TXNS_COUNT, "sii", merchant_id,
+	    from, to);
+
+	if (row(db, st) != 1)
+		return -1;
+	*total = sqlite3_column_int64(st, 0);
+	sqlite3_reset(st);
+	return 0;
+}
+
+int
+lc_db_txns(struct lc_db *db, const char *merchant_id, int64_t from,
+    int64_t to, int64_t limit, int64_t offset,
+    int (*each)(void *, const struct lc_txn_row *), void *arg)
+{
+	sqlite3_stmt *st = lc_sq_prep(db, LC_SQL_TXNS_PAGE, "siiii", merchant_id,
+	    from, to, limit, offset);
+	struct lc_txn_row t;
+	int rc, stop = 0;
+
+	if (st == NULL)
+		return -1;
+	while (stop == 0 && (rc = lc_sq_step(db, st)) == SQLITE_ROW) {
+		hist_row(st, &t.it);
+		t.card_id = text_or_null(st, 15);
+		t.customer_name = text_or_null(st, 16);
+		t.card_type = text_or_null(st, 17);
+		t.location_id = text_or_null(st, 18);
+		t.staff_user_id = text_or_null(st, 19);
+		stop = each(arg, &t);
+	}
+	sqlite3_reset(st);
+	if (stop != 0)
+		return stop;
+	return rc == SQLITE_DONE ? 0 : -1;
+}
+
+int
+lc_db_backup(struct lc_db *db, const char *path)
+{
+	sqlite3 *dst = NULL;
+	sqlite3_backup *b;
+	int rc = -1;
+
+	if (sqlite3_open_v2(path, &dst, SQLITE_OPEN_READWRITE |
+	    SQLITE_OPEN_CREATE, NULL) != SQLITE_OK)
+		goto out;
+	/* One step copies every page inside one read transaction of the
+	 * source: a consistent snapshot, while writers go on in the WAL. */
+	if ((b = sqlite3_backup_init(dst, "main", db->h, "main")) == NULL)
+		goto out;
+	if (sqlite3_backup_step(b, -1) != SQLITE_DONE) {
+		(void)sqlite3_backup_finish(b);
+		goto out;
+	}
+	if (sqlite3_backup_finish(b) != SQLITE_OK)
+		goto out;
+	/* A single self-contained file: no -wal needed beside it. */
+	rc = exec(dst, "PRAGMA journal_mode = DELETE");
+out:
+	if (rc == -1)
+		lc_log("backup: %s", dst ? sqlite3_errmsg(dst) : "cannot open");
+	if (sqlite3_close(dst) != SQLITE_OK)
+		rc = -1;
+	return rc;
 }

@@ -29,6 +29,28 @@ const struct lc_endpoint lc_endpoints[] = {
 	    LC_EP_BARE | LC_EP_AUTH | LC_EP_JSON, lc_h_claim },
 	{ "redeem", V1 "/cashback/redeem", "POST",
 	    LC_EP_BARE | LC_EP_AUTH | LC_EP_JSON, lc_h_redeem },
+	/* First run: while the shop has no owner. */
+	{ "setup", V1 "/setup", "GET POST", LC_EP_NOSTORE | LC_EP_JSON,
+	    lc_h_setup },
+	/* The owner's back office (docs/admin-api.md). */
+	{ "admin_locations", V1 "/admin/locations", "GET POST PATCH",
+	    LC_EP_OWNER | LC_EP_NOSTORE | LC_EP_JSON | LC_EP_TREE,
+	    lc_h_admin_locations },
+	{ "admin_users", V1 "/admin/users", "GET POST PATCH",
+	    LC_EP_OWNER | LC_EP_NOSTORE | LC_EP_JSON | LC_EP_TREE,
+	    lc_h_admin_users },
+	{ "admin_programs", V1 "/admin/programs", "GET POST PATCH",
+	    LC_EP_OWNER | LC_EP_NOSTORE | LC_EP_JSON | LC_EP_TREE,
+	    lc_h_admin_programs },
+	{ "admin_cards", V1 "/admin/cards", "GET POST PATCH",
+	    LC_EP_OWNER | LC_EP_NOSTORE | LC_EP_JSON | LC_EP_TREE,
+	    lc_h_admin_cards },
+	{ "admin_reports", V1 "/admin/reports", "GET",
+	    LC_EP_OWNER | LC_EP_NOSTORE | LC_EP_TREE, lc_h_admin_reports },
+	{ "admin_backup", V1 "/admin/backup", "GET",
+	    LC_EP_OWNER | LC_EP_NOSTORE, lc_h_admin_backup },
+	{ "admin_settings", V1 "/admin/settings", "GET PATCH",
+	    LC_EP_OWNER | LC_EP_NOSTORE | LC_EP_JSON, lc_h_admin_settings },
 	/* Anything else under /api/: 404 in JSON. */
 	{ "notfound", NULL, "GET", 0, lc_h_notfound },
 	{ NULL, NULL, NULL, 0, NULL }

@@ -25,6 +25,7 @@ static const struct lc_errinfo lc_errs[LC_E__MAX] = {
 	[LC_E_WRONG_CARD_TYPE] = { "WRONG_CARD_TYPE", 422, "The card is not of the right type." },
 	[LC_E_COOLDOWN_ACTIVE] = { "COOLDOWN_ACTIVE", 429, "The card was punched too recently." },
 	[LC_E_RATE_LIMITED] = { "RATE_LIMITED", 429, "Too many failed logins; try again later." },
+	[LC_E_CONFLICT] = { "CONFLICT", 409, "This conflicts with what exists." },
 	[LC_E_INTERNAL] = { "INTERNAL_ERROR", 500, "Unexpected server error." },
 	[LC_E_DATABASE] = { "DATABASE_ERROR", 503, "The database is busy or failed; retry." },
 };

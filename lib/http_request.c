@@ -183,3 +183,62 @@ lc_query_get(const char *query, const char *name, char *out, size_t outsz)
 	}
 	return 0;
 }
+
+/* A query parameter: 1 present (copied), 0 absent, -1 after lc_fail. */
+int
+lc_q_str(struct lc_ctx *ctx, const char *name, char *out, size_t outsz)
+{
+	int rc = lc_query_get(ctx->req.query, name, out, outsz);
+
+	if (rc == -1 || (rc == 1 && out[0] == '\0'))
+		return lc_fail(ctx, LC_E_VALIDATION, name,
+		    "%s must not be empty or malformed", name);
+	return rc;
+}
+
+int
+lc_q_int(struct lc_ctx *ctx, const char *name, int64_t min, int64_t max,
+    int64_t *v)
+{
+	char buf[32];
+	int rc, i;
+	int64_t n = 0;
+
+	if ((rc = lc_q_str(ctx, name, buf, sizeof(buf))) <= 0)
+		return rc;
+	for (i = 0; buf[i] != '\0'; i++) {
+		if (buf[i] < '0' || buf[i] > '9' || i >= 15)
+			return lc_fail(ctx, LC_E_VALIDATION, name,
+			    "%s must be an integer from %lld to %lld", name,
+			    (long long)min, (long long)max);
+		n = n * 10 + (buf[i] - '0');
+	}
+	if (n < min || n > max)
+		return lc_fail(ctx, LC_E_VALIDATION, name,
+		    "%s must be an integer from %lld to %lld", name,
+		    (long long)min, (long long)max);
+	*v = n;
+	return 1;
+}
+
+/* A date or date-time; a date-only end covers its whole (UTC) day. */
+int
+lc_q_date(struct lc_ctx *ctx, const char *name, int end, int64_t *v)
+{
+	char buf[64], *sp;
+	int rc, date_only;
+
+	if ((rc = lc_q_str(ctx, name, buf, sizeof(buf))) <= 0)
+		return rc;
+	/* A '+' of an offset sent unencoded arrives as a space, which no
+	 * date holds: read it back as the '+' it was. */
+	while ((sp = strchr(buf, ' ')) != NULL)
+		*sp = '+';
+	if (lc_time_parse(buf, v, &date_only) == -1)
+		return lc_fail(ctx, LC_E_VALIDATION, name,
+		    "%s must be a date (2026-11-01) or an ISO 8601 date-time",
+		    name);
+	if (date_only && end)
+		*v += 86400000LL - 1;
+	return 1;
+}

@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <errno.h>
+#include <unistd.h>
 
 #include <fcgiapp.h>
 
@@ -75,14 +77,88 @@ valid_request_id(const char *s)
 	    "0123456789._-") == n;
 }
 
-/* Whether the request path names this endpoint; a prefix before /api/v1
- * is allowed so the service can live below a folder of a shared host. */
+/*
+ * Whether the request path names this endpoint; a prefix before /api/v1
+ * is allowed so the service can live below a folder of a shared host. A
+ * tree endpoint also takes the paths below its own: *sub is then what
+ * follows ("" or "/...").
+ */
 static int
-path_matches(const char *path, const char *want)
+path_matches(const char *path, const struct lc_endpoint *ep, const char **sub)
 {
-	size_t pl = strlen(path), wl = strlen(want);
+	size_t pl = strlen(path), wl = strlen(ep->path);
+	const char *p;
 
-	return pl >= wl && strcmp(path + pl - wl, want) == 0;
+	*sub = "";
+	if (pl >= wl && strcmp(path + pl - wl, ep->path) == 0)
+		return 1;
+	if (!(ep->flags & LC_EP_TREE))
+		return 0;
+	for (p = strstr(path, ep->path); p != NULL; p = strstr(p + 1, ep->path))
+		if (p[wl] == '/') {
+			*sub = p + wl;
+			return 1;
+		}
+	return 0;
+}
+
+/* 1 when method is one of the space-separated list. */
+static int
+method_in(const char *method, const char *list)
+{
+	size_t n = strlen(method);
+	const char *p;
+
+	for (p = list; (p = strstr(p, method)) != NULL; p += n)
+		if ((p == list || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0'))
+			return 1;
+	return 0;
+}
+
+int
+lc_method_is(const struct lc_ctx *ctx, const char *m)
+{
+	return strcmp(ctx->req.method, m) == 0;
+}
+
+int
+lc_not_allowed(struct lc_ctx *ctx, const char *allow)
+{
+	snprintf(ctx->allow, sizeof(ctx->allow), "%s", allow);
+	return lc_fail(ctx, LC_E_METHOD_NOT_ALLOWED, NULL,
+	    "Use %s for this path.", allow);
+}
+
+FILE *
+lc_raw(struct lc_ctx *ctx, const char *type)
+{
+	if (ctx->raw == NULL && (ctx->raw = tmpfile()) == NULL) {
+		lc_log("cannot make a temporary file for the answer");
+		lc_fail(ctx, LC_E_INTERNAL, NULL, NULL);
+		return NULL;
+	}
+	ctx->raw_type = type;
+	return ctx->raw;
+}
+
+int
+lc_path_id(struct lc_ctx *ctx, char id[LC_ID_LEN + 1], const char **rest)
+{
+	const char *p = ctx->subpath, *end;
+	size_t n;
+
+	if (*p != '/')
+		return lc_fail(ctx, LC_E_NOT_FOUND, NULL, NULL);
+	p++;
+	end = strchr(p, '/');
+	n = end != NULL ? (size_t)(end - p) : strlen(p);
+	/* Ids are UUIDs; anything else names nothing. */
+	if (n != LC_ID_LEN || strspn(p, "0123456789abcdef-") < n)
+		return lc_fail(ctx, LC_E_NOT_FOUND, NULL, NULL);
+	memcpy(id, p, n);
+	id[n] = '\0';
+	*rest = p + n;
+	return 0;
 }
 
 /* The media type of a Content-Type value, without parameters. */
@@ -98,6 +174,32 @@ is_json_type(const char *ct)
 	    strncasecmp(ct, "application/json", n) == 0;
 }
 
+/*
+ * 1 when path names no file yet and its folder is one we may write in: a
+ * new installation, whose first request creates its database. A path
+ * into a folder that does not exist, or that we may not write, is a
+ * configuration to fix, never a database to start somewhere else.
+ */
+static int
+creatable(const char *path)
+{
+	char dir[4096];
+	const char *slash = strrchr(path, '/');
+	size_t n;
+
+	if (access(path, F_OK) == 0 || errno != ENOENT)
+		return 0;
+	if (slash == NULL)
+		return access(".", W_OK | X_OK) == 0;
+	if ((n = (size_t)(slash - path)) >= sizeof(dir))
+		return 0;
+	memcpy(dir, path, n);
+	dir[n == 0 ? 1 : n] = '\0';
+	if (n == 0)
+		dir[0] = '/';
+	return access(dir, W_OK | X_OK) == 0;
+}
+
 static int
 ensure_db(struct lc_ctx *ctx)
 {
@@ -107,15 +209,14 @@ ensure_db(struct lc_ctx *ctx)
 	    ctx->req.db_path : lc_db_default_path(NULL);
 	if (conn != NULL && strcmp(conn_path, path) == 0) {
 		ctx->dom.db = conn;
+		ctx->db_path = conn_path;
 		return 0;
 	}
 	lc_db_close(conn);
 	free(conn_path);
 	conn_path = NULL;
-	/* The responders never create a database: a wrong path must fail
-	 * loudly, not start an empty one. */
-	if ((conn = lc_db_open(path, 0, &why)) == NULL) {
-		lc_log("cannot open database: %s", why ? why : "unknown");
+	if ((conn = lc_db_open(path, creatable(path), &why)) == NULL) {
+		lc_log("cannot open database %s: %s", path, why ? why : "unknown");
 		return lc_fail(ctx, LC_E_DATABASE, NULL, NULL);
 	}
 	if ((conn_path = strdup(path)) == NULL) {
@@ -124,6 +225,7 @@ ensure_db(struct lc_ctx *ctx)
 		return lc_fail(ctx, LC_E_INTERNAL, NULL, NULL);
 	}
 	ctx->dom.db = conn;
+	ctx->db_path = conn_path;
 	return 0;
 }
 
@@ -150,23 +252,36 @@ lc_auth_bearer(struct lc_ctx *ctx)
 static int
 precheck(struct lc_ctx *ctx, const struct lc_endpoint *ep)
 {
-	if (ep->path == NULL || !path_matches(ctx->req.path, ep->path))
+	int body = (ep->flags & LC_EP_JSON) && !lc_method_is(ctx, "GET");
+	size_t i, o;
+
+	if (ep->path == NULL || !path_matches(ctx->req.path, ep, &ctx->subpath))
 		return lc_fail(ctx, LC_E_NOT_FOUND, NULL, NULL);
-	if (strcmp(ctx->req.method, ep->method) != 0) {
-		ctx->allow = ep->method;
+	if (!method_in(ctx->req.method, ep->method)) {
+		/* "GET POST" on the wire is "GET, POST". */
+		for (i = 0, o = 0; ep->method[i] != '\0' &&
+		    o + 3 < sizeof(ctx->allow); i++) {
+			if (ep->method[i] == ' ')
+				ctx->allow[o++] = ',';
+			ctx->allow[o++] = ep->method[i];
+		}
+		ctx->allow[o] = '\0';
 		return lc_fail(ctx, LC_E_METHOD_NOT_ALLOWED, NULL,
-		    "Use %s for this endpoint.", ep->method);
+		    "Use %s for this endpoint.", ctx->allow);
 	}
 	if (ctx->req.too_large)
 		return lc_fail(ctx, LC_E_PAYLOAD_TOO_LARGE, NULL, NULL);
-	if ((ep->flags & LC_EP_JSON) && ctx->req.content_type != NULL &&
+	if (body && ctx->req.content_type != NULL &&
 	    !is_json_type(ctx->req.content_type))
 		return lc_fail(ctx, LC_E_UNSUPPORTED_MEDIA_TYPE, NULL, NULL);
 	if (ensure_db(ctx) == -1)
 		return -1;
-	if ((ep->flags & LC_EP_AUTH) && lc_auth_bearer(ctx) == -1)
+	if ((ep->flags & (LC_EP_AUTH | LC_EP_OWNER)) && lc_auth_bearer(ctx) == -1)
 		return -1;
-	if (ep->flags & LC_EP_JSON) {
+	if ((ep->flags & LC_EP_OWNER) && !ctx->dom.caller.is_owner)
+		return lc_fail(ctx, LC_E_FORBIDDEN, NULL,
+		    "This needs the shop owner's account.");
+	if (body) {
 		char field[64];
 
 		if (ctx->req.body == NULL || ctx->req.bodylen == 0)
@@ -207,6 +322,8 @@ serve_one(const struct lc_endpoint *ep,
 	if (ctx.dom.err.code == LC_OK && precheck(&ctx, ep) == 0 &&
 	    ep->handler(&ctx) == -1 && ctx.dom.err.code == LC_OK)
 		lc_fail(&ctx, LC_E_INTERNAL, NULL, NULL);
+	if (ctx.dom.db != NULL)
+		lc_db_idle(ctx.dom.db);
 	/* An error answer carries no half-built success body. */
 	if (ctx.dom.err.code != LC_OK) {
 		json_object_put(ctx.out);
@@ -222,6 +339,8 @@ serve_one(const struct lc_endpoint *ep,
 	lc_resp_write(&ctx, ep, writefn, wr);
 	json_object_put(ctx.in);
 	json_object_put(ctx.out);
+	if (ctx.raw != NULL)
+		(void)fclose(ctx.raw);
 	lc_req_free(&ctx.req);
 }
 

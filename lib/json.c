@@ -411,6 +411,27 @@ lc_in_money(struct lc_error *e, json_object *obj, const char *name,
 }
 
 int
+lc_in_rate(struct lc_error *e, json_object *obj, const char *name,
+    int required, int64_t *bp, int *present)
+{
+	json_object *v = field(obj, name);
+
+	if (present != NULL)
+		*present = 0;
+	if (v == NULL)
+		return required ? missing(e, name) : 0;
+	if ((!json_object_is_type(v, json_type_int) &&
+	    !json_object_is_type(v, json_type_double)) ||
+	    lc_decimal_parse(json_object_get_string(v), 4, LC_RATE_MAX, bp) == -1)
+		return lc_error_set(e, LC_E_VALIDATION, name,
+		    "%s must be a fraction from 0 to 1 with at most 4 decimals "
+		    "(0.05 is 5 %%)", name);
+	if (present != NULL)
+		*present = 1;
+	return 0;
+}
+
+int
 lc_in_bool(struct lc_error *e, json_object *obj, const char *name,
     int required, int *out, int *present)
 {

@@ -70,6 +70,9 @@ int lc_in_money(struct lc_error *, json_object *obj, const char *name,
     int required, int64_t *cents, int *present);
 int lc_in_bool(struct lc_error *, json_object *obj, const char *name,
     int required, int *out, int *present);
+/* A rate as a fraction (0.05) into basis points. */
+int lc_in_rate(struct lc_error *, json_object *obj, const char *name,
+    int required, int64_t *bp, int *present);
 /* An idempotency_key: 1 to LC_KEY_MAX printable ASCII. */
 int lc_in_key(struct lc_error *, json_object *obj, int required,
     const char **key);
@@ -99,18 +102,45 @@ void lc_req_free(struct lc_req *);
 /* Query parameter by name: 1 found (decoded into out), 0 absent, -1 bad. */
 int lc_query_get(const char *query, const char *name, char *out, size_t outsz);
 
+struct lc_ctx;
+/* Query parameters of the request, checked: 1 present (into out or *v),
+ * 0 absent, -1 after lc_fail (VALIDATION_ERROR naming it). A date is a
+ * date (2026-11-01) or an ISO 8601 date-time; a date as an end covers its
+ * whole (UTC) day. */
+int lc_q_str(struct lc_ctx *, const char *name, char *out, size_t outsz);
+int lc_q_int(struct lc_ctx *, const char *name, int64_t min, int64_t max,
+    int64_t *v);
+int lc_q_date(struct lc_ctx *, const char *name, int end, int64_t *v);
+
 /* Per-request state, handed to every handler. */
 struct lc_ctx {
 	struct lc_req req;
 	struct lc_dom dom;		/* storage, caller, clock, the error */
 	char request_id[LC_REQUEST_ID_MAX + 1];
 	json_object *in;		/* owned: parsed JSON body, NULL none */
+	const char *db_path;		/* the database's file */
+	const char *subpath;		/* below a tree endpoint's path: "" or
+					 * "/..." (in req.path) */
 	/* The answer. */
 	int status;			/* 0 means 200 */
 	json_object *out;		/* owned: success body (data) */
-	const char *allow;		/* Allow header on 405 */
+	FILE *raw;			/* owned: else a body of raw_type */
+	const char *raw_type;
+	char raw_name[96];		/* as an attachment of this name */
+	char allow[64];			/* Allow header on 405 */
 	int auth_had_token;		/* 401: a bearer token was sent */
 };
+/* A raw answer of type: its file to write into, or NULL after lc_fail. */
+FILE *lc_raw(struct lc_ctx *, const char *type);
+/* The "/{id}" right below a tree endpoint's path into id, and what comes
+ * after it in *rest ("" or "/..."): 0, or -1 (404) for none or a bad id. */
+int lc_path_id(struct lc_ctx *, char id[LC_ID_LEN + 1], const char **rest);
+/* 1 when the request's method is m. */
+int lc_method_is(const struct lc_ctx *, const char *m);
+/* 405 for a path below a tree endpoint that takes other methods. */
+int lc_not_allowed(struct lc_ctx *, const char *allow);
+/* Adds "idempotent" to a write's answer: rc of lc_write. */
+void lc_idempotent(struct lc_ctx *, int rc);
 /* Sets the request's error; returns -1. */
 #define lc_fail(ctx, ...) lc_error_set(&(ctx)->dom.err, __VA_ARGS__)
 
@@ -133,11 +163,32 @@ json_object *lc_fmt_envelope(json_object *data, const char *request_id,
     int64_t now);
 json_object *lc_fmt_error(const struct lc_error *, const char *request_id,
     int64_t now);
+/* The owner's objects (docs/admin-api.md). */
+json_object *lc_fmt_location(const struct lc_location *);
+json_object *lc_fmt_staff(const struct lc_user *);
+json_object *lc_fmt_program(const struct lc_program *, int64_t cards);
+json_object *lc_fmt_owner_card(const struct lc_card *);
+json_object *lc_fmt_pagination(int64_t page, int64_t size, int64_t total);
+json_object *lc_fmt_one(const char *key, json_object *v);
 /* A card just issued: the line the admin tool prints. */
 json_object *lc_fmt_issued(const struct lc_card *);
 /* A sync item's result: from a purchase answer, or from an error. */
 json_object *lc_fmt_sync_ok(json_object *answer, int idempotent);
 json_object *lc_fmt_sync_error(const struct lc_error *);
+
+/* csv.c: one field, then "," or (last) the line's end. Money below 0 is
+ * an empty field. */
+void lc_csv_text(FILE *, const char *s, int last);
+void lc_csv_money(FILE *, int64_t cents, int last);
+void lc_csv_int(FILE *, int64_t v, int last);
+
+/* card_image.c: a card to scan, as SVG (QR code by libqrencode, EAN-13
+ * barcode with its digits), and a printable A4 sheet of cards as HTML.
+ * 0, or -1 (logged) on a code that cannot be drawn or a write error. */
+int lc_qr_svg(FILE *, const char *text);
+int lc_barcode_svg(FILE *, const char *digits);
+int lc_card_svg(FILE *, const char *shop, const struct lc_card *);
+int lc_card_sheet(FILE *, const char *shop, const struct lc_card *, size_t n);
 
 /* api_record.c: reads a purchase from obj (record body or sync item). */
 int lc_purchase_read(struct lc_error *, json_object *obj, int64_t now,
@@ -158,5 +209,13 @@ int lc_h_history(struct lc_ctx *);
 int lc_h_sync(struct lc_ctx *);
 int lc_h_claim(struct lc_ctx *);
 int lc_h_redeem(struct lc_ctx *);
+int lc_h_setup(struct lc_ctx *);
+int lc_h_admin_locations(struct lc_ctx *);
+int lc_h_admin_users(struct lc_ctx *);
+int lc_h_admin_programs(struct lc_ctx *);
+int lc_h_admin_cards(struct lc_ctx *);
+int lc_h_admin_reports(struct lc_ctx *);
+int lc_h_admin_backup(struct lc_ctx *);
+int lc_h_admin_settings(struct lc_ctx *);
 
 #endif /* LC_INT_H */

@@ -79,8 +79,14 @@ enum lc_setting {
 	LC_SET_REFRESH_TTL,
 	LC_SET_LOGIN_MAX_FAILURES,
 	LC_SET_LOGIN_WINDOW,
+	LC_SET_UTC_OFFSET,
 	LC_SET__MAX
 };
+struct lc_setting_info {
+	const char *name;
+	int64_t def, min, max, step;
+};
+const struct lc_setting_info *lc_setting_info(enum lc_setting);
 /* The setting's value; its default when unset or unreadable. */
 int64_t lc_setting(struct lc_db *, enum lc_setting);
 const char *lc_setting_name(enum lc_setting);
@@ -213,6 +219,19 @@ struct lc_login_result {
 	struct lc_tokens tokens;
 	struct lc_profile profile;	/* free with lc_profile_free */
 };
+/* The guard of a secret against guesses, per key (see rule_auth.c):
+ * reserve runs its own writes (waiting if it must) and fails with
+ * RATE_LIMITED; settle runs inside the write that acts on the check. */
+struct lc_guard {
+	char key[LC_EMAIL_MAX + 1];
+	int64_t attempt;
+};
+int lc_guard_reserve(struct lc_dom *, const char *key, struct lc_guard *);
+int lc_guard_settle(struct lc_dom *, const struct lc_guard *, int failed);
+/* Settles a check in a write of its own, when the write that should have
+ * failed; the caller's error stays. */
+void lc_guard_abandon(const struct lc_dom *, const struct lc_guard *,
+    int failed);
 /* Throttled per e-mail; runs its own writes. 0, or -1 with dom->err. */
 int lc_login(struct lc_dom *, const char *email, const char *password,
     struct lc_login_result *);
@@ -225,6 +244,26 @@ int lc_auth_scope(struct lc_dom *, const char *location_id,
     const char *staff_user_id);
 /* scrypt hash of a password for storage. 0 or -1. */
 int lc_auth_hash_password(const char *password, char *out, size_t outsz);
+
+/* First run (rule_setup.c). */
+struct lc_setup {
+	const char *code, *merchant_name, *location_name, *owner_name;
+	const char *owner_email;
+	char hash[LC_HASH_MAX + 1];	/* of the owner's password */
+};
+struct lc_setup_result {
+	char merchant_id[LC_ID_LEN + 1];
+	char location_id[LC_ID_LEN + 1];
+	char user_id[LC_ID_LEN + 1];
+};
+/* The file of the setup code beside the database. 0 or -1. */
+int lc_setup_file(const char *db_path, char *out, size_t outsz);
+/* 1 when there is no owner yet (the code file then exists), 0 when there
+ * is one, -1 with dom->err. */
+int lc_setup_needed(struct lc_dom *, const char *db_path);
+/* Guarded like a login; NOT_FOUND once an owner exists. */
+int lc_setup(struct lc_dom *, const char *db_path, const struct lc_setup *,
+    struct lc_setup_result *);
 
 /* Shop setup (shop.c): what the admin tool (and later the owner's pages)
  * create. Each runs inside a write; 0, or -1 with dom->err. Text is
@@ -248,6 +287,33 @@ int lc_shop_program_add(struct lc_dom *, struct lc_program *p,
 int lc_shop_card_issue(struct lc_dom *, const char *program_id,
     const char *customer, struct lc_card *c);
 int lc_shop_card_status(struct lc_dom *, const char *card_id, int active);
+
+/* The owner's changes (shop.c), each on the caller's merchant only: an
+ * id of another merchant is NOT_FOUND, as one that does not exist. A
+ * field left NULL (or below 0 for a number) is not changed. */
+int lc_shop_location_rename(struct lc_dom *, const char *id, const char *name,
+    struct lc_location *out);
+struct lc_user_change {
+	const char *name, *location_id;
+	int disabled;			/* 0, 1, or -1 unchanged */
+	const char *hash;		/* a new password's hash */
+};
+int lc_shop_user_update(struct lc_dom *, const char *id,
+    const struct lc_user_change *, struct lc_user *out);
+struct lc_program_change {
+	const char *title, *reward_title, *reward_description;
+	int64_t reward_amount, cooldown_seconds;
+	struct lc_tier tiers[LC_TIERS_MAX];
+	int ntiers;			/* 0: unchanged */
+};
+int lc_shop_program_update(struct lc_dom *, const char *id,
+    const struct lc_program_change *, struct lc_program *out);
+int lc_shop_card_update(struct lc_dom *, const char *id,
+    const char *customer_name, int active, struct lc_card *out);
+/* The caller's merchant's program, location or user: 0, or -1 NOT_FOUND. */
+int lc_shop_program(struct lc_dom *, const char *id, struct lc_program *);
+int lc_shop_location(struct lc_dom *, const char *id, struct lc_location *);
+int lc_shop_user(struct lc_dom *, const char *id, struct lc_user *);
 
 /* Validators shared by the API and the admin tool. */
 /* 1 when s is a password we accept (1 to LC_PASSWORD_MAX bytes). */

@@ -22,12 +22,58 @@
 	X(MERCHANT_ADD, "INSERT INTO merchants(id, name, created_at) " \
 	    "VALUES (?, ?, ?)") \
 	X(MERCHANT_EXISTS, "SELECT 1 FROM merchants WHERE id = ?") \
+	X(MERCHANT_NAME, "SELECT name FROM merchants WHERE id = ?") \
+	X(LOCATION_RENAME, "UPDATE locations SET name = ? WHERE id = ?") \
+	X(USER_SET_NAME, "UPDATE users SET display_name = ? WHERE id = ?") \
+	X(USER_SET_LOCATION, "UPDATE users SET location_id = ? WHERE id = ? " \
+	    "AND user_type = 'system_user'") \
+	X(USERS_OF_MERCHANT, LC_USER_COLS "WHERE merchant_id = ? ORDER BY rowid") \
+	X(OWNER_EXISTS, "SELECT 1 FROM users WHERE user_type = 'owner' LIMIT 1") \
+	X(PROGRAM_UPDATE, "UPDATE programs SET title = ?, " \
+	    "reward_title = CASE type WHEN 'punch' THEN ? ELSE reward_title END, " \
+	    "reward_description = ?, reward_amount = ?, cooldown_seconds = ? " \
+	    "WHERE id = ?") \
+	X(TIERS_DELETE, "DELETE FROM tiers WHERE program_id = ?") \
+	X(PROGRAMS_OF_MERCHANT, "SELECT " LC_PROGRAM_COLS ", (SELECT count(*) " \
+	    "FROM cards c WHERE c.program_id = p.id) FROM programs p " \
+	    "WHERE p.merchant_id = ? ORDER BY p.rowid") \
+	X(CARD_SET_NAME, "UPDATE cards SET customer_name = ? WHERE id = ?") \
+	X(CARDS_COUNT, "SELECT count(*) FROM cards c " LC_CARD_SEARCH) \
+	X(CARDS_PAGE, LC_CARD_COLS LC_CARD_SEARCH \
+	    "ORDER BY c.created_at DESC, c.rowid DESC LIMIT ?7 OFFSET ?8") \
+	X(REPORT_DAY, "SELECT (bucket * 900000 + ?4) / 86400000 AS d, NULL, " \
+	    LC_REPORT_SUMS "FROM report_buckets WHERE merchant_id = ?1 " \
+	    "AND bucket BETWEEN ?2 AND ?3 GROUP BY d ORDER BY d") \
+	X(REPORT_LOCATION, "SELECT b.location_id, l.name, " LC_REPORT_SUMS \
+	    "FROM report_buckets b JOIN locations l ON l.id = b.location_id " \
+	    "WHERE b.merchant_id = ?1 AND b.bucket BETWEEN ?2 AND ?3 " \
+	    "GROUP BY b.location_id ORDER BY min(l.rowid)") \
+	X(REPORT_STAFF, "SELECT b.staff_user_id, " \
+	    "coalesce(nullif(u.display_name, ''), u.email), " LC_REPORT_SUMS \
+	    "FROM report_buckets b JOIN users u ON u.id = b.staff_user_id " \
+	    "WHERE b.merchant_id = ?1 AND b.bucket BETWEEN ?2 AND ?3 " \
+	    "GROUP BY b.staff_user_id ORDER BY min(u.rowid)") \
+	X(OUTSTANDING, "SELECT coalesce(sum(cashback_earned - " \
+	    "cashback_redeemed), 0) FROM report_buckets WHERE merchant_id = ? " \
+	    "AND bucket <= ?") \
+	X(TXNS_COUNT, "SELECT count(*) FROM transactions WHERE merchant_id = ? " \
+	    "AND created_at BETWEEN ? AND ?") \
+	X(TXNS_PAGE, LC_HISTORY_COLS ", t.card_id, c.customer_name, pr.type, " \
+	    "t.location_id, t.staff_user_id FROM (SELECT rowid AS k FROM " \
+	    "transactions WHERE merchant_id = ? AND created_at BETWEEN ? AND ? " \
+	    LC_HISTORY_PAGE ") p JOIN transactions t ON t.rowid = p.k " \
+	    "JOIN cards c ON c.id = t.card_id " \
+	    "JOIN programs pr ON pr.id = c.program_id " \
+	    "JOIN locations l ON l.id = t.location_id " \
+	    "JOIN users u ON u.id = t.staff_user_id " \
+	    "LEFT JOIN rewards r ON r.id = t.reward_id " \
+	    "ORDER BY t.created_at DESC, t.rowid DESC") \
 	X(LOCATION_ADD, "INSERT INTO locations(id, merchant_id, name, " \
 	    "created_at) VALUES (?, ?, ?, ?)") \
-	X(LOCATION_GET, "SELECT id, merchant_id, name FROM locations " \
-	    "WHERE id = ?") \
-	X(LOCATIONS_OF_MERCHANT, "SELECT id, merchant_id, name FROM locations " \
-	    "WHERE merchant_id = ? ORDER BY rowid") \
+	X(LOCATION_GET, "SELECT id, merchant_id, name, created_at " \
+	    "FROM locations WHERE id = ?") \
+	X(LOCATIONS_OF_MERCHANT, "SELECT id, merchant_id, name, created_at " \
+	    "FROM locations WHERE merchant_id = ? ORDER BY rowid") \
 	X(USER_BY_EMAIL, LC_USER_COLS "WHERE email = ?") \
 	X(USER_GET, LC_USER_COLS "WHERE id = ?") \
 	X(USER_ADD, "INSERT INTO users(id, merchant_id, email, display_name, " \
@@ -35,18 +81,23 @@
 	    "VALUES (?, ?, ?, ?, ?, ?, ?, ?)") \
 	X(USER_SET_DISABLED, "UPDATE users SET disabled = ? WHERE id = ?") \
 	X(USER_SET_PASSWORD, "UPDATE users SET password_hash = ? WHERE id = ?") \
-	X(ATTEMPTS, "SELECT coalesce(sum(pending = 0 OR at <= ?3), 0), " \
-	    "coalesce(sum(pending = 1 AND at > ?3), 0), " \
-	    "min(CASE WHEN pending = 0 OR at <= ?3 THEN at END) " \
-	    "FROM login_attempts WHERE email = ?1 AND at > ?2") \
+	/* ?1 key, ?2 window start, ?3 stale before: failures in the window
+	 * (settled, or checks gone stale), checks in flight, the oldest
+	 * failure, the oldest check in flight. */ \
+	X(ATTEMPTS, "SELECT coalesce(sum(at > ?2 AND (pending = 0 OR " \
+	    "at <= ?3)), 0), coalesce(sum(pending = 1 AND at > ?3), 0), " \
+	    "min(CASE WHEN at > ?2 AND (pending = 0 OR at <= ?3) THEN at END), " \
+	    "min(CASE WHEN pending = 1 AND at > ?3 THEN at END) " \
+	    "FROM login_attempts WHERE email = ?1") \
 	X(ATTEMPT_ADD, "INSERT INTO login_attempts(email, at, pending) " \
 	    "VALUES (?, ?, 1)") \
 	X(ATTEMPT_FAIL, "UPDATE login_attempts SET pending = 0, at = ? " \
 	    "WHERE rowid = ?") \
 	X(ATTEMPT_FORGET, "DELETE FROM login_attempts WHERE rowid = ?") \
 	X(ATTEMPTS_CLEAR, "DELETE FROM login_attempts WHERE email = ? " \
-	    "AND pending = 0") \
-	X(ATTEMPTS_PRUNE, "DELETE FROM login_attempts WHERE at <= ?") \
+	    "AND (pending = 0 OR at <= ?)") \
+	X(ATTEMPTS_PRUNE, "DELETE FROM login_attempts WHERE at <= ? " \
+	    "AND (pending = 0 OR at <= ?)") \
 	X(TOKEN_ADD, "INSERT INTO tokens(digest, kind, user_id, family, " \
 	    "expires_at, created_at) VALUES (?, ?, ?, ?, ?, ?)") \
 	X(TOKEN_GET, "SELECT t.kind, t.user_id, t.family, t.expires_at, " \
@@ -126,7 +177,7 @@
 /* Column lists, each decoded by one function of db_sqlite.c. */
 #define LC_USER_COLS "SELECT id, merchant_id, coalesce(location_id, ''), " \
 	"email, coalesce(display_name, ''), password_hash, " \
-	"user_type = 'owner', disabled FROM users "
+	"user_type = 'owner', disabled, created_at FROM users "
 #define LC_PROGRAM_COLS "p.id, p.merchant_id, p.type, p.title, " \
 	"coalesce(p.punch_requirement, 0), p.reward_amount, " \
 	"p.cooldown_seconds, coalesce(p.reward_title, ''), " \
@@ -134,10 +185,20 @@
 #define LC_CARD_COLS "SELECT " LC_PROGRAM_COLS ", c.id, c.merchant_id, " \
 	"m.name, c.customer_name, c.barcode, c.qr_code, c.status, " \
 	"c.current_punches, c.pending_rewards, c.lifetime_punches, " \
-	"c.cashback_balance, c.lifetime_cashback, c.lifetime_spend " \
-	"FROM cards c JOIN programs p ON p.id = c.program_id " \
+	"c.cashback_balance, c.lifetime_cashback, c.lifetime_spend, " \
+	"c.created_at FROM cards c JOIN programs p ON p.id = c.program_id " \
 	"JOIN merchants m ON m.id = c.merchant_id "
 #define LC_PROGRAM_NCOLS 9
+/* ?1 merchant, ?2 the search text (NULL: all), ?3 and ?4 its LIKE
+ * patterns (a name's start, a later word's start), ?5 program, ?6 status. */
+#define LC_CARD_SEARCH "WHERE c.merchant_id = ?1 AND (?2 IS NULL " \
+	"OR c.id = ?2 OR c.barcode = ?2 OR c.customer_name LIKE ?3 ESCAPE '\\' " \
+	"OR c.customer_name LIKE ?4 ESCAPE '\\') " \
+	"AND (?5 IS NULL OR c.program_id = ?5) " \
+	"AND (?6 IS NULL OR c.status = ?6) "
+#define LC_REPORT_SUMS "sum(purchases), sum(sales_amount), sum(punches), " \
+	"sum(rewards_earned), sum(rewards_claimed), sum(cashback_earned), " \
+	"sum(cashback_redeemed), sum(discounts_given) "
 #define LC_HISTORY_COLS "SELECT t.id, t.type, t.purchase_amount, " \
 	"t.punches_added, t.created_at, l.name, " \
 	"coalesce(nullif(u.display_name, ''), u.email), t.cashback_earned, " \

@@ -4,7 +4,8 @@
  * names SQLite, so another backend can sit behind the same functions.
  *
  * Conventions: a getter returns 1 found (struct filled), 0 not found, -1
- * on a storage failure (logged). A write returns 0, or -1 on failure, or
+ * on a storage failure (logged); a count or sum, always there, returns 0
+ * or -1. A write returns 0, or -1 on failure, or
  * LC_DB_CONFLICT where it says so (a unique value taken). A change of one
  * row by id returns 1 changed, 0 no such row, -1 on failure. Lists are
  * handed to a callback row by row; its pointers are valid during the call
@@ -33,10 +34,19 @@ int lc_db_version(struct lc_db *);	/* schema version, or -1 */
 /* The database path: explicit, else LOYALTY_DB, else the build default. */
 const char *lc_db_default_path(const char *explicit_path);
 
-/* Transactions: only the write path (write.c) calls these. A write
- * transaction takes the write lock at once, so a read-then-write inside
- * it never fails half-way for a lock. */
+/*
+ * Transactions: only the write path (write.c) calls these. A write
+ * transaction excludes every other write transaction from its begin to its
+ * end (SQLite: BEGIN IMMEDIATE takes the one write lock): the rules read
+ * and then write (a card's counters, a key, the failures of a login)
+ * relying on it, so a backend must give the same (PostgreSQL: a lock
+ * taken at begin, or SERIALIZABLE with the write retried). A read
+ * transaction is one consistent snapshot and takes no lock.
+ */
 int lc_db_begin(struct lc_db *, int write);	/* 0 or -1 */
+/* Ends a request: a transaction left open by a bug is rolled back (and
+ * logged), so no process holds the write lock between requests. */
+void lc_db_idle(struct lc_db *);
 int lc_db_commit(struct lc_db *);		/* 0, or -1 (rolled back) */
 void lc_db_rollback(struct lc_db *);		/* none open: nothing */
 
@@ -49,12 +59,15 @@ struct lc_location {
 	char id[LC_ID_LEN + 1];
 	char merchant_id[LC_ID_LEN + 1];
 	char name[LC_BYTES(LC_NAME_MAX)];
+	int64_t created_at;
 };
+int lc_db_merchant_name(struct lc_db *, const char *id, char *out, size_t outsz);
 int lc_db_merchant_add(struct lc_db *, const char *id, const char *name,
     int64_t at);
 int lc_db_merchant_exists(struct lc_db *, const char *id);
 int lc_db_location_add(struct lc_db *, const struct lc_location *, int64_t at);
 int lc_db_location_get(struct lc_db *, const char *id, struct lc_location *);
+int lc_db_location_rename(struct lc_db *, const char *id, const char *name);
 /* The merchant's locations, oldest first. */
 int lc_db_locations(struct lc_db *, const char *merchant_id,
     int (*each)(void *, const struct lc_location *), void *arg);
@@ -69,6 +82,7 @@ struct lc_user {
 	char password_hash[LC_HASH_MAX + 1];
 	int is_owner;
 	int disabled;
+	int64_t created_at;
 };
 /* By e-mail, compared without case. */
 int lc_db_user_by_email(struct lc_db *, const char *email, struct lc_user *);
@@ -77,13 +91,23 @@ int lc_db_user_get(struct lc_db *, const char *id, struct lc_user *);
 int lc_db_user_add(struct lc_db *, const struct lc_user *, int64_t at);
 int lc_db_user_set_disabled(struct lc_db *, const char *id, int disabled);
 int lc_db_user_set_password(struct lc_db *, const char *id, const char *hash);
+/* name "" stores none. */
+int lc_db_user_set_name(struct lc_db *, const char *id, const char *name);
+int lc_db_user_set_location(struct lc_db *, const char *id,
+    const char *location_id);
+/* The merchant's users, oldest first. */
+int lc_db_users(struct lc_db *, const char *merchant_id,
+    int (*each)(void *, const struct lc_user *), void *arg);
+/* 1 when the installation has an owner. */
+int lc_db_owner_exists(struct lc_db *);
 
 /* Login attempts: a check in flight is pending until settled. */
 struct lc_attempts {
 	int64_t failures;	/* settled failures in the window, and pending
 				 * checks gone stale */
-	int64_t pending;	/* checks in flight */
+	int64_t pending;	/* checks in flight (not stale) */
 	int64_t oldest;		/* time of the oldest failure counted */
+	int64_t oldest_pending;	/* time of the oldest check in flight */
 };
 int lc_db_attempts(struct lc_db *, const char *email, int64_t since,
     int64_t stale_before, struct lc_attempts *);
@@ -92,8 +116,11 @@ int lc_db_attempt_add(struct lc_db *, const char *email, int64_t at,
     int64_t *id);
 /* failed: keep it as a failure at time at; else forget it. */
 int lc_db_attempt_settle(struct lc_db *, int64_t id, int failed, int64_t at);
-int lc_db_attempts_clear(struct lc_db *, const char *email);
-int lc_db_attempts_prune(struct lc_db *, int64_t before);
+/* Forgets the settled failures and the stale checks of a key. */
+int lc_db_attempts_clear(struct lc_db *, const char *email,
+    int64_t stale_before);
+/* Forgets what is older than before, but a check in flight. */
+int lc_db_attempts_prune(struct lc_db *, int64_t before, int64_t stale_before);
 
 /* Tokens, stored as digests only. */
 struct lc_token {
@@ -142,8 +169,14 @@ struct lc_program {
 };
 /* With its tiers. */
 int lc_db_program_add(struct lc_db *, const struct lc_program *, int64_t at);
-/* Without its tiers. */
+/* With its tiers. */
 int lc_db_program_get(struct lc_db *, const char *id, struct lc_program *);
+/* Titles, reward and cooldown; and the tiers, replaced when ntiers > 0. */
+int lc_db_program_update(struct lc_db *, const struct lc_program *);
+/* The merchant's programs, oldest first, with tiers and their count of
+ * cards. */
+int lc_db_programs(struct lc_db *, const char *merchant_id,
+    int (*each)(void *, const struct lc_program *, int64_t cards), void *arg);
 
 struct lc_cardtype;
 
@@ -157,6 +190,7 @@ struct lc_card {
 	char status[16];	/* "active", "inactive" */
 	int64_t current_punches, pending_rewards, lifetime_punches;
 	int64_t cashback_balance, lifetime_cashback, lifetime_spend;
+	int64_t created_at;
 	struct lc_program program;	/* with tiers */
 	const struct lc_cardtype *ops;	/* set by lc_card_get, not storage */
 };
@@ -169,6 +203,20 @@ int lc_db_card_add(struct lc_db *, const struct lc_card *, int64_t at);
 /* Writes the counters back; -1 unless exactly that card changed. */
 int lc_db_card_save(struct lc_db *, const struct lc_card *);
 int lc_db_card_set_status(struct lc_db *, const char *id, const char *status);
+int lc_db_card_set_name(struct lc_db *, const char *id, const char *name);
+/* The merchant's cards matching a search, newest first. */
+struct lc_card_query {
+	const char *merchant_id;
+	const char *q;		/* a word's start of the name, a whole barcode
+				 * or card id; NULL for all */
+	const char *program_id;	/* NULL for all */
+	const char *status;	/* NULL for all */
+	int64_t limit, offset;
+};
+int lc_db_cards_count(struct lc_db *, const struct lc_card_query *,
+    int64_t *total);
+int lc_db_cards(struct lc_db *, const struct lc_card_query *,
+    int (*each)(void *, const struct lc_card *), void *arg);
 
 /* Transactions. An int64 field below 0 is stored as none (NULL). */
 struct lc_txn {
@@ -245,5 +293,38 @@ int lc_db_history_count(struct lc_db *, const struct lc_hist_query *,
     int64_t *total);
 int lc_db_history_page(struct lc_db *, const struct lc_hist_query *,
     int (*each)(void *, const struct lc_hist_item *), void *arg);
+
+/* Reports, from the figures kept per quarter hour (report_buckets). */
+enum lc_report_group { LC_GROUP_DAY, LC_GROUP_LOCATION, LC_GROUP_STAFF };
+struct lc_report_row {
+	char key[LC_ID_LEN + 1];	/* day number, location or user id */
+	int64_t day;			/* LC_GROUP_DAY: days since 1970 */
+	const char *label;		/* location or staff name, NULL by day */
+	int64_t purchases, sales_amount, punches, rewards_earned;
+	int64_t rewards_claimed, cashback_earned, cashback_redeemed;
+	int64_t discounts_given;
+};
+/* Rows of quarter hours [from, to], days cut at offset_ms after UTC. */
+int lc_db_report(struct lc_db *, const char *merchant_id, int64_t from,
+    int64_t to, int64_t offset_ms, enum lc_report_group,
+    int (*each)(void *, const struct lc_report_row *), void *arg);
+/* Cashback earned less redeemed up to quarter hour to, included. */
+int lc_db_outstanding(struct lc_db *, const char *merchant_id, int64_t to,
+    int64_t *cents);
+/* The merchant's transactions in [from, to] ms, newest first. */
+struct lc_txn_row {
+	struct lc_hist_item it;
+	const char *card_id, *customer_name, *card_type;
+	const char *location_id, *staff_user_id;
+};
+int lc_db_txns_count(struct lc_db *, const char *merchant_id, int64_t from,
+    int64_t to, int64_t *total);
+int lc_db_txns(struct lc_db *, const char *merchant_id, int64_t from,
+    int64_t to, int64_t limit, int64_t offset,
+    int (*each)(void *, const struct lc_txn_row *), void *arg);
+
+/* A consistent copy of the live database into a new file at path, made
+ * while others keep writing. */
+int lc_db_backup(struct lc_db *, const char *path);
 
 #endif /* LC_STORE_H */

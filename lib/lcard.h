@@ -28,6 +28,7 @@ enum lc_err {
 	LC_E_WRONG_CARD_TYPE,
 	LC_E_COOLDOWN_ACTIVE,
 	LC_E_RATE_LIMITED,
+	LC_E_CONFLICT,
 	LC_E_INTERNAL,
 	LC_E_DATABASE,
 	LC_E__MAX
@@ -48,7 +49,9 @@ struct lc_ctx;
 #define LC_EP_BARE	0x01	/* success body not enveloped */
 #define LC_EP_AUTH	0x02	/* needs a valid bearer access token */
 #define LC_EP_NOSTORE	0x04	/* Cache-Control: no-store */
-#define LC_EP_JSON	0x08	/* expects a JSON object body */
+#define LC_EP_JSON	0x08	/* expects a JSON object body (not on GET) */
+#define LC_EP_TREE	0x10	/* the path and every path below it */
+#define LC_EP_OWNER	0x20	/* an owner's token (implies LC_EP_AUTH) */
 
 /*
  * The one table of endpoints (endpoints.c). The responders in cgi-bin/,
@@ -58,7 +61,7 @@ struct lc_ctx;
 struct lc_endpoint {
 	const char *name;	/* responder: cgi-bin/NAME.fcgi */
 	const char *path;	/* full path, NULL: matches nothing */
-	const char *method;
+	const char *method;	/* one, or several: "GET POST" */
 	int flags;
 	/* 0 with the answer set, or -1 with the error set. */
 	int (*handler)(struct lc_ctx *);

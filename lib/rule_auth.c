@@ -4,6 +4,7 @@
  * scope of staff and owners.
  */
 #include <ctype.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -19,8 +20,11 @@
 #define LC_SCRYPT_R 8
 #define LC_SCRYPT_P 1
 
-/* How often a login waiting for other checks of its e-mail looks again. */
-#define LC_LOGIN_POLL_MS 20
+/* A login waiting for other checks of its e-mail looks again after 20 ms
+ * (a third of a password check), backing off to 200 ms while an account
+ * is under attack, so waiters barely touch the database. */
+#define LC_GUARD_POLL_MS 20
+#define LC_GUARD_POLL_MAX_MS 200
 
 /*
  * A hash of nothing anyone knows, with the same parameters as real ones:
@@ -171,42 +175,32 @@ lc_profile_get(struct lc_dom *dom, const char *user_id, struct lc_profile *p)
 }
 
 /*
- * Login. The password check is slow (scrypt) and runs outside any
- * transaction, between two writes:
- *   1. reserve: refuse when the e-mail has login_max_failures failures in
- *      the window; wait while failures plus checks in flight reach it
- *      (so concurrent guesses can never check more than the limit, and
- *      correct logins in parallel are delayed, never refused); else record
- *      this check as pending and read the user.
- *   2. the check.
- *   3. settle: a wrong password stays as a failure. A right one logs in
- *      only if the user is still enabled and has the very hash that was
- *      checked: a password change or a disable that committed meanwhile
- *      wins, so no session is ever made with an old password.
+ * The guard of a secret checked against guesses (a password, the setup
+ * code), per key: a check is reserved before it starts, in a write,
+ * refused when the key has login_max_failures failures in the window, and
+ * kept waiting while failures plus checks in flight reach it, so
+ * concurrent guesses can never check more than the limit while right
+ * answers in parallel are delayed, never refused. The check's outcome is
+ * settled in the write that acts on it. Whether to refuse or wait is read
+ * from a snapshot first, so refused and waiting guesses take no write
+ * lock from the tills.
  */
-struct login {
-	const char *email;		/* as sent */
-	char norm[LC_EMAIL_MAX + 1];	/* lower case: the throttle's key */
-	int64_t attempt;		/* the pending check */
-	int wait;			/* reserve: others must settle first */
-	int found;
-	struct lc_user user;
-	int ok;				/* the password matched */
-	char family[LC_ID_LEN + 1];
-	struct lc_login_result *r;
+struct guard_reserve {
+	struct lc_guard *g;
+	int wait;
+	int64_t oldest_pending;
 };
 
+/* Refuses (RATE_LIMITED), or says to wait or go, from the key's counts. */
 static int
-login_reserve(struct lc_dom *dom, void *arg)
+guard_decide(struct lc_dom *dom, struct guard_reserve *gr)
 {
-	struct login *l = arg;
 	int64_t max = lc_setting(dom->db, LC_SET_LOGIN_MAX_FAILURES);
 	int64_t window = lc_setting(dom->db, LC_SET_LOGIN_WINDOW) * 1000;
 	struct lc_attempts a;
-	int rc;
 
-	l->wait = 0;
-	if (lc_db_attempts(dom->db, l->norm, dom->now_ms - window,
+	gr->wait = 0;
+	if (lc_db_attempts(dom->db, gr->g->key, dom->now_ms - window,
 	    dom->now_ms - LC_LOGIN_STALE_MS, &a) == -1)
 		return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
 	if (a.failures >= max) {
@@ -218,18 +212,143 @@ login_reserve(struct lc_dom *dom, void *arg)
 			dom->err.retry_after = 1;
 		return lc_dom_fail(dom, LC_E_RATE_LIMITED, NULL, NULL);
 	}
-	if (a.failures + a.pending >= max) {
-		l->wait = 1;
-		return 0;
-	}
-	if (lc_db_attempts_prune(dom->db, dom->now_ms - window) == -1 ||
-	    lc_db_attempt_add(dom->db, l->norm, dom->now_ms, &l->attempt) == -1 ||
-	    (rc = lc_db_user_by_email(dom->db, l->email, &l->user)) == -1)
-		return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
-	/* A disabled user is an unknown one. */
-	l->found = rc == 1 && !l->user.disabled;
+	gr->wait = a.failures + a.pending >= max;
+	gr->oldest_pending = a.oldest_pending;
 	return 0;
 }
+
+static int
+guard_look(struct lc_dom *dom, void *arg)
+{
+	return guard_decide(dom, arg);
+}
+
+static int
+guard_reserve_rule(struct lc_dom *dom, void *arg)
+{
+	struct guard_reserve *gr = arg;
+	int64_t window = lc_setting(dom->db, LC_SET_LOGIN_WINDOW) * 1000;
+
+	if (guard_decide(dom, gr) == -1 || gr->wait)
+		return gr->wait ? 0 : -1;
+	if (lc_db_attempts_prune(dom->db, dom->now_ms - window,
+	    dom->now_ms - LC_LOGIN_STALE_MS) == -1 ||
+	    lc_db_attempt_add(dom->db, gr->g->key, dom->now_ms,
+	    &gr->g->attempt) == -1)
+		return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
+	return 0;
+}
+
+static void
+sleep_ms(long ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+	while (nanosleep(&ts, &ts) == -1 && errno == EINTR)
+		continue;
+}
+
+int
+lc_guard_reserve(struct lc_dom *dom, const char *key, struct lc_guard *g)
+{
+	struct guard_reserve gr = { g, 0, 0 };
+	struct lc_write w = { NULL, NULL, guard_reserve_rule, NULL, &gr };
+	long poll = LC_GUARD_POLL_MS, waited = 0;
+	unsigned char jitter;
+	size_t i;
+
+	memset(g, 0, sizeof(*g));
+	for (i = 0; key[i] != '\0' && i < sizeof(g->key) - 1; i++)
+		g->key[i] = (char)tolower((unsigned char)key[i]);
+	for (;;) {
+		if (lc_read(dom, guard_look, &gr) == -1)
+			return -1;
+		/* It looked free: reserve, looking again under the lock. */
+		if (!gr.wait && lc_write(dom, &w, NULL) == -1)
+			return -1;
+		if (!gr.wait)
+			return 0;
+		/* Counted in sleeps, not by the wall clock, which a Pi
+		 * without a clock chip may step back. */
+		if (waited >= LC_LOGIN_WAIT_MS) {
+			dom->err.retry_after = (long)((gr.oldest_pending +
+			    LC_LOGIN_STALE_MS - dom->now_ms + 999) / 1000);
+			if (dom->err.retry_after < 1)
+				dom->err.retry_after = 1;
+			return lc_dom_fail(dom, LC_E_RATE_LIMITED, NULL,
+			    "Other logins of this account are being checked; "
+			    "try again shortly.");
+		}
+		if (lc_random(&jitter, 1) == -1)
+			jitter = 0;
+		sleep_ms(poll + jitter % (poll / 2 + 1));
+		waited += poll;
+		poll = poll * 2 > LC_GUARD_POLL_MAX_MS ? LC_GUARD_POLL_MAX_MS :
+		    poll * 2;
+		dom->now_ms = lc_now_ms();
+	}
+}
+
+int
+lc_guard_settle(struct lc_dom *dom, const struct lc_guard *g, int failed)
+{
+	int rc = lc_db_attempt_settle(dom->db, g->attempt, failed, dom->now_ms);
+
+	if (rc == -1)
+		return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
+	if (rc == 0)
+		lc_log("the check of %s outlived its record (window shorter "
+		    "than the check?)", g->key);
+	/* A success wipes the key's failures, and checks that died. */
+	if (!failed && lc_db_attempts_clear(dom->db, g->key,
+	    dom->now_ms - LC_LOGIN_STALE_MS) == -1)
+		return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
+	return 0;
+}
+
+struct guard_end {
+	const struct lc_guard *g;
+	int failed;
+};
+
+static int
+guard_end_rule(struct lc_dom *dom, void *arg)
+{
+	struct guard_end *ge = arg;
+
+	return lc_guard_settle(dom, ge->g, ge->failed);
+}
+
+void
+lc_guard_abandon(const struct lc_dom *dom, const struct lc_guard *g,
+    int failed)
+{
+	struct guard_end ge = { g, failed };
+	struct lc_write w = { NULL, NULL, guard_end_rule, NULL, &ge };
+	struct lc_dom d = *dom;
+
+	/* Its own context: the error the caller answers stays. */
+	d.now_ms = lc_now_ms();
+	if (lc_write(&d, &w, NULL) == -1)
+		lc_log("the check of %s stays pending until it goes stale",
+		    g->key);
+}
+
+/*
+ * Login: the guard, then the password check (slow, scrypt, outside any
+ * transaction), then one write that settles the guard and logs in only if
+ * the user is still enabled and has the very hash that was checked: a
+ * password change or a disable that committed meanwhile wins, so no
+ * session is ever made with an old password.
+ */
+struct login {
+	struct lc_guard g;
+	int found;
+	struct lc_user user;
+	int ok;				/* the password matched */
+	char family[LC_ID_LEN + 1];
+	struct lc_login_result *r;
+};
 
 static int
 login_settle(struct lc_dom *dom, void *arg)
@@ -238,76 +357,57 @@ login_settle(struct lc_dom *dom, void *arg)
 	struct lc_user now;
 	int rc;
 
-	if (!l->ok) {
-		if (lc_db_attempt_settle(dom->db, l->attempt, 1,
-		    dom->now_ms) == -1)
-			return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
-		return 0;
-	}
-	if (lc_db_attempt_settle(dom->db, l->attempt, 0, 0) == -1 ||
-	    (rc = lc_db_user_get(dom->db, l->user.id, &now)) == -1)
+	if (!l->ok)
+		return lc_guard_settle(dom, &l->g, 1);
+	if ((rc = lc_db_user_get(dom->db, l->user.id, &now)) == -1)
 		return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
 	if (rc == 0 || now.disabled ||
 	    strcmp(now.password_hash, l->user.password_hash) != 0) {
 		/* Changed while we checked: the checked password is no
 		 * longer the user's. Not a guess, so not a failure. */
 		l->ok = 0;
-		return 0;
+		return lc_db_attempt_settle(dom->db, l->g.attempt, 0, 0) == -1 ?
+		    lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL) : 0;
 	}
-	/* Success wipes this e-mail's failures. */
-	if (lc_db_attempts_clear(dom->db, l->norm) == -1 ||
-	    lc_db_tokens_prune(dom->db, dom->now_ms) == -1)
+	if (lc_guard_settle(dom, &l->g, 0) == -1)
+		return -1;
+	if (lc_db_tokens_prune(dom->db, dom->now_ms) == -1)
 		return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
 	if (token_pair(dom, now.id, l->family, &l->r->tokens) == -1)
 		return -1;
 	return lc_profile_get(dom, now.id, &l->r->profile);
 }
 
-static void
-sleep_ms(long ms)
-{
-	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
-
-	while (nanosleep(&ts, &ts) == -1)
-		continue;
-}
-
 int
 lc_login(struct lc_dom *dom, const char *email, const char *password,
     struct lc_login_result *r)
 {
-	struct lc_write w = { NULL, NULL, login_reserve, NULL, NULL };
 	struct login l;
-	int64_t start = dom->now_ms;
-	size_t i;
+	struct lc_write w = { NULL, NULL, login_settle, NULL, &l };
+	int rc;
 
 	memset(r, 0, sizeof(*r));
 	memset(&l, 0, sizeof(l));
-	l.email = email;
 	l.r = r;
-	for (i = 0; email[i] != '\0' && i < LC_EMAIL_MAX; i++)
-		l.norm[i] = (char)tolower((unsigned char)email[i]);
-	w.arg = &l;
-	for (;;) {
-		if (lc_write(dom, &w, NULL) == -1)
-			return -1;
-		if (!l.wait)
-			break;
-		if (lc_now_ms() - start > LC_LOGIN_WAIT_MS) {
-			dom->err.retry_after = 1;
-			return lc_dom_fail(dom, LC_E_RATE_LIMITED, NULL, NULL);
-		}
-		sleep_ms(LC_LOGIN_POLL_MS);
-		dom->now_ms = lc_now_ms();
+	/* Everything that can fail on its own comes before the guard, so
+	 * a reserved check is always settled. */
+	if (lc_uuid(l.family) == -1)
+		return lc_dom_fail(dom, LC_E_INTERNAL, NULL, NULL);
+	if (lc_guard_reserve(dom, email, &l.g) == -1)
+		return -1;
+	/* A disabled user is an unknown one; either costs a full check. */
+	if ((rc = lc_db_user_by_email(dom->db, email, &l.user)) == -1) {
+		lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
+		lc_guard_abandon(dom, &l.g, 0);
+		return -1;
 	}
+	l.found = rc == 1 && !l.user.disabled;
 	l.ok = check_password(l.found ? l.user.password_hash : lc_dummy_mcf,
 	    password) && l.found;
-	if (l.ok && lc_uuid(l.family) == -1)
-		return lc_dom_fail(dom, LC_E_INTERNAL, NULL, NULL);
 	dom->now_ms = lc_now_ms();
-	w.rule = login_settle;
 	if (lc_write(dom, &w, NULL) == -1) {
 		lc_profile_free(&r->profile);
+		lc_guard_abandon(dom, &l.g, !l.ok);
 		return -1;
 	}
 	if (!l.ok)

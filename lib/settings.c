@@ -8,15 +8,22 @@
 
 #include "lc_int.h"
 
-static const struct {
-	const char *name;
-	int64_t def, min, max;
-} lc_settings[LC_SET__MAX] = {
-	[LC_SET_ACCESS_TTL] = { "access_token_ttl", 3600, 60, 86400 },
-	[LC_SET_REFRESH_TTL] = { "refresh_token_ttl", 30 * 86400, 3600, 365 * 86400 },
-	[LC_SET_LOGIN_MAX_FAILURES] = { "login_max_failures", 5, 1, 1000 },
-	[LC_SET_LOGIN_WINDOW] = { "login_window_seconds", 15 * 60, 1, 86400 },
+static const struct lc_setting_info lc_settings[LC_SET__MAX] = {
+	[LC_SET_ACCESS_TTL] = { "access_token_ttl", 3600, 60, 86400, 1 },
+	[LC_SET_REFRESH_TTL] = { "refresh_token_ttl", 30 * 86400, 3600,
+	    365 * 86400, 1 },
+	[LC_SET_LOGIN_MAX_FAILURES] = { "login_max_failures", 5, 1, 1000, 1 },
+	[LC_SET_LOGIN_WINDOW] = { "login_window_seconds", 15 * 60, 1, 86400, 1 },
+	/* The shop's time for the days of reports: whole quarter hours, as
+	 * every time zone of the world is. */
+	[LC_SET_UTC_OFFSET] = { "utc_offset_minutes", 0, -720, 840, 15 },
 };
+
+const struct lc_setting_info *
+lc_setting_info(enum lc_setting s)
+{
+	return &lc_settings[s];
+}
 
 const char *
 lc_setting_name(enum lc_setting s)
@@ -38,17 +45,22 @@ lc_setting_lookup(const char *key)
 static int
 parse(enum lc_setting s, const char *text, int64_t *v)
 {
+	const char *digits = text;
 	char *end;
 	long long n;
 
-	/* Plain digits only: the stored text is what setting get shows. */
-	if (*text == '\0' || strspn(text, "0123456789") != strlen(text) ||
-	    strlen(text) > 18)
+	/* Plain digits only, a '-' where the setting may be negative: the
+	 * stored text is what setting get shows. */
+	if (*digits == '-' && lc_settings[s].min < 0)
+		digits++;
+	if (*digits == '\0' || strspn(digits, "0123456789") != strlen(digits) ||
+	    strlen(digits) > 18)
 		return -1;
 	errno = 0;
 	n = strtoll(text, &end, 10);
 	if (errno != 0 || end == text || *end != '\0' ||
-	    n < lc_settings[s].min || n > lc_settings[s].max)
+	    n < lc_settings[s].min || n > lc_settings[s].max ||
+	    n % lc_settings[s].step != 0)
 		return -1;
 	*v = n;
 	return 0;
@@ -77,8 +89,9 @@ lc_setting_set(struct lc_dom *dom, const char *key, const char *value)
 		    "unknown setting %s", key);
 	if (parse(s, value, &v) == -1)
 		return lc_dom_fail(dom, LC_E_VALIDATION, "value",
-		    "%s must be a whole number from %lld to %lld", key,
-		    (long long)lc_settings[s].min, (long long)lc_settings[s].max);
+		    "%s must be a whole number from %lld to %lld, a multiple "
+		    "of %lld", key, (long long)lc_settings[s].min,
+		    (long long)lc_settings[s].max, (long long)lc_settings[s].step);
 	if (lc_db_setting_set(dom->db, key, value) == -1)
 		return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
 	return 0;

@@ -32,8 +32,60 @@ lc_text_check(struct lc_error *e, const char *field, const char *s,
 static int
 new_id(struct lc_dom *dom, char id[LC_ID_LEN + 1])
 {
-	return lc_uuid(id) == -1 ? lc_dom_fail(dom, LC_E_INTERNAL, NULL,
-	    "no randomness") : 0;
+	if (lc_uuid(id) == -1)
+		return lc_dom_fail(dom, LC_E_INTERNAL, NULL, "no randomness");
+	/* The first thing a write makes is what its idempotency key names. */
+	if (dom->txn_id[0] == '\0')
+		memcpy(dom->txn_id, id, sizeof(dom->txn_id));
+	return 0;
+}
+
+/* 1 when the caller may act on merchant_id's things: their own, or any
+ * for the admin tool (which acts for the machine's owner). */
+static int
+own(const struct lc_dom *dom, const char *merchant_id)
+{
+	return dom->caller.merchant_id[0] == '\0' ||
+	    strcmp(dom->caller.merchant_id, merchant_id) == 0;
+}
+
+static int
+not_found(struct lc_dom *dom, const char *field, const char *what)
+{
+	return lc_dom_fail(dom, LC_E_NOT_FOUND, field, "No such %s.", what);
+}
+
+int
+lc_shop_location(struct lc_dom *dom, const char *id, struct lc_location *l)
+{
+	int rc = lc_db_location_get(dom->db, id, l);
+
+	if (rc == -1)
+		return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
+	return rc == 0 || !own(dom, l->merchant_id) ?
+	    not_found(dom, NULL, "location") : 0;
+}
+
+int
+lc_shop_user(struct lc_dom *dom, const char *id, struct lc_user *u)
+{
+	int rc = lc_db_user_get(dom->db, id, u);
+
+	if (rc == -1)
+		return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
+	return rc == 0 || !own(dom, u->merchant_id) ?
+	    not_found(dom, NULL, "user") : 0;
+}
+
+int
+lc_shop_program(struct lc_dom *dom, const char *id, struct lc_program *p)
+{
+	int rc = lc_db_program_get(dom->db, id, p);
+
+	if (rc == -1)
+		return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
+	return rc == 0 || !own(dom, p->merchant_id) ?
+	    not_found(dom, NULL, "program") : 0;
 }
 
 static int
@@ -87,6 +139,8 @@ lc_shop_user_add(struct lc_dom *dom, const struct lc_user *in,
 	struct lc_location l;
 	int rc;
 
+	if (u.is_owner)
+		u.location_id[0] = '\0';
 	if (merchant_known(dom, u.merchant_id) == -1 ||
 	    lc_text_check(&dom->err, "name", u.display_name, LC_NAME_MAX,
 	    1) == -1)
@@ -101,8 +155,7 @@ lc_shop_user_add(struct lc_dom *dom, const struct lc_user *in,
 		if ((rc = lc_db_location_get(dom->db, u.location_id, &l)) == -1)
 			return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
 		if (rc == 0 || strcmp(l.merchant_id, u.merchant_id) != 0)
-			return lc_dom_fail(dom, LC_E_NOT_FOUND, "location_id",
-			    "no location %s at this merchant", u.location_id);
+			return not_found(dom, "location_id", "location");
 	}
 	if (u.password_hash[0] == '\0')
 		return lc_dom_fail(dom, LC_E_VALIDATION, "password",
@@ -110,8 +163,8 @@ lc_shop_user_add(struct lc_dom *dom, const struct lc_user *in,
 	if (new_id(dom, u.id) == -1)
 		return -1;
 	if ((rc = lc_db_user_add(dom->db, &u, dom->now_ms)) == LC_DB_CONFLICT)
-		return lc_dom_fail(dom, LC_E_VALIDATION, "email",
-		    "a user with e-mail %s exists already", u.email);
+		return lc_dom_fail(dom, LC_E_CONFLICT, "email",
+		    "A user with the e-mail %s exists already.", u.email);
 	if (rc == -1)
 		return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
 	memcpy(id, u.id, LC_ID_LEN + 1);
@@ -143,11 +196,54 @@ lc_shop_user_change(struct lc_dom *dom, const char *verb, const char *uid,
 	return 0;
 }
 
+static int
+tiers_check(struct lc_dom *dom, const struct lc_tier *t, int n)
+{
+	int i;
+
+	if (n < 1 || n > LC_TIERS_MAX)
+		return lc_dom_fail(dom, LC_E_VALIDATION, "tiers",
+		    "A cashback or discount program needs 1 to %d tiers.",
+		    LC_TIERS_MAX);
+	for (i = 0; i < n; i++) {
+		if (lc_text_check(&dom->err, "tiers", t[i].name,
+		    LC_TIER_NAME_MAX, 0) == -1)
+			return -1;
+		if (t[i].rate_bp < 0 || t[i].rate_bp > LC_RATE_MAX ||
+		    t[i].min_spend < 0 || t[i].min_spend > LC_SPEND_MAX)
+			return lc_dom_fail(dom, LC_E_VALIDATION, "tiers",
+			    "A tier's rate or minimum spend is out of range.");
+		if (i == 0 && t[i].min_spend != 0)
+			return lc_dom_fail(dom, LC_E_VALIDATION, "tiers",
+			    "The first tier's minimum spend must be 0.");
+		if (i > 0 && t[i].min_spend <= t[i - 1].min_spend)
+			return lc_dom_fail(dom, LC_E_VALIDATION, "tiers",
+			    "Tiers must be in increasing minimum spend.");
+	}
+	return 0;
+}
+
+static int
+punch_check(struct lc_dom *dom, const struct lc_program *p)
+{
+	if (lc_text_check(&dom->err, "reward_title", p->reward_title,
+	    LC_NAME_MAX, 0) == -1 || lc_text_check(&dom->err,
+	    "reward_description", p->reward_description, LC_DESC_MAX, 1) == -1)
+		return -1;
+	if (p->reward_amount < 0 || p->reward_amount > LC_MONEY_MAX)
+		return lc_dom_fail(dom, LC_E_VALIDATION, "reward_amount",
+		    "The reward amount is out of range.");
+	if (p->cooldown_seconds < 0 || p->cooldown_seconds > LC_COOLDOWN_MAX)
+		return lc_dom_fail(dom, LC_E_VALIDATION, "cooldown_seconds",
+		    "The cooldown must be 0 to %d seconds.", LC_COOLDOWN_MAX);
+	return 0;
+}
+
 int
 lc_shop_program_add(struct lc_dom *dom, struct lc_program *p,
     char id[LC_ID_LEN + 1])
 {
-	int punch = strcmp(p->type, "punch") == 0, i;
+	int punch = strcmp(p->type, "punch") == 0;
 
 	if (lc_text_check(&dom->err, "title", p->title, LC_NAME_MAX, 0) == -1 ||
 	    merchant_known(dom, p->merchant_id) == -1)
@@ -158,44 +254,13 @@ lc_shop_program_add(struct lc_dom *dom, struct lc_program *p,
 			return lc_dom_fail(dom, LC_E_VALIDATION,
 			    "punch_requirement", "punches must be 1 to %d",
 			    LC_PUNCHES_MAX);
-		if (lc_text_check(&dom->err, "reward_title", p->reward_title,
-		    LC_NAME_MAX, 0) == -1 || lc_text_check(&dom->err,
-		    "reward_description", p->reward_description, LC_DESC_MAX,
-		    1) == -1)
+		if (punch_check(dom, p) == -1)
 			return -1;
-		if (p->reward_amount < 0 || p->reward_amount > LC_MONEY_MAX)
-			return lc_dom_fail(dom, LC_E_VALIDATION, "reward_amount",
-			    "the reward amount is out of range");
-		if (p->cooldown_seconds < 0 ||
-		    p->cooldown_seconds > LC_COOLDOWN_MAX)
-			return lc_dom_fail(dom, LC_E_VALIDATION,
-			    "cooldown_seconds", "the cooldown must be 0 to %d "
-			    "seconds", LC_COOLDOWN_MAX);
 		p->ntiers = 0;
 	} else if (strcmp(p->type, "cashback") == 0 ||
 	    strcmp(p->type, "discount") == 0) {
-		if (p->ntiers < 1)
-			return lc_dom_fail(dom, LC_E_VALIDATION, "tiers",
-			    "a cashback or discount program needs a tier");
-		for (i = 0; i < p->ntiers; i++) {
-			if (lc_text_check(&dom->err, "tier name",
-			    p->tiers[i].name, LC_TIER_NAME_MAX, 0) == -1)
-				return -1;
-			if (p->tiers[i].rate_bp < 0 ||
-			    p->tiers[i].rate_bp > LC_RATE_MAX ||
-			    p->tiers[i].min_spend < 0 ||
-			    p->tiers[i].min_spend > LC_SPEND_MAX)
-				return lc_dom_fail(dom, LC_E_VALIDATION, "tiers",
-				    "a tier's rate or minimum spend is out of "
-				    "range");
-			if (i == 0 && p->tiers[i].min_spend != 0)
-				return lc_dom_fail(dom, LC_E_VALIDATION, "tiers",
-				    "the first tier's minimum spend must be 0");
-			if (i > 0 && p->tiers[i].min_spend <=
-			    p->tiers[i - 1].min_spend)
-				return lc_dom_fail(dom, LC_E_VALIDATION, "tiers",
-				    "tiers must be in increasing minimum spend");
-		}
+		if (tiers_check(dom, p->tiers, p->ntiers) == -1)
+			return -1;
 	} else
 		return lc_dom_fail(dom, LC_E_VALIDATION, "type",
 		    "the type must be punch, cashback or discount, not %s",
@@ -235,11 +300,10 @@ lc_shop_card_issue(struct lc_dom *dom, const char *program_id,
 	if (lc_text_check(&dom->err, "customer_name", customer, LC_NAME_MAX,
 	    0) == -1)
 		return -1;
-	if ((rc = lc_db_program_get(dom->db, program_id, &c->program)) == -1)
-		return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
-	if (rc == 0)
-		return lc_dom_fail(dom, LC_E_NOT_FOUND, "program_id",
-		    "no program %s", program_id);
+	if (lc_shop_program(dom, program_id, &c->program) == -1) {
+		snprintf(dom->err.field, sizeof(dom->err.field), "program_id");
+		return -1;
+	}
 	memcpy(c->merchant_id, c->program.merchant_id, sizeof(c->merchant_id));
 	snprintf(c->customer_name, sizeof(c->customer_name), "%s", customer);
 	if (new_id(dom, c->id) == -1)
@@ -279,4 +343,125 @@ lc_shop_card_status(struct lc_dom *dom, const char *card_id, int active)
 		return lc_dom_fail(dom, LC_E_NOT_FOUND, "card_id",
 		    "no card %s", card_id);
 	return 0;
+}
+
+int
+lc_shop_location_rename(struct lc_dom *dom, const char *id, const char *name,
+    struct lc_location *l)
+{
+	if (lc_text_check(&dom->err, "name", name, LC_NAME_MAX, 0) == -1 ||
+	    lc_shop_location(dom, id, l) == -1)
+		return -1;
+	if (lc_db_location_rename(dom->db, id, name) != 1)
+		return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
+	snprintf(l->name, sizeof(l->name), "%s", name);
+	return 0;
+}
+
+int
+lc_shop_user_update(struct lc_dom *dom, const char *id,
+    const struct lc_user_change *ch, struct lc_user *u)
+{
+	struct lc_location l;
+
+	if (lc_shop_user(dom, id, u) == -1)
+		return -1;
+	if (ch->name != NULL) {
+		if (lc_text_check(&dom->err, "name", ch->name, LC_NAME_MAX,
+		    1) == -1)
+			return -1;
+		if (lc_db_user_set_name(dom->db, id, ch->name) != 1)
+			return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
+	}
+	if (ch->location_id != NULL) {
+		if (u->is_owner)
+			return lc_dom_fail(dom, LC_E_VALIDATION, "location_id",
+			    "An owner works at every location.");
+		if (lc_shop_location(dom, ch->location_id, &l) == -1) {
+			snprintf(dom->err.field, sizeof(dom->err.field),
+			    "location_id");
+			return -1;
+		}
+		if (lc_db_user_set_location(dom->db, id, l.id) != 1)
+			return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
+	}
+	if (ch->disabled == 1 && strcmp(id, dom->caller.user_id) == 0)
+		return lc_dom_fail(dom, LC_E_VALIDATION, "disabled",
+		    "You cannot disable your own account.");
+	if (ch->disabled != -1 && lc_shop_user_change(dom, ch->disabled ?
+	    "disable" : "enable", id, NULL) == -1)
+		return -1;
+	if (ch->hash != NULL && lc_shop_user_change(dom, "passwd", id,
+	    ch->hash) == -1)
+		return -1;
+	return lc_shop_user(dom, id, u);
+}
+
+int
+lc_shop_program_update(struct lc_dom *dom, const char *id,
+    const struct lc_program_change *ch, struct lc_program *p)
+{
+	int punch;
+
+	if (lc_shop_program(dom, id, p) == -1)
+		return -1;
+	punch = strcmp(p->type, "punch") == 0;
+	if (ch->title != NULL)
+		snprintf(p->title, sizeof(p->title), "%s", ch->title);
+	if (lc_text_check(&dom->err, "title", p->title, LC_NAME_MAX, 0) == -1)
+		return -1;
+	if (!punch && (ch->reward_title != NULL ||
+	    ch->reward_description != NULL || ch->reward_amount >= 0 ||
+	    ch->cooldown_seconds >= 0))
+		return lc_dom_fail(dom, LC_E_VALIDATION, ch->reward_title ?
+		    "reward_title" : ch->reward_description ?
+		    "reward_description" : ch->reward_amount >= 0 ?
+		    "reward_amount" : "cooldown_seconds",
+		    "Only a punch program has a reward and a cooldown.");
+	if (punch && ch->ntiers > 0)
+		return lc_dom_fail(dom, LC_E_VALIDATION, "tiers",
+		    "A punch program has no tiers.");
+	if (ch->reward_title != NULL)
+		snprintf(p->reward_title, sizeof(p->reward_title), "%s",
+		    ch->reward_title);
+	if (ch->reward_description != NULL)
+		snprintf(p->reward_description, sizeof(p->reward_description),
+		    "%s", ch->reward_description);
+	if (ch->reward_amount >= 0)
+		p->reward_amount = ch->reward_amount;
+	if (ch->cooldown_seconds >= 0)
+		p->cooldown_seconds = ch->cooldown_seconds;
+	if (punch && punch_check(dom, p) == -1)
+		return -1;
+	if (ch->ntiers > 0) {
+		if (tiers_check(dom, ch->tiers, ch->ntiers) == -1)
+			return -1;
+		memcpy(p->tiers, ch->tiers, sizeof(p->tiers));
+		p->ntiers = ch->ntiers;
+	} else
+		p->ntiers = 0;	/* kept as they are */
+	if (lc_db_program_update(dom->db, p) == -1)
+		return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
+	return lc_shop_program(dom, id, p);
+}
+
+int
+lc_shop_card_update(struct lc_dom *dom, const char *id,
+    const char *customer_name, int active, struct lc_card *c)
+{
+	int rc;
+
+	if ((rc = lc_card_get(dom, LC_CARDKEY_ID, id, c)) == -1)
+		return -1;
+	if (rc == 0)
+		return not_found(dom, NULL, "card");
+	if (customer_name != NULL && (lc_text_check(&dom->err,
+	    "customer_name", customer_name, LC_NAME_MAX, 0) == -1 ||
+	    lc_db_card_set_name(dom->db, c->id, customer_name) != 1))
+		return dom->err.code != LC_OK ? -1 :
+		    lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
+	if (active != -1 && lc_shop_card_status(dom, c->id, active) == -1)
+		return -1;
+	return lc_card_get(dom, LC_CARDKEY_ID, id, c) == 1 ? 0 :
+	    lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
 }

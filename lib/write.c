@@ -43,6 +43,7 @@ lc_write(struct lc_dom *dom, const struct lc_write *w, json_object **answer)
 
 	if (answer != NULL)
 		*answer = NULL;
+	memset(&dom->err, 0, sizeof(dom->err));
 	dom->txn_id[0] = '\0';
 	if (lc_db_begin(dom->db, 1) == -1)
 		return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);

@@ -11,7 +11,8 @@ LC_SRCDIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
 # Every endpoint: the path under /api/v1 and the responder in cgi-bin/
 # serving it. conf/lighttpd.conf.in gets its rewrite rules and FastCGI
-# servers from this table; htdocs/.htaccess spells the same table out.
+# servers from this table (PATH/* : a tree, the path and all below it);
+# htdocs/.htaccess spells the same table out.
 # Anything else under /api/ goes to notfound.fcgi.
 LC_ENDPOINTS="
 auth/login login
@@ -23,12 +24,20 @@ transactions/history history
 transactions/sync sync
 rewards/claim claim
 cashback/redeem redeem
+setup setup
+admin/locations/* admin_locations
+admin/users/* admin_users
+admin/programs/* admin_programs
+admin/cards/* admin_cards
+admin/reports/* admin_reports
+admin/backup admin_backup
+admin/settings admin_settings
 "
 
 # Debian packages by purpose.
-LC_PKGS_BUILD="gcc make autoconf automake libtool pkg-config libfcgi-dev libjson-c-dev libsqlite3-dev libscrypt-dev"
+LC_PKGS_BUILD="gcc make autoconf automake libtool pkg-config libfcgi-dev libjson-c-dev libsqlite3-dev libscrypt-dev libqrencode-dev"
 LC_PKGS_RUN="lighttpd sqlite3 curl procps util-linux"
-LC_PKGS_TEST="jq curl procps iproute2 spawn-fcgi libfcgi-bin"
+LC_PKGS_TEST="jq curl procps iproute2 spawn-fcgi libfcgi-bin zbar-tools"
 LC_PKGS_APACHE="apache2 libapache2-mod-fcgid"
 LC_PKGS_BROWSER="chromium nodejs fonts-dejavu-core"
 
@@ -171,7 +180,11 @@ lc_render_lighttpd() {
 			    "/api/v1/$path answers 404"
 			continue
 		fi
-		rw="$rw	\"^/api/v1/$path(\\?.*)?\$\" => \"/cgi-bin/$name.fcgi\$1\",$nl"
+		case $path in
+		*/\*)	# a tree: the path and every path below it
+			rw="$rw	\"^/api/v1/${path%/\*}(/[^?]*)?(\\?.*)?\$\" => \"/cgi-bin/$name.fcgi\$2\",$nl" ;;
+		*)	rw="$rw	\"^/api/v1/$path(\\?.*)?\$\" => \"/cgi-bin/$name.fcgi\$1\",$nl" ;;
+		esac
 		fc="$fc$(lc_fastcgi_entry "$name")$nl"
 	done <<EOF
 $LC_ENDPOINTS

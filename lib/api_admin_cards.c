@@ -1,0 +1,339 @@
+/*
+ * /api/v1/admin/cards: the owner's cards. GET lists and searches, POST
+ * issues one or many, GET and PATCH /{id} show one or rename its customer
+ * and (de)activate it, GET /{id}/qr.svg and /{id}/barcode.svg draw it to
+ * scan, GET /sheet makes a printable A4 sheet of cards.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "lc_int.h"
+
+#define PAGE_SIZE_MAX 100
+#define SHEET_MAX 100
+
+struct card_write {
+	const char *program_id;
+	const char *names[LC_BATCH_MAX];
+	size_t n;
+	struct lc_card cards[LC_BATCH_MAX];
+	/* PATCH */
+	const char *id, *name;
+	int active;
+};
+
+static int
+issue_rule(struct lc_dom *dom, void *arg)
+{
+	struct card_write *cw = arg;
+	size_t i;
+
+	for (i = 0; i < cw->n; i++)
+		if (lc_shop_card_issue(dom, cw->program_id, cw->names[i],
+		    &cw->cards[i]) == -1 ||
+		    lc_card_get(dom, LC_CARDKEY_ID, cw->cards[i].id,
+		    &cw->cards[i]) != 1)
+			return dom->err.code != LC_OK ? -1 :
+			    lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
+	return 0;
+}
+
+static json_object *
+issue_answer(void *arg)
+{
+	struct card_write *cw = arg;
+	json_object *a = json_object_new_array();
+	size_t i;
+
+	for (i = 0; i < cw->n; i++)
+		json_object_array_add(a, lc_fmt_owner_card(&cw->cards[i]));
+	return lc_fmt_one("cards", a);
+}
+
+static int
+update_rule(struct lc_dom *dom, void *arg)
+{
+	struct card_write *cw = arg;
+
+	return lc_shop_card_update(dom, cw->id, cw->name, cw->active,
+	    &cw->cards[0]);
+}
+
+static json_object *
+one_answer(void *arg)
+{
+	return lc_fmt_one("card",
+	    lc_fmt_owner_card(&((struct card_write *)arg)->cards[0]));
+}
+
+static int
+issue(struct lc_ctx *ctx, struct card_write *cw)
+{
+	struct lc_error *e = &ctx->dom.err;
+	struct lc_write w = { "card_issue", NULL, issue_rule, issue_answer, cw };
+	json_object *a, *v;
+	size_t i;
+	int rc;
+
+	if (lc_in_str(e, ctx->in, "program_id", 1, LC_REF_MAX,
+	    &cw->program_id) == -1 ||
+	    lc_in_str(e, ctx->in, "customer_name", 0, LC_NAME_MAX,
+	    &cw->names[0]) == -1 ||
+	    lc_in_key(e, ctx->in, 0, &w.key) == -1)
+		return -1;
+	cw->n = cw->names[0] != NULL;
+	if (json_object_object_get_ex(ctx->in, "customer_names", &a) &&
+	    a != NULL) {
+		if (cw->n != 0)
+			return lc_fail(ctx, LC_E_VALIDATION, "customer_names",
+			    "Send customer_name or customer_names, not both.");
+		if (!json_object_is_type(a, json_type_array) ||
+		    (cw->n = json_object_array_length(a)) < 1 ||
+		    cw->n > LC_BATCH_MAX)
+			return lc_fail(ctx, LC_E_VALIDATION, "customer_names",
+			    "customer_names must be an array of 1 to %d names",
+			    LC_BATCH_MAX);
+		for (i = 0; i < cw->n; i++) {
+			v = json_object_array_get_idx(a, i);
+			if (!json_object_is_type(v, json_type_string) ||
+			    lc_text_check(e, "customer_names",
+			    json_object_get_string(v), LC_NAME_MAX, 0) == -1)
+				return lc_fail(ctx, LC_E_VALIDATION,
+				    "customer_names", "customer_names must "
+				    "hold names of 1 to %d characters",
+				    LC_NAME_MAX);
+			cw->names[i] = json_object_get_string(v);
+		}
+	}
+	if (cw->n == 0)
+		return lc_fail(ctx, LC_E_VALIDATION, "customer_name",
+		    "customer_name is required");
+	if ((rc = lc_write(&ctx->dom, &w, &ctx->out)) == -1)
+		return -1;
+	lc_idempotent(ctx, rc);
+	return 0;
+}
+
+static int
+list_one(void *arg, const struct lc_card *c)
+{
+	json_object_array_add(arg, lc_fmt_owner_card(c));
+	return 0;
+}
+
+static int
+list(struct lc_ctx *ctx)
+{
+	char q[LC_REF_MAX + 1], prog[LC_REF_MAX + 1], status[16];
+	struct lc_card_query cq;
+	int64_t page = 1, size = 20, total;
+	json_object *a;
+	int rc;
+
+	memset(&cq, 0, sizeof(cq));
+	cq.merchant_id = ctx->dom.caller.merchant_id;
+	if ((rc = lc_q_str(ctx, "q", q, sizeof(q))) == -1)
+		return -1;
+	cq.q = rc == 1 ? q : NULL;
+	if ((rc = lc_q_str(ctx, "program_id", prog, sizeof(prog))) == -1)
+		return -1;
+	cq.program_id = rc == 1 ? prog : NULL;
+	if ((rc = lc_q_str(ctx, "status", status, sizeof(status))) == -1)
+		return -1;
+	if (rc == 1 && strcmp(status, "active") != 0 &&
+	    strcmp(status, "inactive") != 0)
+		return lc_fail(ctx, LC_E_VALIDATION, "status",
+		    "status must be active or inactive");
+	cq.status = rc == 1 ? status : NULL;
+	if (lc_q_int(ctx, "page", 1, 1000000000, &page) == -1 ||
+	    lc_q_int(ctx, "page_size", 1, PAGE_SIZE_MAX, &size) == -1)
+		return -1;
+	cq.limit = size;
+	cq.offset = (page - 1) * size;
+	if (lc_db_cards_count(ctx->dom.db, &cq, &total) == -1)
+		return lc_fail(ctx, LC_E_DATABASE, NULL, NULL);
+	a = json_object_new_array();
+	if (cq.offset < total && lc_db_cards(ctx->dom.db, &cq, list_one, a) != 0) {
+		json_object_put(a);
+		return lc_fail(ctx, LC_E_DATABASE, NULL, NULL);
+	}
+	ctx->out = lc_fmt_one("cards", a);
+	json_object_object_add(ctx->out, "pagination",
+	    lc_fmt_pagination(page, size, total));
+	return 0;
+}
+
+struct sheet {
+	struct lc_card *cards;
+	size_t n;
+};
+
+static int
+sheet_one(void *arg, const struct lc_card *c)
+{
+	struct sheet *sh = arg;
+
+	if (sh->n < SHEET_MAX)
+		sh->cards[sh->n++] = *c;
+	return 0;
+}
+
+/* The cards of ?ids=ID,ID,... (in that order) or of ?program_id= (a
+ * page of SHEET_MAX, newest first), as a printable sheet. */
+static int
+sheet(struct lc_ctx *ctx)
+{
+	char ids[SHEET_MAX * (LC_ID_LEN + 1) + 1], prog[LC_REF_MAX + 1];
+	char shop[LC_BYTES(LC_NAME_MAX)], *p, *comma;
+	struct lc_card_query cq;
+	struct sheet sh = { NULL, 0 };
+	int64_t page = 1;
+	FILE *f;
+	int rc, rp, ret = -1;
+
+	if ((rc = lc_q_str(ctx, "ids", ids, sizeof(ids))) == -1 ||
+	    (rp = lc_q_str(ctx, "program_id", prog, sizeof(prog))) == -1 ||
+	    lc_q_int(ctx, "page", 1, 1000000000, &page) == -1)
+		return -1;
+	if ((rc == 1) == (rp == 1))
+		return lc_fail(ctx, LC_E_VALIDATION, "ids",
+		    "Send ids (up to %d, comma-separated) or program_id.",
+		    SHEET_MAX);
+	if ((sh.cards = calloc(SHEET_MAX, sizeof(*sh.cards))) == NULL)
+		return lc_fail(ctx, LC_E_INTERNAL, NULL, NULL);
+	if (rc == 1) {
+		for (p = ids; p != NULL; p = comma) {
+			if ((comma = strchr(p, ',')) != NULL)
+				*comma++ = '\0';
+			if ((rc = lc_card_get(&ctx->dom, LC_CARDKEY_ID, p,
+			    &sh.cards[sh.n])) == -1)
+				goto out;
+			if (rc == 0) {
+				lc_fail(ctx, LC_E_NOT_FOUND, "ids",
+				    "No such card: %.40s.", p);
+				goto out;
+			}
+			if (++sh.n == SHEET_MAX && comma != NULL) {
+				lc_fail(ctx, LC_E_VALIDATION, "ids",
+				    "At most %d cards a sheet.", SHEET_MAX);
+				goto out;
+			}
+		}
+	} else {
+		memset(&cq, 0, sizeof(cq));
+		cq.merchant_id = ctx->dom.caller.merchant_id;
+		cq.program_id = prog;
+		cq.limit = SHEET_MAX;
+		cq.offset = (page - 1) * SHEET_MAX;
+		if (lc_db_cards(ctx->dom.db, &cq, sheet_one, &sh) != 0) {
+			lc_fail(ctx, LC_E_DATABASE, NULL, NULL);
+			goto out;
+		}
+	}
+	if (lc_db_merchant_name(ctx->dom.db, ctx->dom.caller.merchant_id, shop,
+	    sizeof(shop)) != 1) {
+		lc_fail(ctx, LC_E_DATABASE, NULL, NULL);
+		goto out;
+	}
+	if ((f = lc_raw(ctx, "text/html; charset=utf-8")) == NULL)
+		goto out;
+	if (lc_card_sheet(f, shop, sh.cards, sh.n) == -1) {
+		lc_fail(ctx, LC_E_INTERNAL, NULL, NULL);
+		goto out;
+	}
+	ret = 0;
+out:
+	free(sh.cards);
+	return ret;
+}
+
+/* GET /{id}/qr.svg and /{id}/barcode.svg. */
+static int
+image(struct lc_ctx *ctx, const struct lc_card *c, const char *what)
+{
+	FILE *f;
+
+	if ((f = lc_raw(ctx, "image/svg+xml")) == NULL)
+		return -1;
+	if ((strcmp(what, "/qr.svg") == 0 ? lc_qr_svg(f, c->qr) :
+	    lc_barcode_svg(f, c->barcode)) == -1)
+		return lc_fail(ctx, LC_E_INTERNAL, NULL, NULL);
+	return 0;
+}
+
+int
+lc_h_admin_cards(struct lc_ctx *ctx)
+{
+	struct card_write *cw;
+	struct lc_write w = { NULL, NULL, update_rule, one_answer, NULL };
+	struct lc_error *e = &ctx->dom.err;
+	char id[LC_ID_LEN + 1];
+	const char *rest, *status;
+	int rc, ret = -1;
+
+	if (ctx->subpath[0] == '\0' && lc_method_is(ctx, "GET"))
+		return list(ctx);
+	if (strcmp(ctx->subpath, "/sheet") == 0)
+		return lc_method_is(ctx, "GET") ? sheet(ctx) :
+		    lc_not_allowed(ctx, "GET");
+	/* A hundred cards with their programs: too big for the stack. */
+	if ((cw = calloc(1, sizeof(*cw))) == NULL)
+		return lc_fail(ctx, LC_E_INTERNAL, NULL, NULL);
+	w.arg = cw;
+	if (ctx->subpath[0] == '\0') {
+		ret = lc_method_is(ctx, "POST") ? issue(ctx, cw) :
+		    lc_not_allowed(ctx, "GET, POST");
+		goto out;
+	}
+	if (lc_path_id(ctx, id, &rest) == -1)
+		goto out;
+	if (*rest != '\0') {
+		if (strcmp(rest, "/qr.svg") != 0 &&
+		    strcmp(rest, "/barcode.svg") != 0) {
+			lc_fail(ctx, LC_E_NOT_FOUND, NULL, NULL);
+			goto out;
+		}
+		if (!lc_method_is(ctx, "GET")) {
+			lc_not_allowed(ctx, "GET");
+			goto out;
+		}
+		if ((rc = lc_card_get(&ctx->dom, LC_CARDKEY_ID, id,
+		    &cw->cards[0])) == 1)
+			ret = image(ctx, &cw->cards[0], rest);
+		else if (rc == 0)
+			lc_fail(ctx, LC_E_NOT_FOUND, NULL, "No such card.");
+		goto out;
+	}
+	if (lc_method_is(ctx, "GET")) {
+		if ((rc = lc_card_get(&ctx->dom, LC_CARDKEY_ID, id,
+		    &cw->cards[0])) == 1) {
+			ctx->out = one_answer(cw);
+			ret = 0;
+		} else if (rc == 0)
+			lc_fail(ctx, LC_E_NOT_FOUND, NULL, "No such card.");
+		goto out;
+	}
+	if (!lc_method_is(ctx, "PATCH")) {
+		lc_not_allowed(ctx, "GET, PATCH");
+		goto out;
+	}
+	cw->id = id;
+	cw->active = -1;
+	if (lc_in_str(e, ctx->in, "customer_name", 0, LC_NAME_MAX,
+	    &cw->name) == -1 ||
+	    lc_in_str(e, ctx->in, "status", 0, 16, &status) == -1)
+		goto out;
+	if (status != NULL) {
+		if (strcmp(status, "active") != 0 &&
+		    strcmp(status, "inactive") != 0) {
+			lc_fail(ctx, LC_E_VALIDATION, "status",
+			    "status must be active or inactive");
+			goto out;
+		}
+		cw->active = strcmp(status, "active") == 0;
+	}
+	ret = lc_write(&ctx->dom, &w, &ctx->out) == -1 ? -1 : 0;
+out:
+	free(cw);
+	return ret;
+}

@@ -1,0 +1,212 @@
+/*
+ * /api/v1/admin/programs: the owner's card programs. GET lists, POST
+ * adds a punch, cashback or discount program, PATCH /{id} changes its
+ * titles, reward, cooldown or tiers (from the next purchase on).
+ */
+#include <string.h>
+
+#include "lc_int.h"
+
+struct prog_write {
+	const char *id;
+	struct lc_program p;
+	struct lc_program_change ch;
+	int64_t cards;
+};
+
+static int
+add_rule(struct lc_dom *dom, void *arg)
+{
+	struct prog_write *pw = arg;
+	char id[LC_ID_LEN + 1];
+
+	return lc_shop_program_add(dom, &pw->p, id) == -1 ? -1 :
+	    lc_shop_program(dom, id, &pw->p);
+}
+
+static int
+update_rule(struct lc_dom *dom, void *arg)
+{
+	struct prog_write *pw = arg;
+	struct lc_card_query q;
+
+	if (lc_shop_program_update(dom, pw->id, &pw->ch, &pw->p) == -1)
+		return -1;
+	memset(&q, 0, sizeof(q));
+	q.merchant_id = pw->p.merchant_id;
+	q.program_id = pw->p.id;
+	return lc_db_cards_count(dom->db, &q, &pw->cards) == -1 ?
+	    lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL) : 0;
+}
+
+static json_object *
+answer(void *arg)
+{
+	struct prog_write *pw = arg;
+
+	return lc_fmt_one("program", lc_fmt_program(&pw->p, pw->cards));
+}
+
+static int
+list_one(void *arg, const struct lc_program *p, int64_t cards)
+{
+	json_object_array_add(arg, lc_fmt_program(p, cards));
+	return 0;
+}
+
+/* "tiers": [{"name", "min_spend", "rate"}] into t: 1 given, 0 absent. */
+static int
+tiers(struct lc_ctx *ctx, struct lc_tier *t, int *n)
+{
+	struct lc_error *e = &ctx->dom.err;
+	json_object *a, *o;
+	const char *name;
+	size_t i, len;
+
+	*n = 0;
+	if (!json_object_object_get_ex(ctx->in, "tiers", &a) || a == NULL)
+		return 0;
+	if (!json_object_is_type(a, json_type_array) ||
+	    (len = json_object_array_length(a)) < 1 || len > LC_TIERS_MAX)
+		return lc_fail(ctx, LC_E_VALIDATION, "tiers",
+		    "tiers must be an array of 1 to %d objects", LC_TIERS_MAX);
+	for (i = 0; i < len; i++) {
+		o = json_object_array_get_idx(a, i);
+		if (!json_object_is_type(o, json_type_object))
+			return lc_fail(ctx, LC_E_VALIDATION, "tiers",
+			    "tiers must be an array of 1 to %d objects",
+			    LC_TIERS_MAX);
+		if (lc_in_str(e, o, "name", 1, LC_TIER_NAME_MAX, &name) == -1 ||
+		    lc_in_money(e, o, "min_spend", 1, &t[i].min_spend,
+		    NULL) == -1 ||
+		    lc_in_rate(e, o, "rate", 1, &t[i].rate_bp, NULL) == -1) {
+			/* The array is the field the client sent. */
+			snprintf(e->field, sizeof(e->field), "tiers");
+			return -1;
+		}
+		snprintf(t[i].name, sizeof(t[i].name), "%s", name);
+	}
+	*n = (int)len;
+	return 1;
+}
+
+static int
+copy(struct lc_ctx *ctx, const char *name, size_t max, char *dst, size_t dstsz,
+    int required)
+{
+	const char *s;
+
+	if (lc_in_str(&ctx->dom.err, ctx->in, name, required, max, &s) == -1)
+		return -1;
+	if (s != NULL)
+		snprintf(dst, dstsz, "%s", s);
+	return 0;
+}
+
+static int
+add(struct lc_ctx *ctx, struct prog_write *pw, struct lc_write *w)
+{
+	struct lc_error *e = &ctx->dom.err;
+	struct lc_program *p = &pw->p;
+	int punch, rc;
+
+	memcpy(p->merchant_id, ctx->dom.caller.merchant_id,
+	    sizeof(p->merchant_id));
+	p->cooldown_seconds = LC_COOLDOWN_DEFAULT;
+	if (copy(ctx, "type", 16, p->type, sizeof(p->type), 1) == -1 ||
+	    copy(ctx, "title", LC_NAME_MAX, p->title, sizeof(p->title), 1) == -1 ||
+	    lc_in_key(e, ctx->in, 0, &w->key) == -1)
+		return -1;
+	punch = strcmp(p->type, "punch") == 0;
+	if (punch) {
+		if (lc_in_int(e, ctx->in, "punch_requirement", 1, 1,
+		    LC_PUNCHES_MAX, &p->punch_requirement, NULL) == -1 ||
+		    copy(ctx, "reward_title", LC_NAME_MAX, p->reward_title,
+		    sizeof(p->reward_title), 1) == -1 ||
+		    copy(ctx, "reward_description", LC_DESC_MAX,
+		    p->reward_description, sizeof(p->reward_description),
+		    0) == -1 ||
+		    lc_in_money(e, ctx->in, "reward_amount", 0, &p->reward_amount,
+		    NULL) == -1 ||
+		    lc_in_int(e, ctx->in, "cooldown_seconds", 0, 0,
+		    LC_COOLDOWN_MAX, &p->cooldown_seconds, NULL) == -1)
+			return -1;
+		if (json_object_object_get_ex(ctx->in, "tiers", NULL))
+			return lc_fail(ctx, LC_E_VALIDATION, "tiers",
+			    "A punch program has no tiers.");
+	} else if ((rc = tiers(ctx, p->tiers, &p->ntiers)) <= 0)
+		return rc == -1 ? -1 : lc_fail(ctx, LC_E_VALIDATION, "tiers",
+		    "A %s program needs its tiers.", p->type);
+	if ((rc = lc_write(&ctx->dom, w, &ctx->out)) == -1)
+		return -1;
+	lc_idempotent(ctx, rc);
+	return 0;
+}
+
+static int
+update(struct lc_ctx *ctx, struct prog_write *pw, struct lc_write *w)
+{
+	struct lc_error *e = &ctx->dom.err;
+	struct lc_program_change *ch = &pw->ch;
+	int has;
+
+	ch->reward_amount = ch->cooldown_seconds = -1;
+	if (lc_in_str(e, ctx->in, "title", 0, LC_NAME_MAX, &ch->title) == -1 ||
+	    lc_in_str(e, ctx->in, "reward_title", 0, LC_NAME_MAX,
+	    &ch->reward_title) == -1 ||
+	    lc_in_str(e, ctx->in, "reward_description", 0, LC_DESC_MAX,
+	    &ch->reward_description) == -1 ||
+	    lc_in_money(e, ctx->in, "reward_amount", 0, &ch->reward_amount,
+	    &has) == -1 ||
+	    lc_in_int(e, ctx->in, "cooldown_seconds", 0, 0, LC_COOLDOWN_MAX,
+	    &ch->cooldown_seconds, NULL) == -1 ||
+	    tiers(ctx, ch->tiers, &ch->ntiers) == -1)
+		return -1;
+	if (!has)
+		ch->reward_amount = -1;
+	if (json_object_object_get_ex(ctx->in, "type", NULL) ||
+	    json_object_object_get_ex(ctx->in, "punch_requirement", NULL))
+		return lc_fail(ctx, LC_E_VALIDATION,
+		    json_object_object_get_ex(ctx->in, "type", NULL) ? "type" :
+		    "punch_requirement",
+		    "A program's type and punch requirement cannot change; "
+		    "make a new program.");
+	w->kind = NULL;
+	w->rule = update_rule;
+	return lc_write(&ctx->dom, w, &ctx->out) == -1 ? -1 : 0;
+}
+
+int
+lc_h_admin_programs(struct lc_ctx *ctx)
+{
+	struct prog_write pw;
+	struct lc_write w = { "program_add", NULL, add_rule, answer, &pw };
+	char id[LC_ID_LEN + 1];
+	const char *rest;
+	json_object *a;
+
+	memset(&pw, 0, sizeof(pw));
+	if (ctx->subpath[0] == '\0') {
+		if (lc_method_is(ctx, "GET")) {
+			a = json_object_new_array();
+			if (lc_db_programs(ctx->dom.db,
+			    ctx->dom.caller.merchant_id, list_one, a) != 0) {
+				json_object_put(a);
+				return lc_fail(ctx, LC_E_DATABASE, NULL, NULL);
+			}
+			ctx->out = lc_fmt_one("programs", a);
+			return 0;
+		}
+		if (!lc_method_is(ctx, "POST"))
+			return lc_not_allowed(ctx, "GET, POST");
+		return add(ctx, &pw, &w);
+	}
+	if (lc_path_id(ctx, id, &rest) == -1)
+		return -1;
+	if (*rest != '\0')
+		return lc_fail(ctx, LC_E_NOT_FOUND, NULL, NULL);
+	if (!lc_method_is(ctx, "PATCH"))
+		return lc_not_allowed(ctx, "PATCH");
+	pw.id = id;
+	return update(ctx, &pw, &w);
+}

@@ -1,0 +1,374 @@
+/*
+ * /api/v1/admin/reports: the figures of a period in the shop's days.
+ * GET /summary by day, location or staff member, from the figures kept
+ * per quarter hour; GET /transactions, the period's transactions. Both as
+ * JSON or, with format=csv, as CSV.
+ */
+#include <string.h>
+
+#include "lc_int.h"
+
+#define DAY_MS 86400000LL
+#define BUCKET_MS 900000LL
+#define DAYS_MAX 3660		/* ten years a report */
+#define TXN_PAGE_MAX 500
+
+struct period {
+	int64_t from_day, to_day;	/* the shop's days, since 1970 */
+	int64_t from_ms, to_ms;		/* UTC, inclusive */
+	int64_t offset_ms;
+	int csv;
+};
+
+/* A date-only parameter into days since 1970. */
+static int
+day_param(struct lc_ctx *ctx, const char *name, int64_t *day)
+{
+	char buf[32];
+	int64_t ms;
+	int rc, date_only;
+
+	if ((rc = lc_q_str(ctx, name, buf, sizeof(buf))) == -1)
+		return -1;
+	if (rc == 0)
+		return lc_fail(ctx, LC_E_VALIDATION, name, "%s is required", name);
+	if (lc_time_parse(buf, &ms, &date_only) == -1 || !date_only || ms < 0)
+		return lc_fail(ctx, LC_E_VALIDATION, name,
+		    "%s must be a date such as 2026-11-01", name);
+	*day = ms / DAY_MS;
+	return 0;
+}
+
+static int
+period(struct lc_ctx *ctx, struct period *p)
+{
+	char fmt[8];
+	int rc;
+
+	memset(p, 0, sizeof(*p));
+	if (day_param(ctx, "from", &p->from_day) == -1 ||
+	    day_param(ctx, "to", &p->to_day) == -1)
+		return -1;
+	if (p->from_day > p->to_day)
+		return lc_fail(ctx, LC_E_VALIDATION, "from",
+		    "from must not be after to");
+	if (p->to_day - p->from_day >= DAYS_MAX)
+		return lc_fail(ctx, LC_E_VALIDATION, "to",
+		    "A report covers at most %d days.", DAYS_MAX);
+	if ((rc = lc_q_str(ctx, "format", fmt, sizeof(fmt))) == -1)
+		return -1;
+	if (rc == 1 && strcmp(fmt, "csv") != 0 && strcmp(fmt, "json") != 0)
+		return lc_fail(ctx, LC_E_VALIDATION, "format",
+		    "format must be json or csv");
+	p->csv = rc == 1 && strcmp(fmt, "csv") == 0;
+	/* A shop day runs from its midnight, offset from UTC. */
+	p->offset_ms = lc_setting(ctx->dom.db, LC_SET_UTC_OFFSET) * 60000;
+	p->from_ms = p->from_day * DAY_MS - p->offset_ms;
+	p->to_ms = (p->to_day + 1) * DAY_MS - p->offset_ms - 1;
+	return 0;
+}
+
+/* Floor division: a quarter hour of a time, before 1970 too. */
+static int64_t
+bucket(int64_t ms)
+{
+	return (ms - ((ms % BUCKET_MS) + BUCKET_MS) % BUCKET_MS) / BUCKET_MS;
+}
+
+static void
+day_text(int64_t day, char out[32])
+{
+	lc_time_fmt(day * DAY_MS, out);
+	out[10] = '\0';
+}
+
+struct summary {
+	enum lc_report_group group;
+	json_object *rows;
+	FILE *csv;
+	struct lc_report_row total;
+};
+
+static const char *const lc_figures[] = { "purchases", "sales_amount",
+    "punches", "rewards_earned", "rewards_claimed", "cashback_earned",
+    "cashback_redeemed", "discounts_given", NULL };
+
+static void
+row_json(json_object *o, const struct lc_report_row *r)
+{
+	json_object_object_add(o, "purchases", json_object_new_int64(r->purchases));
+	json_object_object_add(o, "sales_amount", lc_json_money(r->sales_amount));
+	json_object_object_add(o, "punches", json_object_new_int64(r->punches));
+	json_object_object_add(o, "rewards_earned",
+	    json_object_new_int64(r->rewards_earned));
+	json_object_object_add(o, "rewards_claimed",
+	    json_object_new_int64(r->rewards_claimed));
+	json_object_object_add(o, "cashback_earned",
+	    lc_json_money(r->cashback_earned));
+	json_object_object_add(o, "cashback_redeemed",
+	    lc_json_money(r->cashback_redeemed));
+	json_object_object_add(o, "discounts_given",
+	    lc_json_money(r->discounts_given));
+}
+
+static void
+row_csv(FILE *f, const char *key, const char *label,
+    const struct lc_report_row *r)
+{
+	lc_csv_text(f, key, 0);
+	lc_csv_text(f, label, 0);
+	lc_csv_int(f, r->purchases, 0);
+	lc_csv_money(f, r->sales_amount, 0);
+	lc_csv_int(f, r->punches, 0);
+	lc_csv_int(f, r->rewards_earned, 0);
+	lc_csv_int(f, r->rewards_claimed, 0);
+	lc_csv_money(f, r->cashback_earned, 0);
+	lc_csv_money(f, r->cashback_redeemed, 0);
+	lc_csv_money(f, r->discounts_given, 1);
+}
+
+static int
+summary_row(void *arg, const struct lc_report_row *r)
+{
+	struct summary *s = arg;
+	char day[32];
+	const char *key = r->key, *label = r->label ? r->label : "";
+	json_object *o;
+
+	if (s->group == LC_GROUP_DAY) {
+		day_text(r->day, day);
+		key = label = day;
+	}
+	s->total.purchases += r->purchases;
+	s->total.sales_amount += r->sales_amount;
+	s->total.punches += r->punches;
+	s->total.rewards_earned += r->rewards_earned;
+	s->total.rewards_claimed += r->rewards_claimed;
+	s->total.cashback_earned += r->cashback_earned;
+	s->total.cashback_redeemed += r->cashback_redeemed;
+	s->total.discounts_given += r->discounts_given;
+	if (s->csv != NULL) {
+		row_csv(s->csv, key, label, r);
+		return 0;
+	}
+	o = json_object_new_object();
+	json_object_object_add(o, "key", json_object_new_string(key));
+	json_object_object_add(o, "label", json_object_new_string(label));
+	row_json(o, r);
+	json_object_array_add(s->rows, o);
+	return 0;
+}
+
+static int
+summary(struct lc_ctx *ctx)
+{
+	static const char *const groups[] = { "day", "location", "staff" };
+	struct period p;
+	struct summary s;
+	char g[16], from[32], to[32];
+	int64_t owed;
+	json_object *o;
+	int rc, i;
+
+	memset(&s, 0, sizeof(s));
+	if (period(ctx, &p) == -1 ||
+	    (rc = lc_q_str(ctx, "group", g, sizeof(g))) == -1)
+		return -1;
+	if (rc == 0)
+		snprintf(g, sizeof(g), "day");
+	for (i = 0; i < 3 && strcmp(g, groups[i]) != 0; i++)
+		continue;
+	if (i == 3)
+		return lc_fail(ctx, LC_E_VALIDATION, "group",
+		    "group must be day, location or staff");
+	s.group = (enum lc_report_group)i;
+	if (p.csv) {
+		if ((s.csv = lc_raw(ctx, "text/csv; charset=utf-8")) == NULL)
+			return -1;
+		snprintf(ctx->raw_name, sizeof(ctx->raw_name),
+		    "summary-%s.csv", g);
+		fputs("key,label", s.csv);
+		for (i = 0; lc_figures[i] != NULL; i++)
+			fprintf(s.csv, ",%s", lc_figures[i]);
+		fputs("\r\n", s.csv);
+	} else
+		s.rows = json_object_new_array();
+	rc = lc_db_report(ctx->dom.db, ctx->dom.caller.merchant_id,
+	    bucket(p.from_ms), bucket(p.to_ms), p.offset_ms, s.group,
+	    summary_row, &s);
+	if (rc == 0)
+		rc = lc_db_outstanding(ctx->dom.db, ctx->dom.caller.merchant_id,
+		    bucket(p.to_ms), &owed);
+	if (rc != 0) {
+		json_object_put(s.rows);
+		return lc_fail(ctx, LC_E_DATABASE, NULL, NULL);
+	}
+	if (p.csv) {
+		row_csv(s.csv, "total", "", &s.total);
+		return 0;
+	}
+	day_text(p.from_day, from);
+	day_text(p.to_day, to);
+	ctx->out = json_object_new_object();
+	json_object_object_add(ctx->out, "from", json_object_new_string(from));
+	json_object_object_add(ctx->out, "to", json_object_new_string(to));
+	json_object_object_add(ctx->out, "group", json_object_new_string(g));
+	json_object_object_add(ctx->out, "rows", s.rows);
+	o = json_object_new_object();
+	row_json(o, &s.total);
+	json_object_object_add(ctx->out, "totals", o);
+	json_object_object_add(ctx->out, "outstanding_cashback",
+	    lc_json_money(owed));
+	return 0;
+}
+
+static void
+txn_json(json_object *a, const struct lc_txn_row *t)
+{
+	const struct lc_hist_item *it = &t->it;
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "transaction_id", lc_json_str_or_null(it->id));
+	json_object_object_add(o, "transaction_type",
+	    lc_json_str_or_null(it->type));
+	json_object_object_add(o, "created_at", lc_json_time(it->created_at));
+	json_object_object_add(o, "card_instance_id",
+	    lc_json_str_or_null(t->card_id));
+	json_object_object_add(o, "customer_name",
+	    lc_json_str_or_null(t->customer_name));
+	json_object_object_add(o, "card_type", lc_json_str_or_null(t->card_type));
+	json_object_object_add(o, "location_id",
+	    lc_json_str_or_null(t->location_id));
+	json_object_object_add(o, "location_name",
+	    lc_json_str_or_null(it->location_name));
+	json_object_object_add(o, "staff_user_id",
+	    lc_json_str_or_null(t->staff_user_id));
+	json_object_object_add(o, "staff_name",
+	    lc_json_str_or_null(it->staff_name));
+	json_object_object_add(o, "purchase_amount",
+	    lc_json_money(it->purchase_amount));
+	if (it->punches_added >= 0)
+		json_object_object_add(o, "punches_added",
+		    json_object_new_int64(it->punches_added));
+	if (it->cashback_earned >= 0)
+		json_object_object_add(o, "cashback_earned",
+		    lc_json_money(it->cashback_earned));
+	if (it->discount_amount >= 0)
+		json_object_object_add(o, "discount_amount",
+		    lc_json_money(it->discount_amount));
+	if (it->redeemed_amount >= 0)
+		json_object_object_add(o, "redeemed_amount",
+		    lc_json_money(it->redeemed_amount));
+	if (it->reward_name != NULL)
+		json_object_object_add(o, "reward_name",
+		    json_object_new_string(it->reward_name));
+	if (it->pos_ref != NULL)
+		json_object_object_add(o, "pos_reference_id",
+		    json_object_new_string(it->pos_ref));
+	if (it->pos_term != NULL)
+		json_object_object_add(o, "pos_terminal_id",
+		    json_object_new_string(it->pos_term));
+	if (it->notes != NULL)
+		json_object_object_add(o, "transaction_notes",
+		    json_object_new_string(it->notes));
+	if (it->client_ts != NULL)
+		json_object_object_add(o, "client_timestamp",
+		    json_object_new_string(it->client_ts));
+	json_object_array_add(a, o);
+}
+
+static const char lc_txn_csv_head[] = "transaction_id,created_at,"
+    "transaction_type,card_instance_id,customer_name,card_type,location_id,"
+    "location_name,staff_user_id,staff_name,purchase_amount,punches_added,"
+    "cashback_earned,discount_amount,redeemed_amount,reward_name,"
+    "pos_reference_id,pos_terminal_id,transaction_notes,client_timestamp\r\n";
+
+static int
+txn_row(void *arg, const struct lc_txn_row *t)
+{
+	const struct lc_hist_item *it = &t->it;
+	FILE *f = arg;
+	char when[32];
+
+	lc_time_fmt(it->created_at, when);
+	lc_csv_text(f, it->id, 0);
+	lc_csv_text(f, when, 0);
+	lc_csv_text(f, it->type, 0);
+	lc_csv_text(f, t->card_id, 0);
+	lc_csv_text(f, t->customer_name, 0);
+	lc_csv_text(f, t->card_type, 0);
+	lc_csv_text(f, t->location_id, 0);
+	lc_csv_text(f, it->location_name, 0);
+	lc_csv_text(f, t->staff_user_id, 0);
+	lc_csv_text(f, it->staff_name, 0);
+	lc_csv_money(f, it->purchase_amount, 0);
+	if (it->punches_added >= 0)
+		lc_csv_int(f, it->punches_added, 0);
+	else
+		lc_csv_text(f, "", 0);
+	lc_csv_money(f, it->cashback_earned, 0);
+	lc_csv_money(f, it->discount_amount, 0);
+	lc_csv_money(f, it->redeemed_amount, 0);
+	lc_csv_text(f, it->reward_name, 0);
+	lc_csv_text(f, it->pos_ref, 0);
+	lc_csv_text(f, it->pos_term, 0);
+	lc_csv_text(f, it->notes, 0);
+	lc_csv_text(f, it->client_ts, 1);
+	return ferror(f) ? -2 : 0;
+}
+
+static int
+txn_add(void *arg, const struct lc_txn_row *t)
+{
+	txn_json(arg, t);
+	return 0;
+}
+
+static int
+transactions(struct lc_ctx *ctx)
+{
+	const char *mid = ctx->dom.caller.merchant_id;
+	struct period p;
+	int64_t page = 1, size = 100, total;
+	json_object *a;
+	FILE *f;
+
+	if (period(ctx, &p) == -1 ||
+	    lc_q_int(ctx, "page", 1, 1000000000, &page) == -1 ||
+	    lc_q_int(ctx, "page_size", 1, TXN_PAGE_MAX, &size) == -1)
+		return -1;
+	if (p.csv) {
+		/* The whole period, row by row from one statement. */
+		if ((f = lc_raw(ctx, "text/csv; charset=utf-8")) == NULL)
+			return -1;
+		snprintf(ctx->raw_name, sizeof(ctx->raw_name),
+		    "transactions.csv");
+		fputs(lc_txn_csv_head, f);
+		if (lc_db_txns(ctx->dom.db, mid, p.from_ms, p.to_ms, -1, 0,
+		    txn_row, f) != 0)
+			return lc_fail(ctx, LC_E_DATABASE, NULL, NULL);
+		return 0;
+	}
+	if (lc_db_txns_count(ctx->dom.db, mid, p.from_ms, p.to_ms, &total) == -1)
+		return lc_fail(ctx, LC_E_DATABASE, NULL, NULL);
+	a = json_object_new_array();
+	if ((page - 1) * size < total && lc_db_txns(ctx->dom.db, mid, p.from_ms,
+	    p.to_ms, size, (page - 1) * size, txn_add, a) != 0) {
+		json_object_put(a);
+		return lc_fail(ctx, LC_E_DATABASE, NULL, NULL);
+	}
+	ctx->out = lc_fmt_one("transactions", a);
+	json_object_object_add(ctx->out, "pagination",
+	    lc_fmt_pagination(page, size, total));
+	return 0;
+}
+
+int
+lc_h_admin_reports(struct lc_ctx *ctx)
+{
+	if (strcmp(ctx->subpath, "/summary") == 0)
+		return summary(ctx);
+	if (strcmp(ctx->subpath, "/transactions") == 0)
+		return transactions(ctx);
+	return lc_fail(ctx, LC_E_NOT_FOUND, NULL, NULL);
+}

@@ -1,0 +1,75 @@
+/*
+ * /api/v1/admin/settings: GET lists the installation's settings with
+ * their defaults and ranges; PATCH sets several at once, all or none.
+ */
+#include <string.h>
+
+#include "lc_int.h"
+
+struct set_write {
+	json_object *in;
+};
+
+static int
+set_rule(struct lc_dom *dom, void *arg)
+{
+	struct set_write *sw = arg;
+	char text[32];
+
+	json_object_object_foreach(sw->in, key, v) {
+		if (lc_setting_lookup(key) == -1)
+			return lc_dom_fail(dom, LC_E_VALIDATION, key,
+			    "%s is not a setting", key);
+		if (!json_object_is_type(v, json_type_int))
+			return lc_dom_fail(dom, LC_E_VALIDATION, key,
+			    "%s must be a whole number", key);
+		snprintf(text, sizeof(text), "%lld",
+		    (long long)json_object_get_int64(v));
+		if (lc_setting_set(dom, key, text) == -1) {
+			snprintf(dom->err.field, sizeof(dom->err.field), "%s",
+			    key);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static json_object *
+settings(struct lc_db *db)
+{
+	const struct lc_setting_info *si;
+	json_object *a = json_object_new_array(), *o;
+	int i;
+
+	for (i = 0; i < LC_SET__MAX; i++) {
+		si = lc_setting_info((enum lc_setting)i);
+		o = json_object_new_object();
+		json_object_object_add(o, "key", json_object_new_string(si->name));
+		json_object_object_add(o, "value",
+		    json_object_new_int64(lc_setting(db, (enum lc_setting)i)));
+		json_object_object_add(o, "default", json_object_new_int64(si->def));
+		json_object_object_add(o, "min", json_object_new_int64(si->min));
+		json_object_object_add(o, "max", json_object_new_int64(si->max));
+		json_object_array_add(a, o);
+	}
+	return lc_fmt_one("settings", a);
+}
+
+int
+lc_h_admin_settings(struct lc_ctx *ctx)
+{
+	struct set_write sw = { ctx->in };
+	struct lc_write w = { NULL, NULL, set_rule, NULL, &sw };
+
+	if (ctx->subpath[0] != '\0')
+		return lc_fail(ctx, LC_E_NOT_FOUND, NULL, NULL);
+	if (lc_method_is(ctx, "PATCH")) {
+		if (json_object_object_length(ctx->in) == 0)
+			return lc_fail(ctx, LC_E_VALIDATION, NULL,
+			    "Send the settings to change.");
+		if (lc_write(&ctx->dom, &w, NULL) == -1)
+			return -1;
+	}
+	ctx->out = settings(ctx->dom.db);
+	return 0;
+}

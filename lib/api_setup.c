@@ -1,0 +1,97 @@
+/*
+ * GET and POST /api/v1/setup: the first run of a new installation (see
+ * rule_setup.c). Both answer 404 once the shop has an owner.
+ */
+#include <string.h>
+
+#include "lc_int.h"
+
+static int
+setup_get(struct lc_ctx *ctx)
+{
+	char file[4200];
+	const char *base;
+	int rc;
+
+	if ((rc = lc_setup_needed(&ctx->dom, ctx->db_path)) == -1)
+		return -1;
+	if (rc == 0)
+		return lc_fail(ctx, LC_E_NOT_FOUND, NULL, NULL);
+	if (lc_setup_file(ctx->db_path, file, sizeof(file)) == -1)
+		return lc_fail(ctx, LC_E_INTERNAL, NULL, NULL);
+	/* The file's name only: where the database lives is the host's
+	 * business, and the merchant knows where they put it. */
+	base = strrchr(file, '/') != NULL ? strrchr(file, '/') + 1 : file;
+	ctx->out = json_object_new_object();
+	json_object_object_add(ctx->out, "setup_needed",
+	    json_object_new_boolean(1));
+	json_object_object_add(ctx->out, "code_file",
+	    json_object_new_string(base));
+	return 0;
+}
+
+static int
+setup_post(struct lc_ctx *ctx)
+{
+	struct lc_error *e = &ctx->dom.err;
+	struct lc_setup in;
+	struct lc_setup_result r;
+	struct lc_profile p;
+	const char *password;
+	json_object *o, *m, *l;
+	int rc;
+
+	memset(&in, 0, sizeof(in));
+	/* Nothing is said about a shop that has its owner. */
+	if ((rc = lc_setup_needed(&ctx->dom, ctx->db_path)) == -1)
+		return -1;
+	if (rc == 0)
+		return lc_fail(ctx, LC_E_NOT_FOUND, NULL, NULL);
+	if (lc_in_str(e, ctx->in, "setup_code", 1, 64, &in.code) == -1 ||
+	    lc_in_str(e, ctx->in, "merchant_name", 1, LC_NAME_MAX,
+	    &in.merchant_name) == -1 ||
+	    lc_text_check(e, "merchant_name", in.merchant_name, LC_NAME_MAX,
+	    0) == -1 ||
+	    lc_in_str(e, ctx->in, "location_name", 1, LC_NAME_MAX,
+	    &in.location_name) == -1 ||
+	    lc_text_check(e, "location_name", in.location_name, LC_NAME_MAX,
+	    0) == -1 ||
+	    lc_in_str(e, ctx->in, "owner_name", 1, LC_NAME_MAX,
+	    &in.owner_name) == -1 ||
+	    lc_text_check(e, "owner_name", in.owner_name, LC_NAME_MAX, 0) == -1 ||
+	    lc_in_str(e, ctx->in, "owner_email", 1, LC_EMAIL_MAX,
+	    &in.owner_email) == -1 ||
+	    lc_in_str(e, ctx->in, "owner_password", 1, LC_PASSWORD_MAX,
+	    &password) == -1)
+		return -1;
+	if (!lc_email_ok(in.owner_email))
+		return lc_fail(ctx, LC_E_VALIDATION, "owner_email",
+		    "owner_email must be an e-mail address");
+	/* Slow: before any write. */
+	if (lc_auth_hash_password(password, in.hash, sizeof(in.hash)) == -1)
+		return lc_fail(ctx, LC_E_INTERNAL, NULL, NULL);
+	if (lc_setup(&ctx->dom, ctx->db_path, &in, &r) == -1 ||
+	    lc_profile_get(&ctx->dom, r.user_id, &p) == -1)
+		return -1;
+	o = json_object_new_object();
+	m = json_object_new_object();
+	json_object_object_add(m, "id", json_object_new_string(r.merchant_id));
+	json_object_object_add(m, "name", json_object_new_string(in.merchant_name));
+	json_object_object_add(o, "merchant", m);
+	l = json_object_new_object();
+	json_object_object_add(l, "id", json_object_new_string(r.location_id));
+	json_object_object_add(l, "name", json_object_new_string(in.location_name));
+	json_object_object_add(o, "location", l);
+	json_object_object_add(o, "user", lc_fmt_user(&p));
+	lc_profile_free(&p);
+	ctx->out = o;
+	return 0;
+}
+
+int
+lc_h_setup(struct lc_ctx *ctx)
+{
+	if (ctx->subpath[0] != '\0')
+		return lc_fail(ctx, LC_E_NOT_FOUND, NULL, NULL);
+	return lc_method_is(ctx, "GET") ? setup_get(ctx) : setup_post(ctx);
+}

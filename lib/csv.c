@@ -1,0 +1,54 @@
+/*
+ * CSV for spreadsheets (RFC 4180: comma, CRLF, quotes doubled). A text
+ * that a spreadsheet would run as a formula (starting with = + - @, a
+ * tab or a CR) is written with a ' before it: a customer named
+ * "=HYPERLINK(...)" stays a name.
+ */
+#include <string.h>
+
+#include "lc_int.h"
+
+void
+lc_csv_text(FILE *f, const char *s, int last)
+{
+	const char *p;
+
+	if (s == NULL)
+		s = "";
+	if (strchr("=+-@\t\r", *s) != NULL && *s != '\0') {
+		fputs("\"'", f);
+		goto quoted;
+	}
+	if (strpbrk(s, ",\"\r\n") == NULL) {
+		fputs(s, f);
+		goto end;
+	}
+	fputc('"', f);
+quoted:
+	for (p = s; *p != '\0'; p++) {
+		if (*p == '"')
+			fputc('"', f);
+		fputc(*p, f);
+	}
+	fputc('"', f);
+end:
+	fputs(last ? "\r\n" : ",", f);
+}
+
+void
+lc_csv_money(FILE *f, int64_t cents, int last)
+{
+	char buf[32];
+
+	if (cents < 0)
+		buf[0] = '\0';
+	else
+		lc_decimal_fmt(cents, 2, 1, buf);
+	lc_csv_text(f, buf, last);
+}
+
+void
+lc_csv_int(FILE *f, int64_t v, int last)
+{
+	fprintf(f, "%lld%s", (long long)v, last ? "\r\n" : ",");
+}

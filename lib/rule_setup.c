@@ -1,0 +1,191 @@
+/*
+ * First run. A new installation has no owner; the service then writes a
+ * one-time setup code to a file beside the database, readable only by the
+ * service's user, which the merchant reads over FTP or the host's file
+ * manager. Setup with that code creates the merchant, its first location
+ * and the owner, and deletes the file; with an owner in place there is
+ * no setup any more. Finding a fresh install first is not enough to take
+ * it: the code is on the server only.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "lc_int.h"
+
+#define CODE_LEN 20		/* 20 of 32 symbols: 100 bits */
+#define GUARD_KEY "setup code"
+
+int
+lc_setup_file(const char *db_path, char *out, size_t outsz)
+{
+	return snprintf(out, outsz, "%s.setup-code", db_path) >= (int)outsz ?
+	    -1 : 0;
+}
+
+/* Reads the code in file into code: 1 read, 0 no file, -1 error. */
+static int
+code_read(const char *file, char code[CODE_LEN + 1])
+{
+	char buf[CODE_LEN + 8];
+	ssize_t n;
+	int fd;
+
+	if ((fd = open(file, O_RDONLY | O_CLOEXEC)) == -1)
+		return errno == ENOENT ? 0 : -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	if (close(fd) == -1 || n < CODE_LEN)
+		return -1;
+	memcpy(code, buf, CODE_LEN);
+	code[CODE_LEN] = '\0';
+	return 1;
+}
+
+/* Writes a new code into file, unless one is there: made under another
+ * name and linked into place, so two processes never see half a code. */
+static int
+code_make(const char *file)
+{
+	/* No 0/O, 1/I/L: a code read off a screen is typed back right. */
+	static const char sym[] = "23456789ABCDEFGHJKMNPQRSTUVWXYZ";
+	unsigned char rnd[CODE_LEN];
+	char code[CODE_LEN + 2], tmp[4200];
+	int fd, i, rc = -1;
+
+	if (lc_random(rnd, sizeof(rnd)) == -1 ||
+	    snprintf(tmp, sizeof(tmp), "%s.%ld.tmp", file, (long)getpid()) >=
+	    (int)sizeof(tmp))
+		return -1;
+	for (i = 0; i < CODE_LEN; i++)
+		code[i] = sym[rnd[i] % (sizeof(sym) - 1)];
+	code[CODE_LEN] = '\n';
+	code[CODE_LEN + 1] = '\0';
+	(void)unlink(tmp);
+	if ((fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600)) == -1)
+		return -1;
+	if (write(fd, code, CODE_LEN + 1) == CODE_LEN + 1 && fsync(fd) == 0)
+		rc = 0;
+	if (close(fd) == -1)
+		rc = -1;
+	if (rc == 0 && link(tmp, file) == -1 && errno != EEXIST)
+		rc = -1;
+	(void)unlink(tmp);
+	return rc;
+}
+
+int
+lc_setup_needed(struct lc_dom *dom, const char *db_path)
+{
+	char file[4200], code[CODE_LEN + 1];
+	int rc;
+
+	if ((rc = lc_db_owner_exists(dom->db)) == -1)
+		return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
+	if (rc == 1)
+		return 0;
+	if (lc_setup_file(db_path, file, sizeof(file)) == -1 ||
+	    ((rc = code_read(file, code)) == 0 && code_make(file) == -1) ||
+	    rc == -1) {
+		lc_log("cannot write the setup code to %s: %s", file,
+		    strerror(errno));
+		return lc_dom_fail(dom, LC_E_INTERNAL, NULL,
+		    "The setup code cannot be written beside the database: "
+		    "the service needs to write in that folder.");
+	}
+	return 1;
+}
+
+struct setup {
+	const struct lc_setup *in;
+	struct lc_guard g;
+	int right;
+	struct lc_setup_result *r;
+};
+
+static int
+setup_rule(struct lc_dom *dom, void *arg)
+{
+	struct setup *su = arg;
+	const struct lc_setup *in = su->in;
+	struct lc_user u;
+	int rc;
+
+	if (!su->right)
+		return lc_guard_settle(dom, &su->g, 1);
+	if (lc_guard_settle(dom, &su->g, 0) == -1)
+		return -1;
+	/* Checked in the write: of two setups at once, one makes the owner
+	 * and the other finds one. */
+	if ((rc = lc_db_owner_exists(dom->db)) == -1)
+		return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
+	if (rc == 1)
+		return lc_dom_fail(dom, LC_E_NOT_FOUND, NULL, NULL);
+	memset(&u, 0, sizeof(u));
+	if (lc_shop_merchant_add(dom, in->merchant_name, su->r->merchant_id) == -1)
+		return -1;
+	/* The merchant's own fields, named as the setup body names them. */
+	if (lc_shop_location_add(dom, su->r->merchant_id, in->location_name,
+	    su->r->location_id) == -1) {
+		snprintf(dom->err.field, sizeof(dom->err.field), "location_name");
+		return -1;
+	}
+	memcpy(u.merchant_id, su->r->merchant_id, sizeof(u.merchant_id));
+	snprintf(u.email, sizeof(u.email), "%s", in->owner_email);
+	snprintf(u.display_name, sizeof(u.display_name), "%s", in->owner_name);
+	memcpy(u.password_hash, in->hash, sizeof(u.password_hash));
+	u.is_owner = 1;
+	if (lc_shop_user_add(dom, &u, su->r->user_id) == -1)
+		return -1;
+	memcpy(dom->txn_id, su->r->user_id, sizeof(dom->txn_id));
+	return 0;
+}
+
+int
+lc_setup(struct lc_dom *dom, const char *db_path, const struct lc_setup *in,
+    struct lc_setup_result *r)
+{
+	struct setup su;
+	struct lc_write w = { NULL, NULL, setup_rule, NULL, &su };
+	char file[4200], code[CODE_LEN + 1];
+	size_t i, n;
+	int rc, diff;
+
+	memset(r, 0, sizeof(*r));
+	memset(&su, 0, sizeof(su));
+	su.in = in;
+	su.r = r;
+	if ((rc = lc_db_owner_exists(dom->db)) == -1)
+		return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
+	if (rc == 1 || lc_setup_file(db_path, file, sizeof(file)) == -1)
+		return lc_dom_fail(dom, LC_E_NOT_FOUND, NULL, NULL);
+	if (lc_guard_reserve(dom, GUARD_KEY, &su.g) == -1)
+		return -1;
+	if ((rc = code_read(file, code)) == -1) {
+		lc_log("cannot read the setup code in %s", file);
+		lc_dom_fail(dom, LC_E_INTERNAL, NULL, NULL);
+		lc_guard_abandon(dom, &su.g, 0);
+		return -1;
+	}
+	/* Compared in constant time; letter case forgiven. */
+	n = strlen(in->code);
+	diff = rc == 0;
+	for (i = 0; i < CODE_LEN; i++)
+		diff |= (i < n ? toupper((unsigned char)in->code[i]) : 0) ^
+		    (rc == 1 ? code[i] : 1);
+	su.right = !diff && n == CODE_LEN;
+	if (lc_write(dom, &w, NULL) == -1) {
+		lc_guard_abandon(dom, &su.g, !su.right);
+		return -1;
+	}
+	if (!su.right)
+		return lc_dom_fail(dom, LC_E_FORBIDDEN, "setup_code",
+		    "The setup code is wrong. It is in the file %s beside the "
+		    "database.", strrchr(file, '/') ? strrchr(file, '/') + 1 :
+		    file);
+	if (unlink(file) == -1)
+		lc_log("setup done, but %s stays: %s", file, strerror(errno));
+	return 0;
+}
