@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "lc_int.h"
 
@@ -32,6 +33,7 @@ struct cmd {
 	char hash[LC_HASH_MAX + 1];
 	char id[LC_ID_LEN + 1];
 	char out[4096];			/* printed after the commit */
+	FILE *svg;			/* card issue --svg, opened first */
 };
 
 static int
@@ -51,7 +53,10 @@ usage(void)
 "           [--reward-amount AMOUNT] [--cooldown SECONDS]\n"
 "  program add --merchant MID --type cashback|discount --title TITLE\n"
 "           --tier NAME:MIN_SPEND:RATE [--tier ...]\n"
-"  card issue --program PID --customer NAME\n"
+"  card issue --program PID --customer NAME [--svg FILE]\n"
+"                                       FILE: the card to print, as SVG\n"
+"  card print --program PID [--page N]  an A4 sheet of its cards (HTML, 100\n"
+"                                       a page, newest first) on stdout\n"
 "  card deactivate CARD_ID | card activate CARD_ID\n"
 "  setting set KEY VALUE | setting get KEY | setting list\n"
 "  demo                                 demo merchant, users and cards\n",
@@ -356,6 +361,75 @@ demo(struct lc_dom *dom, struct cmd *c)
 	return 0;
 }
 
+struct sheet {
+	struct lc_card cards[100];
+	size_t n;
+};
+
+static int
+sheet_add(void *arg, const struct lc_card *c)
+{
+	struct sheet *sh = arg;
+
+	if (sh->n < sizeof(sh->cards) / sizeof(sh->cards[0]))
+		sh->cards[sh->n++] = *c;
+	return 0;
+}
+
+/* card print: a page of a program's cards as a printable sheet. */
+static int
+card_print(struct lc_db *db, const struct opts *o)
+{
+	char shop[LC_BYTES(LC_NAME_MAX)];
+	struct lc_program p;
+	struct lc_card_query q;
+	struct sheet *sh;
+	const char *pid, *v;
+	int64_t page = 1;
+	int rc = 1;
+
+	if (opts_only(o, "program,page") != 0 ||
+	    (pid = need(o, "program")) == NULL ||
+	    ((v = opt(o, "page")) != NULL &&
+	    int_arg("--page", v, 1, 1000000000, &page) != 0))
+		return 1;
+	if (lc_db_program_get(db, pid, &p) != 1)
+		return fail("no program %s", pid);
+	if (lc_db_merchant_name(db, p.merchant_id, shop, sizeof(shop)) != 1 ||
+	    (sh = calloc(1, sizeof(*sh))) == NULL)
+		return fail("%s", "cannot read the shop");
+	memset(&q, 0, sizeof(q));
+	q.merchant_id = p.merchant_id;
+	q.program_id = p.id;
+	q.limit = 100;
+	q.offset = (page - 1) * 100;
+	if (lc_db_cards(db, &q, sheet_add, sh) != 0)
+		rc = fail("%s", "cannot read the cards");
+	else if (lc_card_sheet(stdout, shop, sh->cards, sh->n) == -1)
+		rc = fail("%s", "cannot write the sheet");
+	else
+		rc = 0;
+	free(sh);
+	return rc;
+}
+
+/* card issue --svg FILE: the card just issued, ready to print. */
+static int
+card_svg(struct lc_db *db, struct cmd *c)
+{
+	char shop[LC_BYTES(LC_NAME_MAX)];
+	int rc;
+
+	if (lc_db_merchant_name(db, c->card.merchant_id, shop,
+	    sizeof(shop)) != 1)
+		return fail("%s", "cannot read the shop's name");
+	rc = lc_card_svg(c->svg, shop, &c->card);
+	if (fclose(c->svg) != 0 || rc == -1)
+		rc = fail("cannot write %s", opt(&c->o, "svg"));
+	c->svg = NULL;
+	return rc == -1 ? 1 : rc;
+}
+
 /* The rule of every command: runs inside its write. */
 static int
 command_rule(struct lc_dom *dom, void *arg)
@@ -442,10 +516,20 @@ command_args(struct lc_db *db, struct cmd *c)
 	}
 	if (strcmp(n, "program") == 0 && strcmp(v, "add") == 0 && o->npos == 1)
 		return program_args(c);
-	if (strcmp(n, "card") == 0 && strcmp(v, "issue") == 0 && o->npos == 1)
-		return opts_only(o, "program,customer") != 0 ||
+	if (strcmp(n, "card") == 0 && strcmp(v, "issue") == 0 && o->npos == 1) {
+		if (opts_only(o, "program,customer,svg") != 0 ||
 		    (c->a = need(o, "program")) == NULL ||
-		    (c->b = need(o, "customer")) == NULL;
+		    (c->b = need(o, "customer")) == NULL)
+			return 1;
+		/* A file that cannot be written stops the command before
+		 * a card is issued. */
+		if (opt(o, "svg") != NULL &&
+		    (c->svg = fopen(opt(o, "svg"), "w")) == NULL)
+			return fail("cannot write %s", opt(o, "svg"));
+		return 0;
+	}
+	if (strcmp(n, "card") == 0 && strcmp(v, "print") == 0 && o->npos == 1)
+		return card_print(db, o) == 0 ? -1 : 1;
 	if (strcmp(n, "card") == 0 && o->npos == 2 && o->n == 0 &&
 	    (strcmp(v, "activate") == 0 || strcmp(v, "deactivate") == 0)) {
 		c->a = o->pos[1];
@@ -548,7 +632,14 @@ lc_admin_main(int argc, char *argv[])
 		goto out;
 	}
 	fputs(c->out, stdout);
+	if (c->svg != NULL)
+		rc = card_svg(dom.db, c);
 out:
+	if (c != NULL && c->svg != NULL) {
+		/* Nothing was issued: no empty file stays behind. */
+		(void)fclose(c->svg);
+		(void)unlink(opt(&c->o, "svg"));
+	}
 	fflush(stdout);
 	lc_db_close(dom.db);
 	free(c);

@@ -187,14 +187,17 @@ face(FILE *f, const char *shop, const struct lc_card *c, int standalone)
 		fputs("<svg class=\"card\" ", f);
 	fputs("viewBox=\"0 0 850 550\"><rect x=\"1\" y=\"1\" width=\"848\" "
 	    "height=\"548\" rx=\"24\" fill=\"#fff\" stroke=\"#999\" "
-	    "stroke-width=\"2\"/><g font-family=\"sans-serif\" fill=\"#111\">"
+	    "stroke-width=\"2\"/>"
+	    /* Long names are cut at the QR code's edge, never over it. */
+	    "<svg width=\"520\" height=\"230\" overflow=\"hidden\">"
+	    "<g font-family=\"sans-serif\" fill=\"#111\">"
 	    "<text x=\"40\" y=\"80\" font-size=\"44\" font-weight=\"bold\">", f);
 	put_text(f, shop);
 	fputs("</text><text x=\"40\" y=\"130\" font-size=\"30\">", f);
 	put_text(f, c->program.title);
 	fputs("</text><text x=\"40\" y=\"200\" font-size=\"34\">", f);
 	put_text(f, c->customer_name);
-	fputs("</text></g>", f);
+	fputs("</text></g></svg>", f);
 	if (qr_svg(f, c->qr, 540, 30, 290) == -1 ||
 	    ean13_svg(f, c->barcode, 30, 230, 420) == -1)
 		return -1;

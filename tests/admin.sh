@@ -566,6 +566,40 @@ else
 fi
 like "$OUT" "card [0-9a-f-]{36}  barcode [0-9]{13}" "demo prints its cards"
 
+# --- cards to print ------------------------------------------------------------
+
+run --db "$DB" card issue --program "$PUNCH" --customer "Ann <Print> & Co" \
+    --svg "$T/card.svg"
+C2=$(jq -r .card_instance_id <<<"$OUT" 2>/dev/null)
+ok "$([[ $RC -eq 0 && -s $T/card.svg ]] && grep -q '<svg' "$T/card.svg"; echo $?)" \
+    "card issue --svg writes the card as SVG" || diag "exit $RC: $ERR"
+ok "$(grep -q 'Ann &lt;Print&gt; &amp; Co' "$T/card.svg"; echo $?)" \
+    "the card's SVG escapes the customer's name"
+if command -v rsvg-convert >/dev/null && command -v zbarimg >/dev/null &&
+    rsvg-convert -w 850 -b white "$T/card.svg" -o "$T/card.png"; then
+	codes=$(zbarimg -q "$T/card.png" 2>/dev/null | sort | tr '\n' ' ')
+	is "$codes" "EAN-13:$(jq -r .barcode_value <<<"$OUT") QR-Code:$(jq -r .qr_code_data <<<"$OUT") " \
+	    "the printed card's QR code and barcode scan back to its codes"
+else
+	echo "ok $((N += 1)) # SKIP rsvg-convert or zbarimg missing"
+fi
+fails_cleanly "card issue --svg to a folder that does not exist fails" \
+    "$DB" --db "$DB" card issue --program "$PUNCH" --customer Nobody \
+    --svg "$T/no/such/dir/card.svg"
+run --db "$DB" card issue --program nope --customer Nobody --svg "$T/no.svg"
+ok "$([[ $RC -ne 0 && ! -e $T/no.svg ]]; echo $?)" \
+    "a card issue that fails leaves no SVG file behind"
+run --db "$DB" card print --program "$PUNCH"
+ok "$([[ $RC -eq 0 && $OUT == '<!DOCTYPE html>'* ]]; echo $?)" \
+    "card print prints an HTML sheet" || diag "exit $RC: $ERR"
+is "$(grep -o 'class="card"' <<<"$OUT" | wc -l)" \
+    "$(q "$DB" "SELECT count(*) FROM cards WHERE program_id = '$PUNCH'")" \
+    "the sheet holds every card of the program"
+fails_cleanly "card print of an unknown program fails" "$DB" \
+    --db "$DB" card print --program nope
+fails_cleanly "card print --page 0 fails" "$DB" \
+    --db "$DB" card print --program "$PUNCH" --page 0
+
 # --- the whole database is still sound ---------------------------------------
 
 is "$(q "$DB" 'PRAGMA integrity_check; PRAGMA foreign_key_check;')" ok \

@@ -46,7 +46,7 @@ somewhere() {
 }
 
 only "only the storage backend names SQLite" \
-    'sqlite3|<sqlite3\.h>' db_sqlite.c lc_sqlite.h
+    'sqlite3_[a-z]|sqlite3\.h|sqlite3 \*|SQLITE_' db_sqlite.c lc_sqlite.h
 somewhere "the storage backend steps statements" 'sqlite3_step\(' db_sqlite.c
 only "only the storage backend holds SQL" \
     '"(SELECT|INSERT|UPDATE|DELETE|BEGIN|COMMIT|ROLLBACK)[ "]' \

@@ -7,6 +7,13 @@
  * added without its responder, build line or rewrite rule fails here
  * instead of answering 404 on a live till.
  *
+ * A row's methods are one or more distinct HTTP methods, one space apart
+ * ("GET POST PATCH"), which the first line of its responder repeats
+ * verbatim. A row flagged LC_EP_TREE takes its path and every path below
+ * it: its .htaccess rule is then ^api/v1/PATH(/.*)?$ and its LC_ENDPOINTS
+ * line has SH_TREE, a slash and a star, after PATH; any other row has
+ * ^api/v1/PATH$ and "PATH NAME".
+ *
  * Reads the source tree at $top_srcdir (make check sets it), else ".".
  * The parsers accept only the one form each file uses today: anything
  * else that looks like an entry fails a "well formed" test point rather
@@ -30,11 +37,16 @@
 #define NAMESZ		64
 #define PATHSZ		128
 #define LOGSZ		4096		/* a Makefile.am line, joined */
+#define HT_TREE		"(/.*)?"	/* .htaccess: and every path below */
+#define SH_TREE		"/*"		/* LC_ENDPOINTS: and every path below */
+#define EP_FLAGS	(LC_EP_BARE | LC_EP_AUTH | LC_EP_NOSTORE | \
+			LC_EP_JSON | LC_EP_TREE | LC_EP_OWNER)
 
 /* One entry read from a file. */
 struct item {
 	char path[PATHSZ];	/* path below /api/v1/, or a SOURCES value */
 	char name[NAMESZ];	/* responder name */
+	int tree;		/* written as the path and all below it */
 	int line;		/* where it was, for the diagnostics */
 };
 
@@ -154,7 +166,7 @@ middle(const char *s, const char *pre, const char *suf, size_t *len)
  */
 static void
 add(struct list *l, const char *path, size_t pathlen, const char *name,
-    size_t namelen, int line)
+    size_t namelen, int tree, int line)
 {
 	struct item *it;
 
@@ -168,6 +180,7 @@ add(struct list *l, const char *path, size_t pathlen, const char *name,
 	it->path[pathlen] = '\0';
 	memcpy(it->name, name, namelen);
 	it->name[namelen] = '\0';
+	it->tree = tree;
 	it->line = line;
 }
 
@@ -255,34 +268,83 @@ name_usable(const char *s)
 	return 1;
 }
 
-/* A path is pasted into regular expressions (.htaccess, lighttpd):
- * only [a-z0-9_/-] means itself there. */
+/*
+ * A path is pasted into regular expressions (.htaccess, lighttpd): only
+ * [a-z0-9_/-] means itself there. And it is segments one slash apart,
+ * none empty, so that PATH HT_TREE and PATH SH_TREE name what they seem
+ * to. The first len characters of s are looked at.
+ */
 static int
-path_usable(const char *rel)
+span_usable(const char *s, size_t len)
 {
 	size_t i;
 
-	if (rel == NULL || rel[0] == '\0' || strlen(rel) >= PATHSZ)
+	if (len == 0 || len >= PATHSZ || s[0] == '/' || s[len - 1] == '/')
 		return 0;
-	for (i = 0; rel[i] != '\0'; i++)
-		if (!((rel[i] >= 'a' && rel[i] <= 'z') ||
-		    (rel[i] >= '0' && rel[i] <= '9') || rel[i] == '_' ||
-		    rel[i] == '/' || rel[i] == '-'))
+	for (i = 0; i < len; i++) {
+		if (!((s[i] >= 'a' && s[i] <= 'z') ||
+		    (s[i] >= '0' && s[i] <= '9') || s[i] == '_' ||
+		    s[i] == '/' || s[i] == '-'))
 			return 0;
+		if (s[i] == '/' && s[i + 1] == '/')
+			return 0;
+	}
 	return 1;
 }
 
 static int
-method_usable(const char *s)
+path_usable(const char *rel)
 {
-	size_t i;
+	return rel != NULL && span_usable(rel, strlen(rel));
+}
 
-	if (s == NULL || s[0] == '\0')
+/* The methods a row may list (RFC 9110, and PATCH of RFC 5789). */
+static const char *const http_methods[] = {
+	"GET", "HEAD", "POST", "PUT", "DELETE", "CONNECT", "OPTIONS",
+	"TRACE", "PATCH", NULL
+};
+
+/*
+ * One or more of http_methods, each once, one space apart: http_serve.c
+ * finds a method between spaces and writes the list into a 405's Allow
+ * header, so a blank at either end, two in a row, a tab, a typo or a
+ * repeat would go wrong there.
+ */
+static int
+methods_usable(const char *s)
+{
+	const char *p, *e;
+	unsigned seen = 0;
+	size_t k;
+
+	if (s == NULL)
 		return 0;
-	for (i = 0; s[i] != '\0'; i++)
-		if (s[i] < 'A' || s[i] > 'Z')
+	for (p = s;; p = e + 1) {
+		e = p + strcspn(p, " ");
+		for (k = 0; http_methods[k] != NULL; k++)
+			if (strlen(http_methods[k]) == (size_t)(e - p) &&
+			    strncmp(http_methods[k], p, (size_t)(e - p)) == 0)
+				break;
+		/* An empty one (a stray blank) matches none either. */
+		if (http_methods[k] == NULL || (seen & 1u << k) != 0)
 			return 0;
-	return 1;
+		seen |= 1u << k;
+		if (*e == '\0')
+			return 1;
+	}
+}
+
+/* Whether the row q has a path below the tree of the row t. */
+static int
+below_tree(const struct lc_endpoint *q, const struct lc_endpoint *t)
+{
+	size_t n;
+
+	if (q == t || q->path == NULL || t->path == NULL ||
+	    !(t->flags & LC_EP_TREE))
+		return 0;
+	n = strlen(t->path);
+	return strncmp(q->path, t->path, n) == 0 && q->path[n] == '/';
 }
 
 static void
@@ -311,9 +373,14 @@ test_table(void)
 	for (ep = lc_endpoints; ep->name != NULL; ep++) {
 		ok(name_usable(ep->name),
 		    "table: %s is a name of [a-z0-9_] only", ep->name);
-		ok(method_usable(ep->method),
-		    "table: %s has a method in capitals (%s)", ep->name,
+		ok(methods_usable(ep->method),
+		    "table: %s has distinct HTTP methods in capitals, one "
+		    "space apart (%s)", ep->name,
 		    ep->method != NULL ? ep->method : "(null)");
+		ok((ep->flags & ~EP_FLAGS) == 0 &&
+		    (ep->path != NULL || !(ep->flags & LC_EP_TREE)),
+		    "table: %s has known flags only, and no tree without a "
+		    "path (0x%x)", ep->name, (unsigned)ep->flags);
 		for (same = 0, q = lc_endpoints; q->name != NULL; q++)
 			if (strcmp(q->name, ep->name) == 0)
 				same++;
@@ -325,12 +392,24 @@ test_table(void)
 		ok(strncmp(ep->path, V1, strlen(V1)) == 0,
 		    "table: %s is under " V1 " (%s)", ep->name, ep->path);
 		ok(path_usable(rel_path(ep)),
-		    "table: %s's path is [a-z0-9_/-] after " V1 " (%s)",
-		    ep->name, ep->path);
+		    "table: %s's path is segments of [a-z0-9_-] one slash "
+		    "apart after " V1 " (%s)", ep->name, ep->path);
 		for (same = 0, q = lc_endpoints; q->name != NULL; q++)
 			if (q->path != NULL && strcmp(q->path, ep->path) == 0)
 				same++;
 		is_int(same, 1, "table: the path %s is used once", ep->path);
+		if (!(ep->flags & LC_EP_TREE))
+			continue;
+		/* The rewrite rules take the first match: another path in
+		 * the tree would go to whichever rule comes first. */
+		for (same = 0, q = lc_endpoints; q->name != NULL; q++)
+			if (below_tree(q, ep)) {
+				diag("table: %s is below %s", q->path,
+				    ep->path);
+				same++;
+			}
+		is_int(same, 0, "table: no other row's path is below the "
+		    "tree %s", ep->path);
 	}
 
 	ok(lc_endpoint_named("no_such_endpoint") == NULL,
@@ -535,7 +614,7 @@ read_makefile(struct list *progs, struct list *srcs, int *defs)
 					progs->bad++;
 					continue;
 				}
-				add(progs, "", 0, m, mlen, start);
+				add(progs, "", 0, m, mlen, 0, start);
 			}
 			if (n == -1) {
 				diag("Makefile.am:%d: too many words", start);
@@ -552,7 +631,7 @@ read_makefile(struct list *progs, struct list *srcs, int *defs)
 			srcs->bad++;
 			continue;
 		}
-		add(srcs, w[2], strlen(w[2]), m, mlen, start);
+		add(srcs, w[2], strlen(w[2]), m, mlen, 0, start);
 	}
 	if (loglen != 0)
 		why = "the last line ends in a backslash";
@@ -612,9 +691,25 @@ test_makefile(void)
 /* ---- htdocs/.htaccess ---- */
 
 /*
+ * When the n characters at s end in suffix and something comes before
+ * it: 1, with n cut to that something. Else 0, n as it was.
+ */
+static int
+cut_suffix(const char *s, size_t *n, const char *suffix)
+{
+	size_t sl = strlen(suffix);
+
+	if (*n <= sl || strncmp(s + *n - sl, suffix, sl) != 0)
+		return 0;
+	*n -= sl;
+	return 1;
+}
+
+/*
  * Every uncommented RewriteRule whose pattern starts with ^api: those of
- * the form "^api/v1/PATH$ cgi-bin/NAME.fcgi [L]" into rules, those with
- * the catch-all pattern into catchall; any other counts bad.
+ * the form "^api/v1/PATH$ cgi-bin/NAME.fcgi [L]" or, for a tree,
+ * "^api/v1/PATH(/.*)?$ cgi-bin/NAME.fcgi [L]" into rules, those with the
+ * catch-all pattern into catchall; any other counts bad.
  */
 static void
 read_htaccess(struct list *rules, struct list *catchall, int *bad)
@@ -623,7 +718,7 @@ read_htaccess(struct list *rules, struct list *catchall, int *bad)
 	const char *p, *t;
 	size_t bufsz = 0, plen, tlen;
 	FILE *f;
-	int lineno = 0, n;
+	int lineno = 0, n, tree;
 
 	*bad = 0;
 	f = src_open("htdocs/.htaccess");
@@ -645,15 +740,22 @@ read_htaccess(struct list *rules, struct list *catchall, int *bad)
 			(*bad)++;
 			continue;
 		}
-		if (strcmp(w[1], "^api(/.*)?$") == 0)
-			add(catchall, "", 0, t, tlen, lineno);
-		else if ((p = middle(w[1], "^api/v1/", "$", &plen)) != NULL)
-			add(rules, p, plen, t, tlen, lineno);
-		else {
-			diag(".htaccess:%d: pattern %s is neither ^api/v1/PATH$ "
-			    "nor the catch-all", lineno, w[1]);
-			(*bad)++;
+		if (strcmp(w[1], "^api(/.*)?$") == 0) {
+			add(catchall, "", 0, t, tlen, 0, lineno);
+			continue;
 		}
+		/* What is left once the tree's tail is cut must be a
+		 * plain path: no other regular expression passes. */
+		p = middle(w[1], "^api/v1/", "$", &plen);
+		tree = p != NULL && cut_suffix(p, &plen, HT_TREE);
+		if (p == NULL || !span_usable(p, plen)) {
+			diag(".htaccess:%d: pattern %s is neither ^api/v1/PATH$, "
+			    "^api/v1/PATH" HT_TREE "$ nor the catch-all", lineno,
+			    w[1]);
+			(*bad)++;
+			continue;
+		}
+		add(rules, p, plen, t, tlen, tree, lineno);
 	}
 	src_close(f, "htdocs/.htaccess");
 	free(buf);
@@ -666,30 +768,40 @@ test_htaccess(void)
 	const struct lc_endpoint *ep;
 	const struct item *it;
 	const char *rel;
-	int bad, i, stray, last;
+	int bad, i, n, stray, last, tree;
 
 	read_htaccess(&rules, &catchall, &bad);
 	ok(bad == 0 && rules.bad == 0 && catchall.bad == 0,
-	    ".htaccess: every api rule is ^api/v1/PATH$ cgi-bin/NAME.fcgi [L] "
-	    "or the catch-all");
+	    ".htaccess: every api rule is ^api/v1/PATH$ or ^api/v1/PATH"
+	    HT_TREE "$, then cgi-bin/NAME.fcgi [L], or the catch-all");
 
 	for (ep = lc_endpoints; ep->name != NULL; ep++) {
 		if ((rel = rel_path(ep)) == NULL)
 			continue;
-		ok(count_at(&rules, rel, &it) == 1 &&
-		    strcmp(it->name, ep->name) == 0,
-		    ".htaccess: one rule, ^api/v1/%s$ to cgi-bin/%s.fcgi", rel,
-		    ep->name);
-		if (it != NULL && strcmp(it->name, ep->name) != 0)
+		tree = (ep->flags & LC_EP_TREE) != 0;
+		ok((n = count_at(&rules, rel, &it)) == 1 &&
+		    strcmp(it->name, ep->name) == 0 && it->tree == tree,
+		    ".htaccess: one rule, ^api/v1/%s%s$ to cgi-bin/%s.fcgi",
+		    rel, tree ? HT_TREE : "", ep->name);
+		if (n != 1)
+			diag(".htaccess: %d rules for api/v1/%s", n, rel);
+		if (it == NULL)
+			continue;
+		if (strcmp(it->name, ep->name) != 0)
 			diag(".htaccess:%d: goes to %s.fcgi", it->line,
 			    it->name);
+		if (it->tree != tree)
+			diag(".htaccess:%d: %s", it->line, it->tree ?
+			    "a tree rule for a row that is no tree" :
+			    "a plain rule for a tree row");
 	}
 	for (stray = 0, last = 0, i = 0; i < rules.n; i++) {
 		if (rules.it[i].line > last)
 			last = rules.it[i].line;
 		if (row_at(rules.it[i].path) == NULL) {
-			diag(".htaccess:%d: api/v1/%s is not a table path",
-			    rules.it[i].line, rules.it[i].path);
+			diag(".htaccess:%d: api/v1/%s%s is not a table path",
+			    rules.it[i].line, rules.it[i].path,
+			    rules.it[i].tree ? HT_TREE : "");
 			stray++;
 		}
 	}
@@ -778,16 +890,17 @@ test_conf(void)
 /* ---- tools/lib.sh ---- */
 
 /*
- * The lines "PATH NAME" between LC_ENDPOINTS=" and a line holding just
- * the closing quote. *defs counts the assignments of LC_ENDPOINTS.
+ * The lines "PATH NAME", or for a tree PATH SH_TREE NAME, between
+ * LC_ENDPOINTS=" and a line holding just the closing quote. *defs counts
+ * the assignments of LC_ENDPOINTS.
  */
 static void
 read_libsh(struct list *eps, int *defs)
 {
 	char *buf = NULL, *w[4];
-	size_t bufsz = 0;
+	size_t bufsz = 0, plen;
 	FILE *f;
-	int lineno = 0, in = 0, n;
+	int lineno = 0, in = 0, n, tree;
 
 	*defs = 0;
 	f = src_open("tools/lib.sh");
@@ -801,12 +914,18 @@ read_libsh(struct list *eps, int *defs)
 			n = split(buf, w, 4);
 			if (n == 0)
 				continue;
-			if (n != 2) {
-				diag("lib.sh:%d: not \"PATH NAME\"", lineno);
+			plen = n == 2 ? strlen(w[0]) : 0;
+			tree = cut_suffix(w[0], &plen, SH_TREE);
+			/* lc_render_lighttpd pastes PATH into a regular
+			 * expression and NAME into file names. */
+			if (n != 2 || !span_usable(w[0], plen) ||
+			    !name_usable(w[1])) {
+				diag("lib.sh:%d: not \"PATH NAME\" or \"PATH"
+				    SH_TREE " NAME\"", lineno);
 				eps->bad++;
 				continue;
 			}
-			add(eps, w[0], strlen(w[0]), w[1], strlen(w[1]),
+			add(eps, w[0], plen, w[1], strlen(w[1]), tree,
 			    lineno);
 			continue;
 		}
@@ -835,26 +954,37 @@ test_libsh(void)
 	const struct lc_endpoint *ep;
 	const struct item *it;
 	const char *rel;
-	int defs, i, stray;
+	int defs, i, n, stray, tree;
 
 	read_libsh(&eps, &defs);
-	ok(defs == 1 && eps.bad == 0,
-	    "lib.sh: one LC_ENDPOINTS of \"PATH NAME\" lines");
+	ok(defs == 1 && eps.bad == 0, "lib.sh: one LC_ENDPOINTS of "
+	    "\"PATH NAME\" and \"PATH" SH_TREE " NAME\" lines");
 	for (ep = lc_endpoints; ep->name != NULL; ep++) {
 		if ((rel = rel_path(ep)) == NULL)
 			continue;
-		ok(count_at(&eps, rel, &it) == 1 &&
-		    strcmp(it->name, ep->name) == 0,
-		    "lib.sh: LC_ENDPOINTS has \"%s %s\" once", rel, ep->name);
-		if (it != NULL && strcmp(it->name, ep->name) != 0)
+		tree = (ep->flags & LC_EP_TREE) != 0;
+		ok((n = count_at(&eps, rel, &it)) == 1 &&
+		    strcmp(it->name, ep->name) == 0 && it->tree == tree,
+		    "lib.sh: LC_ENDPOINTS has \"%s%s %s\" once", rel,
+		    tree ? SH_TREE : "", ep->name);
+		if (n != 1)
+			diag("lib.sh: %d lines for %s", n, rel);
+		if (it == NULL)
+			continue;
+		if (strcmp(it->name, ep->name) != 0)
 			diag("lib.sh:%d: names %s", it->line, it->name);
+		if (it->tree != tree)
+			diag("lib.sh:%d: %s", it->line, it->tree ?
+			    "a tree line for a row that is no tree" :
+			    "a plain line for a tree row");
 	}
 	/* notfound has no line: lc_render_lighttpd adds its catch-all. */
 	for (stray = 0, i = 0; i < eps.n; i++)
 		if ((ep = row_at(eps.it[i].path)) == NULL ||
 		    strcmp(ep->name, eps.it[i].name) != 0) {
-			diag("lib.sh:%d: \"%s %s\" is not a table row",
-			    eps.it[i].line, eps.it[i].path, eps.it[i].name);
+			diag("lib.sh:%d: \"%s%s %s\" is not a table row",
+			    eps.it[i].line, eps.it[i].path,
+			    eps.it[i].tree ? SH_TREE : "", eps.it[i].name);
 			stray++;
 		}
 	is_int(stray, 0, "lib.sh: LC_ENDPOINTS lists nothing outside the table");
