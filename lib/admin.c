@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "lc_int.h"
@@ -593,6 +594,8 @@ lc_admin_main(int argc, char *argv[])
 	int i = 1, rc = 1;
 
 	memset(&dom, 0, sizeof(dom));
+	/* A database made here is the service's user's and group's only. */
+	umask(027);
 	if (argc > 2 && strcmp(argv[1], "--db") == 0) {
 		dbpath = argv[2];
 		i = 3;

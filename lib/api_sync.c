@@ -12,7 +12,7 @@
  * domain context, so one item's error never reaches the next. */
 static json_object *
 sync_item(const struct lc_dom *base, json_object *item, int64_t start,
-    int *ok)
+    const int64_t *max_age, int *ok)
 {
 	struct lc_dom dom = *base;
 	struct lc_purchase p;
@@ -32,6 +32,12 @@ sync_item(const struct lc_dom *base, json_object *item, int64_t start,
 		    "idempotency_key is required");
 		return lc_fmt_sync_error(&dom.err);
 	}
+	if (p.client_ts != NULL && p.client_ms < dom.now_ms - *max_age) {
+		lc_dom_fail(&dom, LC_E_VALIDATION, "client_timestamp",
+		    "client_timestamp is more than %lld days ago; record the "
+		    "purchase as a new one.", (long long)(*max_age / 86400000));
+		return lc_fmt_sync_error(&dom.err);
+	}
 	/* The time the purchase happened, never later than now. */
 	if (p.client_ts != NULL && p.client_ms < dom.now_ms)
 		p.at_ms = p.client_ms;
@@ -48,7 +54,7 @@ lc_h_sync(struct lc_ctx *ctx)
 {
 	json_object *batch, *results, *entry, *item, *key, *d;
 	size_t i, n;
-	int64_t good = 0, start;
+	int64_t good = 0, start, max_age;
 	int ok;
 
 	if (!json_object_object_get_ex(ctx->in, "transactions", &batch) ||
@@ -63,6 +69,7 @@ lc_h_sync(struct lc_ctx *ctx)
 			return lc_fail(ctx, LC_E_VALIDATION, "transactions",
 			    "transactions must be an array of 1 to %d objects",
 			    LC_BATCH_MAX);
+	max_age = lc_setting(ctx->dom.db, LC_SET_SYNC_MAX_AGE) * 86400000;
 	results = json_object_new_array();
 	start = lc_now_ms();
 	for (i = 0; i < n; i++) {
@@ -74,7 +81,7 @@ lc_h_sync(struct lc_ctx *ctx)
 		    json_object_is_type(key, json_type_string) ?
 		    json_object_get(key) : NULL);
 		json_object_object_add(entry, "result",
-		    sync_item(&ctx->dom, item, start, &ok));
+		    sync_item(&ctx->dom, item, start, &max_age, &ok));
 		good += ok;
 		json_object_array_add(results, entry);
 	}

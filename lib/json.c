@@ -18,6 +18,8 @@ struct jscan {
 	const unsigned char *key;	/* the current top-level member's name */
 	size_t keylen;
 	int range;			/* failed on a number out of range */
+	size_t values;			/* values read so far */
+	int toomany, toodeep;		/* failed on a limit */
 };
 
 static void
@@ -159,7 +161,7 @@ container(struct jscan *s, int obj)
 	unsigned char close = obj ? '}' : ']';
 
 	if (++s->depth > JSON_MAX_DEPTH)
-		return -1;
+		return s->toodeep = 1, -1;
 	s->p++;
 	ws(s);
 	if (s->p < s->end && *s->p == close) {
@@ -213,6 +215,10 @@ literal(struct jscan *s, const char *lit)
 static int
 value(struct jscan *s)
 {
+	/* Counted before json-c builds anything: 100,000 tiny members would
+	 * cost megabytes of objects for nothing. */
+	if (++s->values > LC_JSON_VALUES_MAX)
+		return s->toomany = 1, -1;
 	ws(s);
 	if (s->p >= s->end)
 		return -1;
@@ -244,53 +250,73 @@ lc_utf8_valid(const char *str)
 	return 1;
 }
 
-/* The check, naming in field the top-level member whose number was out
- * of range (field "" otherwise). */
+/* The check; on a failure, e (when given) says why: the member holding
+ * a number out of range, a limit, or malformed JSON. */
 static int
-check(const char *buf, size_t len, char *field, size_t fieldsz)
+check(const char *buf, size_t len, struct lc_error *e)
 {
 	struct jscan s;
+	char field[64];
 
 	memset(&s, 0, sizeof(s));
 	s.p = (const unsigned char *)buf;
 	s.end = s.p + len;
-	if (fieldsz > 0)
-		field[0] = '\0';
-	if (value(&s) == -1) {
-		/* A plain member name only: it is echoed in the error. */
-		if (s.range && s.key != NULL && s.keylen < fieldsz &&
-		    memchr(s.key, '\\', s.keylen) == NULL) {
-			memcpy(field, s.key, s.keylen);
-			field[s.keylen] = '\0';
-		}
-		return -1;
+	if (value(&s) == 0) {
+		ws(&s);
+		if (s.p == s.end)
+			return 0;
 	}
-	ws(&s);
-	return s.p == s.end ? 0 : -1;
+	if (e == NULL)
+		return -1;
+	if (s.toomany)
+		return lc_error_set(e, LC_E_VALIDATION, NULL, "The body holds more "
+		    "than %d values.", LC_JSON_VALUES_MAX);
+	if (s.toodeep)
+		return lc_error_set(e, LC_E_VALIDATION, NULL, "The body nests "
+		    "deeper than %d levels.", JSON_MAX_DEPTH);
+	/* A plain member name only: it is echoed in the error. */
+	if (s.range && s.key != NULL && s.keylen < sizeof(field) &&
+	    memchr(s.key, '\\', s.keylen) == NULL) {
+		memcpy(field, s.key, s.keylen);
+		field[s.keylen] = '\0';
+		return lc_error_set(e, LC_E_VALIDATION, field,
+		    "%s holds a number out of range", field);
+	}
+	return lc_error_set(e, LC_E_VALIDATION, NULL,
+	    "The body is not valid JSON.");
 }
 
 int
 lc_json_check(const char *buf, size_t len)
 {
-	return check(buf, len, NULL, 0);
+	return check(buf, len, NULL);
 }
 
 json_object *
 lc_json_parse(const char *buf, size_t len)
 {
-	return lc_json_parse_ex(buf, len, NULL, 0);
+	return lc_json_parse_ex(buf, len, NULL);
 }
 
 json_object *
-lc_json_parse_ex(const char *buf, size_t len, char *field, size_t fieldsz)
+lc_json_parse_ex(const char *buf, size_t len, struct lc_error *e)
 {
 	struct json_tokener *tok;
 	json_object *o;
 
-	if (len > INT32_MAX || check(buf, len, field, fieldsz) == -1)
+	if (len > INT32_MAX) {
+		if (e != NULL)
+			lc_error_set(e, LC_E_VALIDATION, NULL,
+			    "The body is not valid JSON.");
 		return NULL;
-	if ((tok = json_tokener_new_ex(JSON_MAX_DEPTH + 1)) == NULL)
+	}
+	if (check(buf, len, e) == -1)
 		return NULL;
+	if ((tok = json_tokener_new_ex(JSON_MAX_DEPTH + 1)) == NULL) {
+		if (e != NULL)
+			lc_error_set(e, LC_E_INTERNAL, NULL, NULL);
+		return NULL;
+	}
 	json_tokener_set_flags(tok, JSON_TOKENER_STRICT | JSON_TOKENER_VALIDATE_UTF8);
 	o = json_tokener_parse_ex(tok, buf, (int)len);
 	/* A bare number or word at the very end waits for a delimiter:
@@ -300,6 +326,9 @@ lc_json_parse_ex(const char *buf, size_t len, char *field, size_t fieldsz)
 	if (json_tokener_get_error(tok) != json_tokener_success) {
 		json_object_put(o);
 		o = NULL;
+		if (e != NULL)
+			lc_error_set(e, LC_E_VALIDATION, NULL,
+			    "The body is not valid JSON.");
 	}
 	json_tokener_free(tok);
 	return o;

@@ -53,10 +53,10 @@ size_t lc_utf8_chars(const char *s);
 int lc_json_check(const char *buf, size_t len);
 /* Parses one strict JSON value; NULL on any error. Caller owns result. */
 json_object *lc_json_parse(const char *buf, size_t len);
-/* The same; on a number out of range, field names the top-level member
- * holding it ("" when the failure is elsewhere). */
-json_object *lc_json_parse_ex(const char *buf, size_t len, char *field,
-    size_t fieldsz);
+/* The same; on a failure e says why (VALIDATION_ERROR: malformed, over a
+ * limit of values or nesting, or the member holding a number out of
+ * range). */
+json_object *lc_json_parse_ex(const char *buf, size_t len, struct lc_error *e);
 /* Compact text of o, owned by o. */
 const char *lc_json_text(json_object *o);
 /* Typed readers: on a wrong or missing field they set e to

@@ -11,6 +11,12 @@
 #define LC_BODY_MAX (1024 * 1024)	/* bytes of a request body */
 #define LC_BATCH_MAX 100		/* purchases in one sync batch */
 #define LC_REQUEST_ID_MAX 64		/* X-Request-Id, [A-Za-z0-9._-] */
+/* Values in one JSON body (a full sync batch holds about 1,600). */
+#define LC_JSON_VALUES_MAX 10000
+/* After a request with a body this large, the process gives its freed
+ * memory back to the system, so one outsized request does not leave a
+ * responder big for good. */
+#define LC_TRIM_AFTER (256 * 1024)
 
 /* Identifiers. */
 #define LC_ID_LEN 36			/* a UUID in text form */

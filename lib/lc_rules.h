@@ -80,6 +80,7 @@ enum lc_setting {
 	LC_SET_LOGIN_MAX_FAILURES,
 	LC_SET_LOGIN_WINDOW,
 	LC_SET_UTC_OFFSET,
+	LC_SET_SYNC_MAX_AGE,
 	LC_SET__MAX
 };
 struct lc_setting_info {

@@ -17,6 +17,10 @@ static const struct lc_setting_info lc_settings[LC_SET__MAX] = {
 	/* The shop's time for the days of reports: whole quarter hours, as
 	 * every time zone of the world is. */
 	[LC_SET_UTC_OFFSET] = { "utc_offset_minutes", 0, -720, 840, 15 },
+	/* How far back a purchase captured offline may be dated: a till is
+	 * rarely offline for days, and an old date must not replay a year of
+	 * punches past every cooldown. */
+	[LC_SET_SYNC_MAX_AGE] = { "sync_max_age_days", 30, 1, 3650, 1 },
 };
 
 const struct lc_setting_info *

@@ -75,7 +75,8 @@ err_exp() { printf '[%s,false,"%s",null]' "$1" "$2"; }	# KEYJSON CODE
 
 # A: 30 punches captured 2 minutes apart from 08:00, sent in the order
 # 0, 7, 14, 21, 28, 5, ... (7 is coprime with 30: each slot once).
-BASE=$(date -ud 2026-01-01T08:00:00Z +%s) || bail "date cannot parse ISO 8601"
+# Two days ago, on the hour: within sync_max_age_days, in the past.
+BASE=$(( ($(date +%s) / 3600 - 48) * 3600 ))
 slot_ts() { date -ud "@$((BASE + $1 * 120 + ${2:-0}))" +%Y-%m-%dT%H:%M:%SZ; }
 for i in $(seq 0 29); do
 	s=$(( i * 7 % 30 ))
