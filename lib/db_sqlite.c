@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "lc_int.h"
 #include "lc_sqlite.h"
@@ -13,6 +14,7 @@
 struct lc_db {
 	sqlite3 *h;
 	sqlite3_stmt *stmts[LC_SQL__MAX];
+	struct timespec wait_start;	/* of the lock wait under way */
 };
 
 static const char *const lc_sql[LC_SQL__MAX] = {
@@ -20,6 +22,32 @@ static const char *const lc_sql[LC_SQL__MAX] = {
 	LC_SQL_LIST
 #undef X
 };
+
+/*
+ * Waiting for a lock: a retry every millisecond, for every waiter alike.
+ * SQLite's own busy handler sleeps 1, 2, 5 ... up to 100 ms between tries,
+ * so a till that has waited long sleeps longest and keeps losing the lock
+ * to newcomers: that made the slowest purchases wait half a second at
+ * rush hour. Given up after LC_BUSY_TIMEOUT_MS (DATABASE_ERROR, retry).
+ */
+static int
+busy(void *arg, int tries)
+{
+	struct lc_db *db = arg;
+	struct timespec now, ms = { 0, 1000000L };
+	int64_t waited;
+
+	if (clock_gettime(CLOCK_MONOTONIC, &now) == -1)
+		return 0;
+	if (tries == 0)
+		db->wait_start = now;
+	waited = (int64_t)(now.tv_sec - db->wait_start.tv_sec) * 1000 +
+	    (now.tv_nsec - db->wait_start.tv_nsec) / 1000000;
+	if (waited >= LC_BUSY_TIMEOUT_MS)
+		return 0;
+	(void)nanosleep(&ms, NULL);
+	return 1;
+}
 
 const char *
 lc_db_default_path(const char *explicit_path)
@@ -138,7 +166,7 @@ lc_db_open(const char *path, int create, const char **errmsg)
 		goto fail;
 	}
 	sqlite3_extended_result_codes(db->h, 1);
-	sqlite3_busy_timeout(db->h, LC_BUSY_TIMEOUT_MS);
+	sqlite3_busy_handler(db->h, busy, db);
 	/* WAL lets lookups read while a purchase writes; FULL syncs each
 	 * commit so an acknowledged purchase survives a power cut. */
 	if (exec(db->h, "PRAGMA journal_mode = WAL") == -1 ||

@@ -67,8 +67,33 @@ lc_endpoint_named(const char *name)
 	return NULL;
 }
 
+/*
+ * Anything else under /api/, and the web server's own errors: lighttpd
+ * runs this responder as its error handler (REDIRECT_STATUS set), so a
+ * body too large for it or a responder that died still answers JSON in
+ * the service's shape, with Retry-After where a retry helps.
+ */
 int
 lc_h_notfound(struct lc_ctx *ctx)
 {
-	return lc_fail(ctx, LC_E_NOT_FOUND, NULL, NULL);
+	switch (ctx->req.redirect_status) {
+	case 0:
+	case 200:
+	case 404:
+		return lc_fail(ctx, LC_E_NOT_FOUND, NULL, NULL);
+	case 403:
+		return lc_fail(ctx, LC_E_FORBIDDEN, NULL, "This is not served.");
+	case 405:
+		return lc_fail(ctx, LC_E_METHOD_NOT_ALLOWED, NULL, NULL);
+	case 413:
+		return lc_fail(ctx, LC_E_PAYLOAD_TOO_LARGE, NULL, NULL);
+	case 502:
+	case 503:
+	case 504:
+		ctx->dom.err.retry_after = 1;
+		return lc_fail(ctx, LC_E_UNAVAILABLE, NULL, NULL);
+	default:
+		ctx->dom.err.retry_after = 1;
+		return lc_fail(ctx, LC_E_INTERNAL, NULL, NULL);
+	}
 }

@@ -27,6 +27,7 @@ static const struct lc_errinfo lc_errs[LC_E__MAX] = {
 	[LC_E_RATE_LIMITED] = { "RATE_LIMITED", 429, "Too many failed logins; try again later." },
 	[LC_E_CONFLICT] = { "CONFLICT", 409, "This conflicts with what exists." },
 	[LC_E_INTERNAL] = { "INTERNAL_ERROR", 500, "Unexpected server error." },
+	[LC_E_UNAVAILABLE] = { "SERVICE_UNAVAILABLE", 503, "The service is starting or overloaded; retry." },
 	[LC_E_DATABASE] = { "DATABASE_ERROR", 503, "The database is busy or failed; retry." },
 };
 

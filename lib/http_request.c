@@ -52,6 +52,10 @@ lc_req_read(struct lc_req *r, const char *(*getparam)(const char *, void *),
 	r->authorization = dupparam(getparam, envp, "HTTP_AUTHORIZATION");
 	r->request_id = dupparam(getparam, envp, "HTTP_X_REQUEST_ID");
 	r->db_path = dupparam(getparam, envp, "LOYALTY_DB");
+	/* Set when the web server runs a responder as its error page. */
+	if ((v = getparam("REDIRECT_STATUS", envp)) != NULL &&
+	    strlen(v) == 3 && strspn(v, "0123456789") == 3)
+		r->redirect_status = atoi(v);
 	if (r->path == NULL || r->query == NULL)
 		return -1;
 

@@ -259,7 +259,11 @@ precheck(struct lc_ctx *ctx, const struct lc_endpoint *ep)
 	int body = (ep->flags & LC_EP_JSON) && !lc_method_is(ctx, "GET");
 	size_t i, o;
 
-	if (ep->path == NULL || !path_matches(ctx->req.path, ep, &ctx->subpath))
+	/* The responder of no path answers by itself: 404, or the web
+	 * server's error it is the page of. */
+	if (ep->path == NULL)
+		return 0;
+	if (!path_matches(ctx->req.path, ep, &ctx->subpath))
 		return lc_fail(ctx, LC_E_NOT_FOUND, NULL, NULL);
 	if (!method_in(ctx->req.method, ep->method)) {
 		/* "GET POST" on the wire is "GET, POST". */

@@ -92,6 +92,7 @@ struct lc_req {
 	char *authorization;	/* NULL when absent */
 	char *request_id;	/* client's X-Request-Id, NULL when absent */
 	char *db_path;		/* LOYALTY_DB parameter, NULL when absent */
+	int redirect_status;	/* an error the web server hands over, else 0 */
 	char *body;		/* NUL-terminated, NULL when none */
 	size_t bodylen;
 	int too_large;		/* body over LC_BODY_MAX: not read */

@@ -31,6 +31,7 @@ enum lc_err {
 	LC_E_CONFLICT,
 	LC_E_INTERNAL,
 	LC_E_DATABASE,
+	LC_E_UNAVAILABLE,
 	LC_E__MAX
 };
 
