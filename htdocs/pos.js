@@ -322,6 +322,8 @@ function startSession(u) {
 
 function renderUser() {
 	$('who-email').textContent = user.email || '';
+	/* The back office (owner.html) is the owner's; a cashier never sees the link. */
+	show('backoffice-link', user.user_type === 'owner');
 	const locs = Array.isArray(user.locations) ? user.locations.filter((l) => l && l.id) : [];
 	const cur = currentLocation();
 	$('where-name').textContent = cur ? cur.name : 'no location';

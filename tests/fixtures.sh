@@ -73,6 +73,12 @@
 #                                first " =>" splits (VALUE may be empty)
 #   save VAR FILTER              VAR = jq -r FILTER of the body: exactly
 #                                one value (strings raw, others as JSON)
+#   save-file VAR PATH           VAR = the first line of the file PATH
+#                                (${VAR} replaced in it), without its end
+#                                of line: a file the responder wrote, e.g.
+#                                beside its database. Read after the
+#                                request, before the saves (which may use
+#                                VAR); no such file fails the case
 #
 # Setup directives (sql, admin, sleep) run in their order, before the
 # request; expectations after it, then saves. ${VAR} anywhere (but in
@@ -291,6 +297,7 @@ reset_request()
 	R_SETUP=()	# "LINE<TAB>KEYWORD<TAB>ARG"
 	R_EXPECT=()
 	R_SAVE=()
+	R_SAVE_FILE=()
 }
 
 set_env()
@@ -396,6 +403,12 @@ directive()
 			return 1
 		fi
 		R_SAVE+=("$ln"$'\t'"$arg") ;;
+	save-file)
+		if [[ ! $arg =~ ^[A-Za-z_][A-Za-z0-9_]*\ .+$ ]]; then
+			diag "line $ln: want save-file VAR PATH"
+			return 1
+		fi
+		R_SAVE_FILE+=("$ln"$'\t'"$arg") ;;
 	*)
 		diag "line $ln: unknown directive $kw"
 		return 1 ;;
@@ -758,6 +771,20 @@ end
 	done
 
 	# Saves.
+	for item in "${R_SAVE_FILE[@]}"; do
+		ln=${item%%$'\t'*}
+		arg=${item#*$'\t'}
+		name=${arg%% *}
+		if ! subst "${arg#* }"; then diag "line $ln: $SUBST_ERR"; ok=0; continue; fi
+		if [[ ! -f $REPLY ]]; then
+			diag "line $ln: save-file $name: no file $REPLY"
+			ok=0
+			continue
+		fi
+		got=
+		IFS= read -r got <"$REPLY"
+		SAVED[$name]=${got%$'\r'}
+	done
 	for item in "${R_SAVE[@]}"; do
 		ln=${item%%$'\t'*}
 		arg=${item#*$'\t'}
