@@ -183,7 +183,8 @@ sheet_one(void *arg, const struct lc_card *c)
 static int
 sheet(struct lc_ctx *ctx)
 {
-	char ids[SHEET_MAX * (LC_ID_LEN + 1) + 1], prog[LC_REF_MAX + 1];
+	/* Room for one id more than a sheet takes: too many is said so. */
+	char ids[(SHEET_MAX + 2) * (LC_ID_LEN + 1) + 1], prog[LC_REF_MAX + 1];
 	char shop[LC_BYTES(LC_NAME_MAX)], *p, *comma;
 	struct lc_card_query cq;
 	struct sheet sh = { NULL, 0 };
@@ -220,6 +221,11 @@ sheet(struct lc_ctx *ctx)
 			}
 		}
 	} else {
+		if (lc_shop_program(&ctx->dom, prog, &sh.cards[0].program) == -1) {
+			snprintf(ctx->dom.err.field, sizeof(ctx->dom.err.field),
+			    "program_id");
+			goto out;
+		}
 		memset(&cq, 0, sizeof(cq));
 		cq.merchant_id = ctx->dom.caller.merchant_id;
 		cq.program_id = prog;

@@ -58,9 +58,10 @@ password(struct lc_ctx *ctx, int required, char hash[LC_HASH_MAX + 1],
 		return -1;
 	if (pw == NULL)
 		return 0;
-	if (*pw == '\0')
+	if (strlen(pw) < LC_PASSWORD_MIN)
 		return lc_fail(ctx, LC_E_VALIDATION, "password",
-		    "password must not be empty");
+		    "password must be %d to %d characters", LC_PASSWORD_MIN,
+		    LC_PASSWORD_MAX);
 	if (lc_auth_hash_password(pw, hash, LC_HASH_MAX + 1) == -1)
 		return lc_fail(ctx, LC_E_INTERNAL, NULL, NULL);
 	*present = 1;

@@ -64,6 +64,10 @@ setup_post(struct lc_ctx *ctx)
 	    lc_in_str(e, ctx->in, "owner_password", 1, LC_PASSWORD_MAX,
 	    &password) == -1)
 		return -1;
+	if (strlen(password) < LC_PASSWORD_MIN)
+		return lc_fail(ctx, LC_E_VALIDATION, "owner_password",
+		    "owner_password must be %d to %d characters", LC_PASSWORD_MIN,
+		    LC_PASSWORD_MAX);
 	if (!lc_email_ok(in.owner_email))
 		return lc_fail(ctx, LC_E_VALIDATION, "owner_email",
 		    "owner_email must be an e-mail address");

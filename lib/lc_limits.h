@@ -36,6 +36,9 @@
 					 * client_timestamp */
 #define LC_EMAIL_MAX 254		/* bytes, printable ASCII */
 #define LC_PASSWORD_MAX 1024		/* bytes */
+/* A password set through the owner's API or setup: a shop's accounts
+ * face the internet. (The admin tool, run on the server, takes any.) */
+#define LC_PASSWORD_MIN 8
 #define LC_BYTES(chars) ((chars) * 4 + 1)
 
 /* Money and programs. */
