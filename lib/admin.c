@@ -52,6 +52,7 @@ usage(void)
 "  program add --merchant MID --type punch --title TITLE --punches N\n"
 "           --reward-title TITLE [--reward-description TEXT]\n"
 "           [--reward-amount AMOUNT] [--cooldown SECONDS]\n"
+"           [--max-punches N]    punches one purchase may give (1-100)\n"
 "  program add --merchant MID --type cashback|discount --title TITLE\n"
 "           --tier NAME:MIN_SPEND:RATE [--tier ...]\n"
 "  card issue --program PID --customer NAME [--svg FILE]\n"
@@ -208,7 +209,7 @@ program_args(struct cmd *c)
 
 		p->cooldown_seconds = LC_COOLDOWN_DEFAULT;
 		if (opts_only(o, "merchant,type,title,punches,reward-title,"
-		    "reward-description,reward-amount,cooldown") != 0 ||
+		    "reward-description,reward-amount,cooldown,max-punches") != 0 ||
 		    (v = need(o, "punches")) == NULL || rt == NULL ||
 		    int_arg("--punches", v, 1, LC_PUNCHES_MAX,
 		    &p->punch_requirement) != 0 ||
@@ -221,6 +222,10 @@ program_args(struct cmd *c)
 		if ((v = opt(o, "cooldown")) != NULL &&
 		    int_arg("--cooldown", v, 0, LC_COOLDOWN_MAX,
 		    &p->cooldown_seconds) != 0)
+			return 1;
+		if ((v = opt(o, "max-punches")) != NULL &&
+		    int_arg("--max-punches", v, 1, LC_PUNCH_COUNT_MAX,
+		    &p->max_punches) != 0)
 			return 1;
 		if ((v = opt(o, "reward-description")) != NULL &&
 		    copy("--reward-description", p->reward_description,
@@ -569,6 +574,7 @@ fail_err(const struct lc_error *e)
 	    { "reward_description", "--reward-description" },
 	    { "reward_amount", "--reward-amount" },
 	    { "cooldown_seconds", "--cooldown" },
+	    { "max_punches_per_purchase", "--max-punches" },
 	    { "punch_requirement", "--punches" }, { "tiers", "--tier" },
 	    { "customer_name", "--customer" }, { "email", "--email" },
 	    { "location_id", "--location" }, { "program_id", "--program" },

@@ -129,7 +129,9 @@ add(struct lc_ctx *ctx, struct prog_write *pw, struct lc_write *w)
 		    lc_in_money(e, ctx->in, "reward_amount", 0, &p->reward_amount,
 		    NULL) == -1 ||
 		    lc_in_int(e, ctx->in, "cooldown_seconds", 0, 0,
-		    LC_COOLDOWN_MAX, &p->cooldown_seconds, NULL) == -1)
+		    LC_COOLDOWN_MAX, &p->cooldown_seconds, NULL) == -1 ||
+		    lc_in_int(e, ctx->in, "max_punches_per_purchase", 0, 1,
+		    LC_PUNCH_COUNT_MAX, &p->max_punches, NULL) == -1)
 			return -1;
 		if (json_object_object_get_ex(ctx->in, "tiers", NULL))
 			return lc_fail(ctx, LC_E_VALIDATION, "tiers",
@@ -150,7 +152,9 @@ update(struct lc_ctx *ctx, struct prog_write *pw, struct lc_write *w)
 	struct lc_program_change *ch = &pw->ch;
 	int has;
 
-	ch->reward_amount = ch->cooldown_seconds = -1;
+	json_object *cap;
+
+	ch->reward_amount = ch->cooldown_seconds = ch->max_punches = -1;
 	if (lc_in_str(e, ctx->in, "title", 0, LC_NAME_MAX, &ch->title) == -1 ||
 	    lc_in_str(e, ctx->in, "reward_title", 0, LC_NAME_MAX,
 	    &ch->reward_title) == -1 ||
@@ -160,8 +164,14 @@ update(struct lc_ctx *ctx, struct prog_write *pw, struct lc_write *w)
 	    &has) == -1 ||
 	    lc_in_int(e, ctx->in, "cooldown_seconds", 0, 0, LC_COOLDOWN_MAX,
 	    &ch->cooldown_seconds, NULL) == -1 ||
+	    lc_in_int(e, ctx->in, "max_punches_per_purchase", 0, 1,
+	    LC_PUNCH_COUNT_MAX, &ch->max_punches, NULL) == -1 ||
 	    tiers(ctx, ch->tiers, &ch->ntiers) == -1)
 		return -1;
+	/* null lifts the cap. */
+	if (json_object_object_get_ex(ctx->in, "max_punches_per_purchase",
+	    &cap) && cap == NULL)
+		ch->max_punches = 0;
 	if (!has)
 		ch->reward_amount = -1;
 	if (json_object_object_get_ex(ctx->in, "type", NULL) ||

@@ -323,6 +323,8 @@ lc_fmt_program(const struct lc_program *p, int64_t cards)
 		add(o, "reward_description", str(p->reward_description));
 		add(o, "reward_amount", lc_json_money(p->reward_amount));
 		add(o, "cooldown_seconds", num(p->cooldown_seconds));
+		add(o, "max_punches_per_purchase", p->max_punches > 0 ?
+		    num(p->max_punches) : NULL);
 		return o;
 	}
 	ts = json_object_new_array();

@@ -40,6 +40,10 @@ punch_purchase(struct lc_dom *dom, struct lc_card *c,
 	struct lc_reward rw;
 	int64_t total, earned, i;
 
+	if (c->program.max_punches > 0 && p->punch_count > c->program.max_punches)
+		return lc_dom_fail(dom, LC_E_VALIDATION, "punch_count",
+		    "This card takes at most %lld punches a purchase.",
+		    (long long)c->program.max_punches);
 	if (cooldown(dom, c, p->at_ms) == -1)
 		return -1;
 	/* Carry-over: punches beyond the requirement start the next card. */

@@ -664,12 +664,13 @@ lc_db_program_add(struct lc_db *db, const struct lc_program *p, int64_t at)
 	int punch = strcmp(p->type, "punch") == 0;
 
 	/* Only a punch program has a requirement and a reward. */
-	if (put(db, lc_sq_prep(db, LC_SQL_PROGRAM_ADD, "ssssossiii", p->id,
+	if (put(db, lc_sq_prep(db, LC_SQL_PROGRAM_ADD, "ssssossiiio", p->id,
 	    p->merchant_id, p->type, p->title,
 	    punch ? p->punch_requirement : (int64_t)-1,
 	    punch ? p->reward_title : NULL,
 	    punch ? p->reward_description : "", punch ? p->reward_amount : 0,
-	    punch ? p->cooldown_seconds : 0, at)) == -1)
+	    punch ? p->cooldown_seconds : 0, at,
+	    punch && p->max_punches > 0 ? p->max_punches : (int64_t)-1)) == -1)
 		return -1;
 	return tiers_put(db, p);
 }
@@ -687,6 +688,7 @@ program_row(sqlite3_stmt *st, struct lc_program *p)
 	p->cooldown_seconds = sqlite3_column_int64(st, 6);
 	COL(st, 7, p->reward_title);
 	COL(st, 8, p->reward_description);
+	p->max_punches = sqlite3_column_int64(st, 9);
 	p->ntiers = 0;
 }
 
@@ -719,9 +721,10 @@ tiers_put(struct lc_db *db, const struct lc_program *p)
 int
 lc_db_program_update(struct lc_db *db, const struct lc_program *p)
 {
-	if (change(db, lc_sq_prep(db, LC_SQL_PROGRAM_UPDATE, "sssiis", p->title,
+	if (change(db, lc_sq_prep(db, LC_SQL_PROGRAM_UPDATE, "sssiios", p->title,
 	    p->reward_title, p->reward_description, p->reward_amount,
-	    p->cooldown_seconds, p->id)) != 1)
+	    p->cooldown_seconds, p->max_punches > 0 ? p->max_punches :
+	    (int64_t)-1, p->id)) != 1)
 		return -1;
 	if (p->ntiers == 0)
 		return 0;

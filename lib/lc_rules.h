@@ -304,6 +304,7 @@ int lc_shop_user_update(struct lc_dom *, const char *id,
 struct lc_program_change {
 	const char *title, *reward_title, *reward_description;
 	int64_t reward_amount, cooldown_seconds;
+	int64_t max_punches;		/* 0: no cap (up to 100) */
 	struct lc_tier tiers[LC_TIERS_MAX];
 	int ntiers;			/* 0: unchanged */
 };

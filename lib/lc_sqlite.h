@@ -31,8 +31,8 @@
 	X(OWNER_EXISTS, "SELECT 1 FROM users WHERE user_type = 'owner' LIMIT 1") \
 	X(PROGRAM_UPDATE, "UPDATE programs SET title = ?, " \
 	    "reward_title = CASE type WHEN 'punch' THEN ? ELSE reward_title END, " \
-	    "reward_description = ?, reward_amount = ?, cooldown_seconds = ? " \
-	    "WHERE id = ?") \
+	    "reward_description = ?, reward_amount = ?, cooldown_seconds = ?, " \
+	    "max_punches = ? WHERE id = ?") \
 	X(TIERS_DELETE, "DELETE FROM tiers WHERE program_id = ?") \
 	X(PROGRAMS_OF_MERCHANT, "SELECT " LC_PROGRAM_COLS ", (SELECT count(*) " \
 	    "FROM cards c WHERE c.program_id = p.id) FROM programs p " \
@@ -112,8 +112,8 @@
 	X(TOKENS_PRUNE, "DELETE FROM tokens WHERE expires_at < ?") \
 	X(PROGRAM_ADD, "INSERT INTO programs(id, merchant_id, type, title, " \
 	    "punch_requirement, reward_title, reward_description, " \
-	    "reward_amount, cooldown_seconds, created_at) " \
-	    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)") \
+	    "reward_amount, cooldown_seconds, created_at, max_punches) " \
+	    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)") \
 	X(PROGRAM_GET, "SELECT " LC_PROGRAM_COLS " FROM programs p " \
 	    "WHERE p.id = ?") \
 	X(TIER_ADD, "INSERT INTO tiers(program_id, name, min_spend, rate_bp) " \
@@ -181,14 +181,14 @@
 #define LC_PROGRAM_COLS "p.id, p.merchant_id, p.type, p.title, " \
 	"coalesce(p.punch_requirement, 0), p.reward_amount, " \
 	"p.cooldown_seconds, coalesce(p.reward_title, ''), " \
-	"p.reward_description"
+	"p.reward_description, coalesce(p.max_punches, 0)"
 #define LC_CARD_COLS "SELECT " LC_PROGRAM_COLS ", c.id, c.merchant_id, " \
 	"m.name, c.customer_name, c.barcode, c.qr_code, c.status, " \
 	"c.current_punches, c.pending_rewards, c.lifetime_punches, " \
 	"c.cashback_balance, c.lifetime_cashback, c.lifetime_spend, " \
 	"c.created_at FROM cards c JOIN programs p ON p.id = c.program_id " \
 	"JOIN merchants m ON m.id = c.merchant_id "
-#define LC_PROGRAM_NCOLS 9
+#define LC_PROGRAM_NCOLS 10
 /* ?1 merchant, ?2 the search text (NULL: all), ?3 and ?4 its LIKE
  * patterns (a name's start, a later word's start), ?5 program, ?6 status. */
 #define LC_CARD_SEARCH "WHERE c.merchant_id = ?1 AND (?2 IS NULL " \

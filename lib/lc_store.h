@@ -161,6 +161,7 @@ struct lc_program {
 	char title[LC_BYTES(LC_NAME_MAX)];
 	/* Punch programs. */
 	int64_t punch_requirement, reward_amount, cooldown_seconds;
+	int64_t max_punches;	/* per purchase; 0: up to LC_PUNCH_COUNT_MAX */
 	char reward_title[LC_BYTES(LC_NAME_MAX)];
 	char reward_description[LC_BYTES(LC_DESC_MAX)];
 	/* Cashback and discount programs, by increasing min_spend. */

@@ -236,6 +236,10 @@ punch_check(struct lc_dom *dom, const struct lc_program *p)
 	if (p->cooldown_seconds < 0 || p->cooldown_seconds > LC_COOLDOWN_MAX)
 		return lc_dom_fail(dom, LC_E_VALIDATION, "cooldown_seconds",
 		    "The cooldown must be 0 to %d seconds.", LC_COOLDOWN_MAX);
+	if (p->max_punches < 0 || p->max_punches > LC_PUNCH_COUNT_MAX)
+		return lc_dom_fail(dom, LC_E_VALIDATION,
+		    "max_punches_per_purchase", "A purchase gives 1 to %d punches "
+		    "at most.", LC_PUNCH_COUNT_MAX);
 	return 0;
 }
 
@@ -412,7 +416,7 @@ lc_shop_program_update(struct lc_dom *dom, const char *id,
 		return -1;
 	if (!punch && (ch->reward_title != NULL ||
 	    ch->reward_description != NULL || ch->reward_amount >= 0 ||
-	    ch->cooldown_seconds >= 0))
+	    ch->cooldown_seconds >= 0 || ch->max_punches >= 0))
 		return lc_dom_fail(dom, LC_E_VALIDATION, ch->reward_title ?
 		    "reward_title" : ch->reward_description ?
 		    "reward_description" : ch->reward_amount >= 0 ?
@@ -431,6 +435,8 @@ lc_shop_program_update(struct lc_dom *dom, const char *id,
 		p->reward_amount = ch->reward_amount;
 	if (ch->cooldown_seconds >= 0)
 		p->cooldown_seconds = ch->cooldown_seconds;
+	if (ch->max_punches >= 0)
+		p->max_punches = ch->max_punches;
 	if (punch && punch_check(dom, p) == -1)
 		return -1;
 	if (ch->ntiers > 0) {

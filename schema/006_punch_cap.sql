@@ -1,0 +1,5 @@
+-- A punch program may cap the punches one purchase gives (a coffee shop:
+-- 1; NULL: up to the API's 100), so a mistyped or forged punch_count
+-- cannot fill a card.
+ALTER TABLE programs ADD COLUMN max_punches INTEGER
+	CHECK (max_punches IS NULL OR max_punches BETWEEN 1 AND 100);
