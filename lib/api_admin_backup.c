@@ -1,6 +1,6 @@
 /*
- * GET /api/v1/admin/backup: a consistent copy of the live database, made
- * while the tills keep selling, as a download. It replaces "download the
+ * GET /api/v1/admin/backup: a consistent copy of the owner's shop out of
+ * the live database, made while the tills keep selling, as a download. It replaces "download the
  * file, edit it, upload it back", which breaks a live database.
  */
 #include <stdlib.h>
@@ -24,7 +24,8 @@ lc_h_admin_backup(struct lc_ctx *ctx)
 		return lc_fail(ctx, LC_E_INTERNAL, NULL,
 		    "The backup cannot be written beside the database.");
 	}
-	if (close(fd) == -1 || lc_db_backup(ctx->dom.db, path) == -1 ||
+	if (close(fd) == -1 || lc_db_backup(ctx->dom.db, path,
+	    ctx->dom.caller.merchant_id) == -1 ||
 	    (f = fopen(path, "rb")) == NULL) {
 		(void)unlink(path);
 		return lc_fail(ctx, LC_E_DATABASE, NULL, NULL);

@@ -287,8 +287,9 @@ lc_h_admin_cards(struct lc_ctx *ctx)
 		return lc_fail(ctx, LC_E_INTERNAL, NULL, NULL);
 	w.arg = cw;
 	if (ctx->subpath[0] == '\0') {
-		ret = lc_method_is(ctx, "POST") ? issue(ctx, cw) :
-		    lc_not_allowed(ctx, "GET, POST");
+		ret = !lc_method_is(ctx, "POST") ?
+		    lc_not_allowed(ctx, "GET, POST") : lc_body(ctx) == -1 ? -1 :
+		    issue(ctx, cw);
 		goto out;
 	}
 	if (lc_path_id(ctx, id, &rest) == -1)
@@ -323,6 +324,8 @@ lc_h_admin_cards(struct lc_ctx *ctx)
 		lc_not_allowed(ctx, "GET, PATCH");
 		goto out;
 	}
+	if (lc_body(ctx) == -1)
+		goto out;
 	cw->id = id;
 	cw->active = -1;
 	if (lc_in_str(e, ctx->in, "customer_name", 0, LC_NAME_MAX,

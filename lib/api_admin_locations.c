@@ -67,6 +67,8 @@ lc_h_admin_locations(struct lc_ctx *ctx)
 		}
 		if (!lc_method_is(ctx, "POST"))
 			return lc_not_allowed(ctx, "GET, POST");
+		if (lc_body(ctx) == -1)
+			return -1;
 		if (lc_in_str(&ctx->dom.err, ctx->in, "name", 1, LC_NAME_MAX,
 		    &lw.name) == -1 ||
 		    lc_in_key(&ctx->dom.err, ctx->in, 0, &w.key) == -1 ||
@@ -81,6 +83,8 @@ lc_h_admin_locations(struct lc_ctx *ctx)
 		return lc_fail(ctx, LC_E_NOT_FOUND, NULL, NULL);
 	if (!lc_method_is(ctx, "PATCH"))
 		return lc_not_allowed(ctx, "PATCH");
+	if (lc_body(ctx) == -1)
+		return -1;
 	lw.id = id;
 	w.kind = NULL;
 	w.rule = rename_rule;

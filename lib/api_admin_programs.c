@@ -118,6 +118,10 @@ add(struct lc_ctx *ctx, struct prog_write *pw, struct lc_write *w)
 	    lc_in_key(e, ctx->in, 0, &w->key) == -1)
 		return -1;
 	punch = strcmp(p->type, "punch") == 0;
+	if (!punch && strcmp(p->type, "cashback") != 0 &&
+	    strcmp(p->type, "discount") != 0)
+		return lc_fail(ctx, LC_E_VALIDATION, "type",
+		    "type must be punch, cashback or discount");
 	if (punch) {
 		if (lc_in_int(e, ctx->in, "punch_requirement", 1, 1,
 		    LC_PUNCHES_MAX, &p->punch_requirement, NULL) == -1 ||
@@ -209,7 +213,7 @@ lc_h_admin_programs(struct lc_ctx *ctx)
 		}
 		if (!lc_method_is(ctx, "POST"))
 			return lc_not_allowed(ctx, "GET, POST");
-		return add(ctx, &pw, &w);
+		return lc_body(ctx) == -1 ? -1 : add(ctx, &pw, &w);
 	}
 	if (lc_path_id(ctx, id, &rest) == -1)
 		return -1;
@@ -218,5 +222,5 @@ lc_h_admin_programs(struct lc_ctx *ctx)
 	if (!lc_method_is(ctx, "PATCH"))
 		return lc_not_allowed(ctx, "PATCH");
 	pw.id = id;
-	return update(ctx, &pw, &w);
+	return lc_body(ctx) == -1 ? -1 : update(ctx, &pw, &w);
 }

@@ -366,6 +366,11 @@ transactions(struct lc_ctx *ctx)
 int
 lc_h_admin_reports(struct lc_ctx *ctx)
 {
+	if (strcmp(ctx->subpath, "/summary") != 0 &&
+	    strcmp(ctx->subpath, "/transactions") != 0)
+		return lc_fail(ctx, LC_E_NOT_FOUND, NULL, NULL);
+	if (!lc_method_is(ctx, "GET"))
+		return lc_not_allowed(ctx, "GET");
 	if (strcmp(ctx->subpath, "/summary") == 0)
 		return summary(ctx);
 	if (strcmp(ctx->subpath, "/transactions") == 0)

@@ -60,10 +60,19 @@ lc_h_admin_settings(struct lc_ctx *ctx)
 {
 	struct set_write sw = { ctx->in };
 	struct lc_write w = { NULL, NULL, set_rule, NULL, &sw };
+	int64_t shops;
 
 	if (ctx->subpath[0] != '\0')
 		return lc_fail(ctx, LC_E_NOT_FOUND, NULL, NULL);
 	if (lc_method_is(ctx, "PATCH")) {
+		/* Settings are the installation's: on one serving several
+		 * shops, one owner must not change them for all. */
+		if (lc_db_merchant_count(ctx->dom.db, &shops) == -1)
+			return lc_fail(ctx, LC_E_DATABASE, NULL, NULL);
+		if (shops > 1)
+			return lc_fail(ctx, LC_E_FORBIDDEN, NULL, "This "
+			    "installation serves several shops: its settings "
+			    "are changed on the server (loyalty-admin setting).");
 		if (json_object_object_length(ctx->in) == 0)
 			return lc_fail(ctx, LC_E_VALIDATION, NULL,
 			    "Send the settings to change.");

@@ -58,7 +58,7 @@ password(struct lc_ctx *ctx, int required, char hash[LC_HASH_MAX + 1],
 		return -1;
 	if (pw == NULL)
 		return 0;
-	if (strlen(pw) < LC_PASSWORD_MIN)
+	if (lc_utf8_chars(pw) < LC_PASSWORD_MIN)
 		return lc_fail(ctx, LC_E_VALIDATION, "password",
 		    "password must be %d to %d characters", LC_PASSWORD_MIN,
 		    LC_PASSWORD_MAX);
@@ -151,7 +151,7 @@ lc_h_admin_users(struct lc_ctx *ctx)
 		}
 		if (!lc_method_is(ctx, "POST"))
 			return lc_not_allowed(ctx, "GET, POST");
-		return add(ctx, &uw, &w);
+		return lc_body(ctx) == -1 ? -1 : add(ctx, &uw, &w);
 	}
 	if (lc_path_id(ctx, id, &rest) == -1)
 		return -1;
@@ -160,5 +160,5 @@ lc_h_admin_users(struct lc_ctx *ctx)
 	if (!lc_method_is(ctx, "PATCH"))
 		return lc_not_allowed(ctx, "PATCH");
 	uw.id = id;
-	return update(ctx, &uw, &w);
+	return lc_body(ctx) == -1 ? -1 : update(ctx, &uw, &w);
 }

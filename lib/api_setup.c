@@ -47,7 +47,8 @@ setup_post(struct lc_ctx *ctx)
 		return -1;
 	if (rc == 0)
 		return lc_fail(ctx, LC_E_NOT_FOUND, NULL, NULL);
-	if (lc_in_str(e, ctx->in, "setup_code", 1, 64, &in.code) == -1 ||
+	/* A missing code is a wrong one: 403, counted, like any guess. */
+	if (lc_in_str(e, ctx->in, "setup_code", 0, 64, &in.code) == -1 ||
 	    lc_in_str(e, ctx->in, "merchant_name", 1, LC_NAME_MAX,
 	    &in.merchant_name) == -1 ||
 	    lc_text_check(e, "merchant_name", in.merchant_name, LC_NAME_MAX,
@@ -64,7 +65,9 @@ setup_post(struct lc_ctx *ctx)
 	    lc_in_str(e, ctx->in, "owner_password", 1, LC_PASSWORD_MAX,
 	    &password) == -1)
 		return -1;
-	if (strlen(password) < LC_PASSWORD_MIN)
+	if (in.code == NULL)
+		in.code = "";
+	if (lc_utf8_chars(password) < LC_PASSWORD_MIN)
 		return lc_fail(ctx, LC_E_VALIDATION, "owner_password",
 		    "owner_password must be %d to %d characters", LC_PASSWORD_MIN,
 		    LC_PASSWORD_MAX);

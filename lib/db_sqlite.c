@@ -49,6 +49,73 @@ busy(void *arg, int tries)
 	return 1;
 }
 
+/*
+ * lc_fold(text): text with letters in one case, for searching names in
+ * any case. SQLite's own LIKE folds ASCII only, and "öz" must find
+ * "Özlem": this folds the Latin-1, Latin Extended-A, Greek and Cyrillic
+ * capitals too (what small shops' customers' names are written in).
+ */
+static uint32_t
+fold_cp(uint32_t c)
+{
+	if ((c >= 'A' && c <= 'Z') || (c >= 0xc0 && c <= 0xde && c != 0xd7) ||
+	    (c >= 0x391 && c <= 0x3ab && c != 0x3a2) ||
+	    (c >= 0x410 && c <= 0x42f))
+		return c + 0x20;
+	if (c >= 0x400 && c <= 0x40f)
+		return c + 0x50;
+	if (c >= 0x100 && c <= 0x17f && c != 0x130 && c != 0x131 &&
+	    c != 0x138 && c != 0x149 && c != 0x178 && c != 0x17f) {
+		/* Pairs: capital even, small odd; but for 0x139-0x148 and
+		 * 0x179-0x17e, where capital is odd. */
+		if ((c >= 0x139 && c <= 0x148) || (c >= 0x179 && c <= 0x17e))
+			return c % 2 == 1 ? c + 1 : c;
+		return c % 2 == 0 ? c + 1 : c;
+	}
+	return c;
+}
+
+static void
+fold(sqlite3_context *cx, int argc, sqlite3_value **argv)
+{
+	const unsigned char *s = sqlite3_value_text(argv[0]);
+	unsigned char *out, *o;
+	uint32_t c;
+	int n, i, len;
+
+	(void)argc;
+	if (s == NULL) {
+		sqlite3_result_null(cx);
+		return;
+	}
+	len = sqlite3_value_bytes(argv[0]);
+	/* Folding never lengthens a character's UTF-8 here. */
+	if ((out = sqlite3_malloc(len + 1)) == NULL) {
+		sqlite3_result_error_nomem(cx);
+		return;
+	}
+	for (o = out, i = 0; i < len; i += n) {
+		c = s[i];
+		n = c < 0x80 ? 1 : c >= 0xc0 && c < 0xe0 ? 2 : c >= 0xe0 &&
+		    c < 0xf0 ? 3 : 4;
+		if (i + n > len)
+			n = len - i;
+		if (n == 2) {
+			c = ((c & 0x1f) << 6) | (s[i + 1] & 0x3f);
+			c = fold_cp(c);
+			*o++ = (unsigned char)(0xc0 | (c >> 6));
+			*o++ = (unsigned char)(0x80 | (c & 0x3f));
+		} else if (n == 1) {
+			*o++ = (unsigned char)fold_cp(c);
+		} else {
+			memcpy(o, s + i, (size_t)n);
+			o += n;
+		}
+	}
+	*o = '\0';
+	sqlite3_result_text(cx, (const char *)out, (int)(o - out), sqlite3_free);
+}
+
 const char *
 lc_db_default_path(const char *explicit_path)
 {
@@ -166,6 +233,12 @@ lc_db_open(const char *path, int create, const char **errmsg)
 		goto fail;
 	}
 	sqlite3_extended_result_codes(db->h, 1);
+	if (sqlite3_create_function(db->h, "lc_fold", 1, SQLITE_UTF8 |
+	    SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS, NULL, fold, NULL,
+	    NULL) != SQLITE_OK) {
+		*errmsg = "cannot configure the database";
+		goto fail;
+	}
 	sqlite3_busy_handler(db->h, busy, db);
 	/* WAL lets lookups read while a purchase writes; FULL syncs each
 	 * commit so an acknowledged purchase survives a power cut. */
@@ -1100,6 +1173,18 @@ lc_db_merchant_name(struct lc_db *db, const char *id, char *out, size_t outsz)
 }
 
 int
+lc_db_merchant_count(struct lc_db *db, int64_t *n)
+{
+	sqlite3_stmt *st = lc_sq_prep(db, LC_SQL_MERCHANT_COUNT, "");
+
+	if (row(db, st) != 1)
+		return -1;
+	*n = sqlite3_column_int64(st, 0);
+	sqlite3_reset(st);
+	return 0;
+}
+
+int
 lc_db_location_rename(struct lc_db *db, const char *id, const char *name)
 {
 	return change(db, lc_sq_prep(db, LC_SQL_LOCATION_RENAME, "ss", name, id));
@@ -1341,8 +1426,67 @@ lc_db_txns(struct lc_db *db, const char *merchant_id, int64_t from,
 	return rc == SQLITE_DONE ? 0 : -1;
 }
 
+/* What a merchant's backup leaves out: every other merchant's rows, in
+ * an order the foreign keys allow, and what is only the running
+ * installation's (sign-in tokens, throttling). A table added to the
+ * schema must be added here: tests/fixtures/admin/backup-other-merchant-
+ * data.case reads every row of a backup for another merchant's data. */
+static const char *const lc_backup_filter[] = {
+	"DELETE FROM redemption_entries WHERE redeem_transaction_id IN "
+	    "(SELECT id FROM transactions WHERE merchant_id <> ?1)",
+	"DELETE FROM cashback_earnings WHERE card_id IN "
+	    "(SELECT id FROM cards WHERE merchant_id <> ?1)",
+	"DELETE FROM rewards WHERE card_id IN "
+	    "(SELECT id FROM cards WHERE merchant_id <> ?1)",
+	"DELETE FROM transactions WHERE merchant_id <> ?1",
+	"DELETE FROM txn_counts WHERE card_id IN "
+	    "(SELECT id FROM cards WHERE merchant_id <> ?1)",
+	"DELETE FROM idempotency_keys WHERE merchant_id <> ?1",
+	"DELETE FROM report_buckets WHERE merchant_id <> ?1",
+	"DELETE FROM cards WHERE merchant_id <> ?1",
+	"DELETE FROM tiers WHERE program_id IN "
+	    "(SELECT id FROM programs WHERE merchant_id <> ?1)",
+	"DELETE FROM programs WHERE merchant_id <> ?1",
+	"DELETE FROM tokens",
+	"DELETE FROM users WHERE merchant_id <> ?1",
+	"DELETE FROM locations WHERE merchant_id <> ?1",
+	"DELETE FROM merchants WHERE id <> ?1",
+	"DELETE FROM login_attempts",
+	NULL
+};
+
+/* Runs the filter on the copy dst for merchant_id, in one transaction. */
+static int
+backup_filter(sqlite3 *dst, const char *merchant_id)
+{
+	sqlite3_stmt *st = NULL;
+	int i, rc = -1;
+
+	if (exec(dst, "BEGIN IMMEDIATE") == -1)
+		return -1;
+	for (i = 0; lc_backup_filter[i] != NULL; i++) {
+		if (sqlite3_prepare_v2(dst, lc_backup_filter[i], -1, &st,
+		    NULL) != SQLITE_OK ||
+		    (sqlite3_bind_parameter_count(st) > 0 &&
+		    sqlite3_bind_text(st, 1, merchant_id, -1,
+		    SQLITE_TRANSIENT) != SQLITE_OK) ||
+		    sqlite3_step(st) != SQLITE_DONE)
+			goto out;
+		sqlite3_finalize(st);
+		st = NULL;
+	}
+	rc = exec(dst, "COMMIT");
+out:
+	sqlite3_finalize(st);
+	if (rc == -1) {
+		lc_log("backup filter: %s", sqlite3_errmsg(dst));
+		(void)exec(dst, "ROLLBACK");
+	}
+	return rc;
+}
+
 int
-lc_db_backup(struct lc_db *db, const char *path)
+lc_db_backup(struct lc_db *db, const char *path, const char *merchant_id)
 {
 	sqlite3 *dst = NULL;
 	sqlite3_backup *b;
@@ -1361,8 +1505,15 @@ lc_db_backup(struct lc_db *db, const char *path)
 	}
 	if (sqlite3_backup_finish(b) != SQLITE_OK)
 		goto out;
-	/* A single self-contained file: no -wal needed beside it. */
-	rc = exec(dst, "PRAGMA journal_mode = DELETE");
+	/* A single self-contained file, holding one merchant's shop: the
+	 * deleted rows' pages are rewritten away by VACUUM, not left in
+	 * free pages of the file. */
+	if (exec(dst, "PRAGMA journal_mode = DELETE") == -1 ||
+	    exec(dst, "PRAGMA foreign_keys = ON") == -1 ||
+	    (merchant_id != NULL && (backup_filter(dst, merchant_id) == -1 ||
+	    exec(dst, "VACUUM") == -1)))
+		goto out;
+	rc = 0;
 out:
 	if (rc == -1)
 		lc_log("backup: %s", dst ? sqlite3_errmsg(dst) : "cannot open");

@@ -256,7 +256,9 @@ lc_auth_bearer(struct lc_ctx *ctx)
 static int
 precheck(struct lc_ctx *ctx, const struct lc_endpoint *ep)
 {
-	int body = (ep->flags & LC_EP_JSON) && !lc_method_is(ctx, "GET");
+	int known = method_in(ctx->req.method, ep->method);
+	int body = known && (ep->flags & LC_EP_JSON) &&
+	    !lc_method_is(ctx, "GET");
 	size_t i, o;
 
 	/* The responder of no path answers by itself: 404, or the web
@@ -265,7 +267,9 @@ precheck(struct lc_ctx *ctx, const struct lc_endpoint *ep)
 		return 0;
 	if (!path_matches(ctx->req.path, ep, &ctx->subpath))
 		return lc_fail(ctx, LC_E_NOT_FOUND, NULL, NULL);
-	if (!method_in(ctx->req.method, ep->method)) {
+	/* A tree's handler knows which methods each of its paths takes:
+	 * it answers 405 with that path's Allow. */
+	if (!known && !(ep->flags & LC_EP_TREE)) {
 		/* "GET POST" on the wire is "GET, POST". */
 		for (i = 0, o = 0; ep->method[i] != '\0' &&
 		    o + 3 < sizeof(ctx->allow); i++) {
@@ -289,18 +293,28 @@ precheck(struct lc_ctx *ctx, const struct lc_endpoint *ep)
 	if ((ep->flags & LC_EP_OWNER) && !ctx->dom.caller.is_owner)
 		return lc_fail(ctx, LC_E_FORBIDDEN, NULL,
 		    "This needs the shop owner's account.");
-	if (body) {
-		if (ctx->req.body == NULL || ctx->req.bodylen == 0)
-			return lc_fail(ctx, LC_E_VALIDATION, NULL,
-			    "The body must be a JSON object.");
-		/* JSON null parses to no object at all. */
-		if ((ctx->in = lc_json_parse_ex(ctx->req.body, ctx->req.bodylen,
-		    &ctx->dom.err)) == NULL && ctx->dom.err.code != LC_OK)
-			return -1;
-		if (!json_object_is_type(ctx->in, json_type_object))
-			return lc_fail(ctx, LC_E_VALIDATION, NULL,
-			    "The body must be a JSON object.");
-	}
+	/* A tree's handler reads the body once it knows the path takes
+	 * the method, so a wrong method is 405 before a bad body is 400. */
+	if (body && !(ep->flags & LC_EP_TREE))
+		return lc_body(ctx);
+	return 0;
+}
+
+int
+lc_body(struct lc_ctx *ctx)
+{
+	if (ctx->in != NULL)
+		return 0;
+	if (ctx->req.body == NULL || ctx->req.bodylen == 0)
+		return lc_fail(ctx, LC_E_VALIDATION, NULL,
+		    "The body must be a JSON object.");
+	/* JSON null parses to no object at all. */
+	if ((ctx->in = lc_json_parse_ex(ctx->req.body, ctx->req.bodylen,
+	    &ctx->dom.err)) == NULL && ctx->dom.err.code != LC_OK)
+		return -1;
+	if (!json_object_is_type(ctx->in, json_type_object))
+		return lc_fail(ctx, LC_E_VALIDATION, NULL,
+		    "The body must be a JSON object.");
 	return 0;
 }
 

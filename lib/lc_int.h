@@ -138,6 +138,9 @@ FILE *lc_raw(struct lc_ctx *, const char *type);
 int lc_path_id(struct lc_ctx *, char id[LC_ID_LEN + 1], const char **rest);
 /* 1 when the request's method is m. */
 int lc_method_is(const struct lc_ctx *, const char *m);
+/* The JSON object body, parsed now if not yet (a tree endpoint's
+ * handler calls it once the path takes the method): 0, or -1 (400). */
+int lc_body(struct lc_ctx *);
 /* 405 for a path below a tree endpoint that takes other methods. */
 int lc_not_allowed(struct lc_ctx *, const char *allow);
 /* Adds "idempotent" to a write's answer: rc of lc_write. */

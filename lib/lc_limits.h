@@ -20,9 +20,9 @@
 
 /* Identifiers. */
 #define LC_ID_LEN 36			/* a UUID in text form */
-/* Longest id or card code read from a request. A longer one names nothing
- * that exists: it gets the answer of an unknown one (FORBIDDEN,
- * CARD_NOT_FOUND) rather than a VALIDATION_ERROR. */
+/* Longest id or card code read from a request. Nothing the service issues
+ * is that long, so a longer one is a VALIDATION_ERROR naming the field: a
+ * client's bug, not an unknown card. */
 #define LC_REF_MAX 255
 #define LC_KEY_MAX 255			/* idempotency_key, printable ASCII */
 #define LC_QR_MAX 340			/* base64 text of a QR payload */

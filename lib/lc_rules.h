@@ -224,7 +224,7 @@ struct lc_login_result {
  * reserve runs its own writes (waiting if it must) and fails with
  * RATE_LIMITED; settle runs inside the write that acts on the check. */
 struct lc_guard {
-	char key[LC_EMAIL_MAX + 1];
+	char key[LC_EMAIL_MAX + 8];
 	int64_t attempt;
 };
 int lc_guard_reserve(struct lc_dom *, const char *key, struct lc_guard *);

@@ -23,6 +23,7 @@
 	    "VALUES (?, ?, ?)") \
 	X(MERCHANT_EXISTS, "SELECT 1 FROM merchants WHERE id = ?") \
 	X(MERCHANT_NAME, "SELECT name FROM merchants WHERE id = ?") \
+	X(MERCHANT_COUNT, "SELECT count(*) FROM merchants") \
 	X(LOCATION_RENAME, "UPDATE locations SET name = ? WHERE id = ?") \
 	X(USER_SET_NAME, "UPDATE users SET display_name = ? WHERE id = ?") \
 	X(USER_SET_LOCATION, "UPDATE users SET location_id = ? WHERE id = ? " \
@@ -192,8 +193,9 @@
 /* ?1 merchant, ?2 the search text (NULL: all), ?3 and ?4 its LIKE
  * patterns (a name's start, a later word's start), ?5 program, ?6 status. */
 #define LC_CARD_SEARCH "WHERE c.merchant_id = ?1 AND (?2 IS NULL " \
-	"OR c.id = ?2 OR c.barcode = ?2 OR c.customer_name LIKE ?3 ESCAPE '\\' " \
-	"OR c.customer_name LIKE ?4 ESCAPE '\\') " \
+	"OR c.id = ?2 OR c.barcode = ?2 " \
+	"OR lc_fold(c.customer_name) LIKE lc_fold(?3) ESCAPE '\\' " \
+	"OR lc_fold(c.customer_name) LIKE lc_fold(?4) ESCAPE '\\') " \
 	"AND (?5 IS NULL OR c.program_id = ?5) " \
 	"AND (?6 IS NULL OR c.status = ?6) "
 #define LC_REPORT_SUMS "sum(purchases), sum(sales_amount), sum(punches), " \

@@ -65,6 +65,7 @@ int lc_db_merchant_name(struct lc_db *, const char *id, char *out, size_t outsz)
 int lc_db_merchant_add(struct lc_db *, const char *id, const char *name,
     int64_t at);
 int lc_db_merchant_exists(struct lc_db *, const char *id);
+int lc_db_merchant_count(struct lc_db *, int64_t *n);
 int lc_db_location_add(struct lc_db *, const struct lc_location *, int64_t at);
 int lc_db_location_get(struct lc_db *, const char *id, struct lc_location *);
 int lc_db_location_rename(struct lc_db *, const char *id, const char *name);
@@ -325,7 +326,8 @@ int lc_db_txns(struct lc_db *, const char *merchant_id, int64_t from,
     int (*each)(void *, const struct lc_txn_row *), void *arg);
 
 /* A consistent copy of the live database into a new file at path, made
- * while others keep writing. */
-int lc_db_backup(struct lc_db *, const char *path);
+ * while others keep writing; with merchant_id, that merchant's shop only
+ * (no other merchant's rows, no sign-in tokens). */
+int lc_db_backup(struct lc_db *, const char *path, const char *merchant_id);
 
 #endif /* LC_STORE_H */

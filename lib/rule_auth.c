@@ -384,6 +384,7 @@ lc_login(struct lc_dom *dom, const char *email, const char *password,
 {
 	struct login l;
 	struct lc_write w = { NULL, NULL, login_settle, NULL, &l };
+	char key[LC_EMAIL_MAX + 8];
 	int rc;
 
 	memset(r, 0, sizeof(*r));
@@ -393,7 +394,10 @@ lc_login(struct lc_dom *dom, const char *email, const char *password,
 	 * a reserved check is always settled. */
 	if (lc_uuid(l.family) == -1)
 		return lc_dom_fail(dom, LC_E_INTERNAL, NULL, NULL);
-	if (lc_guard_reserve(dom, email, &l.g) == -1)
+	/* Keyed apart from the setup code's guard. */
+	if (snprintf(key, sizeof(key), "login:%s", email) >= (int)sizeof(key))
+		return lc_dom_fail(dom, LC_E_INVALID_CREDENTIALS, NULL, NULL);
+	if (lc_guard_reserve(dom, key, &l.g) == -1)
 		return -1;
 	/* A disabled user is an unknown one; either costs a full check. */
 	if ((rc = lc_db_user_by_email(dom->db, email, &l.user)) == -1) {

@@ -17,7 +17,8 @@
 #include "lc_int.h"
 
 #define CODE_LEN 20		/* 20 of 32 symbols: 100 bits */
-#define GUARD_KEY "setup code"
+/* Not an e-mail: the throttle keys of logins never meet it. */
+#define GUARD_KEY "setup:code"
 
 int
 lc_setup_file(const char *db_path, char *out, size_t outsz)
@@ -102,6 +103,7 @@ struct setup {
 	const struct lc_setup *in;
 	struct lc_guard g;
 	int right;
+	int taken;			/* an owner came first */
 	struct lc_setup_result *r;
 };
 
@@ -113,16 +115,20 @@ setup_rule(struct lc_dom *dom, void *arg)
 	struct lc_user u;
 	int rc;
 
+	/* Checked first, in the write: of two setups at once, one makes
+	 * the owner and the other finds one (and the deleted code file
+	 * then makes no wrong guess of it). */
+	if ((rc = lc_db_owner_exists(dom->db)) == -1)
+		return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
+	if (rc == 1) {
+		su->taken = 1;
+		return lc_db_attempt_settle(dom->db, su->g.attempt, 0, 0) == -1 ?
+		    lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL) : 0;
+	}
 	if (!su->right)
 		return lc_guard_settle(dom, &su->g, 1);
 	if (lc_guard_settle(dom, &su->g, 0) == -1)
 		return -1;
-	/* Checked in the write: of two setups at once, one makes the owner
-	 * and the other finds one. */
-	if ((rc = lc_db_owner_exists(dom->db)) == -1)
-		return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
-	if (rc == 1)
-		return lc_dom_fail(dom, LC_E_NOT_FOUND, NULL, NULL);
 	memset(&u, 0, sizeof(u));
 	if (lc_shop_merchant_add(dom, in->merchant_name, su->r->merchant_id) == -1)
 		return -1;
@@ -180,6 +186,8 @@ lc_setup(struct lc_dom *dom, const char *db_path, const struct lc_setup *in,
 		lc_guard_abandon(dom, &su.g, !su.right);
 		return -1;
 	}
+	if (su.taken)
+		return lc_dom_fail(dom, LC_E_NOT_FOUND, NULL, NULL);
 	if (!su.right)
 		return lc_dom_fail(dom, LC_E_FORBIDDEN, "setup_code",
 		    "The setup code is wrong. It is in the file %s beside the "

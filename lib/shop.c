@@ -420,8 +420,10 @@ lc_shop_program_update(struct lc_dom *dom, const char *id,
 		return lc_dom_fail(dom, LC_E_VALIDATION, ch->reward_title ?
 		    "reward_title" : ch->reward_description ?
 		    "reward_description" : ch->reward_amount >= 0 ?
-		    "reward_amount" : "cooldown_seconds",
-		    "Only a punch program has a reward and a cooldown.");
+		    "reward_amount" : ch->cooldown_seconds >= 0 ?
+		    "cooldown_seconds" : "max_punches_per_purchase",
+		    "Only a punch program has a reward, a cooldown and a cap "
+		    "of punches.");
 	if (punch && ch->ntiers > 0)
 		return lc_dom_fail(dom, LC_E_VALIDATION, "tiers",
 		    "A punch program has no tiers.");
