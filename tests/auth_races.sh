@@ -126,7 +126,14 @@ race() {
 	RACE_UID=$(new_user "$email" "$pw")
 	start_clients "$RACERS" login_loop "$(login_body "$email" "$pw")" "$out.log"
 	touch "$W/go"
-	sleep 0.3	# the clients are logging in steadily
+	# The clients are logging in steadily: at least one got in (a busy
+	# machine may take longer than the usual 0.3 s), up to 10 s.
+	local i
+	for i in $(seq 1 100); do
+		grep -q '^200 ' "$out.log" 2>/dev/null && break
+		sleep 0.1
+	done
+	sleep 0.1
 	if [ "$verb" = passwd ]; then
 		printf 'new-pw-%s\n' "$r" | admin user passwd "$RACE_UID"
 	else
