@@ -159,6 +159,8 @@ DB=$T/main.db
 run --db "$DB" init
 ok "$([[ $RC -eq 0 && -z $OUT && -f $DB ]]; echo $?)" \
     "init creates the database, prints nothing" || diag "exit $RC: $ERR"
+is "$(umask 022; stat -c %a "$DB" "$DB-wal" "$DB-shm" 2>/dev/null | sort -u | tr '\n' ' ')" \
+    "640 " "the database (and its -wal and -shm while open) is the service's user's and group's only: 0640"
 # The migrations the build embeds: SCHEMA_FILES of Makefile.am.
 nschema=$(sed -n '/^SCHEMA_FILES =/,/NULL)/p' "$top_srcdir/Makefile.am" |
     grep -c 'schema/[0-9]*_.*\.sql')
