@@ -183,7 +183,7 @@ lt_stop
 
 # --- Apache 2.4 + mod_fcgid -----------------------------------------------------
 
-APACHE_POINTS=18
+APACHE_POINTS=19
 if ! command -v apache2 >/dev/null 2>&1 ||
     [ ! -e /usr/lib/apache2/modules/mod_fcgid.so ]; then
 	skip $APACHE_POINTS "apache2 and libapache2-mod-fcgid not installed (tools/check installs them)"
@@ -224,6 +224,9 @@ www=$AP_DIR/www
 mkdir -p "$www/shop/cgi-bin" "$AP_DIR/data" "$AP_DIR/run" "$AP_DIR/fcgid"
 cp -R "$top_srcdir/htdocs/." "$www/shop/"
 cp "$LC_BUILDDIR"/cgi-bin/*.fcgi "$www/shop/cgi-bin/"
+# A responder that dies before answering: Apache's own 500.
+printf '#!/bin/sh\nexit 1\n' >"$www/shop/cgi-bin/broken.fcgi"
+chmod 755 "$www/shop/cgi-bin/broken.fcgi"
 sed -i "s|^# *SetEnv LOYALTY_DB .*|SetEnv LOYALTY_DB $AP_DIR/data/loyalty.db|" "$www/shop/.htaccess"
 cp -R "$www/shop" "$AP_DIR/pos"
 sed -i '/^SetEnv LOYALTY_DB/d' "$AP_DIR/pos/.htaccess"
@@ -256,6 +259,7 @@ LoadModule alias_module $mods/mod_alias.so
 LoadModule dir_module $mods/mod_dir.so
 LoadModule env_module $mods/mod_env.so
 LoadModule rewrite_module $mods/mod_rewrite.so
+LoadModule headers_module $mods/mod_headers.so
 LoadModule fcgid_module $mods/mod_fcgid.so
 TypesConfig /etc/mime.types
 FcgidIPCDir "$AP_DIR/fcgid"
@@ -329,6 +333,10 @@ is "$LT_STATUS/$(lt_jq .error.code)" 413/PAYLOAD_TOO_LARGE "apache: a 2 MiB body
 ok "apache: X-Request-Id present" test -n "$(lt_header X-Request-Id)"
 lt_req GET /shop/cgi-bin/me.fcgi
 is "$LT_STATUS/$(lt_jq .error.code)" 404/NOT_FOUND "apache: a responder called directly answers 404"
+lt_req GET /shop/cgi-bin/broken.fcgi
+is "$LT_STATUS/$(lt_header Content-Type)/$(lt_jq .error.code)/$(lt_header Retry-After)" \
+    "500/$json_ct/INTERNAL_ERROR/1" \
+    "apache: its own 500 (a responder that dies at start) is JSON, with Retry-After"
 
 lt_req POST /pos/api/v1/auth/login \
     "{\"email\":\"$DEMO_OWNER_EMAIL\",\"password\":\"$DEMO_OWNER_PASSWORD\"}"
