@@ -113,6 +113,10 @@ method_in(const char *method, const char *list)
 	size_t n = strlen(method);
 	const char *p;
 
+	/* An empty method is none of them (and strstr would find it
+	 * everywhere). */
+	if (n == 0)
+		return 0;
 	for (p = list; (p = strstr(p, method)) != NULL; p += n)
 		if ((p == list || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0'))
 			return 1;
