@@ -141,6 +141,9 @@ urldecode(const char *s, size_t len, char *out, size_t outsz)
 	size_t i, o = 0;
 	int hi, lo, c;
 
+	/* No room even for the terminator (found by tests/fuzz). */
+	if (outsz == 0)
+		return -1;
 	for (i = 0; i < len; i++) {
 		c = (unsigned char)s[i];
 		if (c == '+')

@@ -769,6 +769,11 @@ test_query(void)
 	ok(lc_query_get("q=abc", "q", small, sizeof(small)) == 1 &&
 	    strcmp(small, "abc") == 0,
 	    "query_get: a value that just fits the out buffer is found");
+	/* Found by tests/fuzz: an empty value into no room at all wrote its
+	 * terminator past the buffer. */
+	small[0] = 'x';
+	ok(lc_query_get("=", "", small, 0) == -1 && small[0] == 'x',
+	    "query_get: no room at all is bad, and nothing is written");
 }
 
 int

@@ -40,6 +40,9 @@ LC_PKGS_RUN="lighttpd sqlite3 curl procps util-linux"
 LC_PKGS_TEST="jq curl procps iproute2 spawn-fcgi libfcgi-bin zbar-tools librsvg2-bin python3 python3-yaml"
 LC_PKGS_APACHE="apache2 libapache2-mod-fcgid"
 LC_PKGS_BROWSER="chromium nodejs fonts-dejavu-core"
+# libFuzzer's runtime is in libclang-rt-14-dev on Debian 12, which clang
+# only recommends.
+LC_PKGS_FUZZ="clang libclang-rt-14-dev"
 
 lc_say() { printf '%s\n' "$*" >&2; }
 lc_die() { printf '%s: %s\n' "${0##*/}" "$*" >&2; exit 1; }
@@ -68,6 +71,7 @@ lc_need_packages() {
 		test) want="$want $LC_PKGS_TEST" ;;
 		apache) want="$want $LC_PKGS_APACHE" ;;
 		browser) want="$want $LC_PKGS_BROWSER" ;;
+		fuzz) want="$want $LC_PKGS_FUZZ" ;;
 		*) lc_die "lc_need_packages: unknown group $g" ;;
 		esac
 	done
