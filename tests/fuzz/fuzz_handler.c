@@ -56,7 +56,8 @@
  *
  * Checks, beyond the sanitizers: no handler leaves a transaction open, and
  * every answer passes what tests/fixtures.sh checks of each (check_answer
- * below): no 500 (INTERNAL_ERROR) among them.
+ * below), no 500 (INTERNAL_ERROR) among them but the catch-all row's
+ * relaying a web server's own error (REDIRECT_STATUS).
  *
  * FUZZ_HANDLER_SHOW=1 in the environment prints every answer to stderr,
  * e.g. to see what a saved input does: fuzz_handler FILE.

@@ -27,9 +27,9 @@
 #
 # Environment:
 #   CC             the compiler (default clang)
-#   FUZZ_OUT       the folder for the build, the logs and crashing inputs
-#                  (default a new one under ${TMPDIR:-/tmp}); removed after
-#                  a clean run unless FUZZ_KEEP=1, kept after a failure
+#   FUZZ_OUT       the folder for the build, the logs and crashing inputs,
+#                  kept (default a new one under ${TMPDIR:-/tmp}, removed
+#                  after a clean run unless FUZZ_KEEP=1)
 #   FUZZ_TARGETS   the targets to run, by name (default: all), e.g. "json util"
 #   FUZZ_FLAGS     more libFuzzer flags for every run
 #   ASAN_OPTIONS, UBSAN_OPTIONS   override the defaults below
@@ -40,7 +40,9 @@
 #   json      lc_json_check, lc_json_parse_ex and the lc_in_* readers
 #   util      decimals, times, query strings, base64 and UTF-8
 #   handler   a whole request through an endpoint's handler, on a
-#             throwaway database
+#             throwaway database; it holds a copy of lib/http_serve.c's
+#             precheck, and fails without running when that copy is no
+#             longer the library's
 #
 # tests/fuzz/seed-corpus.sh makes the corpora from tests/fixtures/.
 set -u

@@ -17,7 +17,7 @@
 # Each corpus is a few dozen small files, picked evenly over the sorted
 # fixtures of each folder (of each endpoint for the handler), named by the
 # SHA-1 of their content as libFuzzer names them; the same fixtures give
-# the same files. The folders are replaced whole.
+# the same files. The folders are replaced whole. It takes a minute or two.
 #
 #   tests/fuzz/seed-corpus.sh
 set -u
