@@ -4,6 +4,7 @@
  * build lists (Makefile.am) must list the same names and paths, which
  * tests/unit_endpoints checks.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "lc_int.h"
@@ -84,6 +85,8 @@ lc_h_notfound(struct lc_ctx *ctx)
 	case 403:
 		return lc_fail(ctx, LC_E_FORBIDDEN, NULL, "This is not served.");
 	case 405:
+		/* The web server's own 405 is for its files: they are read. */
+		snprintf(ctx->allow, sizeof(ctx->allow), "GET, HEAD");
 		return lc_fail(ctx, LC_E_METHOD_NOT_ALLOWED, NULL, NULL);
 	case 413:
 		return lc_fail(ctx, LC_E_PAYLOAD_TOO_LARGE, NULL, NULL);

@@ -177,6 +177,10 @@ container(struct jscan *s, int obj)
 			k = s->p;
 			if (s->p >= s->end || *s->p != '"' || string(s) == -1)
 				return -1;
+			/* json-c would cut the name at a NUL: "a\u0000b" would
+			 * be read as "a". */
+			if (memmem(k, (size_t)(s->p - k), "\\u0000", 6) != NULL)
+				return -1;
 			if (s->depth == 1) {
 				s->key = k + 1;
 				s->keylen = (size_t)(s->p - k - 2);

@@ -74,34 +74,30 @@ getparam(const char *name, void *envp)
 	return NULL;
 }
 
-/* Compares (cmp) or copies into buf the n served bytes from at: the
- * body, repeated when stretched (spaces for an empty one). 0 when equal. */
+/*
+ * Compares (cmp) or copies into buf the n served bytes from at: the body,
+ * repeated when stretched (spaces for an empty one). 0 when equal. The
+ * first period is the body's, every later byte the one a period before:
+ * a few memcmp or memcpy calls, however short the body.
+ */
 static int
 served(const struct reader *r, size_t at, char *buf, size_t n, int cmp)
 {
-	size_t off, k;
+	const unsigned char *body = r->bodylen > 0 ? r->body :
+	    (const unsigned char *)" ";
+	size_t period = r->bodylen > 0 ? r->bodylen : 1;
+	size_t first = n < period ? n : period, off = at % period, k, done;
 
-	while (n > 0) {
-		if (r->bodylen == 0) {
-			k = n;
-			if (cmp) {
-				for (off = 0; off < k; off++)
-					if (buf[off] != ' ')
-						return 1;
-			} else
-				memset(buf, ' ', k);
-		} else {
-			off = at % r->bodylen;
-			k = r->bodylen - off < n ? r->bodylen - off : n;
-			if (cmp) {
-				if (memcmp(buf, r->body + off, k) != 0)
-					return 1;
-			} else
-				memcpy(buf, r->body + off, k);
-		}
-		buf += k;
-		at += k;
-		n -= k;
+	k = period - off < first ? period - off : first;
+	if (cmp)
+		return memcmp(buf, body + off, k) != 0 ||
+		    memcmp(buf + k, body, first - k) != 0 ||
+		    (n > period && memcmp(buf + period, buf, n - period) != 0);
+	memcpy(buf, body + off, k);
+	memcpy(buf + k, body, first - k);
+	for (done = first; done < n; done += k) {
+		k = done < n - done ? done : n - done;
+		memcpy(buf + done, buf, k);
 	}
 	return 0;
 }
