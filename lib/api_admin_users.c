@@ -92,13 +92,18 @@ add(struct lc_ctx *ctx, struct user_write *uw, struct lc_write *w)
 	if (!lc_email_ok(email))
 		return lc_fail(ctx, LC_E_VALIDATION, "email",
 		    "email must be an e-mail address");
+	/* Longer than any id: it names no location (and must not be cut
+	 * short into one). */
+	if (loc != NULL && strlen(loc) > LC_ID_LEN)
+		return lc_fail(ctx, LC_E_NOT_FOUND, "location_id",
+		    "No such location.");
 	if (password(ctx, 1, u->password_hash, &has) == -1)
 		return -1;
 	memcpy(u->merchant_id, ctx->dom.caller.merchant_id,
 	    sizeof(u->merchant_id));
 	snprintf(u->email, sizeof(u->email), "%s", email);
 	snprintf(u->location_id, sizeof(u->location_id), "%s",
-	    loc != NULL && strlen(loc) <= LC_ID_LEN ? loc : "-");
+	    loc != NULL ? loc : "");
 	snprintf(u->display_name, sizeof(u->display_name), "%s",
 	    name != NULL ? name : "");
 	if ((rc = lc_write(&ctx->dom, w, &ctx->out)) == -1)
