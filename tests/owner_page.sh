@@ -15,12 +15,13 @@
 # accessibility pass on each (the browser's own accessibility tree:
 # every control named, labels, one h1, unique ids).
 #
-# Chromium is driven exactly as tests/pos_page.sh drives it: over the
-# DevTools protocol through --remote-debugging-pipe by a small Node.js
-# script written below (no WebSocket, no npm package, nothing
-# downloaded). The whole test is skipped (1..0 # SKIP) when Chromium or
-# Node cannot be had; as root, missing ones are installed with apt-get
-# (group "browser" of tools/lib.sh) unless POS_TEST_INSTALL=0. zbarimg
+# Chromium is driven as tests/pos_page.sh drives it: over the DevTools
+# protocol through --remote-debugging-pipe by tests/browser.js (no
+# WebSocket, no npm package, nothing downloaded), with the steps in the
+# Node.js script written below. The whole test is skipped (1..0 # SKIP)
+# when Chromium or Node cannot be had; as root, missing ones are
+# installed with apt-get (group "browser" of tools/lib.sh) unless
+# POS_TEST_INSTALL=0. zbarimg
 # (zbar-tools, group "test") decodes the codes; rsvg-convert (librsvg2-bin)
 # is optional: without it the QR code is decoded from Chromium's
 # rendering only.
@@ -37,27 +38,12 @@ set -u
 top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}
 # shellcheck source=lib.sh
 . "$top_srcdir/tests/lib.sh"
-
-skip_all() { echo "1..0 # SKIP $*"; exit 0; }
+# shellcheck source=browser.sh
+. "$top_srcdir/tests/browser.sh"
 
 # --- Chromium, Node and the decoders ----------------------------------------
 
-find_chromium() {
-	local c
-	for c in ${CHROMIUM:-} chromium chromium-browser google-chrome; do
-		command -v "$c" 2>/dev/null && return 0
-	done
-	return 1
-}
-chrome=$(find_chromium)
-if { [ -z "$chrome" ] || ! command -v node >/dev/null 2>&1; } &&
-    [ "${POS_TEST_INSTALL:-1}" != 0 ] && [ "$(id -u)" -eq 0 ]; then
-	diag "installing Chromium and Node with apt-get"
-	lc_want_packages browser
-	chrome=$(find_chromium)
-fi
-[ -n "$chrome" ] || skip_all "chromium is not installed (apt-get install chromium)"
-command -v node >/dev/null 2>&1 || skip_all "node is not installed (apt-get install nodejs)"
+browser_need
 if ! command -v zbarimg >/dev/null 2>&1 && [ "${POS_TEST_INSTALL:-1}" != 0 ] &&
     [ "$(id -u)" -eq 0 ]; then
 	diag "installing zbar-tools with apt-get"
@@ -67,145 +53,42 @@ command -v sqlite3 >/dev/null 2>&1 || skip_all "sqlite3 is not installed (apt-ge
 
 # --- backend: a new, empty installation --------------------------------------
 
-if [ ! -x "$LT_ADMIN" ] && [ ! -e "$top_srcdir/config.status" ]; then
-	(lc_need_packages build run && lc_build "$top_builddir") >&2 ||
-	    bail "could not build the backend in $top_builddir"
-fi
+browser_backend
 # `true` as the seed command: nothing is made, not even the database file.
 lt_start true
 [ ! -e "$LT_DB" ] || bail "the seed command made $LT_DB"
 
-shots=${OWNER_SHOT_DIR:-${POS_SHOT_DIR:-}}
-if [ -z "$shots" ]; then
-	shots=$(mktemp -d "${TMPDIR:-/tmp}/owner-page-shots.XXXXXX") || bail "mktemp failed"
-fi
-mkdir -p "$shots" "$LT_DIR/downloads" || bail "cannot create $shots"
+browser_shots "${OWNER_SHOT_DIR:-${POS_SHOT_DIR:-}}" owner-page-shots
+mkdir -p "$LT_DIR/downloads" || bail "cannot create $LT_DIR/downloads"
 
 # --- the browser script ------------------------------------------------------
 
 cat >"$LT_DIR/drive.js" <<'EOF'
 'use strict';
-/* A minimal DevTools protocol client over --remote-debugging-pipe, as in
- * tests/pos_page.sh: JSON texts ended by a NUL byte, written to the
- * browser's fd 3 and read from its fd 4. */
-const { spawn, execFileSync } = require('child_process');
+/* The back office's steps; the driver (the browser, TAP, step(), ev(),
+ * the interceptions) is tests/browser.js, as for tests/pos_page.sh. */
+const { execFileSync } = require('child_process');
 const fs = require('fs');
 const path = require('path');
+const B = require(process.env.BROWSER_JS);
+const { ok, note, sleep, send, step, ev, waitFor, S, shot, viewport, settle, once, problems } = B;
 
 const E = process.env;
-const URL0 = E.OWNER_URL, SHOTS = E.OWNER_SHOTS, RUN = E.OWNER_RUN, DL = path.join(RUN, 'downloads');
+const URL0 = B.config.url, SHOTS = B.config.shots, RUN = B.config.run, DL = path.join(RUN, 'downloads');
 const OWNER = { email: 'olive@corner.example', password: 'owner-pass-123', name: 'Olive Owner' };
 const CASHIER = { email: 'sam@corner.example', password: 'first-pass-1', password2: 'second-pass-2' };
 
-let seq = 0, inbuf = '', chrome = null;
-const waiting = new Map(), handlers = [];
-function launch() {
-	const c = spawn(E.OWNER_CHROME, [
-		'--headless', '--no-sandbox', '--disable-gpu', '--disable-quic',
-		'--no-first-run', '--no-default-browser-check',
-		'--disable-background-networking', '--disable-component-update',
-		'--disable-sync', '--disable-extensions', '--disable-dev-shm-usage',
-		'--mute-audio', '--hide-scrollbars', '--lang=en-US',
-		'--user-data-dir=' + path.join(RUN, 'chrome-profile'),
-		'--remote-debugging-pipe', 'about:blank'
-	], { stdio: ['ignore', 'ignore', fs.openSync(path.join(RUN, 'chrome.log'), 'a'), 'pipe', 'pipe'] });
-	chrome = c;
-	c.stdio[4].setEncoding('utf8');
-	c.stdio[4].on('data', (chunk) => {
-		inbuf += chunk;
-		let i;
-		while ((i = inbuf.indexOf('\0')) >= 0) {
-			const msg = JSON.parse(inbuf.slice(0, i));
-			inbuf = inbuf.slice(i + 1);
-			if (msg.id && waiting.has(msg.id)) {
-				const w = waiting.get(msg.id);
-				waiting.delete(msg.id);
-				if (msg.error) w.reject(new Error(w.method + ': ' + msg.error.message));
-				else w.resolve(msg.result);
-			} else if (msg.method) {
-				for (const f of handlers) f(msg);
-			}
-		}
-	});
-	c.on('exit', (code) => {
-		for (const w of waiting.values()) w.reject(new Error('chromium exited (' + code + ')'));
-		waiting.clear();
-	});
-}
-launch();
-function send(method, params, sessionId) {
-	const msg = { id: ++seq, method, params: params || {} };
-	if (sessionId) msg.sessionId = sessionId;
-	chrome.stdio[3].write(JSON.stringify(msg) + '\0');
-	return new Promise((resolve, reject) => waiting.set(msg.id, { resolve, reject, method }));
-}
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-/* ---- TAP ---- */
-let n = 0, failed = 0;
-function ok(cond, name, diag) {
-	n++;
-	if (!cond) failed++;
-	console.log((cond ? 'ok ' : 'not ok ') + n + ' - ' + name);
-	if (!cond && diag) console.log(String(diag).split('\n').map((l) => '#   ' + l).join('\n'));
-}
-const note = (t) => console.log('# ' + t);
-
-let S;           /* send to the page's session */
-let pageSession = null;
-const problems = [];  /* console errors, exceptions, CSP reports */
 const posts = [];     /* the back office's POSTs to the API */
 
-/* Helpers available to every expression evaluated in the page. */
-const H = `
-const $ = (s) => document.querySelector(s);
-const $$ = (s) => Array.from(document.querySelectorAll(s));
-const vis = (s) => { const e = $(s); return !!e && e.getClientRects().length > 0; };
-const text = (s) => { const e = $(s); return e ? e.textContent.replace(/\\s+/g, ' ').trim() : ''; };
-const fill = (s, v) => { const e = $(s); if (!e) throw new Error('no ' + s); e.focus(); e.value = v; e.dispatchEvent(new Event('input', { bubbles: true })); return true; };
-const pick = (s, v) => { const e = $(s); if (!e) throw new Error('no ' + s); e.value = v; e.dispatchEvent(new Event('change', { bubbles: true })); return e.value === v; };
-const pickText = (s, t) => { const e = $(s); const o = Array.from(e.options).find((x) => x.textContent.includes(t)); if (!o) throw new Error('no option ' + t + ' in ' + s); return pick(s, o.value); };
-const click = (s) => { const e = typeof s === 'string' ? $(s) : s; if (!e) throw new Error('no ' + s); e.click(); return true; };
+/* The back office's own helpers, next to those of browser.js in ev();
+ * a11y() reads the accessibility tree. */
+B.init({ domains: ['Accessibility'], helpers: `
 const dlg = () => $('dialog[open]');
 const rowOf = (tbody, t) => $$(tbody + ' tr').find((r) => r.textContent.includes(t));
 const btnIn = (row, label) => { const b = Array.from(row.querySelectorAll('button')).find((x) => x.textContent.trim() === label); if (!b) throw new Error('no button ' + label); return b; };
 const toast = () => text('#toast');
-`;
-async function ev(expr, gesture) {
-	const r = await S('Runtime.evaluate', { expression: '(async () => {' + H + '\nreturn (' + expr + ');})()', awaitPromise: true, returnByValue: true, userGesture: !!gesture });
-	if (r.exceptionDetails) throw new Error((r.exceptionDetails.exception && r.exceptionDetails.exception.description) || r.exceptionDetails.text);
-	return r.result.value;
-}
-async function waitFor(expr, ms) {
-	const end = Date.now() + (ms || 10000);
-	let last;
-	while (Date.now() < end) {
-		try { last = await ev(expr); if (last) return last; } catch (e) { last = e.message; }
-		await sleep(80);
-	}
-	throw new Error('timed out waiting for ' + expr + (last !== undefined ? ' (last: ' + JSON.stringify(last) + ')' : ''));
-}
-async function step(name, fn) {
-	try {
-		const r = await fn();
-		ok(r !== false, name);
-	} catch (e) {
-		const seen = await ev(`text('body')`).catch(() => '?');
-		ok(false, name, (e && e.stack ? e.stack : e) + '\npage text: ' + String(seen).slice(0, 1500));
-	}
-}
-async function viewport(width, height) {
-	await S('Emulation.setDeviceMetricsOverride', { width, height: height || 900, deviceScaleFactor: 1, mobile: false });
-}
-async function settle() {
-	await ev(`new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))`);
-}
-async function shot(name) {
-	const r = await S('Page.captureScreenshot', { format: 'png', captureBeyondViewport: true });
-	const f = path.join(SHOTS, name + '.png');
-	fs.writeFileSync(f, Buffer.from(r.data, 'base64'));
-	return f;
-}
+` });
+
 /* A screen at the three widths: screenshots, and the page must not
  * scroll sideways at any of them. Ends at 1280 px. */
 const WIDTHS = [390, 768, 1280];
@@ -309,20 +192,6 @@ async function a11y(screen) {
 	return all;
 }
 
-async function openPage() {
-	const { targetId } = await send('Target.createTarget', { url: 'about:blank' });
-	const { sessionId } = await send('Target.attachToTarget', { targetId, flatten: true });
-	pageSession = sessionId;
-	S = (m, p) => send(m, p, sessionId);
-	await S('Page.enable');
-	await S('Runtime.enable');
-	await S('Log.enable');
-	await S('Network.enable');
-	await S('Accessibility.enable');
-	await viewport(1280, 900);
-	return targetId;
-}
-
 /* A page another tab opened (the sheet of cards): attached, loaded. */
 async function popup(urlPrefix) {
 	const end = Date.now() + 10000;
@@ -349,11 +218,10 @@ async function pev(P, expr) {
 const nav = (sec) => ev(`(click('#side-nav a[data-sec="${sec}"]'), true)`);
 
 async function main() {
-	let intercept = null; /* one-shot Fetch interception */
-	handlers.push((m) => {
+	B.on((m) => {
 		/* Every POST the back office makes (but a login or a refresh)
 		 * carries an idempotency key. */
-		if (m.method === 'Network.requestWillBeSent' && m.sessionId === pageSession && m.params.request.method === 'POST' &&
+		if (m.method === 'Network.requestWillBeSent' && m.sessionId === B.session() && m.params.request.method === 'POST' &&
 		    m.params.request.url.startsWith(URL0 + 'api/v1/') && !/\/auth\/(login|refresh)$/.test(m.params.request.url) &&
 		    /\/owner\.html/.test(m.params.documentURL || '')) {
 			let key = null;
@@ -362,26 +230,10 @@ async function main() {
 		}
 		if (m.method === 'Browser.downloadWillBegin') downloads.set(m.params.guid, { name: m.params.suggestedFilename, state: 'started' });
 		else if (m.method === 'Browser.downloadProgress' && downloads.has(m.params.guid)) downloads.get(m.params.guid).state = m.params.state;
-		if (m.sessionId !== pageSession && !(m.sessionId && m.method === 'Log.entryAdded')) return;
-		if (m.method === 'Runtime.exceptionThrown')
-			problems.push('exception: ' + (m.params.exceptionDetails.exception ? m.params.exceptionDetails.exception.description : m.params.exceptionDetails.text));
-		else if (m.method === 'Runtime.consoleAPICalled' && (m.params.type === 'error' || m.params.type === 'warning'))
-			problems.push('console.' + m.params.type + ': ' + m.params.args.map((a) => a.value || a.description).join(' '));
-		else if (m.method === 'Log.entryAdded' && m.params.entry.level === 'error' && m.params.entry.source !== 'network')
-			problems.push('log(' + m.params.entry.source + '): ' + m.params.entry.text);
-		else if (m.method === 'Fetch.requestPaused' && intercept) {
-			const f = intercept;
-			intercept = null;
-			f(m.params).catch((e) => problems.push('intercept: ' + e.message));
-		}
 	});
-	await openPage();
+	B.launch();
+	await B.openPage();
 	await send('Browser.setDownloadBehavior', { behavior: 'allow', downloadPath: DL, eventsEnabled: true });
-
-	async function once(part, stage, how) {
-		await S('Fetch.enable', { patterns: [{ urlPattern: '*' + part + '*', requestStage: stage }] });
-		intercept = async (p) => { await how(p); await S('Fetch.disable'); };
-	}
 
 	/* ---- first run ---- */
 
@@ -932,23 +784,11 @@ async function main() {
 	ok(problems.length === 0, 'no script errors, console errors or CSP violations', problems.join('\n'));
 }
 
-const t0 = Date.now();
-const timer = setTimeout(() => { ok(false, 'the run finished in time'); finish(); }, 240000);
-function finish() {
-	clearTimeout(timer);
-	note('ran in ' + ((Date.now() - t0) / 1000).toFixed(1) + ' s');
-	console.log('1..' + n);
-	try { chrome.kill('SIGTERM'); } catch (e) { /* gone */ }
-	setTimeout(() => process.exit(failed ? 1 : 0), 300);
-}
-main().catch((e) => ok(false, 'the driver ran', e && e.stack)).then(finish);
+B.run(main, { timeout: 240000, timed: true });
 EOF
 
 diag "backend on $LT_URL/ (new empty database $LT_DB), screenshots in $shots"
-OWNER_URL="$LT_URL/" OWNER_SHOTS="$shots" OWNER_RUN="$LT_DIR" OWNER_CHROME="$chrome" \
-    OWNER_DB="$LT_DB" OWNER_CODE="$LT_DB.setup-code" \
-    node "$LT_DIR/drive.js"
-rc=$?
-# lt_stop (the EXIT trap) keeps the server's folder when a test failed.
-[ "$rc" -eq 0 ] || tap_failed=1
-exit "$rc"
+browser_drive OWNER_DB="$LT_DB" OWNER_CODE="$LT_DB.setup-code"
+# The driver's status; lt_stop (the EXIT trap) keeps the server's folder
+# when a test failed.
+exit $?
