@@ -1,19 +1,24 @@
 /* Loyalty POS page: a cashier's tool for the loyalty-pos API v1.
- * Plain ES2017, no dependencies. Every URL is relative (api/v1/...), so
- * the page works from a subfolder. Text from the server is only ever set
- * with textContent, never parsed as HTML. */
-'use strict';
-(function () {
+ * An ES module with no build step: the API client, the offline queue,
+ * the scanner's key bursts and money live in js/ (tested with node's
+ * test runner); this file is the page. Every URL is relative (api/v1/...),
+ * so the page works from a subfolder. Text from the server is only ever
+ * set with textContent, never parsed as HTML. */
 
-const API = 'api/v1/';
+import { createApi, ApiError, NetError, SessionEnded } from './js/api.js';
+import { createQueue, DEFAULT_COOLDOWN_S } from './js/queue.js';
+import { KeyBursts } from './js/keys.js';
+import { parseMoney, formatMoney, toCents, centsStr, isNum } from './js/money.js';
+import { afterPurchaseLine } from './js/progress.js';
+
 const PAGE_SIZE = 10;
-const SYNC_BATCH = 100;
 const SYNC_EVERY_MS = 60000;
-const MAX_MONEY_CENTS = 100000000; /* 1,000,000.00 */
-/* Sync item errors (spec §7 client rules). */
-const TRANSIENT = ['INTERNAL_ERROR', 'DATABASE_ERROR'];
+/* Above these a purchase needs a second press: a slip of the finger
+ * (999999 for 9.99, 100 punches for 1) must not reach the books. */
+const CONFIRM_CENTS = 100000;		/* 1,000.00 */
+const CONFIRM_PUNCHES = 5;
 /* Record failures that put the purchase into the offline queue. */
-const QUEUE_ON = ['INTERNAL_ERROR', 'DATABASE_ERROR'];
+const QUEUE_ON = ['INTERNAL_ERROR', 'DATABASE_ERROR', 'SERVICE_UNAVAILABLE'];
 const K = {
 	access: 'pos.access_token', refresh: 'pos.refresh_token',
 	user: 'pos.user', location: 'pos.location_id',
@@ -22,6 +27,24 @@ const K = {
 const TYPE_NAMES = {
 	punch: 'Punch', cashback: 'Cashback', discount: 'Discount',
 	reward_claim: 'Reward claim', cashback_redeem: 'Cashback redeem'
+};
+/* What a cashier reads for an error code; the server's message when the
+ * code is not here, and never the bare code. */
+const CODE_TEXT = {
+	COOLDOWN_ACTIVE: 'This card was punched a moment ago.',
+	CARD_NOT_FOUND: 'No card with this number or code.',
+	CARD_INACTIVE: 'This card is not active.',
+	INSUFFICIENT_BALANCE: 'The cashback balance is lower than that.',
+	NO_PENDING_REWARDS: 'No reward is waiting on this card.',
+	INVALID_CREDENTIALS: 'Wrong e-mail or password.',
+	ACCOUNT_LOCKED: 'Too many failed logins: wait a moment, then try again.',
+	RATE_LIMITED: 'Too many requests: wait a moment, then try again.',
+	FORBIDDEN: 'Your account may not do this.',
+	VALIDATION_ERROR: 'Some details are not valid.',
+	PAYLOAD_TOO_LARGE: 'Too large for the server to take.',
+	DATABASE_ERROR: 'The server is busy.',
+	INTERNAL_ERROR: 'The server failed.',
+	SERVICE_UNAVAILABLE: 'The server is busy or starting.'
 };
 
 /* ---- small helpers ---------------------------------------------------- */
@@ -93,8 +116,7 @@ function uuid() {
 		try { return c.randomUUID(); } catch (e) { /* insecure context */ }
 	}
 	const b = new Uint8Array(16);
-	if (c && typeof c.getRandomValues === 'function') c.getRandomValues(b);
-	else for (let i = 0; i < 16; i++) b[i] = Math.floor(Math.random() * 256);
+	c.getRandomValues(b);
 	b[6] = (b[6] & 0x0f) | 0x40;
 	b[8] = (b[8] & 0x3f) | 0x80;
 	const x = Array.from(b, (v) => v.toString(16).padStart(2, '0')).join('');
@@ -104,13 +126,13 @@ function uuid() {
 
 /* ---- formatting ------------------------------------------------------- */
 
-const moneyFmt = new Intl.NumberFormat(undefined, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 const pctFmt = new Intl.NumberFormat(undefined, { style: 'percent', maximumFractionDigits: 2 });
-const isNum = (v) => typeof v === 'number' && isFinite(v);
-const money = (v) => (isNum(v) ? moneyFmt.format(v) : '—');
+const currency = () => (user && user.shop && typeof user.shop.currency_symbol === 'string' ? user.shop.currency_symbol : '');
+const money = (v) => formatMoney(v, currency());
 const pct = (v) => (isNum(v) ? pctFmt.format(v) : '—');
 const int = (v) => (Number.isInteger(v) ? String(v) : '—');
 const plural = (n, one, many) => n + ' ' + (n === 1 ? one : many);
+const shortId = (id) => (typeof id === 'string' ? id.slice(0, 8) : '—');
 function when(iso) {
 	const d = new Date(iso);
 	if (!iso || isNaN(d)) return iso ? String(iso) : '—';
@@ -118,136 +140,37 @@ function when(iso) {
 		return d.toLocaleString(undefined, { dateStyle: 'short', timeStyle: 'short' });
 	} catch (e) { return d.toLocaleString(); }
 }
+const MONEY_HINT = 'Enter an amount such as 12.50: at most 2 decimals, up to 1,000,000.00.';
 
-/* A money amount typed by the cashier: digits with at most 2 decimals
- * ("12", "12.5", "12,50", ".5"), 0 to 1,000,000.00. Returns
- * {value, cents} (value is the number sent on the wire) or null. */
-function parseMoney(str) {
-	const s = String(str).trim().replace(',', '.');
-	if (!/^(\d{1,7}|\d{0,7}\.\d{1,2})$/.test(s)) return null;
-	const [i, f = ''] = s.split('.');
-	const cents = parseInt(i || '0', 10) * 100 + parseInt((f + '00').slice(0, 2), 10);
-	if (cents > MAX_MONEY_CENTS) return null;
-	return { value: cents / 100, cents };
-}
-/* Cents of a server amount (display-side comparisons only). */
-const toCents = (v) => (isNum(v) ? Math.round(v * 100) : 0);
-const centsStr = (c) => Math.floor(c / 100) + '.' + String(c % 100).padStart(2, '0');
+/* ---- API and queue ---------------------------------------------------- */
 
-/* ---- API -------------------------------------------------------------- */
+const api = createApi({
+	base: 'api/v1/', store: ss, keys: K, fetch: (u, o) => window.fetch(u, o),
+	onNet: (on) => setNet(on), onSessionEnd: (notice) => endSession(notice)
+});
+const queue = createQueue({ store: ls, keys: K });
 
-class ApiError extends Error {
-	constructor(status, code, message, details, retryAfter) {
-		super(message);
-		this.status = status;
-		this.code = code;
-		this.details = details || null;
-		this.retryAfter = retryAfter;
-	}
-}
-/* fetch itself failed: no answer, the outcome is unknown. */
-class NetError extends Error {}
-/* The session ended (refresh refused); the login form is showing. */
-class SessionEnded extends Error {}
+const codeText = (code, message) => CODE_TEXT[code] || message || 'The server refused it.';
 
-function retryAfterSecs(v) {
-	if (!v) return null;
-	if (/^\d+$/.test(v.trim())) return parseInt(v, 10);
-	const t = Date.parse(v);
-	return isNaN(t) ? null : Math.max(0, Math.ceil((t - Date.now()) / 1000));
-}
-
-async function rawFetch(method, path, body, token) {
-	const headers = { Accept: 'application/json' };
-	if (body !== undefined) headers['Content-Type'] = 'application/json';
-	if (token) headers.Authorization = 'Bearer ' + token;
-	let res, text;
-	try {
-		res = await fetch(API + path, {
-			method, headers, cache: 'no-store', credentials: 'same-origin',
-			body: body === undefined ? undefined : JSON.stringify(body)
-		});
-		text = await res.text();
-	} catch (e) {
-		setNet(false);
-		throw new NetError('No connection to the server.');
-	}
-	setNet(true);
-	let data = null;
-	try { data = text ? JSON.parse(text) : null; } catch (e) { data = null; }
-	if (res.ok && data && typeof data === 'object') return { status: res.status, data };
-	const err = data && data.error && typeof data.error === 'object' ? data.error : {};
-	let code = typeof err.code === 'string' ? err.code : null;
-	if (!code) code = res.status >= 500 || res.ok ? 'INTERNAL_ERROR' : res.status === 401 ? 'UNAUTHORIZED' : 'HTTP_' + res.status;
-	const msg = typeof err.message === 'string' ? err.message :
-	    res.ok ? 'The server sent an unreadable answer.' : 'The server answered ' + res.status + '.';
-	throw new ApiError(res.status, code, msg, err.details, retryAfterSecs(res.headers.get('Retry-After')));
-}
-
-let refreshing = null;
-
-/* An authenticated call. On 401: refresh once (one refresh at a time: a
- * refresh token is single-use, and reusing one revokes the session), then
- * retry with the new access token; when the refresh is refused, back to
- * the login form. */
-async function api(method, path, body) {
-	const token = ss.getItem(K.access);
-	if (!token) { endSession('Please log in.'); throw new SessionEnded('Not logged in.'); }
-	try {
-		return await rawFetch(method, path, body, token);
-	} catch (e) {
-		if (!(e instanceof ApiError) || e.status !== 401) throw e;
-	}
-	if (ss.getItem(K.access) === token) {
-		if (!refreshing) refreshing = refreshTokens().finally(() => { refreshing = null; });
-		await refreshing;
-	}
-	const fresh = ss.getItem(K.access);
-	if (!fresh) throw new SessionEnded('Session ended.');
-	try {
-		return await rawFetch(method, path, body, fresh);
-	} catch (e) {
-		if (e instanceof ApiError && e.status === 401) {
-			endSession('Your session has ended. Please log in again.');
-			throw new SessionEnded(e.message);
-		}
-		throw e;
-	}
-}
-
-async function refreshTokens() {
-	const rt = ss.getItem(K.refresh);
-	if (!rt) { endSession('Your session has ended. Please log in again.'); throw new SessionEnded('No refresh token.'); }
-	let r;
-	try {
-		r = await rawFetch('POST', 'auth/refresh', { refresh_token: rt });
-	} catch (e) {
-		/* No connection or a server fault: keep the tokens and try later. */
-		if (e instanceof NetError || (e instanceof ApiError && (e.status >= 500 || e.status === 429))) throw e;
-		endSession('Your session has ended. Please log in again.');
-		throw new SessionEnded(e.message);
-	}
-	const d = r.data;
-	if (typeof d.access_token !== 'string' || typeof d.refresh_token !== 'string')
-		throw new ApiError(r.status, 'INTERNAL_ERROR', 'The server sent an unreadable answer.');
-	ss.setItem(K.access, d.access_token);
-	ss.setItem(K.refresh, d.refresh_token);
-}
-
-/* An error as text: the message, the code, and (unless a countdown shows
- * it) the wait of a 429/503. */
+/* An error as text for the cashier: a sentence, never a bare code (the
+ * code is kept in a data attribute for support), and the wait of a
+ * 429/503 unless a countdown shows it. */
 function errorNode(e, noWait) {
 	if (e instanceof NetError)
 		return h('span', null, h('strong', null, 'No connection to the server.'), ' Check the network and try again.');
 	if (e instanceof ApiError) {
-		const parts = [h('strong', null, e.message), ' ', h('code', { className: 'code' }, e.code)];
+		const msg = e.message && !/^[A-Z_]+$/.test(e.message) ? e.message : codeText(e.code);
+		const parts = [h('strong', { dataset: { code: e.code } }, msg)];
 		if (e.details && typeof e.details.field === 'string')
 			parts.push(h('span', { className: 'detail' }, ' (field ' + e.details.field + ')'));
-		if (!noWait && e.retryAfter !== null && e.retryAfter !== undefined && (e.status === 429 || e.status === 503))
-			parts.push(h('span', { className: 'retry' }, ' Try again in ' + plural(e.retryAfter, 'second', 'seconds') + '.'));
+		if (!noWait && isNum(e.retryAfter) && (e.status === 429 || e.status === 503))
+			parts.push(h('span', { className: 'retry' }, ' Try again in ' + waitText(e.retryAfter) + '.'));
 		return h('span', null, parts);
 	}
 	return h('span', null, h('strong', null, 'Unexpected error.'), ' ' + (e && e.message ? e.message : ''));
+}
+function waitText(secs) {
+	return secs >= 120 ? plural(Math.ceil(secs / 60), 'minute', 'minutes') : plural(secs, 'second', 'seconds');
 }
 
 function setMsg(id, e) {
@@ -269,11 +192,16 @@ let card = null;          /* lookup data of the current card */
 let cardIdent = null;     /* identifier the card was looked up with */
 let offlineIdent = null;  /* identifier of a card that could not be looked up */
 let lookupSeq = 0;
+let lookupPending = false;
 const hist = { page: 1, type: '', seq: 0, pages: 0 };
 /* Idempotency keys per kind of operation: the same attempt (same
  * signature) after a network error reuses its key, anything else gets a
  * new one. */
 const attempts = {};
+/* Keys typed while a lookup runs, for the field they were meant for. */
+const held = { text: '', enter: false };
+/* The purchase waiting for its second press ({sig}). */
+let confirmPending = null;
 
 function attempt(kind, sig) {
 	let a = attempts[kind];
@@ -294,19 +222,24 @@ function endSession(notice) {
 	for (const k of [K.access, K.refresh, K.user, K.location]) ss.removeItem(k);
 	user = null;
 	clearCard();
+	closeEnrol();
 	show('pos-view', false);
 	show('session-bar', false);
 	show('login-view', true);
 	const n = $('login-notice');
 	n.textContent = notice || '';
 	n.hidden = !notice;
-	const waiting = loadQueue().length;
-	$('login-queue').textContent = waiting ? plural(waiting, 'purchase is', 'purchases are') +
-	    ' waiting in the offline queue of this till; ' + (waiting === 1 ? 'it is' : 'they are') + ' sent after login.' : '';
-	show('login-queue', waiting > 0);
+	renderLoginQueue();
 	setMsg('login-error', null);
 	$('login-password').value = '';
 	($('login-email').value ? $('login-password') : $('login-email')).focus();
+}
+
+function renderLoginQueue() {
+	const waiting = queue.load().length;
+	$('login-queue').textContent = waiting ? plural(waiting, 'purchase is', 'purchases are') +
+	    ' waiting in the offline queue of this till; ' + (waiting === 1 ? 'it is' : 'they are') + ' sent after login.' : '';
+	show('login-queue', waiting > 0);
 }
 
 function startSession(u) {
@@ -320,10 +253,17 @@ function startSession(u) {
 	$('lookup-code').focus();
 }
 
+function canEnrol() {
+	return !!(user && user.shop && user.shop.can_enrol === true);
+}
+
 function renderUser() {
-	$('who-email').textContent = user.email || '';
+	$('who-name').textContent = user.name || user.email || '';
+	$('who-name').title = user.email || '';
 	/* The back office (owner.html) is the owner's; a cashier never sees the link. */
 	show('backoffice-link', user.user_type === 'owner');
+	show('enrol-button', canEnrol());
+	if (!canEnrol()) closeEnrol();
 	const locs = Array.isArray(user.locations) ? user.locations.filter((l) => l && l.id) : [];
 	const cur = currentLocation();
 	$('where-name').textContent = cur ? cur.name : 'no location';
@@ -350,16 +290,11 @@ async function onLogin(ev) {
 	busy(btn, true);
 	setMsg('login-error', null);
 	try {
-		const r = await rawFetch('POST', 'auth/login', { email, password });
-		const d = r.data;
-		if (typeof d.access_token !== 'string' || typeof d.refresh_token !== 'string' || !d.user)
-			throw new ApiError(r.status, 'INTERNAL_ERROR', 'The server sent an unreadable answer.');
-		ss.setItem(K.access, d.access_token);
-		ss.setItem(K.refresh, d.refresh_token);
+		const u = await api.login(email, password);
 		ss.removeItem(K.location);
 		$('login-password').value = '';
 		show('login-notice', false);
-		startSession(d.user);
+		startSession(u);
 		syncNow(false);
 	} catch (e) {
 		setMsg('login-error', e);
@@ -371,7 +306,7 @@ async function onLogin(ev) {
 }
 
 function onLogout() {
-	const mine = queueFor(user).length;
+	const mine = queue.forUser(user).length;
 	if (mine > 0 && !window.confirm(plural(mine, 'purchase is', 'purchases are') +
 	    ' still waiting in the offline queue. They stay on this till and are sent after the next login. Log out?'))
 		return;
@@ -382,18 +317,22 @@ function onLogout() {
 
 function clearCard() {
 	lookupSeq++;
+	lookupPending = false;
 	hist.seq++;
 	card = null;
 	cardIdent = null;
 	offlineIdent = null;
+	held.text = '';
+	held.enter = false;
 	for (const id of ['card-panel', 'purchase-panel', 'result-panel', 'claim-panel', 'redeem-panel', 'history-panel'])
 		show(id, false);
 	setMsg('lookup-error', null);
 	$('lookup-submit').setAttribute('aria-busy', 'false');
 	setKids($('result'));
-	clearInterval(countdownTimer);
+	stopCountdown();
 	resetPurchaseForm();
 	$('redeem-form').reset();
+	claimConfirm(false);
 	clearFieldErrors();
 }
 
@@ -401,31 +340,41 @@ function identFor(code) {
 	return /^\d+$/.test(code) ? { barcode_value: code } : { qr_code_data: code };
 }
 
-async function onLookup(ev) {
-	if (ev) ev.preventDefault();
-	const code = $('lookup-code').value.trim();
+/* A new card, however it came (scanner, camera, typed): the old one and
+ * everything typed for it go. */
+function startLookup(code) {
+	code = String(code).trim();
+	const f = $('lookup-code');
+	f.value = code;
 	if (!code) {
 		setMsg('lookup-error', h('span', null, 'Scan a card or type its number first.'));
-		$('lookup-code').focus();
+		f.focus();
 		return;
 	}
 	clearCard();
-	await lookup(identFor(code), true);
+	if (document.activeElement !== f) f.focus();
+	lookup(identFor(code), true);
 }
 
-/* Looks the card up and shows it; focus moves to the amount when asked.
- * The button is never disabled: a new scan always goes through, and the
- * answer of an older lookup is dropped. */
+function onLookup(ev) {
+	if (ev) ev.preventDefault();
+	startLookup($('lookup-code').value);
+}
+
+/* Looks the card up and shows it; focus moves to the amount when asked,
+ * and keys typed meanwhile land there. The button is never disabled: a
+ * new scan always goes through, and the answer of an older lookup is
+ * dropped. */
 async function lookup(ident, focusAmount) {
 	const seq = ++lookupSeq;
 	const btn = $('lookup-submit');
 	btn.setAttribute('aria-busy', 'true');
+	if (focusAmount) lookupPending = true;
 	try {
-		const r = await api('POST', 'cards/lookup', ident);
+		const r = await api.call('POST', 'cards/lookup', ident);
 		if (seq !== lookupSeq) return;
 		const d = r.data && r.data.data;
-		if (!d || typeof d.card_instance_id !== 'string')
-			throw new ApiError(r.status, 'INTERNAL_ERROR', 'The server sent an unreadable answer.');
+		if (!d || typeof d.card_instance_id !== 'string') throw api.unreadable(r.status);
 		const changed = !card || card.card_instance_id !== d.card_instance_id;
 		card = d;
 		cardIdent = ident;
@@ -433,24 +382,53 @@ async function lookup(ident, focusAmount) {
 		setMsg('lookup-error', null);
 		renderCard();
 		if (changed) { hist.page = 1; loadHistory(); }
-		if (focusAmount && card.status === 'active') $('purchase-amount').focus();
+		if (focusAmount) {
+			if (card.status === 'active') releaseHeld();
+			else dropHeld($('lookup-code'));
+		}
 	} catch (e) {
 		if (seq !== lookupSeq || e instanceof SessionEnded) return;
 		if (e instanceof NetError && focusAmount) {
 			offlineIdent = ident;
 			renderOfflineCard(ident);
-			$('purchase-amount').focus();
+			releaseHeld();
 			return;
 		}
 		if (focusAmount || !(e instanceof NetError)) setMsg('lookup-error', e);
+		/* The next scan replaces the code instead of adding to it. */
+		if (focusAmount) dropHeld($('lookup-code'));
 	} finally {
-		if (seq === lookupSeq) btn.setAttribute('aria-busy', 'false');
+		if (seq === lookupSeq) {
+			btn.setAttribute('aria-busy', 'false');
+			lookupPending = false;
+		}
 	}
 }
 
-function balanceOf(d) {
-	return d.balance && typeof d.balance === 'object' ? d.balance : d;
+/* The lookup is over and the card takes a purchase: what was typed
+ * meanwhile goes into the amount, and a held Enter records it. */
+function releaseHeld() {
+	const f = $('purchase-amount');
+	const text = held.text, enter = held.enter;
+	held.text = '';
+	held.enter = false;
+	lookupPending = false;
+	f.value = text;
+	f.focus();
+	f.setSelectionRange(text.length, text.length);
+	if (enter) $('purchase-form').requestSubmit($('purchase-submit'));
 }
+
+/* The lookup failed: keys typed meanwhile are dropped, focus goes back. */
+function dropHeld(f) {
+	held.text = '';
+	held.enter = false;
+	lookupPending = false;
+	f.focus();
+	f.select();
+}
+
+const balanceOf = (d) => (d.balance && typeof d.balance === 'object' ? d.balance : d);
 
 function renderCard() {
 	const d = card, b = balanceOf(d), active = d.status === 'active';
@@ -501,6 +479,7 @@ function renderCard() {
 	$('punch-count-label').textContent = 'Punches';
 	const pending = isPunch && Number.isInteger(b.pending_rewards) ? b.pending_rewards : 0;
 	show('claim-panel', active && pending > 0);
+	if (!(active && pending > 0)) claimConfirm(false);
 	$('claim-info').textContent = pending > 0 ? plural(pending, 'reward is', 'rewards are') + ' waiting for this customer.' : '';
 	show('redeem-panel', active && d.card_type === 'cashback');
 	show('history-panel', true);
@@ -527,6 +506,64 @@ function renderOfflineCard(ident) {
 	for (const id of ['claim-panel', 'redeem-panel', 'history-panel', 'result-panel']) show(id, false);
 }
 
+/* ---- the scanner always wins ------------------------------------------ */
+
+/*
+ * Every key goes through here first (capture phase). A burst of
+ * characters ending in Enter is a scan: whatever field it landed in
+ * gets its old text back and the code is looked up as a new card. While
+ * a lookup runs, keys meant for the amount are held (not typed into
+ * the card field) and land in the amount when the card is shown.
+ */
+const bursts = new KeyBursts();
+let burstAt = null;   /* {el, value} where the current burst began */
+
+function isField(t) {
+	return t && (/^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName) || t.isContentEditable);
+}
+
+function onKeyCapture(e) {
+	if (!user || e.ctrlKey || e.altKey || e.metaKey || e.isComposing) return;
+	/* The camera's dialog keeps its keys (Escape closes it). */
+	if (document.querySelector('dialog[open]')) return;
+	const t = document.activeElement, lookupField = $('lookup-code');
+	const holding = lookupPending && (t === lookupField || !isField(t) || t === document.body);
+	if (e.key === 'Enter') {
+		const code = bursts.enter(e.timeStamp);
+		if (code !== null) {
+			e.preventDefault();
+			e.stopPropagation();
+			if (burstAt && burstAt.el && burstAt.el !== lookupField && 'value' in burstAt.el) {
+				burstAt.el.value = burstAt.value;
+				burstAt.el.dispatchEvent(new Event('input', { bubbles: true }));
+			}
+			burstAt = null;
+			startLookup(code);
+			return;
+		}
+		if (holding && t !== null) {
+			e.preventDefault();
+			e.stopPropagation();
+			held.enter = true;
+		}
+		return;
+	}
+	if (e.key.length !== 1) return;
+	if (bursts.key(e.key, e.timeStamp))
+		burstAt = { el: t, value: t && 'value' in t ? t.value : '' };
+	if (holding) {
+		e.preventDefault();
+		held.text += e.key;
+		return;
+	}
+	if (e.key === ' ' || isField(t)) return;
+	/* No field has focus: the keys go to the card field, replacing the
+	 * previous code. */
+	lookupField.value = '';
+	lookupField.focus();
+	burstAt = { el: lookupField, value: '' };
+}
+
 /* ---- field validation ------------------------------------------------- */
 
 function fieldError(inputId, text) {
@@ -536,9 +573,9 @@ function fieldError(inputId, text) {
 	err.hidden = !text;
 }
 function clearFieldErrors() {
-	for (const id of ['purchase-amount', 'punch-count', 'redeem-purchase', 'redeem-amount']) fieldError(id, null);
+	for (const id of ['purchase-amount', 'punch-count', 'redeem-purchase', 'redeem-amount', 'enrol-program', 'enrol-name'])
+		fieldError(id, null);
 }
-const MONEY_HINT = 'Enter an amount such as 12.50: at most 2 decimals, up to 1,000,000.00.';
 
 /* ---- record a purchase ------------------------------------------------ */
 
@@ -546,35 +583,75 @@ function resetPurchaseForm() {
 	$('purchase-amount').value = '';
 	$('purchase-notes').value = '';
 	$('punch-count').value = '1';
+	purchaseConfirm(null);
+}
+
+function maxPunches() {
+	const m = card && card.program && Number.isInteger(card.program.max_punches_per_purchase) ? card.program.max_punches_per_purchase :
+	    card && Number.isInteger(card.max_punches_per_purchase) ? card.max_punches_per_purchase : 100;
+	return Math.min(100, Math.max(1, m));
 }
 
 function stepPunch(delta) {
 	const n = parseInt($('punch-count').value, 10);
-	$('punch-count').value = String(Math.min(100, Math.max(1, (Number.isInteger(n) ? n : 1) + delta)));
+	$('punch-count').value = String(Math.min(maxPunches(), Math.max(1, (Number.isInteger(n) ? n : 1) + delta)));
 	fieldError('punch-count', null);
+	purchaseConfirm(null);
 }
 
-async function onRecord(ev) {
-	ev.preventDefault();
+function purchaseConfirm(text, sig) {
+	confirmPending = text ? { sig } : null;
+	$('purchase-confirm-text').textContent = text || '';
+	show('purchase-confirm', !!text);
+	show('purchase-submit', !text);
+}
+
+function cooldownOf() {
+	const c = card && card.program && Number.isInteger(card.program.cooldown_seconds) ? card.program.cooldown_seconds :
+	    card && Number.isInteger(card.cooldown_seconds) ? card.cooldown_seconds : DEFAULT_COOLDOWN_S;
+	return Math.max(0, c);
+}
+
+function onRecord(ev, confirmed) {
+	if (ev) ev.preventDefault();
 	if (!card && !offlineIdent) return;
 	clearFieldErrors();
 	const amount = parseMoney($('purchase-amount').value);
 	const isPunch = !card || card.card_type === 'punch';
 	const pcText = $('punch-count').value.trim();
 	const punches = /^\d{1,3}$/.test(pcText) ? parseInt(pcText, 10) : NaN;
+	const maxP = maxPunches();
 	let bad = null;
-	if (isPunch && !(punches >= 1 && punches <= 100)) {
-		fieldError('punch-count', 'Punches must be a whole number from 1 to 100.');
+	if (isPunch && !(punches >= 1 && punches <= maxP)) {
+		fieldError('punch-count', 'Punches must be a whole number from 1 to ' + maxP + '.');
 		bad = 'punch-count';
 	}
 	if (!amount) {
 		fieldError('purchase-amount', MONEY_HINT);
 		bad = 'purchase-amount';
+	} else if (amount.cents === 0) {
+		fieldError('purchase-amount', 'Enter the amount the customer pays: it must be above 0.');
+		bad = 'purchase-amount';
 	}
-	if (bad) { $(bad).focus(); return; }
-	const loc = currentLocation();
+	if (bad) { purchaseConfirm(null); $(bad).focus(); return; }
 	const notes = $('purchase-notes').value.trim();
+	const sig = [amount.cents, isPunch ? punches : 0, notes].join('|');
+	const big = amount.cents >= CONFIRM_CENTS || (isPunch && punches > CONFIRM_PUNCHES);
+	if (big && !(confirmed && confirmPending && confirmPending.sig === sig)) {
+		const what = [];
+		if (amount.cents >= CONFIRM_CENTS) what.push('a purchase of ' + money(amount.value));
+		if (isPunch && punches > CONFIRM_PUNCHES) what.push(plural(punches, 'punch', 'punches') + ' at once');
+		purchaseConfirm('Record ' + what.join(' with ') + '? Check the amount with the customer.', sig);
+		$('purchase-yes').focus();
+		return;
+	}
+	purchaseConfirm(null);
+	record(amount, isPunch ? punches : null, notes);
+}
 
+async function record(amount, punches, notes) {
+	const loc = currentLocation();
+	const isPunch = punches !== null;
 	/* How the card is named: by id once looked up, except a QR card,
 	 * whose payload the spec's sync items expect. */
 	let ident;
@@ -592,38 +669,47 @@ async function onRecord(ev) {
 	body.client_timestamp = a.at;
 
 	const label = card ? (card.card_title || card.card_name) + ' — ' + (card.customer_name || '') : $('card-title').textContent;
+	const meta = { label, card_type: card ? card.card_type : null, merchant_id: user.merchant_id };
 	const btn = $('purchase-submit');
 	busy(btn, true);
 	try {
-		const r = await api('POST', 'transactions/record', body);
+		const r = await api.call('POST', 'transactions/record', body);
 		const d = r.data && r.data.data;
-		if (!d) throw new ApiError(r.status, 'INTERNAL_ERROR', 'The server sent an unreadable answer.');
+		if (!d) throw api.unreadable(r.status);
 		delete attempts.record;
-		dequeue([a.key]);
+		queue.remove([a.key]);
+		renderQueue();
 		resetPurchaseForm();
 		showResult(recordResult(d, label));
 		$('result-panel').focus({ preventScroll: true });
 		if (card && cardIdent) { lookup(cardIdent, false); hist.page = 1; loadHistory(); }
 		else if (offlineIdent) lookup(offlineIdent, false);
 	} catch (e) {
-		if (e instanceof SessionEnded) return;
+		if (e instanceof SessionEnded) {
+			/* Nothing was recorded: keep the sale for after the next login,
+			 * and say so on the login form. */
+			const ok = queue.add(body, meta);
+			delete attempts.record;
+			renderLoginQueue();
+			const n = $('login-notice');
+			n.textContent = (n.textContent ? n.textContent + ' ' : '') + (ok ?
+			    'The purchase of ' + money(amount.value) + ' in progress was saved to the offline queue; it is sent after the next login.' :
+			    'The purchase of ' + money(amount.value) + ' in progress was NOT recorded: write it down.');
+			n.hidden = false;
+			return;
+		}
 		if (e instanceof NetError || (e instanceof ApiError && QUEUE_ON.includes(e.code))) {
-			const ok = enqueue(body, { label, card_type: card ? card.card_type : null, merchant_id: user.merchant_id });
-			showResult(h('div', { className: 'res res-warn' },
-				h('p', { className: 'res-head' }, ok ? 'Saved to the offline queue' : 'Not recorded'),
-				h('p', null, errorNode(e)),
-				h('p', null, ok ? 'The purchase of ' + money(amount.value) + ' will be sent automatically when the server is reachable. ' +
-				    'Pressing Record again with the same details retries it now without counting it twice.'
-				    : 'This till could not store the purchase. Write it down and enter it later.')));
+			queueOffline(body, meta, amount, e);
 		} else {
 			/* The server refused it: nothing was recorded; the next try is a new attempt. */
 			delete attempts.record;
-			dequeue([a.key]);
+			queue.remove([a.key]);
+			renderQueue();
 			const wait = e.code === 'COOLDOWN_ACTIVE' && Number.isInteger(e.retryAfter);
 			showResult(h('div', { className: 'res res-error' },
 				h('p', { className: 'res-head' }, 'Purchase not recorded'),
-				h('p', null, errorNode(e, wait)),
-				wait ? countdown(e.retryAfter) : null));
+				h('p', null, errorNode(e, wait))));
+			if (wait) countdown(e.retryAfter);
 			if (e.code === 'CARD_INACTIVE' && cardIdent) lookup(cardIdent, false);
 		}
 	} finally {
@@ -631,9 +717,44 @@ async function onRecord(ev) {
 	}
 }
 
+/* A purchase the server could not take now goes to the queue, unless it
+ * is a second punch on the card within the cooldown: the server would
+ * refuse that too, so the till says so now, as it does online. */
+function queueOffline(body, meta, amount, e) {
+	const isPunch = typeof body.punch_count === 'number' && (!card || card.card_type === 'punch');
+	const prior = isPunch ? queue.punchWithin(body, cooldownOf(), Date.parse(body.client_timestamp)) : null;
+	if (prior && prior.item.idempotency_key !== body.idempotency_key) {
+		delete attempts.record;
+		const left = Math.ceil((Date.parse(prior.item.client_timestamp) + cooldownOf() * 1000 - Date.now()) / 1000);
+		showResult(h('div', { className: 'res res-error' },
+			h('p', { className: 'res-head' }, 'Purchase not recorded'),
+			h('p', null, h('strong', null, 'This card was punched ' + waitText(Math.max(1, Math.round((Date.now() - Date.parse(prior.item.client_timestamp)) / 1000))) +
+			    ' ago (kept in the offline queue).'), ' A card takes one punch per visit.')));
+		if (left > 0) countdown(left);
+		resetPurchaseForm();
+		return;
+	}
+	const ok = queue.add(body, meta);
+	renderQueue();
+	if (ok) {
+		/* Saved: the next scan starts clean; pressing Record again is no
+		 * longer possible for this sale, and needs no second key. */
+		delete attempts.record;
+		resetPurchaseForm();
+	}
+	showResult(h('div', { className: 'res res-warn' },
+		h('p', { className: 'res-head' }, ok ? 'Saved to the offline queue' : 'Not recorded'),
+		h('p', null, errorNode(e)),
+		h('p', null, ok ? 'The purchase of ' + money(amount.value) + ' is sent automatically when the server is reachable; it will not be counted twice.'
+		    : 'This till could not store the purchase. Write it down and enter it later.')));
+	$('result-panel').focus({ preventScroll: true });
+}
+
+/* The cooldown's countdown: outside the live region, so a screen reader
+ * reads the wait once (in the message) and not every second. */
 let countdownTimer = null;
 function countdown(secs) {
-	const el = h('p', { className: 'countdown' });
+	const el = $('countdown');
 	const until = Date.now() + secs * 1000;
 	clearInterval(countdownTimer);
 	const tick = () => {
@@ -646,13 +767,16 @@ function countdown(secs) {
 		}
 	};
 	tick();
+	show(el, true);
 	countdownTimer = setInterval(tick, 1000);
-	return el;
+}
+function stopCountdown() {
+	clearInterval(countdownTimer);
+	show('countdown', false);
 }
 
 function showResult(node) {
-	/* A countdown built for this very node keeps running. */
-	if (!node.querySelector('.countdown')) clearInterval(countdownTimer);
+	stopCountdown();
 	setKids($('result'), node);
 	show('result-panel', true);
 	$('result-panel').scrollIntoView({ block: 'nearest' });
@@ -684,16 +808,30 @@ function recordResult(d, label) {
 	} else {
 		parts.push(h('p', { className: 'res-head' }, 'Purchase recorded'));
 	}
+	/* For the customer: to read out, or for the receipt. */
+	const line = afterPurchaseLine(d, card, currency());
+	if (line) parts.push(h('p', { className: 'progress-line' }, h('span', { className: 'visually-hidden' }, 'For the customer: '), line));
 	parts.push(h('p', { className: 'res-foot' }, label + ' · transaction ' + shortId(d.transaction_id)));
 	return h('div', { className: 'res res-ok' + (d.reward_earned ? ' res-reward' : '') }, parts, dup);
 }
 
-const shortId = (id) => (typeof id === 'string' ? id.slice(0, 8) : '—');
-
 /* ---- claim reward ----------------------------------------------------- */
+
+/* Claiming hands over goods: a second, deliberate press. */
+function claimConfirm(on) {
+	show('claim-confirm', on);
+	show('claim-button', !on);
+	if (on && card) {
+		const b = balanceOf(card), rw = card.reward || {};
+		$('claim-confirm-text').textContent = 'Hand over ' + (rw.title ? rw.title : 'the reward') + ' to ' + (card.customer_name || 'the customer') +
+		    ' now?' + (b.pending_rewards > 1 ? ' (' + plural(b.pending_rewards, 'reward', 'rewards') + ' waiting; one is claimed.)' : '');
+		$('claim-yes').focus();
+	}
+}
 
 async function onClaim() {
 	if (!card) return;
+	claimConfirm(false);
 	const loc = currentLocation();
 	const body = { card_instance_id: card.card_instance_id, location_id: loc ? loc.id : '', staff_user_id: user.id };
 	const a = attempt('claim', JSON.stringify([body, balanceOf(card).pending_rewards]));
@@ -701,7 +839,7 @@ async function onClaim() {
 	const btn = $('claim-button');
 	busy(btn, true);
 	try {
-		const r = await api('POST', 'rewards/claim', body);
+		const r = await api.call('POST', 'rewards/claim', body);
 		const d = r.data;
 		delete attempts.claim;
 		showResult(h('div', { className: 'res res-ok res-reward' },
@@ -722,6 +860,8 @@ async function onClaim() {
 		if (!(e instanceof NetError)) lookup(cardIdent, false);
 	} finally {
 		busy(btn, false);
+		/* The claim box may be gone: focus stays on the page's content. */
+		$('result-panel').focus({ preventScroll: true });
 	}
 }
 
@@ -746,7 +886,7 @@ async function onRedeem(ev) {
 	if (!r || r.cents <= 0) { fieldError('redeem-amount', MONEY_HINT.replace('an amount', 'an amount above 0')); bad = 'redeem-amount'; }
 	else if (r.cents > bal) { fieldError('redeem-amount', 'The balance is only ' + money(balanceOf(card).cashback_balance) + '.'); bad = 'redeem-amount'; }
 	else if (p && r.cents > p.cents) { fieldError('redeem-amount', 'Cannot use more cashback than the purchase amount.'); bad = 'redeem-amount'; }
-	if (!p) { fieldError('redeem-purchase', MONEY_HINT); bad = 'redeem-purchase'; }
+	if (!p || p.cents === 0) { fieldError('redeem-purchase', p ? 'Enter the amount of the purchase: it must be above 0.' : MONEY_HINT); bad = 'redeem-purchase'; }
 	if (bad) { $(bad).focus(); return; }
 	const loc = currentLocation();
 	const body = {
@@ -758,12 +898,13 @@ async function onRedeem(ev) {
 	const btn = $('redeem-submit');
 	busy(btn, true);
 	try {
-		const res = await api('POST', 'cashback/redeem', body);
+		const res = await api.call('POST', 'cashback/redeem', body);
 		const d = res.data;
 		delete attempts.redeem;
 		$('redeem-form').reset();
 		$('redeem-earn').checked = true;
 		showResult(redeemResult(d));
+		$('result-panel').focus({ preventScroll: true });
 		lookup(cardIdent, false);
 		hist.page = 1;
 		loadHistory();
@@ -773,6 +914,15 @@ async function onRedeem(ev) {
 		showResult(h('div', { className: 'res res-error' },
 			h('p', { className: 'res-head' }, 'Cashback not redeemed'), h('p', null, errorNode(e)),
 			e instanceof NetError ? h('p', null, 'Press Redeem again to retry; it will not be counted twice.') : null));
+		if (e instanceof ApiError && e.code === 'INSUFFICIENT_BALANCE') {
+			/* Another till spent it: show the balance as it is now, and
+			 * let Max fill in that one. */
+			$('redeem-amount').value = '';
+			lookup(cardIdent, false);
+			$('redeem-amount').focus();
+		} else {
+			$('result-panel').focus({ preventScroll: true });
+		}
 	} finally {
 		busy(btn, false);
 	}
@@ -809,7 +959,7 @@ async function loadHistory() {
 	if (hist.type) q.set('transaction_type', hist.type);
 	$('history-panel').setAttribute('aria-busy', 'true');
 	try {
-		const r = await api('GET', 'transactions/history?' + q.toString());
+		const r = await api.call('GET', 'transactions/history?' + q.toString());
 		if (seq !== hist.seq) return;
 		const d = (r.data && r.data.data) || {};
 		const list = Array.isArray(d.transactions) ? d.transactions : [];
@@ -822,14 +972,22 @@ async function loadHistory() {
 			body.append(h('tr', null, h('td', { colSpan: 5, className: 'empty' }, hist.type ? 'No transactions of this type.' : 'No transactions yet.')));
 		$('history-page').textContent = 'Page ' + (pg.page || hist.page) + ' of ' + Math.max(1, hist.pages) +
 		    ' · ' + plural(Number.isInteger(pg.total_count) ? pg.total_count : list.length, 'transaction', 'transactions');
-		$('history-prev').disabled = hist.page <= 1;
-		$('history-next').disabled = hist.page >= hist.pages;
+		pagerState($('history-prev'), hist.page <= 1, $('history-next'));
+		pagerState($('history-next'), hist.page >= hist.pages, $('history-prev'));
 	} catch (e) {
 		if (seq !== hist.seq || e instanceof SessionEnded) return;
 		setMsg('history-error', e);
 	} finally {
 		if (seq === hist.seq) $('history-panel').removeAttribute('aria-busy');
 	}
+}
+
+/* Disables a pager button; focus on it moves to the other one (or the
+ * table) instead of falling to the page body. */
+function pagerState(btn, off, other) {
+	const had = document.activeElement === btn;
+	btn.disabled = off;
+	if (off && had) (other.disabled ? $('history-title') : other).focus();
 }
 
 function historyRow(t) {
@@ -853,34 +1011,8 @@ function historyRow(t) {
 
 /* ---- offline queue ---------------------------------------------------- */
 
-/* A queue entry: {item: the sync item as sent, label, card_type,
- * merchant_id, queued_at}; a review entry adds {error, message}. */
-const loadQueue = () => { const q = readJSON(ls, K.queue, []); return Array.isArray(q) ? q.filter((x) => x && x.item) : []; };
-const loadReview = () => { const q = readJSON(ls, K.review, []); return Array.isArray(q) ? q.filter((x) => x && x.item) : []; };
-
-function enqueue(item, meta) {
-	const q = loadQueue();
-	if (!q.some((x) => x.item.idempotency_key === item.idempotency_key))
-		q.push(Object.assign({ item: Object.assign({}, item), queued_at: new Date().toISOString() }, meta));
-	const ok = writeJSON(ls, K.queue, q);
-	syncNote = '';
-	renderQueue();
-	return ok;
-}
-
-function dequeue(keys) {
-	const q = loadQueue();
-	const left = q.filter((x) => !keys.includes(x.item.idempotency_key));
-	if (left.length !== q.length) { writeJSON(ls, K.queue, left); renderQueue(); }
-}
-
-/* The queued purchases this user may send: a staff member sends his own,
- * an owner those of his merchant. */
-function queueFor(u) {
-	if (!u) return [];
-	return loadQueue().filter((x) => x.item.staff_user_id === u.id ||
-	    (u.user_type === 'owner' && x.merchant_id === u.merchant_id));
-}
+/* Refusals for which sending the same purchase again cannot help. */
+const NO_RETRY = ['COOLDOWN_ACTIVE', 'VALIDATION_ERROR', 'PAYLOAD_TOO_LARGE'];
 
 function queueLine(x, review) {
 	const it = x.item;
@@ -891,22 +1023,33 @@ function queueLine(x, review) {
 		h('span', { className: 'q-when' }, when(it.client_timestamp))
 	];
 	if (review) {
-		kids.push(h('span', { className: 'q-err' }, h('code', { className: 'code' }, x.error || 'ERROR'), ' ', x.message || ''));
+		kids.push(h('span', { className: 'q-err', dataset: { code: x.error || '' } }, reviewText(x)));
 		const key = it.idempotency_key;
-		kids.push(h('span', { className: 'q-actions' },
-			h('button', { type: 'button', className: 'btn btn-small', onclick: () => reviewRetry(key) }, 'Retry'),
-			h('button', { type: 'button', className: 'btn btn-small', onclick: () => reviewDismiss(key) }, 'Dismiss')));
+		const acts = [];
+		if (x.error === 'COOLDOWN_ACTIVE')
+			acts.push(h('button', { type: 'button', className: 'btn btn-small', onclick: () => reviewRecordNow(key, x) }, 'Record now'));
+		else if (!NO_RETRY.includes(x.error))
+			acts.push(h('button', { type: 'button', className: 'btn btn-small', onclick: () => reviewRetry(key) }, 'Retry'));
+		acts.push(h('button', { type: 'button', className: 'btn btn-small', onclick: () => reviewDismiss(key) }, 'Dismiss'));
+		kids.push(h('span', { className: 'q-actions' }, acts));
 	} else if (x.last_error) {
-		kids.push(h('span', { className: 'q-err soft' }, 'Last try: ', h('code', { className: 'code' }, x.last_error)));
+		kids.push(h('span', { className: 'q-err soft', dataset: { code: x.last_error } }, 'Last try: ' + codeText(x.last_error)));
 	}
 	return h('li', null, kids);
+}
+
+function reviewText(x) {
+	if (x.error === 'COOLDOWN_ACTIVE')
+		return 'Refused: the card had been punched shortly before, and a card takes one punch per visit. ' +
+		    '"Record now" records it with the present time, if the customer should have this punch.';
+	return codeText(x.error, x.message) + (x.message && CODE_TEXT[x.error] && x.message !== CODE_TEXT[x.error] ? ' ' + x.message : '');
 }
 
 let syncing = false;
 let syncNote = '';
 
 function renderQueue() {
-	const all = loadQueue(), mine = queueFor(user), review = loadReview();
+	const all = queue.load(), mine = queue.forUser(user), review = queue.loadReview();
 	$('queue-count').textContent = String(all.length);
 	$('queue-button').classList.toggle('has-items', all.length > 0);
 	setKids($('queue-list'), ...all.map((x) => queueLine(x, false)));
@@ -923,81 +1066,176 @@ function renderQueue() {
 }
 
 function reviewRetry(key) {
-	const r = loadReview(), x = r.find((e) => e.item.idempotency_key === key);
-	if (!x) return;
-	writeJSON(ls, K.review, r.filter((e) => e !== x));
+	queue.requeue(key, false);
 	syncNote = '';
-	const q = loadQueue();
-	if (!q.some((e) => e.item.idempotency_key === key)) {
-		delete x.error; delete x.message;
-		q.push(x);
-		writeJSON(ls, K.queue, q);
-	}
+	renderQueue();
+	syncNow(true);
+}
+
+function reviewRecordNow(key, x) {
+	if (!window.confirm('Record the punch of ' + money(x.item.purchase_amount) + ' now, with the present time?'))
+		return;
+	queue.requeue(key, true, uuid());
+	syncNote = '';
 	renderQueue();
 	syncNow(true);
 }
 
 function reviewDismiss(key) {
-	writeJSON(ls, K.review, loadReview().filter((e) => e.item.idempotency_key !== key));
+	queue.dismiss(key);
 	syncNote = '';
 	renderQueue();
 	$('sync-button').focus();
 }
 
-/* Sends the queue in batches of up to 100 (spec §4.7, §7): successes and
- * idempotent replays leave the queue, INTERNAL_ERROR / DATABASE_ERROR
- * stay for the next sync, anything else goes to "needs review". */
+/* Sends the queue (js/queue.js: batches within the host's body limit,
+ * split when the host refuses one). */
 async function syncNow(manual) {
 	if (syncing || !user) return;
-	const todo = queueFor(user);
-	if (!todo.length) { if (manual) { syncNote = 'Nothing to send.'; renderQueue(); } return; }
+	if (!queue.forUser(user).length) { if (manual) { syncNote = 'Nothing to send.'; renderQueue(); } return; }
 	syncing = true;
 	syncNote = '';
 	renderQueue();
-	let sent = 0, kept = 0, flagged = 0, failure = null;
+	let st;
 	try {
-		for (let i = 0; i < todo.length; i += SYNC_BATCH) {
-			const batch = todo.slice(i, i + SYNC_BATCH);
-			const r = await api('POST', 'transactions/sync', { transactions: batch.map((x) => x.item) });
-			const d = (r.data && r.data.data) || {};
-			const results = Array.isArray(d.results) ? d.results : [];
-			const byKey = new Map();
-			for (const res of results) if (res && typeof res.idempotency_key === 'string') byKey.set(res.idempotency_key, res);
-			const done = [], review = [], soft = new Map();
-			batch.forEach((x, n) => {
-				const key = x.item.idempotency_key;
-				const res = byKey.get(key) || results[n];
-				const out = res && res.result;
-				if (!out) { kept++; return; }
-				if (out.success === true) { done.push(key); sent++; return; }
-				const code = typeof out.error === 'string' ? out.error : 'INTERNAL_ERROR';
-				if (TRANSIENT.includes(code)) { soft.set(key, code); kept++; return; }
-				review.push(Object.assign({}, x, { error: code, message: typeof out.message === 'string' ? out.message : '', reviewed_at: new Date().toISOString() }));
-				flagged++;
-			});
-			if (review.length) writeJSON(ls, K.review, loadReview().concat(review));
-			const gone = done.concat(review.map((x) => x.item.idempotency_key));
-			const q = loadQueue().filter((x) => !gone.includes(x.item.idempotency_key));
-			for (const x of q) if (soft.has(x.item.idempotency_key)) x.last_error = soft.get(x.item.idempotency_key);
-			writeJSON(ls, K.queue, q);
-			renderQueue();
-			if (!done.length && !review.length) break; /* server in trouble: stop here */
-		}
-	} catch (e) {
-		failure = e;
+		st = await queue.sync(api, user, () => renderQueue());
 	} finally {
 		syncing = false;
 	}
-	if (failure instanceof SessionEnded) return;
+	if (st.failure instanceof SessionEnded) return;
 	const bits = [];
-	if (sent) bits.push(plural(sent, 'purchase', 'purchases') + ' sent.');
-	if (flagged) bits.push(flagged + ' need review.');
-	if (kept) bits.push(kept + ' kept for the next try.');
-	if (failure) bits.push(failure instanceof NetError ? 'Server not reachable; will try again.' :
-	    'Sync failed: ' + failure.message + ' (' + failure.code + ').');
+	if (st.sent) bits.push(plural(st.sent, 'purchase', 'purchases') + ' sent.');
+	if (st.flagged) bits.push(st.flagged + ' need review.');
+	if (st.kept) bits.push(st.kept + ' kept for the next try.');
+	const f = st.failure;
+	if (f) bits.push(f instanceof NetError ? 'Server not reachable; will try again.' :
+	    f instanceof ApiError ? 'Sync stopped: ' + codeText(f.code, f.message) : 'Sync stopped: ' + f.message);
 	syncNote = bits.join(' ');
 	renderQueue();
-	if (sent && card) { lookup(cardIdent, false); loadHistory(); }
+	if (st.sent && card) { lookup(cardIdent, false); loadHistory(); }
+}
+
+/* ---- enrolment -------------------------------------------------------- */
+
+let enrolCard = null;
+
+async function openEnrol() {
+	if (!canEnrol()) return;
+	show('enrol-panel', true);
+	show('enrol-form', true);
+	show('enrol-done', false);
+	setMsg('enrol-error', null);
+	clearFieldErrors();
+	const sel = $('enrol-program');
+	setKids(sel, h('option', { value: '' }, 'Loading…'));
+	$('enrol-panel').scrollIntoView({ block: 'nearest' });
+	$('enrol-name').focus();
+	try {
+		const r = await api.call('GET', 'cards/enrol');
+		const d = (r.data && r.data.data) || {};
+		const progs = Array.isArray(d.programs) ? d.programs : [];
+		if (d.can_enrol === false || !progs.length) {
+			setKids(sel);
+			setMsg('enrol-error', h('span', null, d.can_enrol === false ? 'Issuing cards at the till is turned off for your account.' :
+			    'The shop has no active program to issue cards of.'));
+			return;
+		}
+		setKids(sel, ...progs.map((p) => h('option', { value: p.id }, p.title + ' (' + ({ punch: 'punch card', cashback: 'cashback', discount: 'discount' })[p.card_type] + ')')));
+	} catch (e) {
+		if (e instanceof SessionEnded) return;
+		setKids(sel);
+		setMsg('enrol-error', e);
+	}
+}
+
+function closeEnrol() {
+	show('enrol-panel', false);
+	enrolCard = null;
+	delete attempts.enrol;
+}
+
+async function onEnrol(ev) {
+	ev.preventDefault();
+	clearFieldErrors();
+	setMsg('enrol-error', null);
+	const pid = $('enrol-program').value, name = $('enrol-name').value.trim();
+	let bad = null;
+	if (!name) { fieldError('enrol-name', 'Enter the customer\'s name as it goes on the card.'); bad = 'enrol-name'; }
+	if (!pid) { fieldError('enrol-program', 'Choose the program of the card.'); bad = 'enrol-program'; }
+	if (bad) { $(bad).focus(); return; }
+	const loc = currentLocation();
+	const body = { program_id: pid, customer_name: name };
+	if (loc) body.location_id = loc.id;
+	const a = attempt('enrol', JSON.stringify(body));
+	body.idempotency_key = a.key;
+	const btn = $('enrol-submit');
+	busy(btn, true);
+	try {
+		const r = await api.call('POST', 'cards/enrol', body);
+		const d = r.data && r.data.data;
+		if (!d || typeof d.share_token !== 'string') throw api.unreadable(r.status);
+		delete attempts.enrol;
+		showEnrolled(d);
+	} catch (e) {
+		if (e instanceof SessionEnded) return;
+		if (!(e instanceof NetError)) delete attempts.enrol;
+		if (e instanceof ApiError && e.details && e.details.field === 'customer_name') { fieldError('enrol-name', errorNode(e).textContent); $('enrol-name').focus(); }
+		else setMsg('enrol-error', e);
+	} finally {
+		busy(btn, false);
+	}
+}
+
+function showEnrolled(d) {
+	enrolCard = d;
+	const tok = encodeURIComponent(d.share_token);
+	const link = new URL(d.card_page || 'card.html#' + d.share_token, document.baseURI).href;
+	$('enrol-done-title').textContent = 'Card issued: ' + (d.card_title || 'card') + ' for ' + (d.customer_name || 'the customer');
+	$('enrol-qr').src = 'api/v1/mycard/' + tok + '/qr.svg';
+	$('enrol-qr').alt = 'QR code of the card ' + (d.barcode_value || '');
+	$('enrol-link-qr').src = 'api/v1/mycard/' + tok + '/link.svg';
+	$('enrol-link-qr').alt = 'QR code of the link to the customer\'s card page';
+	$('enrol-barcode').textContent = d.barcode_value || '—';
+	$('enrol-link').href = link;
+	$('enrol-link').textContent = link;
+	show('enrol-form', false);
+	show('enrol-done', true);
+	$('enrol-done').focus();
+}
+
+function enrolAgain() {
+	$('enrol-form').reset();
+	enrolCard = null;
+	show('enrol-done', false);
+	show('enrol-form', true);
+	openEnrol();
+}
+
+/* ---- camera ----------------------------------------------------------- */
+
+let camera = null;
+async function openCamera() {
+	const opener = $('camera-button');
+	try {
+		const m = await import('./js/camera.js');
+		camera = m.openCameraScan({
+			onCode: (text) => { camera = null; startLookup(text); },
+			onClose: () => { camera = null; if (document.activeElement === document.body) opener.focus(); }
+		});
+	} catch (e) {
+		setMsg('lookup-error', h('span', null, 'The camera could not be started: ' + (e && e.message ? e.message : e)));
+	}
+}
+
+async function setupCamera() {
+	try {
+		const m = await import('./js/camera.js');
+		const ok = m.cameraAvailable();
+		show('camera-button', ok);
+		show('camera-hint', !ok && !window.isSecureContext);
+	} catch (e) {
+		show('camera-button', false);
+	}
 }
 
 /* ---- connection state ------------------------------------------------- */
@@ -1017,10 +1255,14 @@ function init() {
 	$('logout-button').addEventListener('click', onLogout);
 	$('lookup-form').addEventListener('submit', onLookup);
 	$('lookup-clear').addEventListener('click', () => { clearCard(); $('lookup-code').value = ''; $('lookup-code').focus(); });
-	$('purchase-form').addEventListener('submit', onRecord);
+	$('purchase-form').addEventListener('submit', (e) => onRecord(e, false));
+	$('purchase-yes').addEventListener('click', () => onRecord(null, true));
+	$('purchase-no').addEventListener('click', () => { purchaseConfirm(null); $('purchase-amount').focus(); $('purchase-amount').select(); });
 	$('punch-minus').addEventListener('click', () => stepPunch(-1));
 	$('punch-plus').addEventListener('click', () => stepPunch(1));
-	$('claim-button').addEventListener('click', onClaim);
+	$('claim-button').addEventListener('click', () => claimConfirm(true));
+	$('claim-yes').addEventListener('click', onClaim);
+	$('claim-no').addEventListener('click', () => { claimConfirm(false); $('claim-button').focus(); });
 	$('redeem-form').addEventListener('submit', onRedeem);
 	$('redeem-max').addEventListener('click', onRedeemMax);
 	$('history-type').addEventListener('change', () => { hist.type = $('history-type').value; hist.page = 1; loadHistory(); });
@@ -1029,35 +1271,38 @@ function init() {
 	$('sync-button').addEventListener('click', () => syncNow(true));
 	$('queue-button').addEventListener('click', () => { $('queue-panel').scrollIntoView({ block: 'start' }); $('sync-button').focus(); });
 	$('location-select').addEventListener('change', () => { ss.setItem(K.location, $('location-select').value); renderUser(); renderQueue(); });
-	for (const id of ['purchase-amount', 'punch-count', 'redeem-purchase', 'redeem-amount'])
-		$(id).addEventListener('input', () => fieldError(id, null));
+	$('enrol-button').addEventListener('click', openEnrol);
+	$('enrol-close').addEventListener('click', () => { closeEnrol(); $('enrol-button').focus(); });
+	$('enrol-form').addEventListener('submit', onEnrol);
+	$('enrol-again').addEventListener('click', enrolAgain);
+	$('enrol-print').addEventListener('click', () => window.print());
+	$('enrol-use').addEventListener('click', () => {
+		const d = enrolCard;
+		closeEnrol();
+		if (d) startLookup(d.barcode_value || d.qr_code_data);
+	});
+	$('camera-button').addEventListener('click', openCamera);
+	for (const id of ['purchase-amount', 'punch-count', 'redeem-purchase', 'redeem-amount', 'enrol-name'])
+		$(id).addEventListener('input', () => { fieldError(id, null); if (id === 'purchase-amount' || id === 'punch-count') purchaseConfirm(null); });
+	$('purchase-notes').addEventListener('input', () => purchaseConfirm(null));
 
 	window.addEventListener('online', () => { setNet(true); syncNow(false); });
 	window.addEventListener('offline', () => setNet(false));
 	window.addEventListener('storage', (e) => { if (e.key === K.queue || e.key === K.review) renderQueue(); });
-	setInterval(() => { if (user && navigator.onLine !== false && queueFor(user).length) syncNow(false); }, SYNC_EVERY_MS);
-
-	/* A barcode scanner types like a keyboard: keys typed while no field
-	 * has focus go to the card field, replacing the previous code. */
-	document.addEventListener('keydown', (e) => {
-		if (!user || e.ctrlKey || e.altKey || e.metaKey || e.key.length !== 1 || e.key === ' ') return;
-		const t = document.activeElement;
-		if (t && (/^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName) || t.isContentEditable)) return;
-		const f = $('lookup-code');
-		f.value = '';
-		f.focus();
-	});
+	setInterval(() => { if (user && navigator.onLine !== false && queue.forUser(user).length) syncNow(false); }, SYNC_EVERY_MS);
+	document.addEventListener('keydown', onKeyCapture, true);
 
 	const token = ss.getItem(K.access), saved = readJSON(ss, K.user, null);
 	if (token && saved && saved.id) {
 		startSession(saved);
-		api('GET', 'auth/me').then((r) => {
+		api.call('GET', 'auth/me').then((r) => {
 			if (r.data && r.data.id) { user = r.data; writeJSON(ss, K.user, user); renderUser(); }
 			syncNow(false);
 		}).catch(() => { /* offline: keep the saved profile */ });
 	} else {
 		endSession(null);
 	}
+	setupCamera();
 }
 
 /* The service worker (sw.js) keeps this page loadable with no connection:
@@ -1076,4 +1321,3 @@ function registerWorker() {
 init();
 if (document.readyState === 'complete') registerWorker();
 else window.addEventListener('load', registerWorker);
-})();

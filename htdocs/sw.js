@@ -28,11 +28,13 @@
  * deletes the caches of older versions of this page. */
 'use strict';
 
-const VERSION = 'v1';
+const VERSION = 'v2';
 const SCOPE = new URL('./', self.location.href).href;
 const PREFIX = 'loyalty-pos-shell ' + SCOPE + ' ';
 const CACHE = PREFIX + VERSION;
-const SHELL = ['index.html', 'pos.js', 'pos.css'].map((f) => new URL(f, SCOPE).href);
+/* The page and the modules it imports at start (js/camera.js and the
+ * decoder are loaded on demand and need a connection anyway). */
+const SHELL = ['index.html', 'pos.js', 'pos.css', 'js/api.js', 'js/queue.js', 'js/keys.js', 'js/money.js', 'js/progress.js'].map((f) => new URL(f, SCOPE).href);
 const INDEX = SHELL[0];
 const API = new URL('api/', SCOPE).href;
 const NET_TIMEOUT_MS = 4000;

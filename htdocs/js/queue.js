@@ -1,0 +1,199 @@
+/* The till's offline queue: purchases that could not be recorded at the
+ * counter (no connection, a server fault, the session ended mid-sale),
+ * kept in the browser's localStorage and sent later through
+ * POST transactions/sync, each exactly once (its idempotency key).
+ * No DOM here: node's test runner drives it with a fake storage and API. */
+
+import { ApiError, byteLength } from './api.js';
+
+/* The spec's batch limit, and a body size that stays below the smallest
+ * request limit of a shared host (mod_fcgid's 128 KiB, see README). */
+export const SYNC_MAX_ITEMS = 100;
+export const SYNC_MAX_BYTES = 96 * 1024;
+/* Sync item errors worth sending again as they are (spec §7). */
+export const TRANSIENT = ['INTERNAL_ERROR', 'DATABASE_ERROR', 'SERVICE_UNAVAILABLE'];
+/* The spec's default punch cooldown, for a card not looked up. */
+export const DEFAULT_COOLDOWN_S = 60;
+
+const WRAP = byteLength('{"transactions":[]}');
+
+/* Cuts items (queue entries) into batches of at most maxItems whose sync
+ * body stays within maxBytes. An entry too big alone still gets a batch
+ * of its own: the server's answer decides. */
+export function planBatches(entries, maxBytes = SYNC_MAX_BYTES, maxItems = SYNC_MAX_ITEMS) {
+	const out = [];
+	let cur = [], size = WRAP;
+	for (const x of entries) {
+		const n = byteLength(JSON.stringify(x.item)) + 1;
+		if (cur.length && (cur.length >= maxItems || size + n > maxBytes)) {
+			out.push(cur);
+			cur = [];
+			size = WRAP;
+		}
+		cur.push(x);
+		size += n;
+	}
+	if (cur.length) out.push(cur);
+	return out;
+}
+
+/* Whether two sync items name the same card, however each named it. */
+export function sameCard(a, b) {
+	return ['card_instance_id', 'barcode_value', 'qr_code_data'].some((k) =>
+		typeof a[k] === 'string' && a[k] !== '' && a[k] === b[k]);
+}
+
+/*
+ * createQueue({store, keys: {queue, review}, now}): the queue and the
+ * "needs review" list in store (localStorage). An entry is {item: the
+ * sync item as sent, label, card_type, merchant_id, queued_at}; a review
+ * entry adds {error, message, reviewed_at}.
+ */
+export function createQueue(o) {
+	const store = o.store, K = o.keys || { queue: 'pos.queue.v1', review: 'pos.review.v1' };
+	const now = o.now || (() => Date.now());
+
+	function read(k) {
+		try {
+			const v = JSON.parse(store.getItem(k) || '[]');
+			return Array.isArray(v) ? v.filter((x) => x && x.item && typeof x.item.idempotency_key === 'string') : [];
+		} catch (e) { return []; }
+	}
+	function write(k, v) {
+		try { store.setItem(k, JSON.stringify(v)); return true; } catch (e) { return false; }
+	}
+	const load = () => read(K.queue);
+	const loadReview = () => read(K.review);
+
+	/* Adds a purchase once (by its key); false when storage refused it. */
+	function add(item, meta) {
+		const q = load();
+		if (q.some((x) => x.item.idempotency_key === item.idempotency_key)) return true;
+		q.push(Object.assign({ item: Object.assign({}, item), queued_at: new Date(now()).toISOString() }, meta));
+		return write(K.queue, q);
+	}
+	function remove(keys) {
+		const q = load(), left = q.filter((x) => !keys.includes(x.item.idempotency_key));
+		return left.length === q.length || write(K.queue, left);
+	}
+	/* The purchases this user may send: a staff member his own, an
+	 * owner all of his merchant's. */
+	function forUser(u) {
+		if (!u) return [];
+		return load().filter((x) => x.item.staff_user_id === u.id ||
+		    (u.user_type === 'owner' && x.merchant_id === u.merchant_id));
+	}
+	/* The newest queued punch on this card within cooldownS seconds of
+	 * at (ms), or null: the till refuses a second offline punch as the
+	 * server would, instead of sending one that can only be refused. */
+	function punchWithin(item, cooldownS, at) {
+		let best = null;
+		for (const x of load()) {
+			if (!(x.card_type === 'punch' || (x.card_type === null && typeof x.item.punch_count === 'number'))) continue;
+			if (!sameCard(x.item, item)) continue;
+			const t = Date.parse(x.item.client_timestamp);
+			if (isNaN(t) || Math.abs(at - t) >= cooldownS * 1000) continue;
+			if (!best || t > Date.parse(best.item.client_timestamp)) best = x;
+		}
+		return best;
+	}
+
+	/* A review entry back into the queue as it was (Retry), or, with
+	 * fresh = true, as a new purchase at the present time with a new key
+	 * (Record now: for a refusal its old time can never pass, such as
+	 * the cooldown of a punch captured offline). */
+	function requeue(key, fresh, newKey) {
+		const r = loadReview(), x = r.find((e) => e.item.idempotency_key === key);
+		if (!x) return false;
+		const entry = Object.assign({}, x, { item: Object.assign({}, x.item) });
+		delete entry.error; delete entry.message; delete entry.reviewed_at; delete entry.last_error;
+		if (fresh) {
+			entry.item.idempotency_key = newKey;
+			entry.item.client_timestamp = new Date(now()).toISOString();
+			entry.requeued_from = key;
+		}
+		const q = load();
+		if (!q.some((e) => e.item.idempotency_key === entry.item.idempotency_key)) q.push(entry);
+		if (!write(K.queue, q)) return false;
+		return write(K.review, r.filter((e) => e !== x));
+	}
+	function dismiss(key) {
+		return write(K.review, loadReview().filter((e) => e.item.idempotency_key !== key));
+	}
+
+	/* Files the answer of one batch: successes and replays leave the
+	 * queue, transient errors stay (marked), the rest go to review. */
+	function settle(batch, results) {
+		const byKey = new Map();
+		for (const res of results) if (res && typeof res.idempotency_key === 'string') byKey.set(res.idempotency_key, res);
+		const done = [], review = [], soft = new Map();
+		batch.forEach((x, n) => {
+			const key = x.item.idempotency_key;
+			const res = byKey.get(key) || (results[n] && !results[n].idempotency_key ? results[n] : null);
+			const out = res && res.result;
+			if (!out) return;
+			if (out.success === true) { done.push(key); return; }
+			const code = typeof out.error === 'string' ? out.error : 'INTERNAL_ERROR';
+			if (TRANSIENT.includes(code)) { soft.set(key, code); return; }
+			review.push(Object.assign({}, x, { error: code, message: typeof out.message === 'string' ? out.message : '',
+				reviewed_at: new Date(now()).toISOString() }));
+		});
+		if (review.length) write(K.review, loadReview().concat(review));
+		const gone = new Set(done.concat(review.map((x) => x.item.idempotency_key)));
+		const q = load().filter((x) => !gone.has(x.item.idempotency_key));
+		for (const x of q) if (soft.has(x.item.idempotency_key)) x.last_error = soft.get(x.item.idempotency_key);
+		write(K.queue, q);
+		return { sent: done.length, flagged: review.length };
+	}
+
+	/*
+	 * Sends this user's queue: batches within the host's body limit; a
+	 * batch the host refuses whole (413, or a 500 such as mod_fcgid's own
+	 * for a body above its limit) is split in two and each half sent, so
+	 * one refusal never blocks the queue; a single purchase refused as too
+	 * large goes to review. No connection, 429 or 503 (busy), or a session
+	 * that ended stop the run; what is left is sent next time.
+	 * Returns {sent, flagged, kept, failure, requests}.
+	 */
+	async function sync(api, user, onProgress) {
+		const st = { sent: 0, flagged: 0, kept: 0, failure: null, requests: 0 };
+		const todo = forUser(user);
+		const stack = planBatches(todo).reverse();
+		while (stack.length) {
+			const batch = stack.pop();
+			const body = JSON.stringify({ transactions: batch.map((x) => x.item) });
+			let r;
+			st.requests++;
+			try {
+				r = await api.call('POST', 'transactions/sync', body);
+			} catch (e) {
+				const whole = e instanceof ApiError && (e.status === 413 || (e.status >= 500 && e.status !== 503));
+				if (whole && batch.length > 1) {
+					const half = Math.ceil(batch.length / 2);
+					stack.push(batch.slice(half), batch.slice(0, half));
+					continue;
+				}
+				if (e instanceof ApiError && e.status === 413) {
+					settle(batch, [{ idempotency_key: batch[0].item.idempotency_key,
+						result: { success: false, error: 'PAYLOAD_TOO_LARGE', message: 'This purchase is too large for the server to take.' } }]);
+					st.flagged++;
+					continue;
+				}
+				st.failure = e;
+				break;
+			}
+			const d = (r.data && r.data.data) || {};
+			const s = settle(batch, Array.isArray(d.results) ? d.results : []);
+			st.sent += s.sent;
+			st.flagged += s.flagged;
+			if (onProgress) onProgress(st);
+			if (!s.sent && !s.flagged) break; /* the server is in trouble: stop here */
+		}
+		/* Whatever was neither recorded nor set aside is still queued. */
+		st.kept = todo.length - st.sent - st.flagged;
+		return st;
+	}
+
+	return { load, loadReview, add, remove, forUser, punchWithin, requeue, dismiss, settle, sync };
+}
+

@@ -1,0 +1,99 @@
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { createApi, ApiError, NetError, SessionEnded, retryAfterSecs, byteLength } from '../../htdocs/js/api.js';
+import { memStore, fakeFetch } from './helpers.mjs';
+
+const ok = (data) => ({ status: 200, body: { success: true, data } });
+const fail = (status, code, extra) => Object.assign({ status, body: { success: false, error: { code, message: code.toLowerCase() } } }, extra);
+
+function client(answer, tokens) {
+	const store = memStore(tokens === undefined ? { 'pos.access_token': 'A1', 'pos.refresh_token': 'R1' } : tokens);
+	const f = fakeFetch(answer);
+	const ended = [], net = [];
+	const api = createApi({ base: 'api/v1/', store, fetch: f, onNet: (on) => net.push(on), onSessionEnd: (n) => ended.push(n) });
+	return { api, store, f, ended, net };
+}
+
+test('a call carries the token and returns the answer', async () => {
+	const c = client(() => ok({ x: 1 }));
+	const r = await c.api.call('POST', 'cards/lookup', { barcode_value: '1' });
+	assert.deepEqual(r.data.data, { x: 1 });
+	assert.equal(c.f.calls[0].url, 'api/v1/cards/lookup');
+	assert.equal(c.f.calls[0].headers.Authorization, 'Bearer A1');
+	assert.deepEqual(c.f.calls[0].json, { barcode_value: '1' });
+	assert.deepEqual(c.net, [true]);
+});
+
+test('a string body is sent as it is', async () => {
+	const c = client(() => ok({}));
+	await c.api.call('POST', 'transactions/sync', '{"transactions":[]}');
+	assert.equal(c.f.calls[0].body, '{"transactions":[]}');
+});
+
+test('a 401 refreshes once, then retries with the new token', async () => {
+	const c = client((req) => {
+		if (req.url.endsWith('auth/refresh')) return ok({}) && { status: 200, body: { access_token: 'A2', refresh_token: 'R2' } };
+		return req.headers.Authorization === 'Bearer A2' ? ok({ y: 2 }) : fail(401, 'UNAUTHORIZED');
+	});
+	const [a, b] = await Promise.all([c.api.call('GET', 'auth/me'), c.api.call('GET', 'auth/me')]);
+	assert.deepEqual(a.data.data, { y: 2 });
+	assert.deepEqual(b.data.data, { y: 2 });
+	assert.equal(c.f.calls.filter((x) => x.url.endsWith('auth/refresh')).length, 1, 'one refresh for two calls');
+	assert.equal(c.store.getItem('pos.refresh_token'), 'R2');
+});
+
+test('a refused refresh ends the session', async () => {
+	const c = client((req) => (req.url.endsWith('auth/refresh') ? fail(401, 'INVALID_TOKEN') : fail(401, 'UNAUTHORIZED')));
+	await assert.rejects(c.api.call('POST', 'transactions/record', {}), SessionEnded);
+	assert.equal(c.ended.length, 1);
+	assert.equal(c.store.getItem('pos.access_token'), null);
+});
+
+test('a refresh that meets no server keeps the session', async () => {
+	const c = client((req) => { if (req.url.endsWith('auth/refresh')) throw new Error('down'); return fail(401, 'UNAUTHORIZED'); });
+	await assert.rejects(c.api.call('GET', 'auth/me'), NetError);
+	assert.equal(c.ended.length, 0);
+	assert.equal(c.store.getItem('pos.refresh_token'), 'R1');
+});
+
+test('no token: the session is over at once, nothing sent', async () => {
+	const c = client(() => ok({}), {});
+	await assert.rejects(c.api.call('GET', 'auth/me'), SessionEnded);
+	assert.equal(c.f.calls.length, 0);
+	assert.equal(c.ended.length, 1);
+});
+
+test('errors: the server\'s code, Retry-After, and answers that are not ours', async () => {
+	let c = client(() => fail(429, 'COOLDOWN_ACTIVE', { headers: { 'Retry-After': '42' } }));
+	await assert.rejects(c.api.call('POST', 'transactions/record', {}), (e) => e instanceof ApiError && e.code === 'COOLDOWN_ACTIVE' && e.retryAfter === 42 && e.status === 429);
+	c = client(() => ({ status: 500, body: '<html>mod_fcgid: error</html>' }));
+	await assert.rejects(c.api.call('POST', 'transactions/sync', '{}'), (e) => e instanceof ApiError && e.code === 'INTERNAL_ERROR' && e.status === 500);
+	c = client(() => ({ status: 413, body: '' }));
+	await assert.rejects(c.api.call('POST', 'transactions/sync', '{}'), (e) => e.code === 'PAYLOAD_TOO_LARGE');
+	c = client(() => ({ status: 200, body: 'not json' }));
+	await assert.rejects(c.api.call('GET', 'auth/me'), (e) => e instanceof ApiError && e.code === 'INTERNAL_ERROR');
+	c = client(() => { throw new TypeError('Failed to fetch'); });
+	await assert.rejects(c.api.call('GET', 'auth/me'), NetError);
+	assert.deepEqual(c.net, [false]);
+});
+
+test('login keeps the tokens and returns the user', async () => {
+	const c = client(() => ({ status: 200, body: { access_token: 'A9', refresh_token: 'R9', user: { id: 'u' } } }), {});
+	const u = await c.api.login('a@b.c', 'pw');
+	assert.deepEqual(u, { id: 'u' });
+	assert.equal(c.store.getItem('pos.access_token'), 'A9');
+	const d = client(() => ({ status: 200, body: { user: {} } }), {});
+	await assert.rejects(d.api.login('a@b.c', 'pw'), ApiError);
+});
+
+test('Retry-After as seconds or a date; UTF-8 length', () => {
+	assert.equal(retryAfterSecs('5'), 5);
+	assert.equal(retryAfterSecs(null), null);
+	assert.equal(retryAfterSecs(new Date(10000).toUTCString(), 0), 10);
+	assert.equal(retryAfterSecs('soon'), null);
+	assert.equal(byteLength('abc'), 3);
+	assert.equal(byteLength('é'), 2);
+	assert.equal(byteLength('€'), 3);
+	assert.equal(byteLength('😀'), 4);
+	assert.equal(byteLength('😀é€a'), Buffer.byteLength('😀é€a'));
+});

@@ -1,0 +1,179 @@
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { createQueue, planBatches, sameCard, SYNC_MAX_BYTES, SYNC_MAX_ITEMS } from '../../htdocs/js/queue.js';
+import { createApi, ApiError, NetError } from '../../htdocs/js/api.js';
+import { memStore, fakeFetch } from './helpers.mjs';
+
+const staff = { id: 'staff-1', user_type: 'system_user', merchant_id: 'm1' };
+const owner = { id: 'owner-1', user_type: 'owner', merchant_id: 'm1' };
+let n = 0;
+function item(extra) {
+	n++;
+	return Object.assign({
+		card_instance_id: 'card-' + (n % 7), location_id: 'loc', staff_user_id: 'staff-1', purchase_amount: 5,
+		idempotency_key: 'key-' + String(n).padStart(6, '0'), client_timestamp: new Date(1700000000000 + n * 1000).toISOString()
+	}, extra);
+}
+function fill(q, count, extra) {
+	const items = [];
+	for (let i = 0; i < count; i++) { const it = item(extra); items.push(it); assert.ok(q.add(it, { label: 'x', card_type: 'cashback', merchant_id: 'm1' })); }
+	return items;
+}
+/* A server recording every item once, with a body limit like a shared
+ * host's mod_fcgid (its own 500, not JSON) and a request counter. */
+function server(limit) {
+	const seen = new Map();
+	const f = fakeFetch((req) => {
+		if (limit && Buffer.byteLength(req.body) > limit) return { status: 500, body: '<h1>Internal Server Error</h1>' };
+		const results = req.json.transactions.map((t) => {
+			const again = seen.has(t.idempotency_key);
+			seen.set(t.idempotency_key, (seen.get(t.idempotency_key) || 0) + 1);
+			return { idempotency_key: t.idempotency_key, result: { success: true, data: { idempotent: again } } };
+		});
+		return { status: 200, body: { success: true, data: { results } } };
+	});
+	const api = createApi({ base: 'api/v1/', store: memStore({ 'pos.access_token': 'A' }), fetch: f });
+	return { api, f, seen };
+}
+
+test('batches stay within the byte budget and 100 items', () => {
+	const notes = 'n'.repeat(1500);
+	const entries = Array.from({ length: 250 }, () => ({ item: item({ transaction_notes: notes }) }));
+	const b = planBatches(entries);
+	assert.equal(b.flat().length, 250);
+	for (const x of b) {
+		assert.ok(x.length <= SYNC_MAX_ITEMS);
+		assert.ok(Buffer.byteLength(JSON.stringify({ transactions: x.map((e) => e.item) })) <= SYNC_MAX_BYTES, 'batch within bytes');
+	}
+	const small = planBatches(Array.from({ length: 250 }, () => ({ item: item() })));
+	assert.deepEqual(small.map((x) => x.length), [100, 100, 50]);
+	assert.deepEqual(planBatches([]), []);
+});
+
+test('the queue sends 100 purchases with notes (179 KiB) under a 128 KiB limit, each once', async () => {
+	const q = createQueue({ store: memStore() });
+	const items = fill(q, 100, { transaction_notes: 'Sonderwunsch: ' + 'ä'.repeat(900) });
+	assert.ok(Buffer.byteLength(JSON.stringify({ transactions: items })) > 128 * 1024);
+	const s = server(128 * 1024);
+	const st = await q.sync(s.api, staff);
+	assert.equal(st.sent, 100);
+	assert.equal(st.kept, 0);
+	assert.equal(st.failure, null);
+	assert.equal(q.load().length, 0);
+	assert.equal(s.seen.size, 100);
+	assert.ok([...s.seen.values()].every((c) => c === 1), 'no purchase sent twice');
+	for (const c of s.f.calls) assert.ok(Buffer.byteLength(c.body) <= 128 * 1024);
+});
+
+test('a host limit below the budget: a refused batch is split, never resent whole', async () => {
+	const q = createQueue({ store: memStore() });
+	fill(q, 40, { transaction_notes: 'x'.repeat(1000) });
+	const s = server(8 * 1024);
+	const st = await q.sync(s.api, staff);
+	assert.equal(st.sent, 40);
+	assert.equal(q.load().length, 0);
+	assert.ok([...s.seen.values()].every((c) => c === 1));
+	const refused = s.f.calls.filter((c) => Buffer.byteLength(c.body) > 8 * 1024);
+	const bodies = new Set(refused.map((c) => c.body));
+	assert.equal(bodies.size, refused.length, 'no refused body sent twice');
+	assert.ok(st.requests < 40 * 2);
+});
+
+test('one purchase the host refuses as too large goes to review; the rest go through', async () => {
+	const q = createQueue({ store: memStore() });
+	fill(q, 3);
+	const huge = item({ transaction_notes: 'x'.repeat(3000) });
+	q.add(huge, { label: 'big', card_type: 'cashback', merchant_id: 'm1' });
+	fill(q, 3);
+	const f = fakeFetch((req) => {
+		if (Buffer.byteLength(req.body) > 2500) return { status: 413, body: '' };
+		return { status: 200, body: { success: true, data: { results: req.json.transactions.map((t) => ({ idempotency_key: t.idempotency_key, result: { success: true, data: {} } })) } } };
+	});
+	const api = createApi({ base: '', store: memStore({ 'pos.access_token': 'A' }), fetch: f });
+	const st = await q.sync(api, staff);
+	assert.equal(st.sent, 6);
+	assert.equal(st.flagged, 1);
+	assert.deepEqual(q.loadReview().map((x) => [x.item.idempotency_key, x.error]), [[huge.idempotency_key, 'PAYLOAD_TOO_LARGE']]);
+	assert.equal(q.load().length, 0);
+});
+
+test('per-item answers: success leaves, transient stays marked, refusals go to review', async () => {
+	const q = createQueue({ store: memStore() });
+	const [a, b, c] = fill(q, 3);
+	const f = fakeFetch(() => ({ status: 200, body: { success: true, data: { results: [
+		{ idempotency_key: c.idempotency_key, result: { success: false, error: 'CARD_NOT_FOUND', message: 'no card' } },
+		{ idempotency_key: a.idempotency_key, result: { success: true, data: {} } },
+		{ idempotency_key: b.idempotency_key, result: { success: false, error: 'DATABASE_ERROR', message: 'busy' } }
+	] } } }));
+	const api = createApi({ base: '', store: memStore({ 'pos.access_token': 'A' }), fetch: f });
+	const st = await q.sync(api, staff);
+	assert.deepEqual([st.sent, st.flagged, st.kept], [1, 1, 1]);
+	assert.deepEqual(q.load().map((x) => [x.item.idempotency_key, x.last_error]), [[b.idempotency_key, 'DATABASE_ERROR']]);
+	assert.deepEqual(q.loadReview().map((x) => [x.item.idempotency_key, x.error, x.message]), [[c.idempotency_key, 'CARD_NOT_FOUND', 'no card']]);
+});
+
+test('no connection or a busy server stops the run; the queue is kept whole', async () => {
+	for (const answer of [() => { throw new Error('down'); }, () => ({ status: 503, headers: { 'Retry-After': '5' }, body: { success: false, error: { code: 'SERVICE_UNAVAILABLE', message: 'busy' } } })]) {
+		const q = createQueue({ store: memStore() });
+		fill(q, 150);
+		const f = fakeFetch(answer);
+		const api = createApi({ base: '', store: memStore({ 'pos.access_token': 'A' }), fetch: f });
+		const st = await q.sync(api, staff);
+		assert.equal(f.calls.length, 1, 'one request, not one per batch or half');
+		assert.equal(st.kept, 150);
+		assert.ok(st.failure instanceof NetError || (st.failure instanceof ApiError && st.failure.status === 503));
+		assert.equal(q.load().length, 150);
+	}
+});
+
+test('who may send what: staff their own, the owner the merchant\'s', () => {
+	const q = createQueue({ store: memStore() });
+	q.add(item({ staff_user_id: 'staff-1' }), { merchant_id: 'm1' });
+	q.add(item({ staff_user_id: 'staff-2' }), { merchant_id: 'm1' });
+	q.add(item({ staff_user_id: 'staff-9' }), { merchant_id: 'm2' });
+	assert.equal(q.forUser(staff).length, 1);
+	assert.equal(q.forUser(owner).length, 2);
+	assert.equal(q.forUser(null).length, 0);
+	const again = q.load()[0].item;
+	assert.ok(q.add(again, {}));
+	assert.equal(q.load().length, 3, 'a key is queued once');
+});
+
+test('a second offline punch within the cooldown is found; Record now gives a fresh time and key', () => {
+	let now = 1700000000000;
+	const q = createQueue({ store: memStore(), now: () => now });
+	const first = item({ card_instance_id: 'P', punch_count: 1, client_timestamp: new Date(now).toISOString() });
+	q.add(first, { card_type: 'punch', merchant_id: 'm1' });
+	const second = item({ card_instance_id: 'P', punch_count: 1, client_timestamp: new Date(now + 30000).toISOString() });
+	assert.equal(q.punchWithin(second, 60, now + 30000).item.idempotency_key, first.idempotency_key);
+	assert.equal(q.punchWithin(second, 60, now + 61000), null, 'after the cooldown');
+	assert.equal(q.punchWithin(Object.assign({}, second, { card_instance_id: 'Q' }), 60, now + 30000), null, 'another card');
+	assert.ok(sameCard({ barcode_value: '123' }, { barcode_value: '123', card_instance_id: 'x' }));
+	assert.ok(!sameCard({ barcode_value: '' }, { barcode_value: '' }));
+
+	/* refused by the server as COOLDOWN_ACTIVE: it sits in review */
+	q.settle(q.load(), [{ idempotency_key: first.idempotency_key, result: { success: false, error: 'COOLDOWN_ACTIVE', message: 'wait' } }]);
+	assert.equal(q.loadReview().length, 1);
+	now += 3600000;
+	assert.ok(q.requeue(first.idempotency_key, true, 'fresh-key'));
+	const back = q.load();
+	assert.equal(back.length, 1);
+	assert.equal(back[0].item.idempotency_key, 'fresh-key');
+	assert.equal(back[0].item.client_timestamp, new Date(now).toISOString());
+	assert.equal(back[0].item.purchase_amount, first.purchase_amount);
+	assert.equal(back[0].error, undefined);
+	assert.equal(q.loadReview().length, 0);
+	/* plain Retry keeps key and time */
+	q.settle(q.load(), [{ idempotency_key: 'fresh-key', result: { success: false, error: 'CARD_INACTIVE' } }]);
+	assert.ok(q.requeue('fresh-key', false));
+	assert.equal(q.load()[0].item.idempotency_key, 'fresh-key');
+	assert.equal(q.requeue('nope', false), false);
+	assert.ok(q.dismiss('fresh-key'));
+});
+
+test('a broken or foreign queue in storage is read as empty, not as a crash', () => {
+	const store = memStore({ 'pos.queue.v1': '{not json', 'pos.review.v1': JSON.stringify([null, { item: {} }, 3]) });
+	const q = createQueue({ store });
+	assert.deepEqual(q.load(), []);
+	assert.deepEqual(q.loadReview(), []);
+});

@@ -1,0 +1,500 @@
+#!/usr/bin/env bash
+# tests/till_page.sh: the till (htdocs/index.html, pos.js, js/*.js) at
+# rush hour, in headless Chromium against real lighttpd and a fresh
+# `loyalty-admin demo` database. Each defect found at a busy counter is
+# reproduced as it happened (a slowed lookup, keys typed at a person's
+# pace, a scanner's burst into whatever field has focus, a session ended
+# mid-sale, a host that refuses bodies above 128 KiB, another till
+# spending the balance) and must not come back; then the cashier's new
+# tools (confirmations, enrolment, the customer's progress line, the
+# shop's currency symbol). TAP output; skipped without Chromium or Node
+# (see tests/browser.sh).
+#
+# Environment: as tests/pos_page.sh (TILL_SHOT_DIR for the screenshots).
+set -u
+
+top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}
+# shellcheck source=lib.sh
+. "$top_srcdir/tests/lib.sh"
+# shellcheck source=browser.sh
+. "$top_srcdir/tests/browser.sh"
+
+browser_need
+browser_backend
+lt_start
+[ -n "${DEMO_PUNCH_BARCODE:-}" ] && [ -n "${DEMO_CASHBACK_BARCODE:-}" ] &&
+    [ -n "${DEMO_DISCOUNT_BARCODE:-}" ] && [ -n "${DEMO_MERCHANT_ID:-}" ] ||
+    bail "the output of loyalty-admin demo was not understood"
+browser_shots "${TILL_SHOT_DIR:-}" till-page-shots
+
+# Punch cards of a program with a short cooldown (10 s), so that the
+# cooldown steps need not wait the demo's minute: one for the offline
+# punches, one for ten punches and the claim.
+quick=$("$LT_ADMIN" --db "$LT_DB" program add --merchant "$DEMO_MERCHANT_ID" --type punch \
+    --title "Quick Stamp" --punches 10 --reward-title "Free muffin" --cooldown 10 2>"$LT_DIR/issue.err") ||
+    bail "program add failed: $(cat "$LT_DIR/issue.err")"
+issue() {
+	local out
+	out=$("$LT_ADMIN" --db "$LT_DB" card issue --program "$quick" --customer "$1" 2>"$LT_DIR/issue.err") ||
+	    bail "card issue failed: $(cat "$LT_DIR/issue.err")"
+	printf '%s' "$out" | sed -n 's/.*"barcode_value" *: *"\([0-9]*\)".*/\1/p'
+}
+punch2_barcode=$(issue "Rush Hour")
+punch3_barcode=$(issue "Claire Claim")
+[ -n "$punch2_barcode" ] && [ -n "$punch3_barcode" ] || bail "no barcode from card issue"
+
+cat >"$LT_DIR/drive.js" <<'EOF'
+'use strict';
+const B = require(process.env.BROWSER_JS);
+const { step, ev, waitFor, S, shot, viewport, typeText, typeKeys, typeKeysTimed, pressEnter,
+	slowDown, fulfil, clearIntercepts, once, problems, sleep, note } = B;
+const { execFileSync } = require('child_process');
+const http = require('http');
+
+const E = process.env;
+const URL0 = B.config.url;
+const admin = (...args) => execFileSync(E.ADMIN, ['--db', E.DB, ...args], { encoding: 'utf8' });
+
+B.init({ helpers: `
+const submit = (s) => { $('#result').textContent = ''; return click(s); };
+const queue = () => JSON.parse(localStorage.getItem('pos.queue.v1') || '[]');
+const review = () => JSON.parse(localStorage.getItem('pos.review.v1') || '[]');
+const focused = () => document.activeElement ? (document.activeElement.id || document.activeElement.tagName) : 'none';
+` });
+
+/* The API straight, as another till would call it. */
+function call(method, path, body, token) {
+	return new Promise((resolve, reject) => {
+		const data = body === undefined ? null : Buffer.from(JSON.stringify(body));
+		const r = http.request(URL0 + 'api/v1/' + path, {
+			method, headers: Object.assign({ Accept: 'application/json' },
+				data ? { 'Content-Type': 'application/json', 'Content-Length': data.length } : {},
+				token ? { Authorization: 'Bearer ' + token } : {})
+		}, (res) => {
+			let t = '';
+			res.setEncoding('utf8');
+			res.on('data', (c) => { t += c; });
+			res.on('end', () => { try { resolve({ status: res.statusCode, body: JSON.parse(t) }); } catch (e) { reject(new Error(res.statusCode + ' ' + t)); } });
+		});
+		r.on('error', reject);
+		if (data) r.write(data);
+		r.end();
+	});
+}
+/* The owner on another till: {token, id}. */
+async function otherTill() {
+	const r = await call('POST', 'auth/login', { email: 'owner@demo.example', password: 'demo-owner-pass' });
+	if (r.status !== 200) throw new Error('login ' + JSON.stringify(r.body));
+	return { token: r.body.access_token, id: r.body.user.id };
+}
+
+/* A scanner: the code as a burst of keys, then Enter, a few ms apart
+ * as a USB scanner sends them. The events go out without waiting for
+ * each answer: awaited one by one, a loaded machine's round trips would
+ * space them like a person's typing. */
+function scan(code) {
+	const sent = [];
+	for (const ch of code + '\r') {
+		const k = ch === '\r' ? { key: 'Enter', code: 'Enter', windowsVirtualKeyCode: 13, text: '\r' } :
+		    { key: ch, code: /\d/.test(ch) ? 'Digit' + ch : undefined, windowsVirtualKeyCode: ch.toUpperCase().charCodeAt(0), text: ch };
+		sent.push(S('Input.dispatchKeyEvent', Object.assign({ type: 'keyDown' }, k)));
+		sent.push(S('Input.dispatchKeyEvent', Object.assign({ type: 'keyUp' }, k, { text: undefined })));
+	}
+	return Promise.all(sent);
+}
+async function lookupCard(code) {
+	await ev(`(fill('#lookup-code', ''), $('#lookup-code').focus(), true)`);
+	await typeText(code);
+	await pressEnter();
+}
+async function historyTotal() {
+	const m = await waitFor(`!$('#history-panel').getAttribute('aria-busy') && text('#history-page').match(/(\\d+) transactions?/)`);
+	return parseInt(m[1], 10);
+}
+async function login(email, pass) {
+	await ev(`fill('#login-email', ${JSON.stringify(email)}) && fill('#login-password', ${JSON.stringify(pass)}) && click('#login-submit')`);
+	await waitFor(`vis('#pos-view') && !vis('#login-view')`);
+}
+/* No bare error code is ever shown to the cashier. */
+async function noCodes(sel) {
+	const t = await ev(`text(${JSON.stringify(sel)})`);
+	const m = t.match(/\b[A-Z]{2,}_[A-Z_]{2,}\b/);
+	if (m) throw new Error('a raw code is shown: ' + m[0] + ' in ' + t);
+}
+
+let offlinePunchAt = 0;
+
+async function main() {
+	B.launch();
+	await B.openPage();
+	await viewport(1280, 800);
+
+	await step('the cashier logs in; the top bar shows the name, not the e-mail', async () => {
+		await S('Page.navigate', { url: URL0 });
+		await waitFor(`document.readyState === 'complete' && vis('#login-form')`);
+		await login('staff@demo.example', 'demo-staff-pass');
+		const who = await ev(`text('#who-name')`);
+		if (who !== 'Sam Staff') throw new Error('top bar: ' + who);
+		return ev(`!text('#session-bar').includes('staff@demo.example')`);
+	});
+
+	/* 1. A scan, then "4.50" at 110 ms a key while the lookup takes
+	 * 250 ms: the keys typed meanwhile land in the amount. */
+	await step('typing during a slow lookup: the amount gets every key, the card field none', async () => {
+		await slowDown('cards/lookup', 250);
+		await ev(`(document.activeElement.blur(), true)`);
+		await scan(E.DISC_BARCODE);
+		await typeKeysTimed('4.50', 110);
+		await waitFor(`text('#card-title') === 'Member Discount' || text('#card-title').length > 0`);
+		await waitFor(`$('#purchase-amount').value === '4.50'`, 3000);
+		const code = await ev(`$('#lookup-code').value`);
+		if (code !== E.DISC_BARCODE) throw new Error('card field: ' + code);
+		await pressEnter();
+		await waitFor(`text('#result').includes('Charge the customer')`);
+		const t = await ev(`text('#result')`);
+		if (!/Purchase 4\.50/.test(t)) throw new Error(t);
+		return true;
+	});
+
+	await step('Enter typed before the lookup answers is held, and records the typed amount', async () => {
+		await clearIntercepts();
+		await slowDown('cards/lookup', 900);
+		await ev(`(document.activeElement.blur(), true)`);
+		await scan(E.DISC_BARCODE);
+		await typeKeysTimed('6.20', 110);
+		await pressEnter();
+		if (await ev(`text('#result').includes('6.20')`)) throw new Error('recorded before the card was known');
+		await waitFor(`text('#result').includes('Charge the customer') && text('#result').includes('6.20')`, 5000);
+		await clearIntercepts();
+		return ev(`$('#lookup-code').value === ${JSON.stringify(E.DISC_BARCODE)}`);
+	});
+
+	/* 2. The scanner wins wherever the focus is. */
+	await step('a scan with the focus in the amount (looked up, nothing bought) is a new card', async () => {
+		await lookupCard(E.DISC_BARCODE);
+		await waitFor(`document.activeElement === $('#purchase-amount')`);
+		await scan(E.CASH_BARCODE);
+		await waitFor(`text('#card-title') === 'Cashback Club'`);
+		return ev(`$('#lookup-code').value === ${JSON.stringify(E.CASH_BARCODE)} && $('#purchase-amount').value === ''`);
+	});
+
+	await step('a scan after a cooldown refusal: no "3.2026…" in the amount, the new card shown', async () => {
+		await lookupCard(E.PUNCH_BARCODE);
+		await waitFor(`text('#card-title') === 'Coffee Card' && document.activeElement === $('#purchase-amount')`);
+		await ev(`fill('#purchase-amount', '3.20') && submit('#purchase-submit')`);
+		await waitFor(`text('#result').includes('Purchase recorded')`);
+		await ev(`fill('#purchase-amount', '3.20') && submit('#purchase-submit')`);
+		await waitFor(`text('#result').includes('Purchase not recorded')`);
+		await noCodes('#result');
+		await ev(`$('#purchase-amount').focus()`);
+		await scan(E.CASH_BARCODE);
+		await waitFor(`text('#card-title') === 'Cashback Club'`);
+		const v = await ev(`$('#purchase-amount').value`);
+		if (v !== '') throw new Error('amount field: ' + v);
+		return true;
+	});
+
+	/* 9. The countdown ticks outside the live region. */
+	await step('the cooldown countdown is not read out every second', async () => {
+		await lookupCard(E.PUNCH_BARCODE);
+		await waitFor(`text('#card-title') === 'Coffee Card'`);
+		await ev(`fill('#purchase-amount', '1.00') && submit('#purchase-submit')`);
+		await waitFor(`vis('#countdown') && text('#countdown').includes('second')`);
+		const a = await ev(`[text('#result'), text('#countdown')]`);
+		await sleep(1300);
+		const b = await ev(`[text('#result'), text('#countdown')]`);
+		if (a[1] === b[1]) throw new Error('the countdown does not tick');
+		if (a[0] !== b[0]) throw new Error('the live region changed: ' + a[0] + ' / ' + b[0]);
+		return ev(`!$('#countdown').closest('[aria-live]') && !!$('#result').closest('[aria-live]')`);
+	});
+
+	/* 4. After an unknown card, the next scan replaces the code. */
+	await step('after an unknown card the next scan is not appended to the old code', async () => {
+		await lookupCard('999999999');
+		await waitFor(`vis('#lookup-error')`);
+		await noCodes('#lookup-error');
+		await scan(E.CASH_BARCODE);
+		await waitFor(`text('#card-title') === 'Cashback Club'`);
+		return ev(`$('#lookup-code').value === ${JSON.stringify(E.CASH_BARCODE)}`);
+	});
+
+	/* 7. Guardrails. */
+	await step('0.00 is refused as an amount', async () => {
+		await ev(`fill('#purchase-amount', '0.00') && submit('#purchase-submit')`);
+		await waitFor(`vis('#purchase-amount-error')`);
+		return ev(`!vis('#result-panel') && text('#purchase-amount-error').includes('above 0')`);
+	});
+
+	await step('999,999.00 needs a confirmation; "Change it" records nothing', async () => {
+		const before = await historyTotal();
+		await ev(`fill('#purchase-amount', '999999.00') && submit('#purchase-submit')`);
+		await waitFor(`vis('#purchase-confirm') && !vis('#purchase-submit')`);
+		const t = await ev(`text('#purchase-confirm-text')`);
+		if (!t.includes('999,999.00')) throw new Error(t);
+		if (await ev(`document.activeElement !== $('#purchase-yes')`)) throw new Error('focus not on the confirmation');
+		await ev(`click('#purchase-no')`);
+		await waitFor(`!vis('#purchase-confirm') && vis('#purchase-submit') && document.activeElement === $('#purchase-amount')`);
+		await sleep(300);
+		return (await historyTotal()) === before;
+	});
+
+	await step('a confirmed large amount is recorded once', async () => {
+		const before = await historyTotal();
+		await ev(`fill('#purchase-amount', '1500.00') && submit('#purchase-submit')`);
+		await waitFor(`vis('#purchase-confirm')`);
+		await ev(`click('#purchase-yes')`);
+		await waitFor(`text('#result').includes('Cashback earned')`);
+		await sleep(300);
+		return (await historyTotal()) === before + 1;
+	});
+
+	/* 6. Another till spends the balance first. */
+	await step('after INSUFFICIENT_BALANCE the card shows the balance as it is now, and Max uses it', async () => {
+		await lookupCard(E.CASH_BARCODE);
+		await waitFor(`text('#card-title') === 'Cashback Club' && vis('#redeem-panel')`);
+		const shown = await ev(`text('#card-balance')`);
+		const other = await otherTill(), tok = other.token;
+		const lk = await call('POST', 'cards/lookup', { barcode_value: E.CASH_BARCODE }, tok);
+		const bal = lk.body.data.cashback_balance;
+		if (!(bal > 1)) throw new Error('balance ' + bal + ' ' + shown);
+		const spend = Math.round((bal - 1) * 100) / 100;
+		const r = await call('POST', 'cashback/redeem', { card_instance_id: lk.body.data.card_instance_id, redemption_amount: spend,
+			purchase_amount: spend, location_id: E.LOCATION, staff_user_id: other.id, earn_on_remainder: false, idempotency_key: require('crypto').randomUUID() }, tok);
+		if (r.status !== 200) throw new Error('redeem ' + JSON.stringify(r.body));
+		await ev(`fill('#redeem-purchase', '500.00') && click('#redeem-max')`);
+		const max1 = await ev(`$('#redeem-amount').value`);
+		await ev(`click('#redeem-submit')`);
+		await waitFor(`text('#result').includes('Cashback not redeemed')`);
+		await noCodes('#result');
+		await waitFor(`text('#card-balance').includes('1.00')`);
+		await ev(`click('#redeem-max')`);
+		const max2 = await ev(`$('#redeem-amount').value`);
+		if (max2 !== '1.00' || max1 === max2) throw new Error('Max: ' + max1 + ' then ' + max2);
+		return true;
+	});
+
+	/* 8. Focus after Redeem. */
+	await step('after Redeem the focus is on the result, not the page body', async () => {
+		await ev(`fill('#redeem-purchase', '10.00') && fill('#redeem-amount', '1.00') && click('#redeem-submit')`);
+		await waitFor(`text('#result').includes('Charge the customer')`);
+		return ev(`document.activeElement !== document.body && document.activeElement.id === 'result-panel'`);
+	});
+
+	/* 11. The actions stay in view on a laptop. */
+	await step('at 1280x800 Record and "Pay with cashback" are in view after a cashback scan', async () => {
+		await ev(`scrollTo(0, 0) || true`);
+		await lookupCard(E.CASH_BARCODE);
+		await waitFor(`text('#card-title') === 'Cashback Club' && vis('#redeem-panel')`);
+		await B.settle();
+		await ev(`scrollTo(0, 0) || true`);
+		await shot('till-1280-cashback');
+		const r = await ev(`[$('#purchase-submit').getBoundingClientRect().bottom, $('#redeem-submit').getBoundingClientRect().bottom, innerHeight]`);
+		if (r[0] > r[2] || r[1] > r[2]) throw new Error('below the fold: ' + JSON.stringify(r));
+		return true;
+	});
+
+	/* 7 and 8. Claiming: a confirmation, and the focus kept, by keyboard. */
+	await step('claiming asks first; Cancel claims nothing', async () => {
+		await lookupCard(E.PUNCH3_BARCODE);
+		await waitFor(`text('#card-title') === 'Quick Stamp'`);
+		/* ten punches at once: a confirmation too */
+		await ev(`fill('#purchase-amount', '30.00') && fill('#punch-count', '10') && submit('#purchase-submit')`);
+		await waitFor(`vis('#purchase-confirm') && text('#purchase-confirm-text').includes('10 punches')`);
+		await ev(`click('#purchase-yes')`);
+		await waitFor(`text('#result').includes('Reward earned')`);
+		await waitFor(`vis('#claim-panel')`);
+		await ev(`$('#claim-button').focus()`);
+		await pressEnter();
+		await waitFor(`vis('#claim-confirm') && document.activeElement === $('#claim-yes')`);
+		await ev(`click('#claim-no')`);
+		await waitFor(`!vis('#claim-confirm') && document.activeElement === $('#claim-button')`);
+		return ev(`vis('#claim-panel')`);
+	});
+
+	await step('a claim by keyboard leaves the focus on the result', async () => {
+		await pressEnter();
+		await waitFor(`document.activeElement === $('#claim-yes')`);
+		await pressEnter();
+		await waitFor(`text('#result').includes('Reward claimed')`);
+		await sleep(400);
+		const f = await ev(`focused()`);
+		if (f === 'BODY' || f === 'none') throw new Error('focus fell to ' + f);
+		return true;
+	});
+
+	/* 8. "Older" disabled on the last page. */
+	await step('when "Older" disables on the last page the focus stays in the history', async () => {
+		const other = await otherTill();
+		const lk = await call('POST', 'cards/lookup', { barcode_value: E.DISC_BARCODE }, other.token);
+		for (let i = 0; i < 11; i++) {
+			const r = await call('POST', 'transactions/record', { card_instance_id: lk.body.data.card_instance_id, purchase_amount: 2 + i,
+				location_id: E.LOCATION, staff_user_id: other.id, idempotency_key: require('crypto').randomUUID() }, other.token);
+			if (r.status !== 200) throw new Error(JSON.stringify(r.body));
+		}
+		await lookupCard(E.DISC_BARCODE);
+		await waitFor(`text('#card-title') === 'Member Discount'`);
+		const total = await historyTotal();
+		if (total <= 10) throw new Error('only ' + total + ' transactions');
+		await ev(`$('#history-next').focus()`);
+		await pressEnter();
+		await waitFor(`$('#history-next').disabled && text('#history-page').startsWith('Page 2')`);
+		const f = await ev(`focused()`);
+		if (f === 'BODY' || f === 'none') throw new Error('focus fell to ' + f);
+		return f === 'history-prev';
+	});
+
+	/* 12. A focus ring even without :focus-visible. */
+	await step('no style sheet removes the focus ring for every :focus', async () => {
+		const bad = await ev(`Array.from(document.styleSheets).flatMap((s) => Array.from(s.cssRules)).filter((r) =>
+			r.selectorText && /(^|,)\\s*:focus\\s*(,|$)/.test(r.selectorText) && /none/.test(r.style.outline || r.style.outlineStyle)).map((r) => r.cssText)`);
+		if (bad.length) throw new Error(bad.join(' | '));
+		await ev(`$('#lookup-code').blur() || true`);
+		await S('Input.dispatchKeyEvent', { type: 'keyDown', key: 'Tab', code: 'Tab', windowsVirtualKeyCode: 9 });
+		await S('Input.dispatchKeyEvent', { type: 'keyUp', key: 'Tab', code: 'Tab', windowsVirtualKeyCode: 9 });
+		const st = await ev(`[focused(), document.activeElement.className, getComputedStyle(document.activeElement).outlineStyle]`);
+		if (st[2] === 'none') throw new Error('no ring on ' + st.join(' '));
+		return true;
+	});
+
+	/* 2. Offline: a queued purchase resets the form; 5. a second offline
+	 * punch on one card within the cooldown is refused at once. */
+	await step('offline: the purchase is queued and the form reset; the next scan is a new card', async () => {
+		await S('Network.emulateNetworkConditions', { offline: true, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+		await scan(E.PUNCH2_BARCODE);
+		await waitFor(`vis('#card-offline') && vis('#purchase-panel') && document.activeElement === $('#purchase-amount')`);
+		await typeKeysTimed('2.50', 60);
+		await pressEnter();
+		await waitFor(`text('#result').includes('Saved to the offline queue')`);
+		offlinePunchAt = Date.now();
+		await noCodes('#result');
+		if (await ev(`$('#purchase-amount').value`) !== '') throw new Error('the form was not reset');
+		if (await ev(`queue().length`) !== 1) throw new Error('queue ' + JSON.stringify(await ev('queue()')));
+		await ev(`$('#purchase-amount').focus()`);
+		await scan(E.PUNCH2_BARCODE);
+		await waitFor(`vis('#card-offline') && $('#lookup-code').value === ${JSON.stringify(E.PUNCH2_BARCODE)}`);
+		return ev(`$('#purchase-amount').value === ''`);
+	});
+
+	await step('offline: a second punch on that card within the cooldown is refused at the till', async () => {
+		await ev(`fill('#purchase-amount', '1.80') && submit('#purchase-submit')`);
+		await waitFor(`text('#result').includes('Purchase not recorded')`);
+		const t = await ev(`text('#result')`);
+		if (!/punched .* ago/.test(t)) throw new Error(t);
+		await noCodes('#result');
+		return ev(`queue().length === 1 && vis('#countdown')`);
+	});
+
+	await step('back online, the queued punch is recorded once', async () => {
+		await S('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+		await ev(`click('#sync-button')`);
+		await waitFor(`queue().length === 0 && text('#queue-summary').includes('1 purchase sent')`);
+		return ev(`review().length === 0`);
+	});
+
+	await step('a punch refused for its cooldown offers "Record now" (not a Retry that cannot pass) and it records', async () => {
+		/* as a till that was offline would have it: refused at sync */
+		const item = { barcode_value: E.PUNCH2_BARCODE, location_id: E.LOCATION, staff_user_id: await ev(`JSON.parse(sessionStorage.getItem('pos.user')).id`),
+			purchase_amount: 1.8, punch_count: 1, idempotency_key: require('crypto').randomUUID(), client_timestamp: new Date(Date.now() - 20000).toISOString() };
+		await ev(`(localStorage.setItem('pos.review.v1', JSON.stringify([{ item: ${JSON.stringify(item)}, label: 'Card', card_type: 'punch', merchant_id: 'm', error: 'COOLDOWN_ACTIVE', message: 'Wait.' }])), true)`);
+		await ev(`(window.dispatchEvent(new StorageEvent('storage', { key: 'pos.review.v1' })), true)`);
+		await S('Page.reload');
+		await waitFor(`vis('#review-box')`);
+		const t = await ev(`text('#review-list')`);
+		if (!t.includes('Record now') || t.includes('Retry')) throw new Error(t);
+		await noCodes('#review-list');
+		/* the program's cooldown (10 s) after the punch synced before */
+		await sleep(Math.max(0, offlinePunchAt + 11000 - Date.now()));
+		await ev(`(window.confirm = () => true, true)`);
+		await ev(`click(Array.from(document.querySelectorAll('#review-list button')).find((b) => b.textContent === 'Record now'))`);
+		await waitFor(`review().length === 0 && queue().length === 0 && text('#queue-summary').includes('1 purchase sent')`, 15000);
+		return true;
+	});
+
+	/* 13. A host that refuses bodies above its limit with its own 500:
+	 * 128 KiB (mod_fcgid's default), and a stricter one that refuses
+	 * even the till's batches, which must then be split. */
+	await step('100 queued purchases with notes (over 128 KiB) reach a host with a 128 KiB limit, each once', () => bigSync(100, 128 * 1024));
+	await step('a host with a 40 KiB limit: refused batches are split, none sent twice, all recorded once', () => bigSync(60, 40 * 1024));
+
+	/* 3. The session ends mid-sale: the cashier is disabled. */
+	await step('a sale in flight when the session ends is kept in the queue and said so on the login form', async () => {
+		const me = await ev(`JSON.parse(sessionStorage.getItem('pos.user'))`);
+		await lookupCard(E.CASH_BARCODE);
+		await waitFor(`text('#card-title') === 'Cashback Club'`);
+		admin('user', 'disable', me.id);
+		await ev(`sessionStorage.setItem('pos.access_token', 'expired.token.x') || true`);
+		await ev(`fill('#purchase-amount', '8.40') && submit('#purchase-submit')`);
+		await waitFor(`vis('#login-view')`);
+		const n = await ev(`text('#login-notice') + ' | ' + text('#login-queue')`);
+		if (!n.includes('8.40') || !n.includes('offline queue')) throw new Error(n);
+		const q = await ev(`queue()`);
+		if (q.length !== 1 || q[0].item.purchase_amount !== 8.4) throw new Error(JSON.stringify(q));
+		admin('user', 'enable', me.id);
+		await login('staff@demo.example', 'demo-staff-pass');
+		await waitFor(`queue().length === 0 && text('#queue-summary').includes('1 purchase sent')`, 15000);
+		return true;
+	});
+
+	await step('no console error, exception or CSP report', async () => {
+		const p = problems.filter((x) => !/Failed to load resource|ERR_INTERNET_DISCONNECTED|status of 4\d\d|status of 5\d\d/.test(x));
+		if (p.length) throw new Error(p.join('\n'));
+		return true;
+	});
+}
+
+/* n purchases with long notes queued as an offline till has them, sent
+ * with Sync now to a host that answers a body above limit with a 500 of
+ * its own (HTML, as mod_fcgid does). */
+async function bigSync(count, limit) {
+	const tok = (await otherTill()).token;
+	const lk = await call('POST', 'cards/lookup', { barcode_value: E.CASH_BARCODE }, tok);
+	const card = lk.body.data.card_instance_id;
+	const me = await ev(`JSON.parse(sessionStorage.getItem('pos.user'))`);
+	const t0 = Date.now() - 3600000;
+	const items = [];
+	for (let i = 0; i < count; i++)
+		items.push({ item: { card_instance_id: card, location_id: E.LOCATION, staff_user_id: me.id, purchase_amount: 1,
+			transaction_notes: 'Bestellung ' + i + ': ' + 'コーヒーとケーキ、'.repeat(60).slice(0, 480),
+			idempotency_key: require('crypto').randomUUID(), client_timestamp: new Date(t0 + i * 1000).toISOString() },
+			label: 'Cashback Club', card_type: 'cashback', merchant_id: me.merchant_id, queued_at: new Date().toISOString() });
+	const whole = Buffer.byteLength(JSON.stringify({ transactions: items.map((x) => x.item) }));
+	if (whole <= limit) throw new Error('only ' + whole + ' bytes');
+	note(count + ' purchases with notes: ' + whole + ' bytes in one body');
+	const sizes = [], refused = [];
+	await fulfil('transactions/sync', (p) => {
+		const body = p.request.postData !== undefined ? Buffer.from(p.request.postData) :
+		    p.request.postDataEntries ? Buffer.concat(p.request.postDataEntries.map((e) => Buffer.from(e.bytes || '', 'base64'))) : null;
+		if (!body) throw new Error('no body seen');
+		sizes.push(body.length);
+		if (body.length > limit) refused.push(require('crypto').createHash('sha1').update(body).digest('hex'));
+		return body.length > limit ? { status: 500, headers: { 'Content-Type': 'text/html' }, body: '<h1>Internal Server Error</h1>' } : null;
+	});
+	const before = await historyTotalOf(card, tok);
+	await ev(`(localStorage.setItem('pos.queue.v1', JSON.stringify(${JSON.stringify(items)})), true)`);
+	await S('Page.reload');
+	await waitFor(`vis('#pos-view') && text('#queue-count') === '${count}'`);
+	await ev(`click('#sync-button')`);
+	await waitFor(`queue().length === 0 && !$('#sync-button').getAttribute('aria-busy').includes('true')`, 30000);
+	await clearIntercepts();
+	const after = await historyTotalOf(card, tok);
+	note('sync bodies: ' + sizes.join(', '));
+	if (after - before !== count) throw new Error('recorded ' + (after - before));
+	if (refused.length !== new Set(refused).size) throw new Error('a refused body was sent again: ' + sizes);
+	return ev(`review().length === 0 && text('#queue-summary').includes('${count} purchases sent')`);
+}
+
+async function historyTotalOf(card, tok) {
+	const r = await call('GET', 'transactions/history?card_instance_id=' + card + '&page_size=1', undefined, tok);
+	return r.body.data.pagination.total_count;
+}
+
+B.run(main, { timeout: 420000, timed: true });
+EOF
+
+browser_drive DISC_BARCODE="$DEMO_DISCOUNT_BARCODE" CASH_BARCODE="$DEMO_CASHBACK_BARCODE" \
+    PUNCH_BARCODE="$DEMO_PUNCH_BARCODE" PUNCH2_BARCODE="$punch2_barcode" PUNCH3_BARCODE="$punch3_barcode" \
+    LOCATION="$DEMO_LOCATION_ID" ADMIN="$LT_ADMIN" DB="$LT_DB"
+rc=$?
+diag "screenshots in $shots"
+lt_stop
+exit "$rc"
