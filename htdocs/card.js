@@ -1,0 +1,430 @@
+/* The customer's own card (card.html#TOKEN): the card's QR code and
+ * barcode to show at the till, its balance or punches, rewards waiting.
+ * Read-only, and nothing else of the shop.
+ *
+ * The token (32 lowercase hex) is in the URL's fragment, which no browser
+ * sends to a server or in a Referer. It is kept in localStorage with the
+ * last copy of the card, because a home-screen icon opens the manifest's
+ * start_url (card.html) without the fragment; several cards on one phone
+ * are kept as a short list with a switcher. The last copy (and the two
+ * codes as SVG text) is what the page shows when the server cannot be
+ * reached, marked as possibly out of date.
+ *
+ * API: GET api/v1/mycard/TOKEN (no auth; 404 NOT_FOUND for an unknown
+ * token), api/v1/mycard/TOKEN/qr.svg and /barcode.svg. */
+import { progressLine, percent } from './js/progress.js';
+import { formatMoney, isNum } from './js/money.js';
+
+const STORE = 'loyalty.mycard.v1';
+const MAX_CARDS = 8;
+const TOKEN = /^[0-9a-f]{32}$/;
+const API = 'api/v1/mycard/';
+const TIMEOUT_MS = 10000;
+const RECHECK_MS = 60000;	/* back on the page after this: ask again */
+
+const $ = (id) => document.getElementById(id);
+const show = (id, on) => { (typeof id === 'string' ? $(id) : id).hidden = !on; };
+function h(tag, props, ...kids) {
+	const e = document.createElement(tag);
+	if (props) Object.assign(e, props);
+	for (const k of kids) if (k !== null && k !== undefined) e.append(k);
+	return e;
+}
+const str = (v) => (typeof v === 'string' ? v : '');
+const int = (v) => (Number.isInteger(v) ? String(v) : '—');
+
+/* ---- the kept cards ---------------------------------------------------- */
+
+/* {current: token, cards: [{token, data, at, used, codes, qr, bar}]}:
+ * data is the last answer's data, at when it came (ms), used when the card
+ * was last shown, qr and bar the SVG texts of its codes (for offline),
+ * codes what they encode. */
+function loadStore() {
+	try {
+		const s = JSON.parse(localStorage.getItem(STORE) || 'null');
+		if (s && Array.isArray(s.cards))
+			return { current: TOKEN.test(s.current) ? s.current : null,
+				cards: s.cards.filter((c) => c && TOKEN.test(c.token) && c.data && typeof c.data === 'object') };
+	} catch (e) { /* unreadable: start afresh */ }
+	return { current: null, cards: [] };
+}
+function saveStore(st) {
+	st.cards.sort((a, b) => (b.used || 0) - (a.used || 0));
+	st.cards.length = Math.min(st.cards.length, MAX_CARDS);
+	for (let tries = 0; tries < 2; tries++) {
+		try {
+			localStorage.setItem(STORE, JSON.stringify(st));
+			return true;
+		} catch (e) {
+			/* Full (or storage refused): keep the data, drop the
+			 * other cards' pictures, once. */
+			for (const c of st.cards) if (c.token !== st.current) { c.qr = null; c.bar = null; }
+		}
+	}
+	return false;
+}
+const entryOf = (st, token) => st.cards.find((c) => c.token === token) || null;
+
+/* ---- what the page shows ------------------------------------------------ */
+
+const timeFmt = new Intl.DateTimeFormat(undefined, { timeStyle: 'short' });
+const dateTimeFmt = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+function when(ms) {
+	const d = new Date(ms);
+	if (!isFinite(d)) return 'an unknown time';
+	return d.toDateString() === new Date().toDateString() ? 'today at ' + timeFmt.format(d) : dateTimeFmt.format(d);
+}
+
+function setTitle(text) {
+	$('page-title').textContent = text;
+}
+
+function resetShop() {
+	$('shop-name').textContent = 'Loyalty card';
+	document.title = 'Your loyalty card';
+}
+
+/* A message instead of a card; nothing of any card stays on the page. */
+function showMessage(title, text, more, opts) {
+	const o = opts || {};
+	resetShop();
+	setTitle(title);
+	$('message-text').textContent = text;
+	$('message-more').textContent = more || '';
+	show('message-more', !!more);
+	show('retry-button', !!o.retry);
+	show('forget-button', !!o.forget);
+	show('loading', false);
+	show('card-view', false);
+	clearCard();
+	show('message-view', true);
+	$('main').setAttribute('aria-busy', 'false');
+	renderSwitcher();
+}
+
+function clearCard() {
+	for (const id of ['qr-image', 'barcode-image']) {
+		const img = $(id);
+		img.removeAttribute('src');
+		img.dataset.src = '';
+	}
+	for (const id of ['customer-name', 'barcode-digits', 'progress-line', 'rewards-text', 'updated-text', 'stale-note', 'status-banner'])
+		$(id).textContent = '';
+	$('punch-dots').replaceChildren();
+	$('balance').replaceChildren();
+}
+
+const svgUrl = (text) => 'data:image/svg+xml;charset=utf-8,' + encodeURIComponent(text);
+
+/* Sets a code's picture: the server's when it was just reached, else the
+ * kept copy; a picture that fails falls back to the kept copy, and with
+ * none the page says so (the digits stay, for typing). */
+function setCode(id, live, apiUrl, kept) {
+	const img = $(id);
+	const want = live || !kept ? apiUrl : svgUrl(kept);
+	img.onerror = () => {
+		if (kept && img.dataset.src !== svgUrl(kept)) {
+			img.dataset.src = svgUrl(kept);
+			img.src = img.dataset.src;
+			return;
+		}
+		img.hidden = true;
+		show('code-missing', true);
+	};
+	img.onload = () => {
+		img.hidden = false;
+		if (!$('qr-image').hidden && !$('barcode-image').hidden) show('code-missing', false);
+	};
+	/* A picture that failed before is asked for again. */
+	if (img.dataset.src !== want || img.hidden) {
+		img.dataset.src = want;
+		img.hidden = false;
+		img.src = want;
+	}
+}
+
+function row(label, value, cls) {
+	return h('div', { className: 'bal' + (cls ? ' ' + cls : '') }, h('dt', null, label), h('dd', null, value));
+}
+
+function balanceRows(d, symbol) {
+	const b = d.balance && typeof d.balance === 'object' ? d.balance : {};
+	const m = (v) => formatMoney(v, symbol);
+	const pct = (v) => percent(v) || '—';
+	const rows = [];
+	if (d.card_type === 'punch') {
+		const pending = Number.isInteger(b.pending_rewards) ? b.pending_rewards : d.pending_rewards;
+		rows.push(row('Punches', int(b.current_punches) + ' of ' + int(b.punch_requirement), 'big'));
+		rows.push(row('Rewards waiting', int(pending), pending > 0 ? 'big good' : ''));
+		rows.push(row('Punches so far', int(b.lifetime_punches)));
+	} else if (d.card_type === 'cashback') {
+		rows.push(row('Cashback balance', m(b.cashback_balance), 'big'));
+		rows.push(row('Cashback rate', pct(b.cashback_rate) + (str(b.current_tier_name) ? ' (' + b.current_tier_name + ')' : '')));
+		if (str(b.next_tier_name) && isNum(b.next_tier_threshold))
+			rows.push(row('Next tier', b.next_tier_name + ' at ' + m(b.next_tier_threshold) + ' spent'));
+		rows.push(row('Cashback earned so far', m(b.lifetime_cashback)));
+	} else if (d.card_type === 'discount') {
+		rows.push(row('Discount', pct(b.discount_rate), 'big'));
+		if (str(b.current_tier_name)) rows.push(row('Tier', b.current_tier_name));
+		rows.push(row('Next tier', str(b.next_tier_name) && isNum(b.next_tier_threshold) ?
+		    b.next_tier_name + ' at ' + m(b.next_tier_threshold) + ' spent' : 'Top tier reached'));
+		rows.push(row('Spent so far', m(b.lifetime_spend)));
+	}
+	return rows;
+}
+
+/* The card. how: {live: true} just answered by the server; {checking:
+ * true} a kept copy while the server is asked; {reason: 'offline' |
+ * 'server'} a kept copy after the server could not be reached. */
+function renderCard(entry, how) {
+	const d = entry.data, token = entry.token;
+	const symbol = str(d.currency_symbol);
+	const active = d.status === undefined || d.status === 'active';
+	const title = str(d.card_title) || 'Loyalty card';
+
+	show('message-view', false);
+	show('loading', false);
+	$('shop-name').textContent = str(d.merchant_name) || 'Loyalty card';
+	setTitle(title);
+	document.title = title + (str(d.merchant_name) ? ' · ' + d.merchant_name : '');
+	$('customer-name').textContent = str(d.customer_name);
+	show('customer-name', !!str(d.customer_name));
+
+	$('status-banner').textContent = active ? '' : 'This card is not active' +
+	    (str(d.status) && d.status !== 'inactive' ? ' (' + d.status + ')' : '') + '. Ask at the shop.';
+	show('status-banner', !active);
+	$('card-view').classList.toggle('is-inactive', !active);
+
+	/* The codes. */
+	show('code-missing', false);
+	setCode('qr-image', !!how.live, API + token + '/qr.svg', entry.qr);
+	setCode('barcode-image', !!how.live, API + token + '/barcode.svg', entry.bar);
+	$('barcode-digits').textContent = str(d.barcode_value);
+
+	/* Progress. */
+	const line = active ? progressLine(d, symbol) : '';
+	$('progress-line').textContent = line;
+	show('progress-line', !!line);
+	const b = d.balance && typeof d.balance === 'object' ? d.balance : {};
+	const dots = $('punch-dots');
+	dots.replaceChildren();
+	if (d.card_type === 'punch') {
+		const cur = b.current_punches, req = b.punch_requirement;
+		if (Number.isInteger(req) && req > 0 && req <= 30 && Number.isInteger(cur))
+			for (let i = 0; i < req; i++) dots.append(h('span', { className: 'pdot' + (i < cur ? ' on' : '') }));
+	}
+	show(dots, dots.childElementCount > 0);
+	$('balance').replaceChildren(...balanceRows(d, symbol));
+
+	const pending = d.card_type === 'punch' ?
+	    (Number.isInteger(b.pending_rewards) ? b.pending_rewards : Number.isInteger(d.pending_rewards) ? d.pending_rewards : 0) : 0;
+	const rw = d.reward && typeof d.reward === 'object' ? d.reward : {};
+	$('rewards-title').textContent = pending === 1 ? 'A reward is waiting' : pending + ' rewards waiting';
+	$('rewards-text').textContent = (pending > 1 ? pending + ' × ' : '') + (str(rw.title) || 'Your reward') +
+	    (str(rw.description) ? ': ' + rw.description : '');
+	show('rewards-box', active && pending > 0);
+
+	/* How fresh. */
+	const at = when(entry.at);
+	$('updated-text').textContent = how.live ? 'Updated ' + at + '.' :
+	    how.checking ? 'Updated ' + at + '. Checking for news…' : 'Last updated ' + at + '.';
+	$('stale-note').textContent = how.reason === 'offline' ?
+	    'You are offline. This is the copy from ' + at + ' and may be out of date.' :
+	    how.reason === 'server' ? 'The shop\u2019s server could not be reached. This is the copy from ' + at + ' and may be out of date.' : '';
+	show('stale-note', !!how.reason);
+	$('card-view').classList.toggle('is-stale', !!how.reason);
+
+	show('card-view', true);
+	$('main').setAttribute('aria-busy', how.checking ? 'true' : 'false');
+	renderSwitcher();
+}
+
+function renderSwitcher() {
+	const st = loadStore();
+	const sel = $('card-select');
+	const cards = st.cards.slice().sort((a, b) => cardLabel(a, st.cards).localeCompare(cardLabel(b, st.cards)));
+	sel.replaceChildren(...cards.map((c) => h('option', { value: c.token, textContent: cardLabel(c, st.cards), selected: c.token === current })));
+	if (!cards.some((c) => c.token === current))
+		sel.prepend(h('option', { value: '', textContent: 'Choose a card', selected: true, disabled: true }));
+	show('switcher', cards.length > 1 || (cards.length === 1 && cards[0].token !== current));
+}
+/* "Coffee Card · Demo Coffee", with the customer's name when another kept
+ * card reads the same. */
+function cardLabel(c, all) {
+	const d = c.data;
+	const base = [str(d.card_title) || 'Card', str(d.merchant_name)].filter(Boolean).join(' · ');
+	const twin = (all || []).some((o) => o !== c && str(o.data.card_title) === str(d.card_title) && str(o.data.merchant_name) === str(d.merchant_name));
+	return twin && str(d.customer_name) ? base + ' · ' + d.customer_name : base;
+}
+
+/* ---- talking to the server --------------------------------------------- */
+
+let current = null;	/* the token shown */
+let lastTry = 0;
+let inFlight = null;
+
+async function getJson(url, signal) {
+	const res = await fetch(url, { cache: 'no-store', credentials: 'omit', referrerPolicy: 'no-referrer',
+		headers: { Accept: 'application/json' }, signal });
+	let body = null;
+	try { body = await res.json(); } catch (e) { /* not JSON: a server problem */ }
+	return { status: res.status, body };
+}
+
+/* Asks for the card; shows what came back. */
+function refresh() {
+	const token = current;
+	if (!token) return Promise.resolve();
+	if (inFlight && inFlight.token === token) return inFlight.p;
+	lastTry = Date.now();
+	const btn = $('refresh-button');
+	btn.disabled = true;
+	btn.setAttribute('aria-busy', 'true');
+	const ctl = new AbortController();
+	const timer = setTimeout(() => ctl.abort(), TIMEOUT_MS);
+	const p = (async () => {
+		let r = null;
+		try { r = await getJson(API + token, ctl.signal); } catch (e) { r = null; }
+		clearTimeout(timer);
+		if (token !== current) return;	/* switched meanwhile */
+		const st = loadStore();
+		let entry = entryOf(st, token);
+		if (r && r.status === 200 && r.body && r.body.success === true && r.body.data && typeof r.body.data === 'object') {
+			if (!entry) st.cards.push(entry = { token, qr: null, bar: null, codes: '' });
+			entry.data = r.body.data;
+			entry.at = Date.now();
+			entry.used = entry.at;
+			st.current = token;
+			saveStore(st);
+			renderCard(entry, { live: true });
+			keepCodes(token);
+		} else if (r && r.status === 404) {
+			unknownCard(token, !!entry);
+		} else {
+			const reason = !r && !navigator.onLine ? 'offline' : 'server';
+			if (entry) renderCard(entry, { reason: r ? 'server' : reason });
+			else showMessage('Your loyalty card', reason === 'offline' ?
+			    'You are offline, and this card has not been opened on this phone before.' :
+			    'The shop\u2019s server could not be reached.',
+			    'Try again when you have a connection.', { retry: true });
+		}
+	})().finally(() => {
+		if (inFlight && inFlight.p === p) inFlight = null;
+		btn.disabled = false;
+		btn.removeAttribute('aria-busy');
+	});
+	inFlight = { token, p };
+	return p;
+}
+
+/* Keeps the SVG text of the card's codes for when it is offline; fetched
+ * again only when what they encode has changed. */
+async function keepCodes(token) {
+	let st = loadStore(), entry = entryOf(st, token);
+	if (!entry) return;
+	const codes = str(entry.data.qr_code_data) + '|' + str(entry.data.barcode_value);
+	if (entry.qr && entry.bar && entry.codes === codes) return;
+	const text = async (what) => {
+		try {
+			const res = await fetch(API + token + '/' + what, { cache: 'no-store', credentials: 'omit', referrerPolicy: 'no-referrer' });
+			const t = res.ok && /svg/.test(res.headers.get('Content-Type') || '') ? await res.text() : '';
+			return /<svg[\s>]/.test(t) && t.length < 200000 ? t : null;
+		} catch (e) { return null; }
+	};
+	const [qr, bar] = await Promise.all([text('qr.svg'), text('barcode.svg')]);
+	st = loadStore();
+	entry = entryOf(st, token);
+	if (!entry || !qr || !bar) return;
+	entry.qr = qr;
+	entry.bar = bar;
+	entry.codes = codes;
+	saveStore(st);
+}
+
+function unknownCard(token, kept) {
+	showMessage('Card not found', 'This card link is not known to the shop.',
+	    'Check that you opened the whole link printed on your card, or ask at the shop.', { forget: kept });
+	$('forget-button').dataset.token = token;
+}
+
+/* ---- which card ---------------------------------------------------------- */
+
+function tokenOfHash() {
+	const f = location.hash.replace(/^#/, '');
+	try { return decodeURIComponent(f).trim().toLowerCase(); } catch (e) { return f; }
+}
+
+function start() {
+	const st = loadStore();
+	const f = tokenOfHash();
+	let token = null;
+	if (f) {
+		if (!TOKEN.test(f)) {
+			current = null;
+			showMessage('Card link not complete', 'This link does not name a card.',
+			    'Open the whole link printed on your card again; it ends in a # and 32 letters and digits.');
+			return;
+		}
+		token = f;
+	} else {
+		token = st.current && entryOf(st, st.current) ? st.current : st.cards.length ? st.cards[0].token : null;
+		if (token) history.replaceState(null, '', '#' + token);
+	}
+	current = token;
+	if (!token) {
+		showMessage('Your loyalty card', 'There is no card on this phone yet.',
+		    'Open the link printed on your loyalty card, or the one the shop showed you when you joined. The card is then kept here, also for the icon on your home screen.');
+		return;
+	}
+	const entry = entryOf(st, token);
+	if (entry) {
+		entry.used = Date.now();
+		st.current = token;
+		saveStore(st);
+		renderCard(entry, { checking: true });
+	} else {
+		show('message-view', false);
+		show('card-view', false);
+		clearCard();
+		resetShop();
+		setTitle('Your loyalty card');
+		show('loading', true);
+	}
+	refresh();
+}
+
+$('refresh-button').addEventListener('click', () => refresh());
+$('retry-button').addEventListener('click', () => {
+	show('retry-button', false);
+	show('loading', true);
+	show('message-view', false);
+	refresh();
+});
+$('forget-button').addEventListener('click', () => {
+	const token = $('forget-button').dataset.token;
+	const st = loadStore();
+	st.cards = st.cards.filter((c) => c.token !== token);
+	if (st.current === token) st.current = st.cards.length ? st.cards[0].token : null;
+	saveStore(st);
+	history.replaceState(null, '', st.current ? '#' + st.current : location.pathname);
+	start();
+	$('main').focus();
+});
+$('card-select').addEventListener('change', (e) => {
+	const token = e.target.value;
+	if (!TOKEN.test(token) || token === current) return;
+	history.replaceState(null, '', '#' + token);
+	start();
+});
+window.addEventListener('hashchange', start);
+window.addEventListener('online', () => refresh());
+document.addEventListener('visibilitychange', () => {
+	if (document.visibilityState === 'visible' && Date.now() - lastTry > RECHECK_MS) refresh();
+});
+
+/* The page itself for offline use (card-sw.js: this page's files only,
+ * never an answer of the API). Browsers allow it on https and localhost. */
+if ('serviceWorker' in navigator && window.isSecureContext)
+	navigator.serviceWorker.register('card-sw.js', { scope: './card' }).catch(() => { /* the page works without */ });
+
+start();
