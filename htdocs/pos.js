@@ -13,6 +13,9 @@ import { afterPurchaseLine } from './js/progress.js';
 
 const PAGE_SIZE = 10;
 const SYNC_EVERY_MS = 60000;
+/* A purchase queued after a lost answer or a fault is tried again soon,
+ * not only at the next minute. */
+const SYNC_SOON_MS = 15000;
 /* Above these a purchase needs a second press: a slip of the finger
  * (999999 for 9.99, 100 punches for 1) must not reach the books. */
 const CONFIRM_CENTS = 100000;		/* 1,000.00 */
@@ -741,6 +744,7 @@ function queueOffline(body, meta, amount, e) {
 		 * longer possible for this sale, and needs no second key. */
 		delete attempts.record;
 		resetPurchaseForm();
+		setTimeout(() => syncNow(false), SYNC_SOON_MS);
 	}
 	showResult(h('div', { className: 'res res-warn' },
 		h('p', { className: 'res-head' }, ok ? 'Saved to the offline queue' : 'Not recorded'),
