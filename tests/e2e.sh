@@ -184,116 +184,27 @@ lt_stop
 # --- Apache 2.4 + mod_fcgid -----------------------------------------------------
 
 APACHE_POINTS=19
-if ! command -v apache2 >/dev/null 2>&1 ||
-    [ ! -e /usr/lib/apache2/modules/mod_fcgid.so ]; then
+if ! ap_available; then
 	skip $APACHE_POINTS "apache2 and libapache2-mod-fcgid not installed (tools/check installs them)"
 	done_testing
 	exit
 fi
 
-AP_DIR=$(mktemp -d "${TMPDIR:-/tmp}/loyalty-apache.XXXXXX")
-AP_PID=
-ap_stop() {
-	local pid i p
-	[ -n "$AP_PID" ] || return 0
-	pid=$AP_PID
-	AP_PID=
-	kill -TERM "$pid" 2>/dev/null
-	for i in $(seq 1 100); do lc_alive "$pid" || break; sleep 0.1; done
-	kill -KILL "$pid" 2>/dev/null
-	wait "$pid" 2>/dev/null
-	# mod_fcgid ends its processes; make sure (they run from AP_DIR).
-	for p in $(pgrep -f "^$AP_DIR/" 2>/dev/null); do kill -KILL "$p" 2>/dev/null; done
-}
-ap_cleanup() {
-	ap_stop
-	if [ -n "$LT_KEEP" ] || [ "$tap_failed" -gt 0 ]; then
-		diag "kept $AP_DIR"
-	else
-		rm -rf "$AP_DIR"
-	fi
-}
+# ap_start (tests/lib.sh): /shop/ is a shared host (htdocs/ with its
+# .htaccess in a subfolder, LOYALTY_DB set there as its comment says),
+# /pos/ a server of one's own through conf/apache-fcgid.conf.
 trap ap_cleanup EXIT
-
-# A shared host: the web folder holds htdocs/ (with its .htaccess) in a
-# subfolder, shop/, and the built responders in shop/cgi-bin/; the user
-# sets LOYALTY_DB in the .htaccess, as its comment says.
-# A server of one's own: the same folder again as pos/, reached through
-# conf/apache-fcgid.conf (an Alias /pos).
-www=$AP_DIR/www
-mkdir -p "$www/shop/cgi-bin" "$AP_DIR/data" "$AP_DIR/run" "$AP_DIR/fcgid"
-cp -R "$top_srcdir/htdocs/." "$www/shop/"
-cp "$LC_BUILDDIR"/cgi-bin/*.fcgi "$www/shop/cgi-bin/"
-# A responder that dies before answering: Apache's own 500.
-printf '#!/bin/sh\nexit 1\n' >"$www/shop/cgi-bin/broken.fcgi"
-chmod 755 "$www/shop/cgi-bin/broken.fcgi"
-sed -i "s|^# *SetEnv LOYALTY_DB .*|SetEnv LOYALTY_DB $AP_DIR/data/loyalty.db|" "$www/shop/.htaccess"
-cp -R "$www/shop" "$AP_DIR/pos"
-sed -i '/^SetEnv LOYALTY_DB/d' "$AP_DIR/pos/.htaccess"
-"$LT_ADMIN" --db "$AP_DIR/data/loyalty.db" demo >"$AP_DIR/demo.txt" ||
-    bail "loyalty-admin demo failed"
-lt_parse_demo "$AP_DIR/demo.txt"
-chmod 755 "$AP_DIR"
-user=$(id -un) group=$(id -gn)
-if [ "$(id -u)" -eq 0 ]; then
-	# Apache will not run its workers as root.
-	user=www-data group=www-data
-	chown -R www-data:www-data "$AP_DIR/data" "$AP_DIR/fcgid"
-fi
-ap_port=$(lt_free_port)
-mods=/usr/lib/apache2/modules
-cat >"$AP_DIR/httpd.conf" <<EOF
-ServerRoot "$AP_DIR"
-ServerName 127.0.0.1
-Listen 127.0.0.1:$ap_port
-PidFile "$AP_DIR/run/httpd.pid"
-DefaultRuntimeDir "$AP_DIR/run"
-ErrorLog "$AP_DIR/error.log"
-LogLevel warn
-User $user
-Group $group
-LoadModule mpm_event_module $mods/mod_mpm_event.so
-LoadModule authz_core_module $mods/mod_authz_core.so
-LoadModule mime_module $mods/mod_mime.so
-LoadModule alias_module $mods/mod_alias.so
-LoadModule dir_module $mods/mod_dir.so
-LoadModule env_module $mods/mod_env.so
-LoadModule rewrite_module $mods/mod_rewrite.so
-LoadModule headers_module $mods/mod_headers.so
-LoadModule fcgid_module $mods/mod_fcgid.so
-TypesConfig /etc/mime.types
-FcgidIPCDir "$AP_DIR/fcgid"
-FcgidProcessTableFile "$AP_DIR/fcgid/shm"
-DocumentRoot "$www"
-<Directory />
-	AllowOverride None
-	Require all denied
-</Directory>
-<Directory "$www">
-	AllowOverride All
-	Require all granted
-</Directory>
-Define LOYALTY_WEBROOT "$AP_DIR/pos"
-Define LOYALTY_DB "$AP_DIR/data/loyalty.db"
-Define LOYALTY_URL /pos
-Include "$top_srcdir/conf/apache-fcgid.conf"
-EOF
-apache2 -f "$AP_DIR/httpd.conf" -DFOREGROUND </dev/null >>"$AP_DIR/error.log" 2>&1 &
-AP_PID=$!
-for i in $(seq 1 100); do
-	lc_alive "$AP_PID" || break
-	curl -s -o /dev/null --max-time 2 "http://127.0.0.1:$ap_port/" && break
-	sleep 0.1
-done
-if ! lc_alive "$AP_PID"; then
-	diag "$(cat "$AP_DIR/error.log")"
+if ! ap_start; then
 	ok "apache2 starts with conf/apache-fcgid.conf and htdocs/.htaccess" false
 	skip $((APACHE_POINTS - 1)) "apache2 did not start"
 	done_testing
 	exit
 fi
 ok "apache2 starts with conf/apache-fcgid.conf and htdocs/.htaccess" true
-LT_DIR=$AP_DIR LT_URL=http://127.0.0.1:$ap_port
+# A responder that dies before answering: Apache's own 500.
+printf '#!/bin/sh\nexit 1\n' >"$AP_DIR/www/shop/cgi-bin/broken.fcgi"
+chmod 755 "$AP_DIR/www/shop/cgi-bin/broken.fcgi"
+LT_DIR=$AP_DIR LT_URL=$AP_URL
 
 LT_TOKEN=
 lt_req POST /shop/api/v1/auth/login \

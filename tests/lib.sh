@@ -16,6 +16,10 @@
 # HTTP:    lt_req METHOD PATH [BODY [CURL_ARGS...]]  sets LT_STATUS,
 #          LT_BODY, LT_HEADERS; sends LT_TOKEN as a bearer token when set.
 #          lt_header NAME   lt_jq FILTER   lt_login EMAIL PASSWORD
+# Apache:  ap_available   ap_start   ap_stop   ap_cleanup: Apache 2.4 +
+#          mod_fcgid with htdocs/.htaccess (/shop/) and
+#          conf/apache-fcgid.conf (/pos/), see ap_start below; point
+#          lt_req at it with LT_DIR=$AP_DIR LT_URL=$AP_URL.
 
 top_srcdir=${top_srcdir:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
 top_builddir=${top_builddir:-$top_srcdir/build}
@@ -94,6 +98,8 @@ LT_URL=
 LT_DB=
 LT_TOKEN=
 LT_KEEP=${LT_KEEP:-}	# set: keep the temp folder for a look afterwards
+LT_DOCROOT=${LT_DOCROOT:-}	# the web folder lt_start serves and ap_start
+				# copies; htdocs/ when empty
 
 # A port of 127.0.0.1 that nothing listens on (lighttpd may still lose a
 # race for it: lt_start retries).
@@ -153,7 +159,7 @@ lt_start() {
 	LC_BIND=127.0.0.1
 	LC_PROCS=${LT_PROCS:-2}
 	LC_ERRORLOG=$LT_DIR/lighttpd.log
-	LC_DOCROOT=$top_srcdir/htdocs
+	LC_DOCROOT=${LT_DOCROOT:-$top_srcdir/htdocs}
 	mkdir -p "$LC_RUNDIR"
 	for tries in 1 2 3 4 5; do
 		LC_PORT=$(lt_free_port) || bail "no free port"
@@ -250,4 +256,134 @@ lt_login() {
 	LT_USER_ID=$(lt_jq .user.id)
 	LT_LOCATION_ID=$(lt_jq .user.location.id)
 	return 0
+}
+
+# --- Apache ---------------------------------------------------------------
+
+AP_DIR=
+AP_PID=
+AP_PORT=
+AP_URL=
+
+# 0 when apache2 and mod_fcgid are installed (tools/check installs them).
+ap_available() {
+	command -v apache2 >/dev/null 2>&1 &&
+	    [ -e /usr/lib/apache2/modules/mod_fcgid.so ]
+}
+
+# ap_start: Apache 2.4 from Debian in a private ServerRoot (AP_DIR, a temp
+# folder) on a free 127.0.0.1 port, with mod_fcgid, mod_rewrite,
+# mod_headers and mod_deflate, serving the web folder AP_DIR/www the way
+# the two kinds of installation do:
+#   /shop/  a shared host: a copy of htdocs/ (or LT_DOCROOT) with its
+#           .htaccess (LOYALTY_DB set in it, as its comment says) and the
+#           built responders in shop/cgi-bin/, AllowOverride All
+#   /pos/   a server of one's own: the same folder again (AP_DIR/pos),
+#           reached through conf/apache-fcgid.conf (an Alias /pos)
+# with a fresh demo database (the DEMO_* variables). Sets AP_DIR, AP_PORT,
+# AP_URL (http://127.0.0.1:PORT) and AP_PID. Returns 1, with Apache's log
+# as TAP comments, when apache2 does not start. The caller stops it with
+# ap_stop, or ap_cleanup (also removes AP_DIR unless LT_KEEP is set or a
+# test failed), from its own EXIT trap.
+ap_start() {
+	local www user group mods i
+	[ -x "$LT_ADMIN" ] || bail "$LT_ADMIN is not built"
+	AP_DIR=$(mktemp -d "${TMPDIR:-/tmp}/loyalty-apache.XXXXXX") || bail "mktemp"
+	www=$AP_DIR/www
+	mkdir -p "$www/shop/cgi-bin" "$AP_DIR/data" "$AP_DIR/run" "$AP_DIR/fcgid"
+	cp -R "${LT_DOCROOT:-$top_srcdir/htdocs}/." "$www/shop/"
+	cp "$LC_BUILDDIR"/cgi-bin/*.fcgi "$www/shop/cgi-bin/"
+	sed -i "s|^# *SetEnv LOYALTY_DB .*|SetEnv LOYALTY_DB $AP_DIR/data/loyalty.db|" \
+	    "$www/shop/.htaccess"
+	cp -R "$www/shop" "$AP_DIR/pos"
+	sed -i '/^SetEnv LOYALTY_DB/d' "$AP_DIR/pos/.htaccess"
+	"$LT_ADMIN" --db "$AP_DIR/data/loyalty.db" demo >"$AP_DIR/demo.txt" ||
+	    bail "loyalty-admin demo failed"
+	lt_parse_demo "$AP_DIR/demo.txt"
+	chmod 755 "$AP_DIR"
+	user=$(id -un) group=$(id -gn)
+	if [ "$(id -u)" -eq 0 ]; then
+		# Apache will not run its workers as root.
+		user=www-data group=www-data
+		chown -R www-data:www-data "$AP_DIR/data" "$AP_DIR/fcgid"
+	fi
+	AP_PORT=$(lt_free_port) || bail "no free port"
+	AP_URL=http://127.0.0.1:$AP_PORT
+	mods=/usr/lib/apache2/modules
+	cat >"$AP_DIR/httpd.conf" <<CONF
+ServerRoot "$AP_DIR"
+ServerName 127.0.0.1
+Listen 127.0.0.1:$AP_PORT
+PidFile "$AP_DIR/run/httpd.pid"
+DefaultRuntimeDir "$AP_DIR/run"
+ErrorLog "$AP_DIR/error.log"
+LogLevel warn
+User $user
+Group $group
+LoadModule mpm_event_module $mods/mod_mpm_event.so
+LoadModule authz_core_module $mods/mod_authz_core.so
+LoadModule mime_module $mods/mod_mime.so
+LoadModule alias_module $mods/mod_alias.so
+LoadModule dir_module $mods/mod_dir.so
+LoadModule env_module $mods/mod_env.so
+LoadModule rewrite_module $mods/mod_rewrite.so
+LoadModule headers_module $mods/mod_headers.so
+LoadModule filter_module $mods/mod_filter.so
+LoadModule deflate_module $mods/mod_deflate.so
+LoadModule fcgid_module $mods/mod_fcgid.so
+TypesConfig /etc/mime.types
+FcgidIPCDir "$AP_DIR/fcgid"
+FcgidProcessTableFile "$AP_DIR/fcgid/shm"
+DocumentRoot "$www"
+<Directory />
+	AllowOverride None
+	Require all denied
+</Directory>
+<Directory "$www">
+	AllowOverride All
+	Require all granted
+</Directory>
+Define LOYALTY_WEBROOT "$AP_DIR/pos"
+Define LOYALTY_DB "$AP_DIR/data/loyalty.db"
+Define LOYALTY_URL /pos
+Include "$top_srcdir/conf/apache-fcgid.conf"
+CONF
+	apache2 -f "$AP_DIR/httpd.conf" -DFOREGROUND </dev/null >>"$AP_DIR/error.log" 2>&1 &
+	AP_PID=$!
+	for i in $(seq 1 100); do
+		lc_alive "$AP_PID" || break
+		curl -s -o /dev/null --max-time 2 "$AP_URL/" && return 0
+		sleep 0.1
+	done
+	lc_alive "$AP_PID" && return 0
+	wait "$AP_PID" 2>/dev/null
+	AP_PID=
+	diag "$(cat "$AP_DIR/error.log")"
+	return 1
+}
+
+# Stops Apache and whatever responders mod_fcgid left. Safe to call twice.
+ap_stop() {
+	local pid i p
+	[ -n "$AP_PID" ] || return 0
+	pid=$AP_PID
+	AP_PID=
+	kill -TERM "$pid" 2>/dev/null
+	for i in $(seq 1 100); do lc_alive "$pid" || break; sleep 0.1; done
+	kill -KILL "$pid" 2>/dev/null
+	wait "$pid" 2>/dev/null
+	# mod_fcgid ends its processes; make sure (they run from AP_DIR).
+	for p in $(pgrep -f "^$AP_DIR/" 2>/dev/null); do kill -KILL "$p" 2>/dev/null; done
+}
+
+# ap_stop, then removes AP_DIR unless LT_KEEP is set or a test failed.
+ap_cleanup() {
+	ap_stop
+	[ -n "$AP_DIR" ] || return 0
+	if [ -n "$LT_KEEP" ] || [ "$tap_failed" -gt 0 ]; then
+		diag "kept $AP_DIR"
+	else
+		rm -rf "$AP_DIR"
+	fi
+	AP_DIR=
 }

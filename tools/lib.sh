@@ -36,7 +36,7 @@ admin/settings admin_settings
 
 # Debian packages by purpose.
 LC_PKGS_BUILD="gcc make autoconf automake libtool pkg-config libfcgi-dev libjson-c-dev libsqlite3-dev libscrypt-dev libqrencode-dev"
-LC_PKGS_RUN="lighttpd sqlite3 curl procps util-linux"
+LC_PKGS_RUN="lighttpd lighttpd-mod-deflate sqlite3 curl procps util-linux"
 LC_PKGS_TEST="jq curl procps iproute2 spawn-fcgi libfcgi-bin zbar-tools librsvg2-bin python3 python3-yaml"
 LC_PKGS_APACHE="apache2 libapache2-mod-fcgid"
 LC_PKGS_BROWSER="chromium nodejs fonts-dejavu-core"
