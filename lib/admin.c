@@ -382,11 +382,23 @@ sheet_add(void *arg, const struct lc_card *c)
 	return 0;
 }
 
+/* The address printed on cards (public_url), with a word on stderr
+ * when there is none: the customers' cards then carry no link. */
+static const char *
+print_base(struct lc_db *db, char *buf, size_t size)
+{
+	if (*lc_setting_text(db, LC_SET_PUBLIC_URL, buf, size) == '\0')
+		fputs("loyalty-admin: public_url is not set: the cards carry no "
+		    "link to their page (setting set public_url "
+		    "https://shop.example/loyalty/)\n", stderr);
+	return buf;
+}
+
 /* card print: a page of a program's cards as a printable sheet. */
 static int
 card_print(struct lc_db *db, const struct opts *o)
 {
-	char shop[LC_BYTES(LC_NAME_MAX)];
+	char shop[LC_BYTES(LC_NAME_MAX)], base[LC_BYTES(LC_URL_MAX)];
 	struct lc_program p;
 	struct lc_card_query q;
 	struct sheet *sh;
@@ -411,7 +423,8 @@ card_print(struct lc_db *db, const struct opts *o)
 	q.offset = (page - 1) * 100;
 	if (lc_db_cards(db, &q, sheet_add, sh) != 0)
 		rc = fail("%s", "cannot read the cards");
-	else if (lc_card_sheet(stdout, shop, sh->cards, sh->n) == -1)
+	else if (lc_card_sheet(stdout, shop, sh->cards, sh->n,
+	    print_base(db, base, sizeof(base))) == -1)
 		rc = fail("%s", "cannot write the sheet");
 	else
 		rc = 0;
@@ -423,13 +436,14 @@ card_print(struct lc_db *db, const struct opts *o)
 static int
 card_svg(struct lc_db *db, struct cmd *c)
 {
-	char shop[LC_BYTES(LC_NAME_MAX)];
+	char shop[LC_BYTES(LC_NAME_MAX)], base[LC_BYTES(LC_URL_MAX)];
 	int rc;
 
 	if (lc_db_merchant_name(db, c->card.merchant_id, shop,
 	    sizeof(shop)) != 1)
 		return fail("%s", "cannot read the shop's name");
-	rc = lc_card_svg(c->svg, shop, &c->card);
+	rc = lc_card_svg(c->svg, shop, &c->card, print_base(db, base,
+	    sizeof(base)));
 	if (fclose(c->svg) != 0 || rc == -1)
 		rc = fail("cannot write %s", opt(&c->o, "svg"));
 	c->svg = NULL;
@@ -468,6 +482,21 @@ command_rule(struct lc_dom *dom, void *arg)
 	if (rc == 0)
 		snprintf(c->out, sizeof(c->out), "%s\n", c->id);
 	return rc;
+}
+
+/* A setting's value on a line of its own, after its name when given. */
+static void
+setting_print(struct lc_db *db, const char *name, int s)
+{
+	char text[LC_BYTES(LC_URL_MAX)];
+
+	if (name != NULL)
+		printf("%s ", name);
+	if (lc_setting_info((enum lc_setting)s)->kind == LC_SETTING_TEXT)
+		printf("%s\n", lc_setting_text(db, (enum lc_setting)s, text,
+		    sizeof(text)));
+	else
+		printf("%lld\n", (long long)lc_setting(db, (enum lc_setting)s));
 }
 
 /* Reads a command's arguments into c: 0 to run it, else the exit status
@@ -550,13 +579,12 @@ command_args(struct lc_db *db, struct cmd *c)
 		if (o->npos == 2 && strcmp(v, "get") == 0) {
 			if ((s = lc_setting_lookup(o->pos[1])) == -1)
 				return fail("unknown setting %s", o->pos[1]);
-			printf("%lld\n", (long long)lc_setting(db, s));
+			setting_print(db, NULL, s);
 			return -1;
 		}
 		if (o->npos == 1 && strcmp(v, "list") == 0) {
 			for (i = 0; i < LC_SET__MAX; i++)
-				printf("%s %lld\n", lc_setting_name(i),
-				    (long long)lc_setting(db, i));
+				setting_print(db, lc_setting_name(i), i);
 			return -1;
 		}
 	}

@@ -185,7 +185,7 @@ sheet(struct lc_ctx *ctx)
 {
 	/* Room for one id more than a sheet takes: too many is said so. */
 	char ids[(SHEET_MAX + 2) * (LC_ID_LEN + 1) + 1], prog[LC_REF_MAX + 1];
-	char shop[LC_BYTES(LC_NAME_MAX)], *p, *comma;
+	char shop[LC_BYTES(LC_NAME_MAX)], base[LC_BYTES(LC_URL_MAX)], *p, *comma;
 	struct lc_card_query cq;
 	struct sheet sh = { NULL, 0 };
 	int64_t page = 1;
@@ -243,7 +243,8 @@ sheet(struct lc_ctx *ctx)
 	}
 	if ((f = lc_raw(ctx, "text/html; charset=utf-8")) == NULL)
 		goto out;
-	if (lc_card_sheet(f, shop, sh.cards, sh.n) == -1) {
+	if (lc_card_sheet(f, shop, sh.cards, sh.n, lc_setting_text(ctx->dom.db,
+	    LC_SET_PUBLIC_URL, base, sizeof(base))) == -1) {
 		lc_fail(ctx, LC_E_INTERNAL, NULL, NULL);
 		goto out;
 	}

@@ -1,6 +1,7 @@
 /*
  * /api/v1/admin/settings: GET lists the installation's settings with
  * their defaults and ranges; PATCH sets several at once, all or none.
+ * A whole-number setting is a JSON number, a text setting a string.
  */
 #include <string.h>
 
@@ -14,18 +15,34 @@ static int
 set_rule(struct lc_dom *dom, void *arg)
 {
 	struct set_write *sw = arg;
+	const struct lc_setting_info *si;
+	const char *value;
 	char text[32];
+	int s;
 
 	json_object_object_foreach(sw->in, key, v) {
-		if (lc_setting_lookup(key) == -1)
+		if ((s = lc_setting_lookup(key)) == -1)
 			return lc_dom_fail(dom, LC_E_VALIDATION, key,
 			    "%s is not a setting", key);
-		if (!json_object_is_type(v, json_type_int))
+		si = lc_setting_info((enum lc_setting)s);
+		if (si->kind == LC_SETTING_TEXT) {
+			/* A string, whole (no NUL cutting it short); "" clears
+			 * it, null is no text. */
+			if (v == NULL)
+				return lc_dom_fail(dom, LC_E_VALIDATION, key,
+				    "%s must be a string", key);
+			if (lc_in_str(&dom->err, sw->in, key, 0, (size_t)si->max,
+			    &value) == -1)
+				return -1;
+		} else if (!json_object_is_type(v, json_type_int))
 			return lc_dom_fail(dom, LC_E_VALIDATION, key,
 			    "%s must be a whole number", key);
-		snprintf(text, sizeof(text), "%lld",
-		    (long long)json_object_get_int64(v));
-		if (lc_setting_set(dom, key, text) == -1) {
+		else {
+			snprintf(text, sizeof(text), "%lld",
+			    (long long)json_object_get_int64(v));
+			value = text;
+		}
+		if (lc_setting_set(dom, key, value) == -1) {
 			snprintf(dom->err.field, sizeof(dom->err.field), "%s",
 			    key);
 			return -1;
@@ -39,17 +56,32 @@ settings(struct lc_db *db)
 {
 	const struct lc_setting_info *si;
 	json_object *a = json_object_new_array(), *o;
+	char text[LC_BYTES(LC_URL_MAX)];
 	int i;
 
 	for (i = 0; i < LC_SET__MAX; i++) {
 		si = lc_setting_info((enum lc_setting)i);
 		o = json_object_new_object();
 		json_object_object_add(o, "key", json_object_new_string(si->name));
-		json_object_object_add(o, "value",
-		    json_object_new_int64(lc_setting(db, (enum lc_setting)i)));
-		json_object_object_add(o, "default", json_object_new_int64(si->def));
-		json_object_object_add(o, "min", json_object_new_int64(si->min));
-		json_object_object_add(o, "max", json_object_new_int64(si->max));
+		if (si->kind == LC_SETTING_TEXT) {
+			/* A text has no range: its longest length instead. */
+			json_object_object_add(o, "value", json_object_new_string(
+			    lc_setting_text(db, (enum lc_setting)i, text,
+			    sizeof(text))));
+			json_object_object_add(o, "default",
+			    json_object_new_string(""));
+			json_object_object_add(o, "max_length",
+			    json_object_new_int64(si->max));
+		} else {
+			json_object_object_add(o, "value", json_object_new_int64(
+			    lc_setting(db, (enum lc_setting)i)));
+			json_object_object_add(o, "default",
+			    json_object_new_int64(si->def));
+			json_object_object_add(o, "min",
+			    json_object_new_int64(si->min));
+			json_object_object_add(o, "max",
+			    json_object_new_int64(si->max));
+		}
 		json_object_array_add(a, o);
 	}
 	return lc_fmt_one("settings", a);

@@ -185,6 +185,7 @@ json_object *
 lc_fmt_user(const struct lc_profile *p)
 {
 	json_object *u = json_object_new_object(), *locs = json_object_new_array();
+	json_object *shop;
 	size_t i;
 
 	add(u, "id", str(p->user.id));
@@ -197,6 +198,13 @@ lc_fmt_user(const struct lc_profile *p)
 		json_object_array_add(locs, location(&p->locations[i]));
 	add(u, "locations", locs);
 	add(u, "location", p->nlocations ? location(&p->locations[0]) : NULL);
+	/* What the till shows and offers this user. */
+	shop = json_object_new_object();
+	add(shop, "currency_symbol", str(p->currency_symbol));
+	add(shop, "staff_enrolment", json_object_new_boolean(p->staff_enrolment));
+	add(shop, "can_enrol", json_object_new_boolean(p->user.is_owner ||
+	    p->staff_enrolment));
+	add(u, "shop", shop);
 	return u;
 }
 
@@ -267,6 +275,17 @@ lc_fmt_error(const struct lc_error *err, const char *request_id, int64_t now)
 	return b;
 }
 
+/* A card's public page, relative to the folder of the tills' page. */
+static void
+share(const struct lc_card *c, json_object *o)
+{
+	char page[LC_SHARE_LEN + 16];
+
+	snprintf(page, sizeof(page), "card.html#%s", c->share_token);
+	add(o, "share_token", str(c->share_token));
+	add(o, "card_page", str(page));
+}
+
 json_object *
 lc_fmt_issued(const struct lc_card *c)
 {
@@ -275,7 +294,76 @@ lc_fmt_issued(const struct lc_card *c)
 	add(o, "card_instance_id", str(c->id));
 	add(o, "barcode_value", str(c->barcode));
 	add(o, "qr_code_data", str(c->qr));
+	share(c, o);
 	return o;
+}
+
+json_object *
+lc_fmt_enrolled(const struct lc_card *c)
+{
+	json_object *o = json_object_new_object();
+
+	add(o, "card_instance_id", str(c->id));
+	add(o, "program_id", str(c->program.id));
+	add(o, "card_type", str(c->program.type));
+	add(o, "card_title", str(c->program.title));
+	add(o, "customer_name", str(c->customer_name));
+	add(o, "status", str(c->status));
+	add(o, "qr_code_data", str(c->qr));
+	add(o, "barcode_value", str(c->barcode));
+	share(c, o);
+	return o;
+}
+
+/* A program a cashier may issue a card of: what tells them apart. */
+json_object *
+lc_fmt_enrol_program(const struct lc_program *p)
+{
+	json_object *o = json_object_new_object();
+
+	add(o, "id", str(p->id));
+	add(o, "title", str(p->title));
+	add(o, "card_type", str(p->type));
+	if (strcmp(p->type, "punch") == 0) {
+		add(o, "punch_requirement", num(p->punch_requirement));
+		add(o, "reward_title", str(p->reward_title));
+		if (p->reward_description[0] != '\0')
+			add(o, "description", str(p->reward_description));
+	}
+	return o;
+}
+
+/*
+ * A card as its customer sees it on their own page: the shop's and the
+ * program's names, the codes to show at the till, the balance; nothing
+ * of the shop's people, places, other cards or history.
+ */
+json_object *
+lc_fmt_mycard(const struct lc_card *c, const char *currency,
+    int64_t updated_at)
+{
+	json_object *d = json_object_new_object(), *bal = json_object_new_object();
+	json_object *r;
+
+	add(d, "merchant_name", str(c->merchant_name));
+	add(d, "card_title", str(c->program.title));
+	add(d, "card_type", str(c->program.type));
+	add(d, "customer_name", str(c->customer_name));
+	add(d, "status", str(c->status));
+	add(d, "qr_code_data", str(c->qr));
+	add(d, "barcode_value", str(c->barcode));
+	add(d, "currency_symbol", str(currency));
+	balance(c, bal);
+	add(d, "balance", bal);
+	if (strcmp(c->program.type, "punch") == 0) {
+		r = json_object_new_object();
+		add(r, "title", str(c->program.reward_title));
+		add(r, "description", str(c->program.reward_description));
+		add(d, "reward", r);
+		add(d, "pending_rewards", num(c->pending_rewards));
+	}
+	add(d, "updated_at", lc_json_time(updated_at));
+	return d;
 }
 
 /* The owner's objects. */
@@ -348,6 +436,7 @@ lc_fmt_owner_card(const struct lc_card *c)
 	add(o, "barcode_value", str(c->barcode));
 	add(o, "qr_code_data", str(c->qr));
 	add(o, "created_at", lc_json_time(c->created_at));
+	share(c, o);
 	return o;
 }
 

@@ -176,10 +176,90 @@ lc_barcode_svg(FILE *f, const char *digits)
 	return ean13_svg(f, digits, 0, 0, 0);
 }
 
-/* One card's face, 850 x 550 units for 85 x 55 mm. */
-static int
-face(FILE *f, const char *shop, const struct lc_card *c, int standalone)
+/* The band at the foot of a card that holds its link: x, width, the
+ * first baseline, and the lines it takes. */
+#define LINK_X 30
+#define LINK_W 790
+#define LINK_Y 505
+#define LINK_LINES 2
+#define LINK_FONT_MAX 22
+#define LINK_FONT_MIN 8
+/* A monospace glyph's advance, in hundredths of the font size (DejaVu
+ * Sans Mono is 60; a little more for other fonts a browser may pick). */
+#define MONO_ADVANCE 62
+
+/* Where to end the first line of text (len characters) so that both
+ * lines take at most cap characters: after the last '/', '#' or blank
+ * that allows it, else at cap; 0 when two lines cannot hold it. */
+static size_t
+link_break(const char *text, size_t len, size_t cap)
 {
+	size_t i;
+
+	if (len <= cap)
+		return len;
+	if (len > 2 * cap)
+		return 0;
+	for (i = cap; i > 0; i--)
+		if (strchr("/# ", text[i - 1]) != NULL && len - i <= cap)
+			return i;
+	return cap;
+}
+
+/*
+ * "Your card online: <public_url>card.html#<token>" in the band at the
+ * card's foot, in the largest monospace size that fits two lines: the
+ * link the customer types to see their card. Broken after a '/' or '#'
+ * where it can be, so no line ends inside a word of the address.
+ */
+static int
+link_text(FILE *f, const char *base, const struct lc_card *c)
+{
+	char text[LC_URL_MAX + LC_SHARE_LEN + 64], first[sizeof(text)];
+	size_t len, cap, cut = 0;
+	int fs;
+
+	len = (size_t)snprintf(text, sizeof(text),
+	    "Your card online: %scard.html#%s", base, c->share_token);
+	if (len >= sizeof(text)) {
+		lc_log("card %s: the link is too long to print", c->id);
+		return -1;
+	}
+	for (fs = LINK_FONT_MAX; fs >= LINK_FONT_MIN; fs--) {
+		cap = (size_t)(LINK_W * 100 / (fs * MONO_ADVANCE));
+		if ((cut = link_break(text, len, cap)) != 0)
+			break;
+	}
+	if (cut == 0) {
+		lc_log("card %s: the link does not fit the card", c->id);
+		return -1;
+	}
+	fputs("<g font-family=\"monospace\" fill=\"#111\"><title>", f);
+	put_text(f, text);
+	fprintf(f, "</title><text x=\"%d\" y=\"%d\" font-size=\"%d\">",
+	    LINK_X, LINK_Y, fs);
+	/* The first line up to the break, the second from it. */
+	memcpy(first, text, cut);
+	first[cut] = '\0';
+	put_text(f, first);
+	if (text[cut] != '\0') {
+		fprintf(f, "</text><text x=\"%d\" y=\"%d\" font-size=\"%d\">",
+		    LINK_X, LINK_Y + fs * 6 / 5, fs);
+		put_text(f, text + cut);
+	}
+	fputs("</text></g>", f);
+	return ferror(f) ? -1 : 0;
+}
+
+/* One card's face, 850 x 550 units for 85 x 55 mm. With a link to print
+ * (base, the public_url setting, not ""), the names and the barcode move
+ * up to leave the foot of the card to it. */
+static int
+face(FILE *f, const char *shop, const struct lc_card *c, const char *base,
+    int standalone)
+{
+	int link = base[0] != '\0' && c->share_token[0] != '\0';
+
 	if (standalone)
 		fputs("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"85mm\" "
 		    "height=\"55mm\" ", f);
@@ -187,33 +267,39 @@ face(FILE *f, const char *shop, const struct lc_card *c, int standalone)
 		fputs("<svg class=\"card\" ", f);
 	fputs("viewBox=\"0 0 850 550\"><rect x=\"1\" y=\"1\" width=\"848\" "
 	    "height=\"548\" rx=\"24\" fill=\"#fff\" stroke=\"#999\" "
-	    "stroke-width=\"2\"/>"
-	    /* Long names are cut at the QR code's edge, never over it. */
-	    "<svg width=\"520\" height=\"230\" overflow=\"hidden\">"
+	    "stroke-width=\"2\"/>", f);
+	/* Long names are cut at the QR code's edge, never over it. */
+	fprintf(f, "<svg width=\"520\" height=\"%d\" overflow=\"hidden\">"
 	    "<g font-family=\"sans-serif\" fill=\"#111\">"
-	    "<text x=\"40\" y=\"80\" font-size=\"44\" font-weight=\"bold\">", f);
+	    "<text x=\"40\" y=\"%d\" font-size=\"44\" font-weight=\"bold\">",
+	    link ? 180 : 230, link ? 70 : 80);
 	put_text(f, shop);
-	fputs("</text><text x=\"40\" y=\"130\" font-size=\"30\">", f);
+	fprintf(f, "</text><text x=\"40\" y=\"%d\" font-size=\"30\">",
+	    link ? 112 : 130);
 	put_text(f, c->program.title);
-	fputs("</text><text x=\"40\" y=\"200\" font-size=\"34\">", f);
+	fprintf(f, "</text><text x=\"40\" y=\"%d\" font-size=\"34\">",
+	    link ? 162 : 200);
 	put_text(f, c->customer_name);
 	fputs("</text></g></svg>", f);
 	if (qr_svg(f, c->qr, 540, 30, 290) == -1 ||
-	    ean13_svg(f, c->barcode, 30, 230, 420) == -1)
+	    ean13_svg(f, c->barcode, 30, link ? 180 : 230, 420) == -1 ||
+	    (link && link_text(f, base, c) == -1))
 		return -1;
 	fputs("</svg>", f);
 	return ferror(f) ? -1 : 0;
 }
 
 int
-lc_card_svg(FILE *f, const char *shop, const struct lc_card *c)
+lc_card_svg(FILE *f, const char *shop, const struct lc_card *c,
+    const char *base)
 {
 	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", f);
-	return face(f, shop, c, 1);
+	return face(f, shop, c, base, 1);
 }
 
 int
-lc_card_sheet(FILE *f, const char *shop, const struct lc_card *cards, size_t n)
+lc_card_sheet(FILE *f, const char *shop, const struct lc_card *cards, size_t n,
+    const char *base)
 {
 	size_t i;
 
@@ -237,7 +323,7 @@ lc_card_sheet(FILE *f, const char *shop, const struct lc_card *cards, size_t n)
 		if (i % 10 == 0)
 			fputs(i == 0 ? "<div class=\"page\">" :
 			    "</div>\n<div class=\"page\">", f);
-		if (face(f, shop, &cards[i], 0) == -1)
+		if (face(f, shop, &cards[i], base, 0) == -1)
 			return -1;
 		fputc('\n', f);
 	}

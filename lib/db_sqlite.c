@@ -894,15 +894,13 @@ card_row(sqlite3_stmt *st, struct lc_card *c)
 	c->lifetime_cashback = sqlite3_column_int64(st, n + 11);
 	c->lifetime_spend = sqlite3_column_int64(st, n + 12);
 	c->created_at = sqlite3_column_int64(st, n + 13);
+	COL(st, n + 14, c->share_token);
 }
 
-int
-lc_db_card_get(struct lc_db *db, enum lc_cardkey key, const char *merchant_id,
-    const char *value, struct lc_card *c)
+/* The card of a bound LC_CARD_COLS statement, with its tiers. */
+static int
+card_get(struct lc_db *db, sqlite3_stmt *st, struct lc_card *c)
 {
-	static const enum lc_sql which[] = { LC_SQL_CARD_BY_ID,
-	    LC_SQL_CARD_BY_QR, LC_SQL_CARD_BY_BARCODE };
-	sqlite3_stmt *st = lc_sq_prep(db, which[key], "ss", merchant_id, value);
 	int rc;
 
 	memset(c, 0, sizeof(*c));
@@ -917,11 +915,42 @@ lc_db_card_get(struct lc_db *db, enum lc_cardkey key, const char *merchant_id,
 }
 
 int
-lc_db_card_add(struct lc_db *db, const struct lc_card *c, int64_t at)
+lc_db_card_get(struct lc_db *db, enum lc_cardkey key, const char *merchant_id,
+    const char *value, struct lc_card *c)
 {
-	return put_unique(db, lc_sq_prep(db, LC_SQL_CARD_ADD, "ssssssi", c->id,
-	    c->merchant_id, c->program.id, c->customer_name, c->barcode, c->qr,
-	    at));
+	static const enum lc_sql which[] = { LC_SQL_CARD_BY_ID,
+	    LC_SQL_CARD_BY_QR, LC_SQL_CARD_BY_BARCODE };
+
+	return card_get(db, lc_sq_prep(db, which[key], "ss", merchant_id,
+	    value), c);
+}
+
+int
+lc_db_card_add(struct lc_db *db, const struct lc_card *c,
+    const char *issued_by, const char *issued_location, int64_t at)
+{
+	return put_unique(db, lc_sq_prep(db, LC_SQL_CARD_ADD, "sssssssssi",
+	    c->id, c->merchant_id, c->program.id, c->customer_name, c->barcode,
+	    c->qr, c->share_token, issued_by, issued_location, at));
+}
+
+int
+lc_db_card_by_share(struct lc_db *db, const char *token, struct lc_card *c)
+{
+	return card_get(db, lc_sq_prep(db, LC_SQL_CARD_BY_SHARE, "s", token), c);
+}
+
+int
+lc_db_card_updated(struct lc_db *db, const struct lc_card *c, int64_t *at)
+{
+	sqlite3_stmt *st = lc_sq_prep(db, LC_SQL_CARD_UPDATED, "is",
+	    c->created_at, c->id);
+
+	if (row(db, st) != 1)
+		return -1;
+	*at = sqlite3_column_int64(st, 0);
+	sqlite3_reset(st);
+	return 0;
 }
 
 int

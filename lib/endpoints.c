@@ -30,6 +30,12 @@ const struct lc_endpoint lc_endpoints[] = {
 	    LC_EP_BARE | LC_EP_AUTH | LC_EP_JSON, lc_h_claim },
 	{ "redeem", V1 "/cashback/redeem", "POST",
 	    LC_EP_BARE | LC_EP_AUTH | LC_EP_JSON, lc_h_redeem },
+	/* Its answer holds the customer's secret link: kept from caches. */
+	{ "enrol", V1 "/cards/enrol", "GET POST",
+	    LC_EP_AUTH | LC_EP_NOSTORE | LC_EP_JSON, lc_h_enrol },
+	/* A customer's own card, by the unguessable link they hold. */
+	{ "mycard", V1 "/mycard", "GET",
+	    LC_EP_NOSTORE | LC_EP_NOINDEX | LC_EP_TREE, lc_h_mycard },
 	/* First run: while the shop has no owner. */
 	{ "setup", V1 "/setup", "GET POST", LC_EP_NOSTORE | LC_EP_JSON,
 	    lc_h_setup },

@@ -12,6 +12,7 @@ reason(int status)
 {
 	switch (status) {
 	case 200: return "OK";
+	case 201: return "Created";
 	case 207: return "Multi-Status";
 	case 400: return "Bad Request";
 	case 401: return "Unauthorized";
@@ -30,12 +31,13 @@ reason(int status)
 
 /*
  * A body that is not JSON (an image, a sheet, CSV, a backup), streamed
- * from its file. Such answers are the owner's: never cached, never
+ * from its file. Such answers are the owner's: never cached (but what the
+ * handler allows, a customer's card image in their own browser), never
  * sniffed as another type, and a page among them runs no script.
  */
 static void
-raw_write(struct lc_ctx *ctx, void (*writefn)(void *, const char *, size_t),
-    void *wr)
+raw_write(struct lc_ctx *ctx, const struct lc_endpoint *ep,
+    void (*writefn)(void *, const char *, size_t), void *wr)
 {
 	char head[1024], buf[65536];
 	long len;
@@ -53,11 +55,15 @@ raw_write(struct lc_ctx *ctx, void (*writefn)(void *, const char *, size_t),
 	    "Content-Type: %s\r\n"
 	    "X-Request-Id: %s\r\n"
 	    "Content-Length: %ld\r\n"
-	    "Cache-Control: no-store\r\n"
+	    "Cache-Control: %s\r\n"
 	    "X-Content-Type-Options: nosniff\r\n"
 	    "Content-Security-Policy: default-src 'none'; "
 	    "style-src 'unsafe-inline'; img-src data:\r\n",
-	    ctx->raw_type, ctx->request_id, len);
+	    ctx->raw_type, ctx->request_id, len,
+	    ctx->raw_cache != NULL ? ctx->raw_cache : "no-store");
+	if (ep != NULL && (ep->flags & LC_EP_NOINDEX))
+		h += snprintf(head + h, sizeof(head) - (size_t)h,
+		    "X-Robots-Tag: noindex\r\n");
 	if (ctx->raw_name[0] != '\0')
 		h += snprintf(head + h, sizeof(head) - (size_t)h,
 		    "Content-Disposition: attachment; filename=\"%s\"\r\n",
@@ -81,7 +87,7 @@ lc_resp_write(struct lc_ctx *ctx, const struct lc_endpoint *ep,
 	int status, n;
 
 	if (err->code == LC_OK && ctx->raw != NULL) {
-		raw_write(ctx, writefn, wr);
+		raw_write(ctx, ep, writefn, wr);
 		return;
 	}
 	if (err->code != LC_OK) {
@@ -109,6 +115,10 @@ lc_resp_write(struct lc_ctx *ctx, const struct lc_endpoint *ep,
 	if (ep != NULL && (ep->flags & LC_EP_NOSTORE))
 		n += snprintf(head + n, sizeof(head) - (size_t)n,
 		    "Cache-Control: no-store\r\n");
+	/* A customer's page: for its holder, never for search engines. */
+	if (ep != NULL && (ep->flags & LC_EP_NOINDEX))
+		n += snprintf(head + n, sizeof(head) - (size_t)n,
+		    "X-Robots-Tag: noindex\r\n");
 	if (err->code != LC_OK && err->retry_after > 0)
 		n += snprintf(head + n, sizeof(head) - (size_t)n,
 		    "Retry-After: %ld\r\n", err->retry_after);

@@ -128,6 +128,7 @@ struct lc_ctx {
 	FILE *raw;			/* owned: else a body of raw_type */
 	const char *raw_type;
 	char raw_name[96];		/* as an attachment of this name */
+	const char *raw_cache;		/* its Cache-Control, NULL no-store */
 	char allow[64];			/* Allow header on 405 */
 	int auth_had_token;		/* 401: a bearer token was sent */
 };
@@ -176,6 +177,12 @@ json_object *lc_fmt_pagination(int64_t page, int64_t size, int64_t total);
 json_object *lc_fmt_one(const char *key, json_object *v);
 /* A card just issued: the line the admin tool prints. */
 json_object *lc_fmt_issued(const struct lc_card *);
+/* Enrolment at the counter: a card issued, a program to choose. */
+json_object *lc_fmt_enrolled(const struct lc_card *);
+json_object *lc_fmt_enrol_program(const struct lc_program *);
+/* The customer's own page of a card. */
+json_object *lc_fmt_mycard(const struct lc_card *, const char *currency,
+    int64_t updated_at);
 /* A sync item's result: from a purchase answer, or from an error. */
 json_object *lc_fmt_sync_ok(json_object *answer, int idempotent);
 json_object *lc_fmt_sync_error(const struct lc_error *);
@@ -191,8 +198,12 @@ void lc_csv_int(FILE *, int64_t v, int last);
  * 0, or -1 (logged) on a code that cannot be drawn or a write error. */
 int lc_qr_svg(FILE *, const char *text);
 int lc_barcode_svg(FILE *, const char *digits);
-int lc_card_svg(FILE *, const char *shop, const struct lc_card *);
-int lc_card_sheet(FILE *, const char *shop, const struct lc_card *, size_t n);
+/* base: the public_url setting; when not "", each card carries the link
+ * to its own page. */
+int lc_card_svg(FILE *, const char *shop, const struct lc_card *,
+    const char *base);
+int lc_card_sheet(FILE *, const char *shop, const struct lc_card *, size_t n,
+    const char *base);
 
 /* api_record.c: reads a purchase from obj (record body or sync item). */
 int lc_purchase_read(struct lc_error *, json_object *obj, int64_t now,
@@ -221,5 +232,7 @@ int lc_h_admin_cards(struct lc_ctx *);
 int lc_h_admin_reports(struct lc_ctx *);
 int lc_h_admin_backup(struct lc_ctx *);
 int lc_h_admin_settings(struct lc_ctx *);
+int lc_h_enrol(struct lc_ctx *);
+int lc_h_mycard(struct lc_ctx *);
 
 #endif /* LC_INT_H */

@@ -26,6 +26,9 @@
 #define LC_REF_MAX 255
 #define LC_KEY_MAX 255			/* idempotency_key, printable ASCII */
 #define LC_QR_MAX 340			/* base64 text of a QR payload */
+/* A card's share token: the unguessable name of its public page, 128
+ * random bits as lowercase hex. */
+#define LC_SHARE_LEN 32
 
 /* Text, in characters (UTF-8); buffers hold LC_BYTES(n). */
 #define LC_NAME_MAX 200			/* names and titles */
@@ -35,6 +38,8 @@
 #define LC_POSREF_MAX 64		/* pos_reference_id, pos_terminal_id,
 					 * client_timestamp */
 #define LC_EMAIL_MAX 254		/* bytes, printable ASCII */
+#define LC_CURRENCY_MAX 8		/* currency_symbol setting */
+#define LC_URL_MAX 200			/* public_url setting, bytes of ASCII */
 #define LC_PASSWORD_MAX 1024		/* bytes */
 /* A password set through the owner's API or setup: a shop's accounts
  * face the internet. (The admin tool, run on the server, takes any.) */

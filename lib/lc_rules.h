@@ -81,15 +81,28 @@ enum lc_setting {
 	LC_SET_LOGIN_WINDOW,
 	LC_SET_UTC_OFFSET,
 	LC_SET_SYNC_MAX_AGE,
+	LC_SET_STAFF_ENROLMENT,
+	LC_SET_CURRENCY,
+	LC_SET_PUBLIC_URL,
 	LC_SET__MAX
 };
+enum lc_setting_kind { LC_SETTING_INT, LC_SETTING_TEXT };
 struct lc_setting_info {
 	const char *name;
-	int64_t def, min, max, step;
+	int64_t def, min, max, step;	/* a text's max: characters */
+	enum lc_setting_kind kind;
+	/* A text setting, "" by default: 1 when the text is one it takes,
+	 * and what it must be, for the error. */
+	int (*text_ok)(const char *);
+	const char *text_rule;
 };
 const struct lc_setting_info *lc_setting_info(enum lc_setting);
 /* The setting's value; its default when unset or unreadable. */
 int64_t lc_setting(struct lc_db *, enum lc_setting);
+/* A text setting's value into buf (truncated to size), returned; "" when
+ * unset or unreadable. */
+const char *lc_setting_text(struct lc_db *, enum lc_setting, char *buf,
+    size_t size);
 const char *lc_setting_name(enum lc_setting);
 int lc_setting_lookup(const char *key);	/* enum value or -1 */
 /* Checks and stores (inside a write): 0, or -1 with dom->err. */
@@ -200,12 +213,40 @@ struct lc_redeem_result {
 int lc_redeem(struct lc_dom *, const struct lc_redeem *, struct lc_redeem_result *);
 void lc_redeem_result_free(struct lc_redeem_result *);
 
+/* Share tokens (card_share.c): a card's public page. */
+int lc_share_token(char out[LC_SHARE_LEN + 1]);	/* 0 or -1 */
+int lc_share_token_ok(const char *);	/* 1 when of a token's form */
+/* Any merchant's card by its share token, and the time it last changed
+ * (its latest transaction, else its issue), in one snapshot: 0, or -1
+ * (NOT_FOUND, alike for an unknown and a malformed token). */
+int lc_card_shared(struct lc_dom *, const char *token, struct lc_card *,
+    int64_t *updated_at);
+
+/* Enrolment at the counter (rule_enrol.c). */
+/* 1 when the caller may issue cards at the till: an owner, or staff
+ * while the staff_enrolment setting is 1. */
+int lc_enrol_allowed(struct lc_dom *);
+/* Before the write, each 0 or -1 FORBIDDEN: the caller's right to enrol;
+ * the scope of *location_id, which NULL makes the staff member's own
+ * (none for an owner). */
+int lc_enrol_check(struct lc_dom *);
+int lc_enrol_scope(struct lc_dom *, const char **location_id);
+struct lc_enrol {
+	const char *program_id, *customer_name, *location_id;
+};
+/* Inside the write: issues the card (NOT_FOUND for a program not the
+ * caller's merchant's) into c, whole. 0, or -1 with dom->err. */
+int lc_enrol(struct lc_dom *, const struct lc_enrol *, struct lc_card *c);
+
 /* Auth (rule_auth.c). */
 #define LC_TOKEN_LEN 43		/* base64url of 256 random bits */
 struct lc_profile {
 	struct lc_user user;
 	struct lc_location *locations;	/* malloc'd; staff: their one */
 	size_t nlocations;
+	/* What the till shows and offers (the installation's settings). */
+	char currency_symbol[LC_BYTES(LC_CURRENCY_MAX)];
+	int staff_enrolment;
 };
 void lc_profile_free(struct lc_profile *);
 /* The user and the locations they act at: 0, or -1 (UNAUTHORIZED when
@@ -284,9 +325,13 @@ int lc_shop_user_change(struct lc_dom *, const char *verb, const char *user_id,
     const char *hash);
 int lc_shop_program_add(struct lc_dom *, struct lc_program *p,
     char id[LC_ID_LEN + 1]);
-/* Fills c's id, barcode and QR payload. */
+/* Fills c's id, barcode, QR payload and share token; the caller (none
+ * for the admin tool) is kept as who issued it. */
 int lc_shop_card_issue(struct lc_dom *, const char *program_id,
     const char *customer, struct lc_card *c);
+/* The same at the counter, at location_id (NULL: none). */
+int lc_shop_card_issue_at(struct lc_dom *, const char *program_id,
+    const char *customer, const char *location_id, struct lc_card *c);
 int lc_shop_card_status(struct lc_dom *, const char *card_id, int active);
 
 /* The owner's changes (shop.c), each on the caller's merchant only: an

@@ -129,11 +129,16 @@
 	X(TIERS_OF_PROGRAM, "SELECT name, min_spend, rate_bp FROM tiers " \
 	    "WHERE program_id = ? ORDER BY min_spend") \
 	X(CARD_ADD, "INSERT INTO cards(id, merchant_id, program_id, " \
-	    "customer_name, barcode, qr_code, created_at) " \
-	    "VALUES (?, ?, ?, ?, ?, ?, ?)") \
+	    "customer_name, barcode, qr_code, share_token, issued_by, " \
+	    "issued_location_id, created_at) " \
+	    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)") \
 	X(CARD_BY_ID, LC_CARD_COLS "WHERE c.merchant_id = ? AND c.id = ?") \
 	X(CARD_BY_QR, LC_CARD_COLS "WHERE c.merchant_id = ? AND c.qr_code = ?") \
 	X(CARD_BY_BARCODE, LC_CARD_COLS "WHERE c.merchant_id = ? AND c.barcode = ?") \
+	/* The customer's page: by its token alone, whatever the merchant. */ \
+	X(CARD_BY_SHARE, LC_CARD_COLS "WHERE c.share_token = ?") \
+	X(CARD_UPDATED, "SELECT coalesce(max(created_at), ?) FROM transactions " \
+	    "WHERE card_id = ?") \
 	X(CARD_SAVE, "UPDATE cards SET current_punches = ?, pending_rewards = ?, " \
 	    "lifetime_punches = ?, cashback_balance = ?, lifetime_cashback = ?, " \
 	    "lifetime_spend = ? WHERE id = ?") \
@@ -194,7 +199,8 @@
 	"m.name, c.customer_name, c.barcode, c.qr_code, c.status, " \
 	"c.current_punches, c.pending_rewards, c.lifetime_punches, " \
 	"c.cashback_balance, c.lifetime_cashback, c.lifetime_spend, " \
-	"c.created_at FROM cards c JOIN programs p ON p.id = c.program_id " \
+	"c.created_at, coalesce(c.share_token, '') FROM cards c " \
+	"JOIN programs p ON p.id = c.program_id " \
 	"JOIN merchants m ON m.id = c.merchant_id "
 #define LC_PROGRAM_NCOLS 10
 /* ?1 merchant, ?2 the search text (NULL: all), ?3 and ?4 its LIKE

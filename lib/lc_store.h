@@ -190,6 +190,7 @@ struct lc_card {
 	char barcode[LC_REF_MAX + 1];
 	char qr[LC_QR_MAX + 1];
 	char status[16];	/* "active", "inactive" */
+	char share_token[LC_SHARE_LEN + 1];	/* its public page's name */
 	int64_t current_punches, pending_rewards, lifetime_punches;
 	int64_t cashback_balance, lifetime_cashback, lifetime_spend;
 	int64_t created_at;
@@ -200,8 +201,15 @@ enum lc_cardkey { LC_CARDKEY_ID, LC_CARDKEY_QR, LC_CARDKEY_BARCODE };
 /* The merchant's card by id, QR payload or barcode, with its program. */
 int lc_db_card_get(struct lc_db *, enum lc_cardkey, const char *merchant_id,
     const char *value, struct lc_card *);
-/* LC_DB_CONFLICT when the barcode or QR payload is taken. */
-int lc_db_card_add(struct lc_db *, const struct lc_card *, int64_t at);
+/* LC_DB_CONFLICT when the barcode, QR payload or share token is taken.
+ * issued_by, issued_location: who issued it at the counter, where (NULL
+ * for none). */
+int lc_db_card_add(struct lc_db *, const struct lc_card *,
+    const char *issued_by, const char *issued_location, int64_t at);
+/* Any merchant's card by its share token, with its program. */
+int lc_db_card_by_share(struct lc_db *, const char *token, struct lc_card *);
+/* The time of the card's latest transaction, else its issue: 0 or -1. */
+int lc_db_card_updated(struct lc_db *, const struct lc_card *, int64_t *at);
 /* Writes the counters back; -1 unless exactly that card changed. */
 int lc_db_card_save(struct lc_db *, const struct lc_card *);
 int lc_db_card_set_status(struct lc_db *, const char *id, const char *status);

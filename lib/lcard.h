@@ -53,6 +53,7 @@ struct lc_ctx;
 #define LC_EP_JSON	0x08	/* expects a JSON object body (not on GET) */
 #define LC_EP_TREE	0x10	/* the path and every path below it */
 #define LC_EP_OWNER	0x20	/* an owner's token (implies LC_EP_AUTH) */
+#define LC_EP_NOINDEX	0x40	/* public: X-Robots-Tag: noindex */
 
 /*
  * The one table of endpoints (endpoints.c). The responders in cgi-bin/,

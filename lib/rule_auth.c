@@ -171,6 +171,9 @@ lc_profile_get(struct lc_dom *dom, const char *user_id, struct lc_profile *p)
 		return lc_dom_fail(dom, rc == -2 ? LC_E_INTERNAL : LC_E_DATABASE,
 		    NULL, NULL);
 	}
+	lc_setting_text(dom->db, LC_SET_CURRENCY, p->currency_symbol,
+	    sizeof(p->currency_symbol));
+	p->staff_enrolment = lc_setting(dom->db, LC_SET_STAFF_ENROLMENT) == 1;
 	return 0;
 }
 

@@ -1,12 +1,17 @@
 /*
  * Installation settings, stored in the database; each has a default and a
- * range, so a typo cannot lock every till out.
+ * range, so a typo cannot lock every till out. Most are whole numbers; a
+ * few are text (the shop's currency symbol, its public address), checked
+ * as strictly, since tills, printed cards and customers' pages show them.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "lc_int.h"
+
+static int currency_ok(const char *);
+static int url_ok(const char *);
 
 static const struct lc_setting_info lc_settings[LC_SET__MAX] = {
 	[LC_SET_ACCESS_TTL] = { "access_token_ttl", 3600, 60, 86400, 1 },
@@ -21,7 +26,71 @@ static const struct lc_setting_info lc_settings[LC_SET__MAX] = {
 	 * rarely offline for days, and an old date must not replay a year of
 	 * punches past every cooldown. */
 	[LC_SET_SYNC_MAX_AGE] = { "sync_max_age_days", 30, 1, 3650, 1 },
+	/* Whether staff, not only owners, issue cards at the till (1). */
+	[LC_SET_STAFF_ENROLMENT] = { "staff_enrolment", 1, 0, 1, 1 },
+	/* What the till and the customer's page write before an amount
+	 * ("" for none). */
+	[LC_SET_CURRENCY] = { "currency_symbol", 0, 0, LC_CURRENCY_MAX, 1,
+	    LC_SETTING_TEXT, currency_ok, "0 to 8 characters, no control "
+	    "characters" },
+	/* Where customers find their card online, printed on cards:
+	 * https://shop.example/loyalty/ ("" for none: nothing printed). */
+	[LC_SET_PUBLIC_URL] = { "public_url", 0, 0, LC_URL_MAX, 1,
+	    LC_SETTING_TEXT, url_ok, "empty, or an address of up to 200 "
+	    "characters that starts with http:// or https:// and ends with /" },
 };
+
+/* No control character, C1 (U+0080 to U+009F) included: lc_text_check
+ * has seen to the rest of the text. */
+static int
+no_c1(const char *s)
+{
+	const unsigned char *p;
+
+	for (p = (const unsigned char *)s; *p != '\0'; p++)
+		if (p[0] == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f)
+			return 0;
+	return 1;
+}
+
+static int
+currency_ok(const char *s)
+{
+	struct lc_error e;
+
+	return lc_text_check(&e, "currency_symbol", s, LC_CURRENCY_MAX, 1) == 0 &&
+	    no_c1(s);
+}
+
+/*
+ * An address the link printed on a card is made of: <url>card.html#TOKEN.
+ * Printable ASCII with no blank, quote or angle bracket (it is read aloud
+ * from paper and pasted into pages), a host, no query or fragment of its
+ * own, ending in '/'.
+ */
+static int
+url_ok(const char *s)
+{
+	const unsigned char *p;
+	size_t n = strlen(s), skip;
+
+	if (n == 0)
+		return 1;
+	if (n > LC_URL_MAX || s[n - 1] != '/')
+		return 0;
+	if (strncmp(s, "https://", 8) == 0)
+		skip = 8;
+	else if (strncmp(s, "http://", 7) == 0)
+		skip = 7;
+	else
+		return 0;
+	if (s[skip] == '/' || s[skip] == '\0')
+		return 0;
+	for (p = (const unsigned char *)s; *p != '\0'; p++)
+		if (*p <= ' ' || *p >= 0x7f || strchr("\"'<>`\\?#", *p) != NULL)
+			return 0;
+	return 1;
+}
 
 const struct lc_setting_info *
 lc_setting_info(enum lc_setting s)
@@ -76,10 +145,28 @@ lc_setting(struct lc_db *db, enum lc_setting s)
 	char text[32];
 	int64_t v = lc_settings[s].def;
 
-	if (lc_db_setting_get(db, lc_settings[s].name, text, sizeof(text)) == 1 &&
+	if (lc_settings[s].kind == LC_SETTING_INT &&
+	    lc_db_setting_get(db, lc_settings[s].name, text, sizeof(text)) == 1 &&
 	    parse(s, text, &v) == -1)
 		v = lc_settings[s].def;
 	return v;
+}
+
+const char *
+lc_setting_text(struct lc_db *db, enum lc_setting s, char *buf, size_t size)
+{
+	char text[LC_BYTES(LC_URL_MAX)];
+
+	if (size == 0)
+		return buf;
+	buf[0] = '\0';
+	/* A stored value read back is checked again, as an integer is:
+	 * one written past the rules (by hand) counts as unset. */
+	if (lc_settings[s].kind == LC_SETTING_TEXT &&
+	    lc_db_setting_get(db, lc_settings[s].name, text, sizeof(text)) == 1 &&
+	    lc_settings[s].text_ok(text))
+		snprintf(buf, size, "%s", text);
+	return buf;
 }
 
 int
@@ -91,7 +178,11 @@ lc_setting_set(struct lc_dom *dom, const char *key, const char *value)
 	if ((s = lc_setting_lookup(key)) == -1)
 		return lc_dom_fail(dom, LC_E_VALIDATION, "key",
 		    "unknown setting %s", key);
-	if (parse(s, value, &v) == -1)
+	if (lc_settings[s].kind == LC_SETTING_TEXT) {
+		if (!lc_settings[s].text_ok(value))
+			return lc_dom_fail(dom, LC_E_VALIDATION, "value",
+			    "%s must be %s", key, lc_settings[s].text_rule);
+	} else if (parse(s, value, &v) == -1)
 		return lc_dom_fail(dom, LC_E_VALIDATION, "value",
 		    "%s must be a whole number from %lld to %lld, a multiple "
 		    "of %lld", key, (long long)lc_settings[s].min,

@@ -288,14 +288,21 @@ ean13_check(const char *d)
 	return (char)('0' + (10 - sum % 10) % 10);
 }
 
-/*
- * A card: a random EAN-13 barcode in the in-store range (prefix 2) and an
- * unguessable QR payload (192 random bits, base64), drawn again on the
- * unlikely collision.
- */
 int
 lc_shop_card_issue(struct lc_dom *dom, const char *program_id,
     const char *customer, struct lc_card *c)
+{
+	return lc_shop_card_issue_at(dom, program_id, customer, NULL, c);
+}
+
+/*
+ * A card: a random EAN-13 barcode in the in-store range (prefix 2), an
+ * unguessable QR payload (192 random bits, base64) and share token (128
+ * bits, hex), drawn again on the unlikely collision.
+ */
+int
+lc_shop_card_issue_at(struct lc_dom *dom, const char *program_id,
+    const char *customer, const char *location_id, struct lc_card *c)
 {
 	unsigned char rnd[24];
 	int i, tries, rc;
@@ -325,7 +332,12 @@ lc_shop_card_issue(struct lc_dom *dom, const char *program_id,
 			return lc_dom_fail(dom, LC_E_INTERNAL, NULL,
 			    "no randomness");
 		lc_b64_encode(rnd, sizeof(rnd), c->qr, 0);
-		if ((rc = lc_db_card_add(dom->db, c, dom->now_ms)) == 0) {
+		if (lc_share_token(c->share_token) == -1)
+			return lc_dom_fail(dom, LC_E_INTERNAL, NULL,
+			    "no randomness");
+		if ((rc = lc_db_card_add(dom->db, c, dom->caller.user_id[0] ?
+		    dom->caller.user_id : NULL, location_id,
+		    dom->now_ms)) == 0) {
 			snprintf(c->status, sizeof(c->status), "active");
 			return 0;
 		}

@@ -13,7 +13,8 @@
 #   OWNER_ID STAFF_ID STAFF2_ID   owner, staff at L1, staff2 at L2 (no name)
 #   PUNCH_PROG QUICK_PROG CASH_PROG DISC_PROG   programs of M1
 #   PUNCH_* QUICK_* CASH_* DISC_* INACTIVE_*    cards: _ID, _QR, _BARCODE,
-#                              _CUSTOMER (INACTIVE: punch card, deactivated)
+#                              _SHARE (share token), _CUSTOMER (INACTIVE:
+#                              punch card, deactivated)
 #   M2 M2L1 OWNER2_ID M2_PROG M2CARD_*          merchant "Other Shop"
 #   X_EMAIL X_PASSWORD for X in OWNER STAFF STAFF2 OWNER2
 #   L1_NAME L2_NAME M2L1_NAME M1_NAME M2_NAME
@@ -78,22 +79,24 @@ _seed_user()
 }
 
 # _seed_card PREFIX PROGRAM CUSTOMER: card issue, setting PREFIX_ID,
-# PREFIX_QR, PREFIX_BARCODE and PREFIX_CUSTOMER.
+# PREFIX_QR, PREFIX_BARCODE, PREFIX_SHARE and PREFIX_CUSTOMER.
 _seed_card()
 {
-	local p=$1 id bc qr
+	local p=$1 id bc qr sh
 
 	if ! out=$(_seed_adm card issue --program "$2" --customer "$3" \
 	    </dev/null) ||
-	    ! { read -r id; read -r bc; read -r qr; } < <(jq -r \
-	    '.card_instance_id, .barcode_value, .qr_code_data' <<<"$out") ||
-	    [[ ! $id =~ $uuid || -z $bc || -z $qr ]]; then
+	    ! { read -r id; read -r bc; read -r qr; read -r sh; } < <(jq -r \
+	    '.card_instance_id, .barcode_value, .qr_code_data, .share_token' \
+	    <<<"$out") ||
+	    [[ ! $id =~ $uuid || -z $bc || -z $qr || ! $sh =~ ^[0-9a-f]{32}$ ]]; then
 		echo "seed: card issue for $p failed: $out" >&2
 		return 1
 	fi
 	_seed_set "${p}_ID" "$id"
 	_seed_set "${p}_QR" "$qr"
 	_seed_set "${p}_BARCODE" "$bc"
+	_seed_set "${p}_SHARE" "$sh"
 	_seed_set "${p}_CUSTOMER" "$3"
 }
 

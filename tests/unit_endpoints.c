@@ -40,7 +40,7 @@
 #define HT_TREE		"(/.*)?"	/* .htaccess: and every path below */
 #define SH_TREE		"/*"		/* LC_ENDPOINTS: and every path below */
 #define EP_FLAGS	(LC_EP_BARE | LC_EP_AUTH | LC_EP_NOSTORE | \
-			LC_EP_JSON | LC_EP_TREE | LC_EP_OWNER)
+			LC_EP_JSON | LC_EP_TREE | LC_EP_OWNER | LC_EP_NOINDEX)
 
 /* One entry read from a file. */
 struct item {

@@ -324,7 +324,8 @@ seed_shop(struct shop *s, int64_t at)
 		memcpy(raw, &r1, 8);
 		memcpy(raw + 8, &r2, 8);
 		c.qr[lc_b64_encode(raw, sizeof(raw), c.qr, 1)] = '\0';
-		if (lc_db_card_add(s->db, &c, at + i) != 0)
+		if (lc_share_token(c.share_token) == -1 ||
+		    lc_db_card_add(s->db, &c, NULL, NULL, at + i) != 0)
 			return -1;
 		memcpy(k->id, c.id, sizeof(k->id));
 	}

@@ -24,6 +24,8 @@ transactions/history history
 transactions/sync sync
 rewards/claim claim
 cashback/redeem redeem
+cards/enrol enrol
+mycard/* mycard
 setup setup
 admin/locations/* admin_locations
 admin/users/* admin_users

@@ -1,0 +1,70 @@
+/*
+ * A card's share token: the unguessable name of the card's own page for
+ * its customer (GET /api/v1/mycard/TOKEN), 128 bits from the system's
+ * random source as 32 lowercase hex characters. Whoever holds the link
+ * sees that one card, read-only; nothing else of the shop.
+ */
+#include <string.h>
+
+#include "lc_int.h"
+
+int
+lc_share_token(char out[LC_SHARE_LEN + 1])
+{
+	static const char hex[] = "0123456789abcdef";
+	unsigned char b[LC_SHARE_LEN / 2];
+	size_t i;
+
+	if (lc_random(b, sizeof(b)) == -1)
+		return -1;
+	for (i = 0; i < sizeof(b); i++) {
+		out[2 * i] = hex[b[i] >> 4];
+		out[2 * i + 1] = hex[b[i] & 0x0f];
+	}
+	out[LC_SHARE_LEN] = '\0';
+	return 0;
+}
+
+int
+lc_share_token_ok(const char *s)
+{
+	return strlen(s) == LC_SHARE_LEN &&
+	    strspn(s, "0123456789abcdef") == LC_SHARE_LEN;
+}
+
+/* Never a token: the lookup a malformed one makes instead. */
+#define NO_TOKEN "--------------------------------"
+
+struct shared {
+	const char *token;
+	struct lc_card *card;
+	int64_t *updated_at;
+};
+
+static int
+shared_read(struct lc_dom *dom, void *arg)
+{
+	struct shared *sh = arg;
+	int rc;
+
+	if ((rc = lc_db_card_by_share(dom->db, sh->token, sh->card)) == -1 ||
+	    (rc == 1 && lc_db_card_updated(dom->db, sh->card,
+	    sh->updated_at) == -1))
+		return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
+	return rc == 1 ? 0 : lc_dom_fail(dom, LC_E_NOT_FOUND, NULL,
+	    "No such card.");
+}
+
+int
+lc_card_shared(struct lc_dom *dom, const char *token, struct lc_card *c,
+    int64_t *updated_at)
+{
+	struct shared sh = { token, c, updated_at };
+
+	/* A malformed token is looked up too, as one that cannot exist,
+	 * so it answers as an unknown one does, in the same time: nothing
+	 * tells a guesser which tokens are well formed. */
+	if (!lc_share_token_ok(token))
+		sh.token = NO_TOKEN;
+	return lc_read(dom, shared_read, &sh);
+}
