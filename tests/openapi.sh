@@ -166,6 +166,43 @@ LT_TOKEN=
 call "lookup without a token" POST /api/v1/cards/lookup '{"barcode_value":"2000000000008"}'
 LT_TOKEN=$STAFF
 
+# Enrolment at the counter, and the customer's own page of each card.
+call "programs to enrol" GET /api/v1/cards/enrol
+P_PUNCH=$(lt_jq '[.data.programs[] | select(.card_type == "punch")][0].id')
+P_CASH=$(lt_jq '[.data.programs[] | select(.card_type == "cashback")][0].id')
+P_DISC=$(lt_jq '[.data.programs[] | select(.card_type == "discount")][0].id')
+call "enrol a punch card" POST /api/v1/cards/enrol \
+    "$(json --arg p "$P_PUNCH" '{program_id: $p, customer_name: "Nina New", idempotency_key: "oa-enrol"}')"
+SHARE_PUNCH=$(lt_jq .data.share_token)
+call "the same enrolment replayed" POST /api/v1/cards/enrol \
+    "$(json --arg p "$P_PUNCH" '{program_id: $p, customer_name: "Nina New", idempotency_key: "oa-enrol"}')"
+call "enrol a cashback card" POST /api/v1/cards/enrol \
+    "$(json --arg p "$P_CASH" --arg l "$L1" '{program_id: $p, customer_name: "Cai Cash", location_id: $l}')"
+SHARE_CASH=$(lt_jq .data.share_token)
+call "enrol a discount card" POST /api/v1/cards/enrol \
+    "$(json --arg p "$P_DISC" '{program_id: $p, customer_name: "Dot Disc"}')"
+SHARE_DISC=$(lt_jq .data.share_token)
+call "enrol without a name" POST /api/v1/cards/enrol "$(json --arg p "$P_PUNCH" '{program_id: $p}')"
+call "enrol for an unknown program" POST /api/v1/cards/enrol \
+    '{"program_id":"00000000-0000-4000-8000-000000000000","customer_name":"X"}'
+call "enrol at another location" POST /api/v1/cards/enrol \
+    "$(json --arg p "$P_PUNCH" --arg l "$L2" '{program_id: $p, customer_name: "X", location_id: $l}')"
+call "enrol as text/plain" POST /api/v1/cards/enrol '{}' -H 'Content-Type: text/plain'
+call "enrol with PATCH" PATCH /api/v1/cards/enrol '{}'
+LT_TOKEN=
+call "enrol without a token" GET /api/v1/cards/enrol
+call "a punch card's own page" GET "/api/v1/mycard/$SHARE_PUNCH"
+call "a cashback card's own page" GET "/api/v1/mycard/$SHARE_CASH"
+call "a discount card's own page" GET "/api/v1/mycard/$SHARE_DISC"
+call "a card page's QR code" GET "/api/v1/mycard/$SHARE_PUNCH/qr.svg"
+call "a card page's barcode" GET "/api/v1/mycard/$SHARE_CASH/barcode.svg"
+call "an unknown card page" GET /api/v1/mycard/0123456789abcdef0123456789abcdef
+call "a malformed card page" GET /api/v1/mycard/NOT-A-TOKEN
+call "the QR code of an unknown card page" GET /api/v1/mycard/0123456789abcdef0123456789abcdef/qr.svg
+call "a card page with POST" POST "/api/v1/mycard/$SHARE_PUNCH" '{}'
+call "the card pages' root" GET /api/v1/mycard
+LT_TOKEN=$STAFF
+
 # Record.
 purchase() {	# CARD_FIELD VALUE AMOUNT [EXTRA_JQ]
 	json --arg k "$1" --arg v "$2" --argjson a "$3" --arg l "$L1" --arg s "$STAFF_ID" \
@@ -354,6 +391,21 @@ call "set a setting" PATCH /api/v1/admin/settings '{"login_max_failures":6}'
 call "set an unknown setting" PATCH /api/v1/admin/settings '{"bogus":1}'
 call "set a setting out of range" PATCH /api/v1/admin/settings '{"utc_offset_minutes":10}'
 call "set no setting" PATCH /api/v1/admin/settings '{}'
+call "set the text settings" PATCH /api/v1/admin/settings \
+    '{"currency_symbol":"€","public_url":"https://shop.example/loyalty/"}'
+call "set a bad public_url" PATCH /api/v1/admin/settings '{"public_url":"ftp://shop.example/"}'
+call "set a currency symbol that is a number" PATCH /api/v1/admin/settings '{"currency_symbol":1}'
+call "staff may not enrol" PATCH /api/v1/admin/settings '{"staff_enrolment":0}'
+call "a sheet with the cards' links" GET "/api/v1/admin/cards/sheet?ids=$CARD"
+LT_TOKEN=$STAFF
+call "staff's me while they may not enrol" GET /api/v1/auth/me
+call "programs to enrol while staff may not" GET /api/v1/cards/enrol
+call "enrol while staff may not" POST /api/v1/cards/enrol \
+    "$(json --arg p "$P_PUNCH" '{program_id: $p, customer_name: "X"}')"
+LT_TOKEN=$OWNER
+call "the owner enrols while staff may not" POST /api/v1/cards/enrol \
+    "$(json --arg p "$P_PUNCH" '{program_id: $p, customer_name: "Ola Owner"}')"
+call "staff may enrol again" PATCH /api/v1/admin/settings '{"staff_enrolment":1}'
 
 LT_TOKEN=
 call "owner's API without a token" GET /api/v1/admin/settings

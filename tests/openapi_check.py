@@ -568,12 +568,24 @@ def doc_checks(doc, srcdir):
     walk(doc, "#")
     result(sites and not problems, "%d x-limit values equal lib/lc_limits.h" % len(sites), problems)
 
-    # Settings.
+    # Settings: whole numbers { "name", default, min, max, step }, and
+    # text { "name", 0, 0, LC_..._MAX, 1, LC_SETTING_TEXT, ... }.
     src = read(os.path.join(srcdir, "lib/settings.c"))
     rows = re.findall(r'\{\s*"(\w+)",\s*([^,]+),\s*([^,]+),\s*([^,]+),\s*([^,}]+)\}', src)
+    texts = re.findall(r'\{\s*"(\w+)",\s*0,\s*0,\s*(\w+),\s*1,\s*LC_SETTING_TEXT\b', src)
     sp = doc["components"]["schemas"]["SettingsPatch"]["properties"]
     keys = doc["components"]["schemas"]["SettingKey"]["enum"]
     problems = []
+    for name, most in texts:
+        p = sp.get(name)
+        if p is None:
+            problems.append("%s is not documented" % name)
+            continue
+        got = (p.get("type"), p.get("default"), p.get("maxLength"))
+        want = ("string", "", names.get(most))
+        if got != want:
+            problems.append("%s: type, default, maxLength %s here, %s in lib/settings.c" % (
+                name, got, want))
     for name, d, lo, hi, step in rows:
         d, lo, hi, step = (c_expr(v, {}) for v in (d, lo, hi, step))
         p = sp.get(name)
@@ -584,10 +596,11 @@ def doc_checks(doc, srcdir):
         if tuple(int(v) for v in got) != (d, lo, hi, step):
             problems.append("%s: default, min, max, step %s here, %s in lib/settings.c" % (
                 name, got, (d, lo, hi, step)))
-    if set(sp) != {r[0] for r in rows} or set(keys) != {r[0] for r in rows}:
+    every = {r[0] for r in rows} | {t[0] for t in texts}
+    if set(sp) != every or set(keys) != every:
         problems.append("settings documented %s, lib/settings.c has %s" % (
-            sorted(sp), sorted(r[0] for r in rows)))
-    result(rows and not problems, "settings (%d) are those of lib/settings.c" % len(rows), problems)
+            sorted(sp), sorted(every)))
+    result(rows and not problems, "settings (%d) are those of lib/settings.c" % len(every), problems)
 
 
 # --- live answers -------------------------------------------------------------
