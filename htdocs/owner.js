@@ -41,7 +41,10 @@ const SETTING_INFO = {
 	login_max_failures: ['Wrong passwords before a pause', 'Failed logins for one e-mail address before further tries are refused for a while.'],
 	login_window_seconds: ['Pause after wrong passwords (seconds)', 'How long the failed logins are counted, and so how long the pause lasts.'],
 	sync_max_age_days: ['Oldest offline purchase accepted (days)', 'A purchase a till kept while offline is refused when it is older than this.'],
-	utc_offset_minutes: ['Shop time zone (minutes from UTC)', 'Reports count days in this time: 60 is UTC+1, -300 is UTC−5; a multiple of 15. Summer time is not followed: change it when the clocks change.']
+	utc_offset_minutes: ['Shop time zone (minutes from UTC)', 'Reports count days in this time: 60 is UTC+1, -300 is UTC−5; a multiple of 15. Summer time is not followed: change it when the clocks change.'],
+	staff_enrolment: ['Staff may issue cards at the till', 'When off, only an owner logged in on the till can give a new customer a card.'],
+	currency_symbol: ['Currency symbol', 'Shown before amounts on the till and on the customer\'s card page, such as € or $.'],
+	public_url: ['Address of this site for customers', 'Printed on each card with the card\'s own link, such as https://shop.example/loyalty/ (the folder of this page, ending in /). Empty: cards carry no link.']
 };
 
 /* ---- small helpers ---------------------------------------------------- */
@@ -1373,6 +1376,10 @@ function renderCard() {
 	$('detail-barcode-value').textContent = d.barcode_value || '';
 	$('detail-id').textContent = d.card_instance_id;
 	$('detail-created').textContent = day(d.created_at);
+	/* card_page is relative to the tills' folder, which is this page's. */
+	const page = d.card_page ? new URL(d.card_page, location.href).href : '';
+	$('detail-page').textContent = page;
+	$('detail-page').href = page || '#';
 	$('detail-qr').alt = 'QR code of the card of ' + (d.customer_name || 'the customer');
 	$('detail-barcode').alt = 'Barcode of the card of ' + (d.customer_name || 'the customer') + ', number ' + (d.barcode_value || '');
 	$('detail-toggle').textContent = active ? 'Deactivate' : 'Activate';
@@ -1863,23 +1870,50 @@ function settingWords(key, v) {
 	return plural(v, 'second', 'seconds');
 }
 
-function renderSettings() {
-	settingInputs = st.settings.map((x) => {
-		const info = SETTING_INFO[x.key] || [x.key, ''];
+/* Whole numbers as number fields, 0-or-1 settings as a checkbox, text
+ * settings as text fields. */
+const isSwitch = (x) => x.min === 0 && x.max === 1;
+const isText = (x) => typeof x.default === 'string';
+
+function settingField(x) {
+	const info = SETTING_INFO[x.key] || [x.key, ''];
+	if (isText(x)) {
 		const f = field({
-			label: info[0], value: x.value, field: x.key, type: 'number',
-			min: x.min, max: x.max, step: x.key === 'utc_offset_minutes' ? 15 : 1,
-			hint: (info[1] ? info[1] + ' ' : '') + 'Default ' + x.default + '; from ' + x.min + ' to ' + x.max + '.'
+			label: info[0], value: x.value, field: x.key, maxLength: x.max_length * (x.key === 'public_url' ? 1 : 4),
+			spellcheck: false, inputMode: x.key === 'public_url' ? 'url' : undefined,
+			hint: (info[1] ? info[1] + ' ' : '') + 'Up to ' + x.max_length + ' characters; empty for none.'
 		});
 		f.input.dataset.key = x.key;
 		f.setting = x;
-		const words = h('span', { className: 'setting-value', 'aria-live': 'polite' });
-		const say = () => { words.textContent = settingWords(x.key, parseIntIn(f.input.value, x.min, x.max)); };
-		f.input.addEventListener('input', say);
-		f.input.after(words);
-		say();
 		return f;
+	}
+	if (isSwitch(x)) {
+		const id = uid('f');
+		const input = h('input', { type: 'checkbox', id, checked: x.value === 1, dataset: { field: x.key, key: x.key }, 'aria-describedby': id + '-hint' });
+		const f = h('div', { className: 'field' },
+			h('label', { className: 'check-inline', htmlFor: id }, input, info[0]),
+			h('p', { className: 'hint', id: id + '-hint' }, info[1] + ' ' + (x.default === 1 ? 'On' : 'Off') + ' by default.'));
+		f.input = input;
+		f.setting = x;
+		return f;
+	}
+	const f = field({
+		label: info[0], value: x.value, field: x.key, type: 'number',
+		min: x.min, max: x.max, step: x.key === 'utc_offset_minutes' ? 15 : 1,
+		hint: (info[1] ? info[1] + ' ' : '') + 'Default ' + x.default + '; from ' + x.min + ' to ' + x.max + '.'
 	});
+	f.input.dataset.key = x.key;
+	f.setting = x;
+	const words = h('span', { className: 'setting-value', 'aria-live': 'polite' });
+	const say = () => { words.textContent = settingWords(x.key, parseIntIn(f.input.value, x.min, x.max)); };
+	f.input.addEventListener('input', say);
+	f.input.after(words);
+	say();
+	return f;
+}
+
+function renderSettings() {
+	settingInputs = st.settings.map(settingField);
 	setKids($('settings-fields'), ...settingInputs);
 }
 
@@ -1887,8 +1921,16 @@ async function onSaveSettings(form) {
 	const body = {};
 	for (const f of settingInputs) {
 		const x = f.setting;
-		const v = parseIntIn(f.input.value, x.min, x.max);
-		if (v === null) throw new FormError(f.querySelector('label').textContent + ': a whole number from ' + x.min + ' to ' + x.max + '.', f.input);
+		let v;
+		if (isText(x)) {
+			v = f.input.value.trim();
+			if ([...v].length > x.max_length) throw new FormError(f.querySelector('label').textContent + ': at most ' + x.max_length + ' characters.', f.input);
+		} else if (isSwitch(x)) {
+			v = f.input.checked ? 1 : 0;
+		} else {
+			v = parseIntIn(f.input.value, x.min, x.max);
+			if (v === null) throw new FormError(f.querySelector('label').textContent + ': a whole number from ' + x.min + ' to ' + x.max + '.', f.input);
+		}
 		if (v !== x.value) body[x.key] = v;
 	}
 	if (!Object.keys(body).length) { toast('Nothing to save: no setting changed.'); return; }

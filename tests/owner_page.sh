@@ -739,7 +739,9 @@ async function main() {
 		await waitFor(`$$('#settings-fields input').length === ${api.length}`);
 		const t = await ev(`text('#settings-fields')`);
 		for (const x of api)
-			if (!t.includes('Default ' + x.default + '; from ' + x.min + ' to ' + x.max + '.')) throw new Error('no range of ' + x.key + ' in ' + t);
+			if (!t.includes(typeof x.max_length === 'number' ? 'Up to ' + x.max_length + ' characters' :
+			    x.min === 0 && x.max === 1 ? (x.default === 1 ? 'On' : 'Off') + ' by default.' :
+			    'Default ' + x.default + '; from ' + x.min + ' to ' + x.max + '.')) throw new Error('no range of ' + x.key + ' in ' + t);
 		if (!t.includes('Shop time zone') || !t.includes('UTC+00:00') || !t.includes('1 hour') || !t.includes('30 days')) throw new Error(t);
 		if (await ev(`$$('#settings-fields input').some((i) => !/^[A-Z]/.test(i.labels[0].textContent))`)) throw new Error('a setting without its own label');
 		await ev(`fill('[data-key=utc_offset_minutes]', '7') && click('#settings-form button[type=submit]')`);
@@ -755,6 +757,18 @@ async function main() {
 		const r = await apiCall('GET', 'admin/settings', undefined, await ownerToken());
 		const v = Object.fromEntries(r.json.data.settings.map((x) => [x.key, x.value]));
 		if (v.utc_offset_minutes !== 60 || v.login_max_failures !== 9) throw new Error(JSON.stringify(v));
+	});
+
+	await step('the currency symbol and staff enrolment: a text and a checkbox', async () => {
+		await ev(`fill('[data-key=currency_symbol]', '€') && click('[data-key=staff_enrolment]') && click('#settings-form button[type=submit]')`);
+		await waitFor(`toast().includes('2 settings saved')`);
+		const r = await apiCall('GET', 'admin/settings', undefined, await ownerToken());
+		const v = Object.fromEntries(r.json.data.settings.map((x) => [x.key, x.value]));
+		if (v.currency_symbol !== '€' || v.staff_enrolment !== 0) throw new Error(JSON.stringify(v));
+		await ev(`fill('[data-key=public_url]', 'ftp://shop.example/') && click('#settings-form button[type=submit]')`);
+		await waitFor(`$('[data-key=public_url]').getAttribute('aria-invalid') === 'true'`);
+		await ev(`fill('[data-key=public_url]', '') && click('[data-key=staff_enrolment]') && click('#settings-form button[type=submit]')`);
+		await waitFor(`toast().includes('1 setting saved')`);
 	});
 
 	/* ---- the session ---- */
