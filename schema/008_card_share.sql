@@ -10,3 +10,8 @@ CREATE UNIQUE INDEX cards_share_token ON cards(share_token);
 -- Who issued a card at the counter, and where (NULL: the owner's tools).
 ALTER TABLE cards ADD COLUMN issued_by TEXT REFERENCES users(id);
 ALTER TABLE cards ADD COLUMN issued_location_id TEXT REFERENCES locations(id);
+
+-- A program's cards counted from an index rather than every card: the
+-- list a till chooses from at each enrolment counts them, as the owner's
+-- list of programs does.
+CREATE INDEX cards_program ON cards(program_id);
