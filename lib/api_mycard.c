@@ -2,7 +2,8 @@
  * /api/v1/mycard/TOKEN: a customer's own card, read-only, for whoever
  * holds the link printed on it or handed over at enrolment; no login.
  * GET answers the card and its balance; /qr.svg and /barcode.svg below it
- * draw its codes to show at the till. An unknown or malformed token is
+ * draw its codes to show at the till, /link.svg the QR code of this very
+ * page's link, for the customer's phone to open at enrolment. An unknown or malformed token is
  * 404, the same answer after the same lookup. A deactivated card still
  * shows, with its status.
  */
@@ -13,15 +14,58 @@
 /* The images never change for a card: its holder's browser keeps them. */
 #define IMAGE_CACHE "private, max-age=86400"
 
-static int
-image(struct lc_ctx *ctx, const struct lc_card *c, int qr)
-{
-	FILE *f;
+enum image { IMG_QR, IMG_BARCODE, IMG_LINK };
 
+/*
+ * The card page's address: the public_url setting when the owner set
+ * one, else the address this request came to (scheme, Host, and the
+ * folder above api/), as the till that shows it was opened. 0, or -1
+ * when neither gives a sound one.
+ */
+static int
+card_link(struct lc_ctx *ctx, const char *token, char *out, size_t size)
+{
+	char base[LC_BYTES(LC_URL_MAX)];
+	const char *host = ctx->req.host, *path = ctx->req.path, *api;
+	int n;
+
+	if (*lc_setting_text(ctx->dom.db, LC_SET_PUBLIC_URL, base,
+	    sizeof(base)) != '\0')
+		n = snprintf(out, size, "%scard.html#%s", base, token);
+	else {
+		/* Only what a host name and a path may hold: the link is
+		 * printed as the browser sent it, never interpreted. */
+		if (host == NULL || *host == '\0' || strlen(host) > 255 ||
+		    strspn(host, "abcdefghijklmnopqrstuvwxyz"
+		    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-:[]") != strlen(host) ||
+		    (api = strstr(path, "/api/v1/mycard/")) == NULL ||
+		    strspn(path, "abcdefghijklmnopqrstuvwxyz"
+		    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~/%") < (size_t)(api - path))
+			return -1;
+		n = snprintf(out, size, "%s://%s%.*scard.html#%s",
+		    ctx->req.https ? "https" : "http", host,
+		    (int)(api - path + 1), path, token);
+	}
+	return n < 0 || (size_t)n >= size ? -1 : 0;
+}
+
+static int
+image(struct lc_ctx *ctx, const struct lc_card *c, enum image what)
+{
+	char link[LC_URL_MAX + 600];
+	FILE *f;
+	int rc;
+
+	if (what == IMG_LINK && card_link(ctx, c->share_token, link,
+	    sizeof(link)) == -1)
+		return lc_fail(ctx, LC_E_NOT_FOUND, NULL,
+		    "no address to link to: set public_url");
 	if ((f = lc_raw(ctx, "image/svg+xml")) == NULL)
 		return -1;
 	ctx->raw_cache = IMAGE_CACHE;
-	if ((qr ? lc_qr_svg(f, c->qr) : lc_barcode_svg(f, c->barcode)) == -1)
+	rc = what == IMG_QR ? lc_qr_svg(f, c->qr) : what == IMG_BARCODE ?
+	    lc_barcode_svg(f, c->barcode) : lc_qr_svg(f, link);
+	if (rc == -1)
 		return lc_fail(ctx, LC_E_INTERNAL, NULL, NULL);
 	return 0;
 }
@@ -42,7 +86,7 @@ lc_h_mycard(struct lc_ctx *ctx)
 	n = strcspn(p, "/");
 	rest = p + n;
 	if (*rest != '\0' && strcmp(rest, "/qr.svg") != 0 &&
-	    strcmp(rest, "/barcode.svg") != 0)
+	    strcmp(rest, "/barcode.svg") != 0 && strcmp(rest, "/link.svg") != 0)
 		return lc_fail(ctx, LC_E_NOT_FOUND, NULL, NULL);
 	/* One character more than a token, so a longer one stays malformed
 	 * rather than cut to a token's length. */
@@ -53,7 +97,8 @@ lc_h_mycard(struct lc_ctx *ctx)
 	if (lc_card_shared(&ctx->dom, token, &c, &updated) == -1)
 		return -1;
 	if (*rest != '\0')
-		return image(ctx, &c, strcmp(rest, "/qr.svg") == 0);
+		return image(ctx, &c, strcmp(rest, "/qr.svg") == 0 ? IMG_QR :
+		    strcmp(rest, "/barcode.svg") == 0 ? IMG_BARCODE : IMG_LINK);
 	ctx->out = lc_fmt_mycard(&c, lc_setting_text(ctx->dom.db,
 	    LC_SET_CURRENCY, currency, sizeof(currency)), updated);
 	return 0;

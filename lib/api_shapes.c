@@ -54,9 +54,22 @@ balance(const struct lc_card *c, json_object *o)
 	}
 }
 
+/* A punch program's reward, as the till and the customer name it. */
+static json_object *
+program_reward(const struct lc_program *p)
+{
+	json_object *r = json_object_new_object();
+
+	add(r, "title", str(p->reward_title));
+	add(r, "description", str(p->reward_description));
+	return r;
+}
+
 /*
  * Lookup: both documented forms at once, the enveloped fields with
- * balance, and the balance fields flat beside them.
+ * balance, and the balance fields flat beside them. A punch card adds
+ * its reward and the limits a till checks before it sends a punch (the
+ * cooldown matters most offline, where the server cannot say it).
  */
 json_object *
 lc_fmt_card(const struct lc_card *c)
@@ -73,6 +86,12 @@ lc_fmt_card(const struct lc_card *c)
 	balance(c, bal);
 	balance(c, d);
 	add(d, "balance", bal);
+	if (strcmp(c->program.type, "punch") == 0) {
+		add(d, "reward", program_reward(&c->program));
+		add(d, "cooldown_seconds", num(c->program.cooldown_seconds));
+		add(d, "max_punches_per_purchase", num(c->program.max_punches > 0 ?
+		    c->program.max_punches : LC_PUNCH_COUNT_MAX));
+	}
 	return d;
 }
 
@@ -343,7 +362,6 @@ lc_fmt_mycard(const struct lc_card *c, const char *currency,
     int64_t updated_at)
 {
 	json_object *d = json_object_new_object(), *bal = json_object_new_object();
-	json_object *r;
 
 	add(d, "merchant_name", str(c->merchant_name));
 	add(d, "card_title", str(c->program.title));
@@ -356,10 +374,7 @@ lc_fmt_mycard(const struct lc_card *c, const char *currency,
 	balance(c, bal);
 	add(d, "balance", bal);
 	if (strcmp(c->program.type, "punch") == 0) {
-		r = json_object_new_object();
-		add(r, "title", str(c->program.reward_title));
-		add(r, "description", str(c->program.reward_description));
-		add(d, "reward", r);
+		add(d, "reward", program_reward(&c->program));
 		add(d, "pending_rewards", num(c->pending_rewards));
 	}
 	add(d, "updated_at", lc_json_time(updated_at));

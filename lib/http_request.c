@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "lc_int.h"
 
@@ -52,6 +53,15 @@ lc_req_read(struct lc_req *r, const char *(*getparam)(const char *, void *),
 	r->authorization = dupparam(getparam, envp, "HTTP_AUTHORIZATION");
 	r->request_id = dupparam(getparam, envp, "HTTP_X_REQUEST_ID");
 	r->db_path = dupparam(getparam, envp, "LOYALTY_DB");
+	r->host = dupparam(getparam, envp, "HTTP_HOST");
+	/* Apache and lighttpd set HTTPS=on; behind a proxy that ends TLS,
+	 * the scheme it names. Only used to write links, never to trust. */
+	r->https = ((v = getparam("HTTPS", envp)) != NULL &&
+	    strcasecmp(v, "on") == 0) ||
+	    ((v = getparam("REQUEST_SCHEME", envp)) != NULL &&
+	    strcasecmp(v, "https") == 0) ||
+	    ((v = getparam("HTTP_X_FORWARDED_PROTO", envp)) != NULL &&
+	    strcasecmp(v, "https") == 0);
 	/* Set when the web server runs a responder as its error page. */
 	if ((v = getparam("REDIRECT_STATUS", envp)) != NULL &&
 	    strlen(v) == 3 && strspn(v, "0123456789") == 3)
@@ -119,6 +129,7 @@ lc_req_free(struct lc_req *r)
 	free(r->authorization);
 	free(r->request_id);
 	free(r->db_path);
+	free(r->host);
 	free(r->body);
 	memset(r, 0, sizeof(*r));
 }

@@ -92,6 +92,8 @@ struct lc_req {
 	char *authorization;	/* NULL when absent */
 	char *request_id;	/* client's X-Request-Id, NULL when absent */
 	char *db_path;		/* LOYALTY_DB parameter, NULL when absent */
+	char *host;		/* Host header, NULL when absent */
+	int https;		/* the client came over https */
 	int redirect_status;	/* an error the web server hands over, else 0 */
 	char *body;		/* NUL-terminated, NULL when none */
 	size_t bodylen;

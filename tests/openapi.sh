@@ -196,6 +196,7 @@ call "a cashback card's own page" GET "/api/v1/mycard/$SHARE_CASH"
 call "a discount card's own page" GET "/api/v1/mycard/$SHARE_DISC"
 call "a card page's QR code" GET "/api/v1/mycard/$SHARE_PUNCH/qr.svg"
 call "a card page's barcode" GET "/api/v1/mycard/$SHARE_CASH/barcode.svg"
+call "a card page's link as a QR code" GET "/api/v1/mycard/$SHARE_CASH/link.svg"
 call "an unknown card page" GET /api/v1/mycard/0123456789abcdef0123456789abcdef
 call "a malformed card page" GET /api/v1/mycard/NOT-A-TOKEN
 call "the QR code of an unknown card page" GET /api/v1/mycard/0123456789abcdef0123456789abcdef/qr.svg

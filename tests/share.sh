@@ -138,6 +138,48 @@ fi
 grep -q ">${BC:0:1}</text>" "$T/barcode.svg"
 ok $? "the barcode's digits are written under it"
 
+# The link's QR code, for the customer's phone at enrolment: the address
+# the till was opened at (scheme, host, folder), or public_url when set.
+link_svg() {	# URI [ENV...]
+	local uri=$1
+	shift
+	env -i GATEWAY_INTERFACE=CGI/1.1 SERVER_PROTOCOL=HTTP/1.1 \
+	    REQUEST_METHOD=GET REQUEST_URI="$uri" QUERY_STRING= LOYALTY_DB="$DB" \
+	    "$@" "$CGI/mycard.fcgi" >"$T/answer"
+	sed -n '/^\r\{0,1\}$/q;p' "$T/answer" | tr -d '\r' >"$T/out"
+	sed '1,/^\r\{0,1\}$/d' "$T/answer" >"$T/link.svg"
+}
+link_svg "/shop/api/v1/mycard/$SHARE/link.svg" HTTP_HOST=pos.example:8443 HTTPS=on
+is "$(head -n 1 "$T/out") | $(header Content-Type)" "Status: 200 OK | image/svg+xml" \
+    "the link's QR code is an SVG image"
+if ((DECODE)); then
+	is "$(scan "$T/link.svg" 400)" "QR-Code:https://pos.example:8443/shop/card.html#$SHARE" \
+	    "it scans to the card page below the folder the till is in, over https"
+	link_svg "/api/v1/mycard/$SHARE/link.svg" HTTP_HOST=192.168.1.20
+	is "$(scan "$T/link.svg" 400)" "QR-Code:http://192.168.1.20/card.html#$SHARE" \
+	    "at the site's root over plain http"
+else
+	skip "rsvg-convert or zbarimg missing"
+	skip "rsvg-convert or zbarimg missing"
+fi
+link_svg "/api/v1/mycard/$SHARE/link.svg" 'HTTP_HOST=evil.example"><script>'
+is "$(head -n 1 "$T/out")" "Status: 404 Not Found" \
+    "a Host header that is no host name gives no link"
+link_svg "/api/v1/mycard/$SHARE/link.svg"
+is "$(head -n 1 "$T/out")" "Status: 404 Not Found" \
+    "no Host header and no public_url: no link"
+"$top_builddir/tools/loyalty-admin" --db "$DB" setting set public_url https://loyal.example/my-shop/ ||
+	bail "setting public_url failed"
+link_svg "/api/v1/mycard/$SHARE/link.svg" HTTP_HOST=ignored.example
+if ((DECODE)); then
+	is "$(scan "$T/link.svg" 400)" "QR-Code:https://loyal.example/my-shop/card.html#$SHARE" \
+	    "with public_url set, the link is made of it"
+else
+	skip "rsvg-convert or zbarimg missing"
+fi
+"$top_builddir/tools/loyalty-admin" --db "$DB" setting set public_url "" ||
+	bail "clearing public_url failed"
+
 cgi mycard GET "/api/v1/mycard/$SHARE"
 is "$(jq -r '.data.customer_name + " " + .data.qr_code_data' "$T/body")" \
     "Scan Me $QR" "the page answers the card issued"

@@ -435,6 +435,83 @@ async function main() {
 		return true;
 	});
 
+	/* What cashiers of other systems have: the customer's progress line,
+	 * the shop's currency, enrolment at the counter. */
+	await step('after a purchase the result has a line for the customer', async () => {
+		await sleep(Math.max(0, offlinePunchAt + 11000 - Date.now()));
+		await lookupCard(E.PUNCH3_BARCODE);
+		await waitFor(`text('#card-title') === 'Quick Stamp'`);
+		await ev(`fill('#purchase-amount', '3.00') && submit('#purchase-submit')`);
+		await waitFor(`vis('#result .progress-line')`);
+		const t = await ev(`text('#result .progress-line')`);
+		if (!/1 punch added: 1 of 10\. 9 more for a free muffin\./.test(t)) throw new Error(t);
+		return true;
+	});
+
+	await step('the shop\'s currency symbol (a setting) is shown with every amount', async () => {
+		admin('setting', 'set', 'currency_symbol', '€');
+		await S('Page.reload');
+		await waitFor(`vis('#pos-view') && JSON.parse(sessionStorage.getItem('pos.user')).shop.currency_symbol === '€'`);
+		await lookupCard(E.CASH_BARCODE);
+		await waitFor(`text('#card-title') === 'Cashback Club'`);
+		const t = await ev(`text('#card-balance')`);
+		if (!/Cashback balance€\d/.test(t)) throw new Error(t);
+		await ev(`fill('#purchase-amount', '20.00') && submit('#purchase-submit')`);
+		await waitFor(`text('#result').includes('Cashback earned')`);
+		const r = await ev(`text('#result')`);
+		if (!/Cashback earned: €2\.00/.test(r) || !r.includes('of €20.00')) throw new Error(r);
+		return true;
+	});
+
+	let enrolled = null;
+	await step('a cashier issues a new card at the counter and sees its QR code and link', async () => {
+		await viewport(390, 844);
+		await ev(`click('#enrol-button')`);
+		await waitFor(`vis('#enrol-panel') && $('#enrol-program').options.length > 1`);
+		const opts = await ev(`Array.from($('#enrol-program').options).map((o) => o.textContent)`);
+		if (!opts.some((o) => o.includes('Quick Stamp'))) throw new Error(opts.join(' | '));
+		await ev(`click('#enrol-submit')`);
+		await waitFor(`vis('#enrol-name-error')`);
+		await ev(`pickText('#enrol-program', 'Quick Stamp') && fill('#enrol-name', 'Nora Neukundin') && click('#enrol-submit')`);
+		await waitFor(`vis('#enrol-done') && $('#enrol-qr').complete && $('#enrol-qr').naturalWidth > 0`);
+		const d = await ev(`({ title: text('#enrol-done-title'), barcode: text('#enrol-barcode'), link: $('#enrol-link').href,
+			linkQr: $('#enrol-link-qr').complete && $('#enrol-link-qr').naturalWidth > 0, focus: document.activeElement.id })`);
+		if (!d.title.includes('Nora Neukundin') || !/^\d{13}$/.test(d.barcode) || !/card\.html#[0-9a-f]{32}$/.test(d.link) || !d.linkQr)
+			throw new Error(JSON.stringify(d));
+		if (d.focus !== 'enrol-done') throw new Error('focus on ' + d.focus);
+		enrolled = d;
+		const r = await ev(`(() => { const b = $('#enrol-panel').getBoundingClientRect(); return { x: b.left + scrollX, y: b.top + scrollY, width: b.width, height: b.height }; })()`);
+		const img = await S('Page.captureScreenshot', { format: 'png', captureBeyondViewport: true, clip: Object.assign(r, { scale: 1 }) });
+		require('fs').writeFileSync(require('path').join(B.config.shots, 'till-390-enrolled.png'), Buffer.from(img.data, 'base64'));
+		/* on a phone the sale comes right after the card, the history last */
+		const order = await ev(`['#lookup-title', '#card-panel', '#purchase-panel', '#history-panel', '#queue-panel'].map((s) => $(s).getBoundingClientRect().top + scrollY)`);
+		if (order.some((y, i) => i && y <= order[i - 1])) throw new Error('order on a phone: ' + order);
+		return true;
+	});
+
+	await step('the customer page link of the new card shows that card', async () => {
+		const tok = enrolled.link.split('#')[1];
+		const r = await call('GET', 'mycard/' + tok);
+		if (r.status !== 200 || r.body.data.customer_name !== 'Nora Neukundin' || r.body.data.barcode_value !== enrolled.barcode) throw new Error(JSON.stringify(r.body));
+		return true;
+	});
+
+	await step('"Use this card now" looks the new card up, ready for a purchase', async () => {
+		await ev(`click('#enrol-use')`);
+		await waitFor(`text('#card-customer') === 'Nora Neukundin' && document.activeElement === $('#purchase-amount')`);
+		await viewport(1280, 800);
+		return ev(`!vis('#enrol-panel') && $('#lookup-code').value === ${JSON.stringify('')} + text('#enrol-barcode')`);
+	});
+
+	await step('with staff enrolment turned off, the cashier has no "New card"', async () => {
+		admin('setting', 'set', 'staff_enrolment', '0');
+		await S('Page.reload');
+		await waitFor(`vis('#pos-view') && JSON.parse(sessionStorage.getItem('pos.user')).shop.can_enrol === false`);
+		await waitFor(`!vis('#enrol-button')`);
+		admin('setting', 'set', 'staff_enrolment', '1');
+		return true;
+	});
+
 	await step('no console error, exception or CSP report', async () => {
 		const p = problems.filter((x) => !/Failed to load resource|ERR_INTERNET_DISCONNECTED|status of 4\d\d|status of 5\d\d/.test(x));
 		if (p.length) throw new Error(p.join('\n'));
