@@ -196,6 +196,9 @@ let cardIdent = null;     /* identifier the card was looked up with */
 let offlineIdent = null;  /* identifier of a card that could not be looked up */
 let lookupSeq = 0;
 let lookupPending = false;
+/* Counts the cards shown: an answer for a sale of an earlier card must
+ * not clear what is being typed for the next one. */
+let cardGen = 0;
 const hist = { page: 1, type: '', seq: 0, pages: 0 };
 /* Idempotency keys per kind of operation: the same attempt (same
  * signature) after a network error reuses its key, anything else gets a
@@ -320,6 +323,7 @@ function onLogout() {
 
 function clearCard() {
 	lookupSeq++;
+	cardGen++;
 	lookupPending = false;
 	hist.seq++;
 	card = null;
@@ -544,10 +548,11 @@ function onKeyCapture(e) {
 			startLookup(code);
 			return;
 		}
-		if (holding && t !== null) {
+		if (holding) {
 			e.preventDefault();
 			e.stopPropagation();
-			held.enter = true;
+			/* Enter alone (a scanner's CR LF, a double press) is no sale. */
+			if (held.text) held.enter = true;
 		}
 		return;
 	}
@@ -560,11 +565,13 @@ function onKeyCapture(e) {
 		return;
 	}
 	if (e.key === ' ' || isField(t)) return;
-	/* No field has focus: the keys go to the card field, replacing the
-	 * previous code. */
-	lookupField.value = '';
-	lookupField.focus();
-	burstAt = { el: lookupField, value: '' };
+	/* No field has focus: with a card ready for a sale the keys are the
+	 * amount; else a new code in the card field. A scan is caught at its
+	 * Enter either way. */
+	const f = !$('purchase-panel').hidden ? $('purchase-amount') : lookupField;
+	if (f === lookupField) lookupField.value = '';
+	burstAt = { el: f, value: f.value };
+	f.focus();
 }
 
 /* ---- field validation ------------------------------------------------- */
@@ -673,6 +680,7 @@ async function record(amount, punches, notes) {
 
 	const label = card ? (card.card_title || card.card_name) + ' — ' + (card.customer_name || '') : $('card-title').textContent;
 	const meta = { label, card_type: card ? card.card_type : null, merchant_id: user.merchant_id };
+	const gen = cardGen;
 	const btn = $('purchase-submit');
 	busy(btn, true);
 	try {
@@ -682,8 +690,10 @@ async function record(amount, punches, notes) {
 		delete attempts.record;
 		queue.remove([a.key]);
 		renderQueue();
-		resetPurchaseForm();
 		showResult(recordResult(d, label));
+		/* Another card came meanwhile: its typing stays, focus too. */
+		if (gen !== cardGen) return;
+		resetPurchaseForm();
 		$('result-panel').focus({ preventScroll: true });
 		if (card && cardIdent) { lookup(cardIdent, false); hist.page = 1; loadHistory(); }
 		else if (offlineIdent) lookup(offlineIdent, false);
@@ -702,7 +712,7 @@ async function record(amount, punches, notes) {
 			return;
 		}
 		if (e instanceof NetError || (e instanceof ApiError && QUEUE_ON.includes(e.code))) {
-			queueOffline(body, meta, amount, e);
+			queueOffline(body, meta, amount, e, gen);
 		} else {
 			/* The server refused it: nothing was recorded; the next try is a new attempt. */
 			delete attempts.record;
@@ -723,7 +733,7 @@ async function record(amount, punches, notes) {
 /* A purchase the server could not take now goes to the queue, unless it
  * is a second punch on the card within the cooldown: the server would
  * refuse that too, so the till says so now, as it does online. */
-function queueOffline(body, meta, amount, e) {
+function queueOffline(body, meta, amount, e, gen) {
 	const isPunch = typeof body.punch_count === 'number' && (!card || card.card_type === 'punch');
 	const prior = isPunch ? queue.punchWithin(body, cooldownOf(), Date.parse(body.client_timestamp)) : null;
 	if (prior && prior.item.idempotency_key !== body.idempotency_key) {
@@ -734,7 +744,7 @@ function queueOffline(body, meta, amount, e) {
 			h('p', null, h('strong', null, 'This card was punched ' + waitText(Math.max(1, Math.round((Date.now() - Date.parse(prior.item.client_timestamp)) / 1000))) +
 			    ' ago (kept in the offline queue).'), ' A card takes one punch per visit.')));
 		if (left > 0) countdown(left);
-		resetPurchaseForm();
+		if (gen === cardGen) resetPurchaseForm();
 		return;
 	}
 	const ok = queue.add(body, meta);
@@ -743,7 +753,7 @@ function queueOffline(body, meta, amount, e) {
 		/* Saved: the next scan starts clean; pressing Record again is no
 		 * longer possible for this sale, and needs no second key. */
 		delete attempts.record;
-		resetPurchaseForm();
+		if (gen === cardGen) resetPurchaseForm();
 		setTimeout(() => syncNow(false), SYNC_SOON_MS);
 	}
 	showResult(h('div', { className: 'res res-warn' },
@@ -751,7 +761,7 @@ function queueOffline(body, meta, amount, e) {
 		h('p', null, errorNode(e)),
 		h('p', null, ok ? 'The purchase of ' + money(amount.value) + ' is sent automatically when the server is reachable; it will not be counted twice.'
 		    : 'This till could not store the purchase. Write it down and enter it later.')));
-	$('result-panel').focus({ preventScroll: true });
+	if (gen === cardGen) $('result-panel').focus({ preventScroll: true });
 }
 
 /* The cooldown's countdown: outside the live region, so a screen reader

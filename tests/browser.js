@@ -242,6 +242,20 @@ async function typeKeysTimed(s, msPerKey) {
 }
 /* As fast as the protocol goes. */
 const typeKeys = (s) => typeKeysTimed(s, 0);
+/* A barcode scanner: the code and Enter as one burst of key events, sent
+ * without waiting for each answer (awaited one by one, a loaded
+ * machine's round trips would space them like a person's typing). */
+async function scan(code) {
+	/* A card is never scanned within a keystroke of the last key. */
+	await sleep(100);
+	const sent = [];
+	for (const ch of code + '\r') {
+		const k = ch === '\r' ? { key: 'Enter', code: 'Enter', windowsVirtualKeyCode: 13, text: '\r' } : Object.assign(keyOf(ch), { text: ch });
+		sent.push(S('Input.dispatchKeyEvent', Object.assign({ type: 'keyDown' }, k)));
+		sent.push(S('Input.dispatchKeyEvent', Object.assign({ type: 'keyUp' }, k, { text: undefined })));
+	}
+	return Promise.all(sent);
+}
 async function pressEnter() {
 	await S('Input.dispatchKeyEvent', { type: 'keyDown', key: 'Enter', code: 'Enter', windowsVirtualKeyCode: 13, text: '\r' });
 	await S('Input.dispatchKeyEvent', { type: 'keyUp', key: 'Enter', code: 'Enter', windowsVirtualKeyCode: 13 });
@@ -371,7 +385,7 @@ module.exports = {
 	config, init, sleep, launch, send, on, ok, note, run,
 	S, session, problems, openPage, restartBrowser,
 	ev, waitFor, step, shot, viewport, settle,
-	typeText, typeKeys, typeKeysTimed, pressEnter,
+	typeText, typeKeys, typeKeysTimed, pressEnter, scan,
 	once, slowDown, fulfil, clearIntercepts,
 	server, serverDown
 };

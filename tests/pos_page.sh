@@ -287,8 +287,7 @@ async function main() {
 
 	await step('a scan while no field has focus goes into the card field', async () => {
 		await ev(`(document.activeElement && document.activeElement.blur(), true)`);
-		await typeKeys(E.CASH_BARCODE);
-		await pressEnter();
+		await B.scan(E.CASH_BARCODE);
 		await waitFor(`text('#card-title') === 'Cashback Club'`);
 		return ev(`$('#lookup-code').value === ${JSON.stringify(E.CASH_BARCODE)}`);
 	});

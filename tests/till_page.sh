@@ -88,20 +88,7 @@ async function otherTill() {
 	return { token: r.body.access_token, id: r.body.user.id };
 }
 
-/* A scanner: the code as a burst of keys, then Enter, a few ms apart
- * as a USB scanner sends them. The events go out without waiting for
- * each answer: awaited one by one, a loaded machine's round trips would
- * space them like a person's typing. */
-function scan(code) {
-	const sent = [];
-	for (const ch of code + '\r') {
-		const k = ch === '\r' ? { key: 'Enter', code: 'Enter', windowsVirtualKeyCode: 13, text: '\r' } :
-		    { key: ch, code: /\d/.test(ch) ? 'Digit' + ch : undefined, windowsVirtualKeyCode: ch.toUpperCase().charCodeAt(0), text: ch };
-		sent.push(S('Input.dispatchKeyEvent', Object.assign({ type: 'keyDown' }, k)));
-		sent.push(S('Input.dispatchKeyEvent', Object.assign({ type: 'keyUp' }, k, { text: undefined })));
-	}
-	return Promise.all(sent);
-}
+const scan = B.scan;
 async function lookupCard(code) {
 	await ev(`(fill('#lookup-code', ''), $('#lookup-code').focus(), true)`);
 	await typeText(code);
@@ -192,6 +179,41 @@ async function main() {
 		const v = await ev(`$('#purchase-amount').value`);
 		if (v !== '') throw new Error('amount field: ' + v);
 		return true;
+	});
+
+	await step('an amount typed with no field focused goes into the amount of the card shown', async () => {
+		await lookupCard(E.DISC_BARCODE);
+		await waitFor(`text('#card-title') === 'Member Discount' && document.activeElement === $('#purchase-amount')`);
+		await ev(`(document.activeElement.blur(), true)`);
+		await typeKeysTimed('3.10', 90);
+		return ev(`$('#purchase-amount').value === '3.10' && $('#lookup-code').value === ${JSON.stringify(E.DISC_BARCODE)}`);
+	});
+
+	await step('a slow sale\'s answer does not clear what is typed for the next card', async () => {
+		await slowDown('transactions/record', 1500);
+		await ev(`fill('#purchase-amount', '2.00') && submit('#purchase-submit')`);
+		await scan(E.CASH_BARCODE);
+		await waitFor(`text('#card-title') === 'Cashback Club' && document.activeElement === $('#purchase-amount')`).catch(async (e) => {
+			throw new Error(e.message + ' ' + JSON.stringify(await ev(`[text('#card-title'), $('#lookup-code').value, $('#purchase-amount').value, focused(), text('#lookup-error')]`)));
+		});
+		await typeKeysTimed('5.55', 60);
+		await waitFor(`text('#result').includes('Charge the customer')`, 8000);
+		await clearIntercepts();
+		const v = await ev(`[$('#purchase-amount').value, document.activeElement.id]`);
+		if (v[0] !== '5.55' || v[1] !== 'purchase-amount') throw new Error(JSON.stringify(v));
+		await ev(`fill('#purchase-amount', '')`);
+		return true;
+	});
+
+	await step('Enter alone while a card is looked up records nothing', async () => {
+		await slowDown('cards/lookup', 400);
+		await ev(`(document.activeElement.blur(), true)`);
+		await scan(E.DISC_BARCODE);
+		await pressEnter();
+		await waitFor(`text('#card-title') === 'Member Discount' && document.activeElement === $('#purchase-amount')`);
+		await clearIntercepts();
+		await sleep(300);
+		return ev(`!vis('#purchase-amount-error') && $('#purchase-amount').value === ''`);
 	});
 
 	/* 9. The countdown ticks outside the live region. */
