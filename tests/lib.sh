@@ -102,11 +102,27 @@ LT_DOCROOT=${LT_DOCROOT:-}	# the web folder lt_start serves and ap_start
 				# copies; htdocs/ when empty
 
 # A port of 127.0.0.1 that nothing listens on (lighttpd may still lose a
-# race for it: lt_start retries).
+# race for it: lt_start retries), taken at random from LC_TEST_PORTS,
+# LOW-HIGH (default 20000-59999): two suites side by side on one machine
+# each get a range of their own.
+LT_PORT_LO=20000
+LT_PORT_HI=59999
+case ${LC_TEST_PORTS:-} in
+'') ;;
+*[!0-9-]* | -* | *- | *-*-*)
+	bail "LC_TEST_PORTS=$LC_TEST_PORTS: want LOW-HIGH, such as 20000-29999" ;;
+*-*)
+	LT_PORT_LO=$((10#${LC_TEST_PORTS%-*})) LT_PORT_HI=$((10#${LC_TEST_PORTS#*-}))
+	[ "$LT_PORT_LO" -ge 1024 ] && [ "$LT_PORT_HI" -le 65535 ] &&
+	    [ "$LT_PORT_LO" -le "$LT_PORT_HI" ] ||
+	    bail "LC_TEST_PORTS=$LC_TEST_PORTS: want LOW-HIGH within 1024-65535"
+	;;
+*)	bail "LC_TEST_PORTS=$LC_TEST_PORTS: want LOW-HIGH, such as 20000-29999" ;;
+esac
 lt_free_port() {
-	local p i
+	local p i lo=$LT_PORT_LO hi=$LT_PORT_HI
 	for i in $(seq 1 50); do
-		p=$((20000 + (RANDOM * 32768 + RANDOM) % 40000))
+		p=$((lo + (RANDOM * 32768 + RANDOM) % (hi - lo + 1)))
 		if ! (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; then
 			echo "$p"
 			return 0
