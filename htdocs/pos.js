@@ -663,7 +663,7 @@ async function record(amount, punches, notes) {
 	const loc = currentLocation();
 	const isPunch = punches !== null;
 	/* How the card is named: by id once looked up, except a QR card,
-	 * whose payload the spec's sync items expect. */
+	 * whose payload the sync items take (docs/integrators.md, Offline). */
 	let ident;
 	if (card) ident = cardIdent && cardIdent.qr_code_data ? { qr_code_data: cardIdent.qr_code_data } : { card_instance_id: card.card_instance_id };
 	else ident = offlineIdent;

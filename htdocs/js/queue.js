@@ -6,13 +6,16 @@
 
 import { ApiError, byteLength } from './api.js';
 
-/* The spec's batch limit, and a body size that stays below the smallest
+/* The service's sync batch limit (docs/integrators.md, Offline: sync), and
+ * a body size that stays below the smallest
  * request limit of a shared host (mod_fcgid's 128 KiB, see README). */
 export const SYNC_MAX_ITEMS = 100;
 export const SYNC_MAX_BYTES = 96 * 1024;
-/* Sync item errors worth sending again as they are (spec §7). */
+/* Sync item errors worth sending again as they are (docs/integrators.md,
+ * the table of item errors). */
 export const TRANSIENT = ['INTERNAL_ERROR', 'DATABASE_ERROR', 'SERVICE_UNAVAILABLE'];
-/* The spec's default punch cooldown, for a card not looked up. */
+/* A punch program's default cooldown (docs/integrators.md, Cards), for a
+ * card not looked up. */
 export const DEFAULT_COOLDOWN_S = 60;
 
 const WRAP = byteLength('{"transactions":[]}');
