@@ -163,21 +163,35 @@ LC_PROCS=${LC_PROCS:-2}		# FastCGI processes per responder
 LC_DB=${LC_DB:-}		# absolute path of the database
 LC_RUNDIR=${LC_RUNDIR:-}		# config, sockets, uploads; made by the caller
 LC_ERRORLOG=${LC_ERRORLOG:-}	# file for lighttpd's log; empty: stderr
+# For an installed configuration (make: conf/lighttpd-site.conf.in):
+LC_CONF_TEMPLATE=${LC_CONF_TEMPLATE:-$LC_SRCDIR/conf/lighttpd.conf.in}
+LC_URL_PREFIX=${LC_URL_PREFIX:-}	# the service's URL path, /loyalty; empty: /
+LC_CGI_BINDIR=${LC_CGI_BINDIR:-}	# where lighttpd runs the responders
+				# from; empty: LC_BUILDDIR/cgi-bin
 LC_LIGHTTPD_PID=
 
 # Writes the lighttpd configuration for the current settings to stdout:
-# conf/lighttpd.conf.in with @NAME@ replaced, and the rewrite rules and
+# conf/lighttpd.conf.in (LC_CONF_TEMPLATE) with @NAME@ replaced, and the rewrite rules and
 # FastCGI servers made from LC_ENDPOINTS for the responders that are built
 # (a missing one leaves its path to notfound.fcgi, which answers 404 JSON)
 # where a line holds just @REWRITE_RULES@ or @FASTCGI_SERVERS@.
 lc_render_lighttpd() {
 	local cgi="$LC_BUILDDIR/cgi-bin" v path name rw='' fc='' line nl='
 '
-	for v in "$LC_DB" "$LC_RUNDIR" "$LC_DOCROOT" "$cgi" "$LC_ERRORLOG"; do
+	for v in "$LC_DB" "$LC_RUNDIR" "$LC_DOCROOT" "$cgi" "$LC_ERRORLOG" \
+	    "$LC_CGI_BINDIR"; do
 		case $v in *'"'* | *'\'* | *"$nl"*)
 			lc_die "unusable character in path: $v" ;;
 		esac
 	done
+	# Part of regular expressions too: plain characters only.
+	case $LC_URL_PREFIX in
+	'' | /*[A-Za-z0-9_-]) ;;
+	*) lc_die "LC_URL_PREFIX: want a path such as /loyalty, not $LC_URL_PREFIX" ;;
+	esac
+	case $LC_URL_PREFIX in *[!A-Za-z0-9/_-]* | *//*)
+		lc_die "LC_URL_PREFIX: want a path such as /loyalty, not $LC_URL_PREFIX" ;;
+	esac
 	[ -x "$cgi/notfound.fcgi" ] || lc_die "$cgi/notfound.fcgi is not built"
 	while read -r path name; do
 		[ -n "$path" ] || continue
@@ -188,8 +202,8 @@ lc_render_lighttpd() {
 		fi
 		case $path in
 		*/\*)	# a tree: the path and every path below it
-			rw="$rw	\"^/api/v1/${path%/\*}(/[^?]*)?(\\?.*)?\$\" => \"/cgi-bin/$name.fcgi\$2\",$nl" ;;
-		*)	rw="$rw	\"^/api/v1/$path(\\?.*)?\$\" => \"/cgi-bin/$name.fcgi\$1\",$nl" ;;
+			rw="$rw	\"^$LC_URL_PREFIX/api/v1/${path%/\*}(/[^?]*)?(\\?.*)?\$\" => \"$LC_URL_PREFIX/cgi-bin/$name.fcgi\$2\",$nl" ;;
+		*)	rw="$rw	\"^$LC_URL_PREFIX/api/v1/$path(\\?.*)?\$\" => \"$LC_URL_PREFIX/cgi-bin/$name.fcgi\$1\",$nl" ;;
 		esac
 		fc="$fc$(lc_fastcgi_entry "$name")$nl"
 	done <<EOF
@@ -207,15 +221,17 @@ EOF
 			line=${line//@RUNDIR@/$LC_RUNDIR}
 			line=${line//@LOYALTY_DB@/$LC_DB}
 			line=${line//@ERRORLOG@/${LC_ERRORLOG:-/dev/stderr}}
+			line=${line//@URL@/$LC_URL_PREFIX}
+			line=${line//@CGIDIR@/${LC_CGI_BINDIR:-$cgi}}
 			printf '%s\n' "$line"
 			;;
 		esac
-	done <"$LC_SRCDIR/conf/lighttpd.conf.in"
+	done <"$LC_CONF_TEMPLATE"
 }
 
 lc_fastcgi_entry() {
-	printf '\t"/cgi-bin/%s.fcgi" => ((\n' "$1"
-	printf '\t\t"bin-path" => "%s",\n' "$LC_BUILDDIR/cgi-bin/$1.fcgi"
+	printf '\t"%s/cgi-bin/%s.fcgi" => ((\n' "$LC_URL_PREFIX" "$1"
+	printf '\t\t"bin-path" => "%s",\n' "${LC_CGI_BINDIR:-$LC_BUILDDIR/cgi-bin}/$1.fcgi"
 	printf '\t\t"socket" => "%s",\n' "$LC_RUNDIR/$1.sock"
 	printf '\t\t"max-procs" => %d,\n' "$LC_PROCS"
 	printf '\t\t"check-local" => "disable",\n'
