@@ -11,14 +11,24 @@
 #   --use-fake-device-for-media-stream --use-file-for-fake-video-capture=F
 # (--use-fake-ui-for-media-stream grants the permission without asking).
 #
-# The module is tested alone, not through the till: lighttpd serves a copy
-# of htdocs/ in the test's folder with a small page of the test's own,
-# harness.html + harness.js, under the till's CSP. The harness records
+# The module is tested alone first: lighttpd serves a copy of htdocs/ in
+# the test's folder with a small page of the test's own, harness.html +
+# harness.js, under the till's CSP. The harness records
 # what the module reports and the camera streams it opened, can make
 # getUserMedia fail with a given error, and can put in a stub
 # BarcodeDetector (Chromium on Linux has none, so the real decoding here
 # is the ZXing library's; the stub proves the choice between the two and
 # the two-reads rule).
+#
+# Then the till itself (index.html, from the same copy), as the demo's
+# cashier: the "Scan with camera" button is offered (127.0.0.1 is a secure
+# context) and opens the camera dialog (screenshot at 390x844, with
+# Chromium's moving test pattern, which holds no code, as the camera); with
+# the card's QR code, then its barcode, as the camera the card is read,
+# looked up (it is a card of the demo's shop, the cashier's) and shown,
+# the focus is in the purchase amount, and the camera is off. A script
+# run before the page's own (Page.addScriptToEvaluateOnNewDocument) keeps
+# the camera streams the page opens, to see them stopped.
 #
 # The whole test is skipped when Chromium, Node, rsvg-convert or python3
 # cannot be had (as root they are installed with apt-get unless
@@ -52,6 +62,7 @@ browser_shots "${CAMERA_SHOT_DIR:-${POS_SHOT_DIR:-}}" camera-page-shots
 lt_login "$DEMO_OWNER_EMAIL" "$DEMO_OWNER_PASSWORD" || bail "owner login failed: $LT_BODY"
 lt_req GET /api/v1/admin/programs
 pid=$(lt_jq '[.data.programs[] | select(.type == "punch")][0].id')
+ptitle=$(lt_jq '[.data.programs[] | select(.type == "punch")][0].title')
 [ -n "$pid" ] && [ "$pid" != null ] || bail "no punch program in: $LT_BODY"
 card=$("$LT_ADMIN" --db "$LT_DB" card issue --program "$pid" --customer "Camera Test" \
     --svg "$LT_DIR/card.svg") || bail "card issue failed"
@@ -260,6 +271,7 @@ const T = window.camTest;
 const dlg = () => $('dialog.cam-dialog');
 const last = () => T.dialogs[T.dialogs.length - 1];
 const ended = () => T.streams.length > 0 && T.streams.every((s) => s.getTracks().every((k) => k.readyState === 'ended'));
+const tillEnded = () => window.tillCam && tillCam.streams.length > 0 && tillCam.streams.every((s) => s.getTracks().every((k) => k.readyState === 'ended'));
 const open = () => { $('#scan').focus(); $('#scan').click(); return true; };
 ` });
 
@@ -544,6 +556,98 @@ B.run(async () => {
 		return waitFor(`ended()`);
 	});
 
+	/* ---- the till (index.html) ----
+	 * Each browser starts with no session (tokens live in the tab's
+	 * session storage): the cashier logs in. The camera streams the
+	 * page opens are kept in window.tillCam by a script run before the
+	 * page's own. */
+	const TILL_HOOK = `(() => {
+		window.tillCam = { streams: [] };
+		const md = navigator.mediaDevices;
+		if (!md || !md.getUserMedia) return;
+		const real = md.getUserMedia.bind(md);
+		md.getUserMedia = async (c) => { const s = await real(c); window.tillCam.streams.push(s); return s; };
+	})();`;
+	async function tillLogin() {
+		await S('Page.addScriptToEvaluateOnNewDocument', { source: TILL_HOOK });
+		await S('Page.navigate', { url: URL0 + 'index.html' });
+		await waitFor(`document.readyState === 'complete' && vis('#login-form') && !vis('#pos-view')`);
+		await ev(`fill('#login-email', ${JSON.stringify(E.STAFF_EMAIL)}) && fill('#login-password', ${JSON.stringify(E.STAFF_PASSWORD)}) && click('#login-submit')`);
+		await waitFor(`vis('#pos-view') && !vis('#login-view') && vis('#lookup-code')`);
+	}
+	/* A mouse click in the middle of the element, as a person's (it
+	 * focuses a button, which el.click() does not). */
+	async function mouseClick(sel) {
+		const r = await ev(`(() => { const e = $(${JSON.stringify(sel)}); e.scrollIntoView({ block: 'center' }); const b = e.getBoundingClientRect(); return { x: b.left + b.width / 2, y: b.top + b.height / 2 }; })()`);
+		for (const type of ['mousePressed', 'mouseReleased'])
+			await S('Input.dispatchMouseEvent', { type, x: r.x, y: r.y, button: 'left', clickCount: 1 });
+	}
+	/* The camera reads the card: looked up and shown, the code in the
+	 * card field, focus in the amount, the dialog gone, the camera off. */
+	async function tillScan(code) {
+		await waitFor(`vis('#camera-button')`);
+		await mouseClick('#camera-button');
+		await waitFor(`vis('#card-panel') && text('#card-customer') !== ''`, 20000);
+		await waitFor(`document.activeElement === $('#purchase-amount')`, 5000).catch(() => {});
+		const r = await ev(`({ title: text('#card-title'), customer: text('#card-customer'), code: $('#lookup-code').value,
+			status: text('#card-status'), error: vis('#lookup-error') ? text('#lookup-error') : '', purchase: vis('#purchase-panel') })`);
+		same(r, { title: E.CARD_TITLE, customer: E.CARD_CUSTOMER, code, status: 'Active', error: '', purchase: true });
+		await waitFor(`tillEnded() && !dlg()`, 5000);
+		const f = await ev(`({ focus: document.activeElement && document.activeElement.id, streams: tillCam.streams.length })`);
+		return same(f, { focus: 'purchase-amount', streams: 1 });
+	}
+
+	await step('the till: the cashier logs in; "Scan with camera" is offered on 127.0.0.1 (a secure context), without the https hint', async () => {
+		await tillLogin();
+		await waitFor(`vis('#camera-button')`);
+		return ev(`window.isSecureContext && text('#camera-button') === 'Scan with camera' && !vis('#camera-hint')`);
+	});
+
+	await step('the till: the button opens the camera dialog (modal, "Scan a card", focus inside, the camera on and live)', async () => {
+		await viewport(390, 844);
+		await mouseClick('#camera-button');
+		await waitFor(`dlg() && dlg().open && dlg().dataset.state === 'scanning' && text('.cam-status') === ${JSON.stringify(AIM)}`, 10000);
+		const d = await ev(`({ modal: dlg().matches(':modal'), title: $('#' + dlg().getAttribute('aria-labelledby')).textContent,
+			focus: dlg().contains(document.activeElement), live: tillCam.streams.length === 1 && tillCam.streams[0].getVideoTracks()[0].readyState === 'live',
+			playing: $('.cam-dialog video').readyState >= 2 })`);
+		return same(d, { modal: true, title: 'Scan a card', focus: true, live: true, playing: true });
+	});
+
+	await step('the till\'s camera dialog at 390x844: a screenshot; the dialog fits the screen', async () => {
+		await sleep(400);
+		note('screenshot: ' + await shot('till-camera-390'));
+		const fit = await ev(`(() => { const r = dlg().getBoundingClientRect(); return r.left >= 0 && r.right <= innerWidth && r.top >= 0 && r.bottom <= innerHeight && document.documentElement.scrollWidth <= innerWidth; })()`);
+		if (!fit) throw new Error('the dialog does not fit a 390x844 screen');
+		return true;
+	});
+
+	await step('the till: Cancel closes the dialog, stops the camera, focus back on the button, no card looked up', async () => {
+		await ev(`click('.cam-cancel')`);
+		await waitFor(`!dlg() && tillEnded()`);
+		await viewport(1280, 800);
+		return ev(`document.activeElement === $('#camera-button') && !vis('#card-panel') && $('#lookup-code').value === ''`);
+	});
+
+	await browser(camOf(E.Y4M_QR));
+	await step('the till: the camera reads the card\'s QR code; the card is looked up and shown, focus in the purchase amount, the camera off', async () => {
+		await tillLogin();
+		return tillScan(E.CARD_QR);
+	});
+
+	await step('...a screenshot of the till after the scan at 390x844', async () => {
+		await viewport(390, 844);
+		await sleep(300);
+		note('screenshot: ' + await shot('till-scanned-390'));
+		await viewport(1280, 800);
+		return true;
+	});
+
+	await browser(camOf(E.Y4M_BARCODE));
+	await step('the till: the camera reads the card\'s barcode; the card is looked up and shown, focus in the purchase amount, the camera off', async () => {
+		await tillLogin();
+		return tillScan(E.CARD_BARCODE);
+	});
+
 	ok(B.problems.length === 0, 'no script errors, console errors or CSP violations', B.problems.join('\n'));
 }, { timeout: 240000, timed: true });
 EOF
@@ -551,4 +655,6 @@ EOF
 # shellcheck disable=SC2154 # shots: set by browser_shots (tests/browser.sh)
 diag "harness on $LT_URL/harness.html, screenshots in $shots"
 browser_drive CARD_QR="$card_qr" CARD_BARCODE="$card_barcode" \
+    CARD_TITLE="$ptitle" CARD_CUSTOMER="Camera Test" \
+    STAFF_EMAIL="$DEMO_STAFF_EMAIL" STAFF_PASSWORD="$DEMO_STAFF_PASSWORD" \
     Y4M_QR="$LT_DIR/qr.y4m" Y4M_BARCODE="$LT_DIR/barcode.y4m" Y4M_CARD="$LT_DIR/card.y4m"

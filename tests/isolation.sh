@@ -3,7 +3,8 @@
 # tests/seed.sh (merchant A = M1 "Test Cafe" with locations Front and Back,
 # staff at each and an owner; merchant B = M2 "Other Shop") with more of B
 # added here (a second location, a staff member, a cashback program and
-# card, purchases, a redemption, pending rewards, idempotency keys).
+# card, purchases, a redemption, pending rewards, idempotency keys) and a
+# card each merchant issued at the counter with a key.
 #
 # Every endpoint is called by every role with, in turn, its own things and
 # each kind of foreign thing, from tables below (not case by case):
@@ -13,6 +14,19 @@
 #   merchant's location or user FORBIDDEN (403), as is staff acting at
 #   another location of their merchant or as someone else; login, me and
 #   refresh name only the merchant's own locations;
+# - enrolment (GET/POST /api/v1/cards/enrol): GET lists the caller's
+#   merchant's programs only; another merchant's program is 404 NOT_FOUND
+#   on program_id exactly as one that does not exist, another merchant's
+#   location (or, for staff, another location of their own) 403 FORBIDDEN
+#   on location_id, and neither issues a card or keeps a key anywhere;
+# - the customer's card page (GET /api/v1/mycard/TOKEN and its qr.svg,
+#   barcode.svg, link.svg; no login): a card's share token shows that card
+#   alone, nothing of any other card or of the other merchant, and the same
+#   answer whoever's bearer token comes with it;
+# - idempotency keys are each merchant's own: one the other merchant used
+#   (for an enrolment, a purchase, a redemption) makes the caller's own
+#   card, or replays the caller's own, never the other merchant's answer
+#   nor a 400 for a key "of another kind" that would tell it was used;
 # - the owner's API: staff 403 FORBIDDEN, no token 401, an id of another
 #   merchant's location, user, program or card 404 NOT_FOUND exactly as an
 #   id that does not exist (docs/admin-api.md); setup is 404 once the shop
@@ -25,7 +39,9 @@
 #   them), and no row of one merchant points at the other's.
 #
 # Merchant B acts on A's things first (A's rows compared around that
-# phase), then A's roles on B's things (B's rows compared around both).
+# phase), then A's roles on B's things. B's rows are compared around both
+# phases, in two parts: phase 1 ends with B's own enrolments under A's
+# idempotency keys (which must write B's rows, and none of A's).
 . "$top_srcdir/tests/lib.sh"
 # shellcheck source=tests/seed.sh
 . "$top_srcdir/tests/seed.sh" || bail "cannot read tests/seed.sh"
@@ -59,7 +75,8 @@ iso_seed() {
 		    return 1
 		jq -r '"M2CASH_ID=\u0027\(.card_instance_id)\u0027",
 		    "M2CASH_QR=\u0027\(.qr_code_data)\u0027",
-		    "M2CASH_BARCODE=\u0027\(.barcode_value)\u0027"' <<<"$out"
+		    "M2CASH_BARCODE=\u0027\(.barcode_value)\u0027",
+		    "M2CASH_SHARE=\u0027\(.share_token)\u0027"' <<<"$out"
 		echo "M2CASH_CUSTOMER='Nia Cashwell'"
 	} >>"$v"
 	grep -q "^M2L2='.\+'$" "$v" && grep -q "^BSTAFF_ID='.\+'$" "$v" &&
@@ -122,6 +139,16 @@ as staff POST /api/v1/transactions/record "{\"card_instance_id\":\"$CASH_ID\",
     \"location_id\":\"$L1\",\"staff_user_id\":\"$STAFF_ID\",\"purchase_amount\":100.00,
     \"idempotency_key\":\"a-prep-2\"}"
 [ "$LT_STATUS" = 200 ] || bail "A's purchase: $LT_STATUS $LT_BODY"
+# Each: a card issued at the counter with a key the other merchant will
+# use too (a staff member of each).
+as staff POST /api/v1/cards/enrol "{\"program_id\":\"$PUNCH_PROG\",\"customer_name\":\"Enid Enrolled\",
+    \"idempotency_key\":\"a-enrol-key\"}"
+[ "$LT_STATUS" = 201 ] || bail "A's enrolment: $LT_STATUS $LT_BODY"
+A_ENROL_ID=$(lt_jq .data.card_instance_id)
+as bstaff POST /api/v1/cards/enrol "{\"program_id\":\"$M2CASH_PROG\",\"customer_name\":\"Bo Enrolled\",
+    \"idempotency_key\":\"b-enrol-key\"}"
+[ "$LT_STATUS" = 201 ] || bail "B's enrolment: $LT_STATUS $LT_BODY"
+B_ENROL_ID=$(lt_jq .data.card_instance_id)
 
 # --- each merchant's ids and names, and its rows -------------------------------
 # strings_of MERCHANT: every id and name of the merchant's rows, one a line.
@@ -142,6 +169,7 @@ strings_of() {
 	UNION SELECT customer_name FROM cards WHERE merchant_id = '$1'
 	UNION SELECT barcode FROM cards WHERE merchant_id = '$1'
 	UNION SELECT qr_code FROM cards WHERE merchant_id = '$1'
+	UNION SELECT share_token FROM cards WHERE merchant_id = '$1'
 	UNION SELECT id FROM transactions WHERE merchant_id = '$1'
 	UNION SELECT id FROM rewards WHERE card_id IN (SELECT id FROM cards WHERE merchant_id = '$1')" |
 	    grep -v '^$' | sort -u
@@ -447,6 +475,137 @@ setup_rows() {
 	    "404 NOT_FOUND" "$role: POST /api/v1/setup once there is an owner -> 404 NOT_FOUND" "$list"
 }
 
+# --- enrolment and the customer's card page -----------------------------------
+declare -A R_MERCHANT=([owner]=$M1 [staff]=$M1 [staff2]=$M1 [owner2]=$M2 [bstaff]=$M2)
+
+# enrol_role ROLE LIST VARIANT...: GET /api/v1/cards/enrol as ROLE (its
+# merchant's programs, all and only), then POST /api/v1/cards/enrol for
+# every variant "TAG|DESC|PROGRAM|LOCATION|KEY|STATUS CODE|FIELD"
+# (LOCATION, KEY -: not sent): refused on FIELD, with no card and no key
+# more anywhere. A foreign program (TAG foreign) is refused exactly as one
+# that does not exist (TAG missing). Bodies are searched for LIST.
+enrol_role() {
+	local role=$1 list=$2 m=${R_MERCHANT[$1]} var tag vdesc prog loc key want field b before
+	local -A err=()
+	shift 2
+	check enrol "$role" GET /api/v1/cards/enrol "" "200 -" \
+	    "$role: GET /api/v1/cards/enrol -> 200 -" "$list"
+	is "$(jq -r '[.data.can_enrol, (.data.programs | map(.id) | sort | join(" "))] | join(" ")' "$BF" 2>&1)" \
+	    "true $(sql "SELECT id FROM programs WHERE merchant_id = '$m' ORDER BY id" | tr '\n' ' ' | sed 's/ $//')" \
+	    "... can_enrol, and every program of its merchant and no other"
+	for var in "$@"; do
+		IFS='|' read -r tag vdesc prog loc key want field <<<"$var"
+		b="{\"program_id\":\"$prog\",\"customer_name\":\"Iso Enrol $((CASES + 1))\""
+		[ "$loc" = - ] || b+=",\"location_id\":\"$loc\""
+		[ "$key" = - ] || b+=",\"idempotency_key\":\"$key\""
+		b+="}"
+		before=$(sql "SELECT (SELECT count(*) FROM cards) || ' cards, ' || (SELECT count(*) FROM idempotency_keys) || ' keys'")
+		check enrol "$role" POST /api/v1/cards/enrol "$b" "$want" \
+		    "$role: POST /api/v1/cards/enrol with $vdesc -> $want" "$list"
+		err[$tag]=$(jq -c 'del(.meta)' "$BF" 2>&1)
+		is "$(jq -r '.error.details.field // "-"' "$BF" 2>&1) $(sql "SELECT (SELECT count(*) FROM cards) || ' cards, ' || (SELECT count(*) FROM idempotency_keys) || ' keys'")" \
+		    "$field $before" "... on $field, and nothing issued or kept ($before in all, as before)"
+	done
+	if [ -n "${err[foreign]:-}" ] && [ -n "${err[missing]:-}" ]; then
+		is "${err[foreign]}" "${err[missing]}" \
+		    "$role: the other merchant's program is refused exactly as one that does not exist"
+	fi
+}
+
+# enrol_write ROLE LIST DESC PROGRAM LOCATION KEY STATUS [CARD]: an
+# enrolment as ROLE that is taken: STATUS 201, a new card of its own
+# merchant, of PROGRAM, to the customer sent, issued by one of its own
+# (at LOCATION when not -); or 200, its own card CARD replayed. Sets
+# NEW_CARD. Bodies are searched for LIST.
+enrol_write() {
+	local role=$1 list=$2 desc=$3 prog=$4 loc=$5 key=$6 st=$7 same=${8:-}
+	local m=${R_MERCHANT[$1]} b name got where=
+	name="Iso Enrol $((CASES + 1))"
+	b="{\"program_id\":\"$prog\",\"customer_name\":\"$name\",\"idempotency_key\":\"$key\""
+	[ "$loc" = - ] || b+=",\"location_id\":\"$loc\""
+	b+="}"
+	check enrol "$role" POST /api/v1/cards/enrol "$b" "$st -" \
+	    "$role: POST /api/v1/cards/enrol with $desc -> $st -" "$list"
+	NEW_CARD=$(jq -r '.data.card_instance_id // "none"' "$BF" 2>/dev/null)
+	[ "$loc" = - ] || where=" AND c.issued_location_id = '$loc'"
+	got="$(jq -r '.data.idempotent' "$BF" 2>&1) $(sql "SELECT count(*) FROM cards c
+	    JOIN programs p ON p.id = c.program_id JOIN users u ON u.id = c.issued_by
+	    WHERE c.id = '$NEW_CARD' AND c.merchant_id = '$m' AND p.merchant_id = '$m'
+	    AND u.merchant_id = '$m'$where")"
+	if [ "$st" = 201 ]; then
+		is "$got $(jq -r '[.data.program_id, .data.customer_name] | join("|")' "$BF" 2>&1)" \
+		    "false 1 $prog|$name" \
+		    "... a new card of its own merchant's program, to that customer, issued by one of its own$([ "$loc" = - ] || echo " there")"
+	else
+		is "$got $NEW_CARD" "true 1 $same" \
+		    "... its own merchant's card replayed, not the other merchant's"
+	fi
+}
+
+# own_strings CARD: what a customer's page of CARD may show: its
+# merchant's name, its program's title, reward and tiers, its customer,
+# barcode and QR code (never its share token, nor any id).
+own_strings() {
+	sql "SELECT m.name FROM cards c JOIN merchants m ON m.id = c.merchant_id WHERE c.id = '$1'
+	UNION SELECT p.title FROM cards c JOIN programs p ON p.id = c.program_id WHERE c.id = '$1'
+	UNION SELECT p.reward_title FROM cards c JOIN programs p ON p.id = c.program_id WHERE c.id = '$1'
+	UNION SELECT p.reward_description FROM cards c JOIN programs p ON p.id = c.program_id WHERE c.id = '$1'
+	UNION SELECT t.name FROM cards c JOIN tiers t ON t.program_id = c.program_id WHERE c.id = '$1'
+	UNION SELECT customer_name FROM cards WHERE id = '$1'
+	UNION SELECT barcode FROM cards WHERE id = '$1'
+	UNION SELECT qr_code FROM cards WHERE id = '$1'" | grep -v '^$' | sort -u
+}
+
+# mycard_rows OWNER_ROLE ROLE... -- CARD...: each card's page (GET
+# /api/v1/mycard/TOKEN, by the card's share token) and its three images,
+# first with no bearer token, then with each ROLE's (of the other
+# merchant, or of the card's own): 200 every time, the same answer (the
+# JSON's data, the images byte for byte) whoever sends a token, the card's
+# own name and codes, its QR code and barcode drawn as the card's owner
+# (OWNER_ROLE) gets them from the back office; every body is searched for
+# every id, name and share token of both merchants but what the card's
+# page may show (own_strings).
+mycard_rows() {
+	local owner=$1 card tok sfx role ref got what r
+	local -a roles=()
+	shift
+	while [ "$1" != -- ]; do roles+=("$1"); shift; done
+	shift
+	for card in "$@"; do
+		tok=$(sql "SELECT share_token FROM cards WHERE id = '$card'")
+		what="the page of $(sql "SELECT customer_name FROM cards WHERE id = '$card'")'s card"
+		own_strings "$card" >"$W/own.$card"
+		{ strings_of "$M1"; strings_of "$M2"; } | sort -u | comm -23 - "$W/own.$card" >"$W/notown.$card"
+		for sfx in "" /qr.svg /barcode.svg /link.svg; do
+			check mycard anon GET "/api/v1/mycard/$tok$sfx" "" "200 -" \
+			    "anon: GET /api/v1/mycard/{token}$sfx, $what -> 200 -" "$W/notown.$card"
+			ref=$BF got=
+			for role in "${roles[@]}"; do
+				check mycard "$role" GET "/api/v1/mycard/$tok$sfx" "" "200 -" \
+				    "$role: GET /api/v1/mycard/{token}$sfx, $what -> 200 -" "$W/notown.$card"
+				if [ -z "$sfx" ]; then
+					[ "$(jq -cS .data "$BF" 2>&1)" = "$(jq -cS .data "$ref" 2>&1)" ] || got+=" $role"
+				else
+					cmp -s "$BF" "$ref" || got+=" $role"
+				fi
+			done
+			is "${got:-none}" none \
+			    "... $what$sfx: the same answer with ${roles[*]}'s bearer tokens as with none (differed:${got:- none})"
+			if [ -z "$sfx" ]; then
+				is "$(jq -r '[.data.customer_name, .data.barcode_value, .data.qr_code_data] | join("|")' "$ref" 2>&1)" \
+				    "$(sql "SELECT customer_name || '|' || barcode || '|' || qr_code FROM cards WHERE id = '$card'")" \
+				    "... $what: that card's customer and codes"
+			elif [ "$sfx" != /link.svg ]; then
+				cp "$ref" "$W/mycard.svg"
+				as "$owner" GET "/api/v1/admin/cards/$card$sfx"
+				r=$LT_STATUS
+				cmp -s "$LT_DIR/resp.body" "$W/mycard.svg" && r+=" same"
+				is "$r" "200 same" "... $what$sfx: that card's, as its owner's back office draws it"
+			fi
+		done
+	done
+}
+
 # ============================================================================
 # Phase 1: merchant B's owner and staff with A's things.
 # ============================================================================
@@ -468,6 +627,28 @@ done
 admin_role owner2 B A "$W/a.strings" foreign
 admin_role bstaff B A "$W/a.strings" foreign
 setup_rows owner2 "$W/a.strings"
+for role in owner2 bstaff; do
+	vars=(
+		"foreign|merchant A's program|$PUNCH_PROG|-|-|404 NOT_FOUND|program_id"
+		"missing|a program that does not exist|$MISSING_ID|-|-|404 NOT_FOUND|program_id"
+		"x|merchant A's program at its own location|$PUNCH_PROG|$M2L1|-|404 NOT_FOUND|program_id"
+		"x|merchant A's program and the key A enrolled with|$CASH_PROG|-|a-enrol-key|404 NOT_FOUND|program_id"
+		"x|its own program at merchant A's location|$M2_PROG|$L1|-|403 FORBIDDEN|location_id"
+		"x|its own program at merchant A's second location|$M2_PROG|$L2|-|403 FORBIDDEN|location_id"
+		"x|merchant A's program at merchant A's location, with A's key|$PUNCH_PROG|$L1|a-enrol-key|403 FORBIDDEN|location_id"
+	)
+	[ $role = bstaff ] &&
+	    vars+=("x|its own program at the other location of its merchant|$M2_PROG|$M2L2|-|403 FORBIDDEN|location_id")
+	enrol_role $role "$W/a.strings" "${vars[@]}"
+done
+# A's card issued at the counter is A's alone at B's tills too.
+IFS='|' read -r bc qr < <(sql "SELECT barcode || '|' || qr_code FROM cards WHERE id = '$A_ENROL_ID'")
+check lookup bstaff POST /api/v1/cards/lookup "{\"barcode_value\":\"$bc\"}" "404 CARD_NOT_FOUND" \
+    "bstaff: lookup by barcode of the card A issued at the counter -> 404 CARD_NOT_FOUND" "$W/a.strings"
+check lookup owner2 POST /api/v1/cards/lookup "{\"qr_code_data\":\"$qr\"}" "404 CARD_NOT_FOUND" \
+    "owner2: lookup by QR of the card A issued at the counter -> 404 CARD_NOT_FOUND" "$W/a.strings"
+# A's customers' pages: each shows its card alone, whoever else asks.
+mycard_rows owner owner2 bstaff -- "$PUNCH_ID" "$CASH_ID" "$A_ENROL_ID"
 # Controls: the search for foreign strings finds a merchant's own ids and
 # names in its own answers, JSON and backup (so it would find them in the
 # other's).
@@ -481,6 +662,33 @@ check admin_backup owner2 GET /api/v1/admin/backup "" "200 -" \
 n=$(scan "$BF" "$W/b.strings" "SQLite format 3" | grep -c .)
 ok "control: the search finds all of merchant B's $(grep -c . "$W/b.strings") ids and names in B's own backup ($n)" \
     test "$n" -eq "$(grep -c . "$W/b.strings")"
+# The page of a card: the search finds what it may show, in its body.
+check mycard anon GET "/api/v1/mycard/$(sql "SELECT share_token FROM cards WHERE id = '$M2CASH_ID'")" "" \
+    "200 -" "anon: GET /api/v1/mycard/{token} of B's cashback card (control) -> 200 -"
+n=$(scan "$BF" <(own_strings "$M2CASH_ID") | grep -c .)
+ok "control: the search finds the card's own names and codes in its page ($n of $(own_strings "$M2CASH_ID" | grep -c .))" \
+    test "$n" -ge 6
+dump "$M2" >"$W/b.mid"
+ok "merchant B's requests so far changed none of merchant B's rows either" \
+    diff -u "$W/b.before" "$W/b.mid"
+
+# B's own enrolments with keys A used (to enrol, for a purchase): a new
+# card of B each, then B's own answer replayed; never A's card, never a
+# 400 saying the key was used "for another kind". B's rows are compared
+# from here on, and the strings looked for include B's new cards.
+enrol_write owner2 "$W/a.strings" "its own program and the key A enrolled with" \
+    "$M2_PROG" - a-enrol-key 201
+B_KEYED_ID=$NEW_CARD
+enrol_write bstaff "$W/a.strings" "its own program and a key A used for a purchase" \
+    "$M2CASH_PROG" - a-prep-2 201
+enrol_write bstaff "$W/a.strings" "the key A enrolled with, again" \
+    "$M2_PROG" - a-enrol-key 200 "$B_KEYED_ID"
+enrol_write owner2 "$W/a.strings" "merchant A's program and the key A enrolled with, once B used it" \
+    "$PUNCH_PROG" - a-enrol-key 200 "$B_KEYED_ID"
+dump "$M2" >"$W/b.before"
+strings_of "$M2" >"$W/b.all"
+comm -23 "$W/a.all" "$W/b.all" >"$W/a.strings"
+comm -13 "$W/a.all" "$W/b.all" >"$W/b.strings"
 CASES_B=$CASES
 dump "$M1" >"$W/a.mid"
 ok "merchant B's $CASES_B requests changed none of merchant A's rows" \
@@ -513,6 +721,42 @@ for role in owner staff staff2; do
 	fi
 	v1_role $role "$W/b.strings" "${vars[@]}"
 done
+
+# Enrolment with B's things.
+for role in owner staff staff2; do
+	vars=(
+		"foreign|merchant B's program|$M2_PROG|-|-|404 NOT_FOUND|program_id"
+		"missing|a program that does not exist|$MISSING_ID|-|-|404 NOT_FOUND|program_id"
+		"x|merchant B's program at its own location|$M2_PROG|${R_LOC[$role]}|-|404 NOT_FOUND|program_id"
+		"x|merchant B's program and the key B enrolled with|$M2CASH_PROG|-|b-enrol-key|404 NOT_FOUND|program_id"
+		"x|its own program at merchant B's location|$PUNCH_PROG|$M2L1|-|403 FORBIDDEN|location_id"
+		"x|its own program at merchant B's second location|$PUNCH_PROG|$M2L2|-|403 FORBIDDEN|location_id"
+		"x|merchant B's program at merchant B's location, with B's key|$M2_PROG|$M2L1|b-enrol-key|403 FORBIDDEN|location_id"
+	)
+	[ $role = owner ] ||
+	    vars+=("x|its own program at another location of its merchant|$PUNCH_PROG|${R_OLOC[$role]}|-|403 FORBIDDEN|location_id")
+	enrol_role $role "$W/b.strings" "${vars[@]}"
+done
+# A's own enrolments with keys B used (to enrol, for a redemption).
+enrol_write staff "$W/b.strings" "its own program and the key B enrolled with" \
+    "$PUNCH_PROG" - b-enrol-key 201
+A_KEYED_ID=$NEW_CARD
+enrol_write staff2 "$W/b.strings" "its own program and a key B used for a redemption" \
+    "$CASH_PROG" - shared-key-3 201
+enrol_write owner "$W/b.strings" "the key B enrolled with, again (its staff's card)" \
+    "$QUICK_PROG" - b-enrol-key 200 "$A_KEYED_ID"
+enrol_write owner "$W/b.strings" "its own program at the other location of its merchant" \
+    "$QUICK_PROG" "$L2" a-owner-at-l2 201
+# B's cards issued at the counter are B's alone.
+for c in "$B_ENROL_ID" "$B_KEYED_ID"; do
+	IFS='|' read -r bc qr < <(sql "SELECT barcode || '|' || qr_code FROM cards WHERE id = '$c'")
+	check lookup staff POST /api/v1/cards/lookup "{\"barcode_value\":\"$bc\"}" "404 CARD_NOT_FOUND" \
+	    "staff: lookup by barcode of a card B issued at the counter -> 404 CARD_NOT_FOUND" "$W/b.strings"
+	check lookup owner POST /api/v1/cards/lookup "{\"qr_code_data\":\"$qr\"}" "404 CARD_NOT_FOUND" \
+	    "owner: lookup by QR of a card B issued at the counter -> 404 CARD_NOT_FOUND" "$W/b.strings"
+done
+# B's customers' pages, whoever of A asks.
+mycard_rows owner2 owner staff staff2 -- "$M2CARD_ID" "$M2CASH_ID" "$B_ENROL_ID" "$B_KEYED_ID"
 
 # Another merchant's idempotency keys are not this merchant's: fresh
 # writes, not B's answers replayed.
@@ -595,9 +839,14 @@ ok "none of merchant B's rows changed ($(wc -l <"$W/b.before") rows compared)" \
 is "$(sql "SELECT (SELECT count(*) FROM transactions t WHERE t.merchant_id = '$M1' AND (t.card_id IN (SELECT id FROM cards WHERE merchant_id <> '$M1') OR t.location_id IN (SELECT id FROM locations WHERE merchant_id <> '$M1') OR t.staff_user_id IN (SELECT id FROM users WHERE merchant_id <> '$M1')))
     + (SELECT count(*) FROM users u JOIN locations l ON l.id = u.location_id WHERE u.merchant_id <> l.merchant_id)
     + (SELECT count(*) FROM cards c JOIN programs p ON p.id = c.program_id WHERE c.merchant_id <> p.merchant_id)
-    + (SELECT count(*) FROM transactions t JOIN cards c ON c.id = t.card_id WHERE t.merchant_id <> c.merchant_id)")" 0 \
-    "no row of one merchant points at the other's (transactions, users, cards)"
-for fam in login me refresh lookup history record sync claim redeem setup \
+    + (SELECT count(*) FROM transactions t JOIN cards c ON c.id = t.card_id WHERE t.merchant_id <> c.merchant_id)
+    + (SELECT count(*) FROM cards c JOIN users u ON u.id = c.issued_by WHERE c.merchant_id <> u.merchant_id)
+    + (SELECT count(*) FROM cards c JOIN locations l ON l.id = c.issued_location_id WHERE c.merchant_id <> l.merchant_id)
+    + (SELECT count(*) FROM idempotency_keys k WHERE k.transaction_id IN (SELECT id FROM cards WHERE merchant_id <> k.merchant_id
+        UNION ALL SELECT id FROM transactions WHERE merchant_id <> k.merchant_id UNION ALL SELECT id FROM locations WHERE merchant_id <> k.merchant_id
+        UNION ALL SELECT id FROM users WHERE merchant_id <> k.merchant_id UNION ALL SELECT id FROM programs WHERE merchant_id <> k.merchant_id))")" 0 \
+    "no row of one merchant points at the other's (transactions, users, cards and who issued them where, idempotency keys)"
+for fam in login me refresh lookup history record sync claim redeem enrol mycard setup \
     admin_locations admin_users admin_programs admin_cards admin_reports \
     admin_backup admin_settings; do
 	if [ -s "$W/leaks.$fam" ]; then
@@ -608,12 +857,12 @@ for fam in login me refresh lookup history record sync claim redeem setup \
 	fi
 done
 summary=
-for fam in login me refresh lookup history record sync claim redeem setup \
+for fam in login me refresh lookup history record sync claim redeem enrol mycard setup \
     admin_locations admin_users admin_programs admin_cards admin_reports \
     admin_backup admin_settings; do
 	summary+=" $fam ${CASES_OF[$fam]:-0},"
 done
-diag "matrix: $CASES requests ($CASES_B by merchant B's owner and staff, $((CASES - CASES_B)) by A's owner, staff, staff2 and no one);${summary%,}"
+diag "matrix: $CASES requests ($CASES_B in phase 1, by merchant B's owner and staff and, for A's cards' pages, no one; $((CASES - CASES_B)) in phase 2, by A's owner, staff, staff2 and no one);${summary%,}"
 diag "answer times: $(awk '{ s += $1 } END { printf "%.1f s in all", s }' "$W/times"); slowest: $(sort -rn "$W/times" | head -3 | awk '{ t = $1; sub(/^[^ ]* /, ""); printf "%s%.3f s (%s)", (NR > 1 ? "; " : ""), t, $0 }')"
 problems=$(lt_log_problems)
 is "$problems" "" "no sanitizer report or crashed responder in the server log"
