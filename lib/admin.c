@@ -464,8 +464,12 @@ command_rule(struct lc_dom *dom, void *arg)
 		rc = lc_shop_location_add(dom, c->a, c->b, c->id);
 	else if (strcmp(n, "user") == 0 && strcmp(v, "add") == 0)
 		rc = lc_shop_user_add(dom, &c->user, c->id);
-	else if (strcmp(n, "user") == 0)
+	else if (strcmp(n, "user") == 0) {
+		if (strcmp(v, "passwd") == 0)
+			lc_audit_note(dom, "password",
+			    json_object_new_string("changed"));
 		return lc_shop_user_change(dom, v, c->a, c->hash);
+	}
 	else if (strcmp(n, "program") == 0)
 		rc = lc_shop_program_add(dom, &c->prog, c->id);
 	else if (strcmp(n, "card") == 0 && strcmp(v, "issue") == 0) {
@@ -482,6 +486,41 @@ command_rule(struct lc_dom *dom, void *arg)
 	if (rc == 0)
 		snprintf(c->out, sizeof(c->out), "%s\n", c->id);
 	return rc;
+}
+
+/* What the command's write is, for the audit trail (whose actor is
+ * loyalty-admin: the tool has no caller). */
+static void
+command_audit(const struct cmd *c, struct lc_write *w)
+{
+	const char *n = c->noun, *v = c->verb;
+
+	w->object_type = n;
+	w->object_id = NULL;
+	if (strcmp(n, "merchant") == 0)
+		w->action = "merchant.create";
+	else if (strcmp(n, "location") == 0)
+		w->action = "location.create";
+	else if (strcmp(n, "user") == 0 && strcmp(v, "add") == 0)
+		w->action = "user.create";
+	else if (strcmp(n, "user") == 0) {
+		w->action = "user.update";
+		w->object_id = c->a;
+	} else if (strcmp(n, "program") == 0)
+		w->action = "program.create";
+	else if (strcmp(n, "card") == 0 && strcmp(v, "issue") == 0)
+		w->action = "card.issue";
+	else if (strcmp(n, "card") == 0) {
+		w->action = "card.update";
+		w->object_id = c->a;
+	} else if (strcmp(n, "setting") == 0) {
+		w->action = "settings.update";
+		w->object_type = "settings";
+	} else if (strcmp(n, "demo") == 0) {
+		w->action = "demo.create";
+		w->object_type = "merchant";
+	} else
+		w->action = NULL;	/* a command not declared: refused */
 }
 
 /* A setting's value on a line of its own, after its name when given. */
@@ -622,7 +661,8 @@ int
 lc_admin_main(int argc, char *argv[])
 {
 	const char *dbpath = NULL, *why = NULL;
-	struct lc_write w = { NULL, NULL, command_rule, NULL, NULL };
+	struct lc_write w = { NULL, NULL, command_rule, NULL, NULL, NULL, NULL,
+	    NULL };
 	struct lc_dom dom;
 	struct cmd *c = NULL;
 	int i = 1, rc = 1;
@@ -664,6 +704,7 @@ lc_admin_main(int argc, char *argv[])
 	}
 	dom.now_ms = lc_now_ms();
 	w.arg = c;
+	command_audit(c, &w);
 	if (lc_write(&dom, &w, NULL) == -1) {
 		rc = fail_err(&dom.err);
 		goto out;

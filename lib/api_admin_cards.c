@@ -28,13 +28,25 @@ issue_rule(struct lc_dom *dom, void *arg)
 	struct card_write *cw = arg;
 	size_t i;
 
-	for (i = 0; i < cw->n; i++)
+	json_object *ids = json_object_new_array();
+
+	for (i = 0; i < cw->n; i++) {
 		if (lc_shop_card_issue(dom, cw->program_id, cw->names[i],
 		    &cw->cards[i]) == -1 ||
 		    lc_card_get(dom, LC_CARDKEY_ID, cw->cards[i].id,
-		    &cw->cards[i]) != 1)
+		    &cw->cards[i]) != 1) {
+			json_object_put(ids);
 			return dom->err.code != LC_OK ? -1 :
 			    lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
+		}
+		json_object_array_add(ids,
+		    json_object_new_string(cw->cards[i].id));
+	}
+	/* The audit row names the first card; a batch lists them all. */
+	if (cw->n > 1)
+		lc_audit_note(dom, "card_ids", ids);
+	else
+		json_object_put(ids);
 	return 0;
 }
 
@@ -70,7 +82,8 @@ static int
 issue(struct lc_ctx *ctx, struct card_write *cw)
 {
 	struct lc_error *e = &ctx->dom.err;
-	struct lc_write w = { "card_issue", NULL, issue_rule, issue_answer, cw };
+	struct lc_write w = { "card_issue", NULL, issue_rule, issue_answer, cw,
+	    "card.issue", "card", NULL };
 	json_object *a, *v;
 	size_t i;
 	int rc;
@@ -272,7 +285,8 @@ int
 lc_h_admin_cards(struct lc_ctx *ctx)
 {
 	struct card_write *cw;
-	struct lc_write w = { NULL, NULL, update_rule, one_answer, NULL };
+	struct lc_write w = { NULL, NULL, update_rule, one_answer, NULL,
+	    "card.update", "card", NULL };
 	struct lc_error *e = &ctx->dom.err;
 	char id[LC_ID_LEN + 1];
 	const char *rest, *status;
@@ -327,7 +341,7 @@ lc_h_admin_cards(struct lc_ctx *ctx)
 	}
 	if (lc_body(ctx) == -1)
 		goto out;
-	cw->id = id;
+	cw->id = w.object_id = id;
 	cw->active = -1;
 	if (lc_in_str(e, ctx->in, "customer_name", 0, LC_NAME_MAX,
 	    &cw->name) == -1 ||

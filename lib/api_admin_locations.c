@@ -47,7 +47,8 @@ int
 lc_h_admin_locations(struct lc_ctx *ctx)
 {
 	struct loc_write lw;
-	struct lc_write w = { "location_add", NULL, add_rule, answer, &lw };
+	struct lc_write w = { "location_add", NULL, add_rule, answer, &lw,
+	    "location.create", "location", NULL };
 	char id[LC_ID_LEN + 1];
 	const char *rest;
 	json_object *a;
@@ -85,9 +86,10 @@ lc_h_admin_locations(struct lc_ctx *ctx)
 		return lc_not_allowed(ctx, "PATCH");
 	if (lc_body(ctx) == -1)
 		return -1;
-	lw.id = id;
+	lw.id = w.object_id = id;
 	w.kind = NULL;
 	w.rule = rename_rule;
+	w.action = "location.update";
 	if (lc_in_str(&ctx->dom.err, ctx->in, "name", 1, LC_NAME_MAX,
 	    &lw.name) == -1)
 		return -1;

@@ -187,6 +187,8 @@ update(struct lc_ctx *ctx, struct prog_write *pw, struct lc_write *w)
 		    "make a new program.");
 	w->kind = NULL;
 	w->rule = update_rule;
+	w->action = "program.update";
+	w->object_id = pw->id;
 	return lc_write(&ctx->dom, w, &ctx->out) == -1 ? -1 : 0;
 }
 
@@ -194,7 +196,8 @@ int
 lc_h_admin_programs(struct lc_ctx *ctx)
 {
 	struct prog_write pw;
-	struct lc_write w = { "program_add", NULL, add_rule, answer, &pw };
+	struct lc_write w = { "program_add", NULL, add_rule, answer, &pw,
+	    "program.create", "program", NULL };
 	char id[LC_ID_LEN + 1];
 	const char *rest;
 	json_object *a;

@@ -91,7 +91,8 @@ int
 lc_h_admin_settings(struct lc_ctx *ctx)
 {
 	struct set_write sw = { ctx->in };
-	struct lc_write w = { NULL, NULL, set_rule, NULL, &sw };
+	struct lc_write w = { NULL, NULL, set_rule, NULL, &sw,
+	    "settings.update", "settings", NULL };
 	int64_t shops;
 
 	if (ctx->subpath[0] != '\0')

@@ -29,6 +29,9 @@ update_rule(struct lc_dom *dom, void *arg)
 {
 	struct user_write *uw = arg;
 
+	/* The hash is no one's to read, but that it changed is. */
+	if (uw->ch.hash != NULL)
+		lc_audit_note(dom, "password", json_object_new_string("changed"));
 	return lc_shop_user_update(dom, uw->id, &uw->ch, &uw->u);
 }
 
@@ -130,6 +133,8 @@ update(struct lc_ctx *ctx, struct user_write *uw, struct lc_write *w)
 	uw->ch.hash = has ? hash : NULL;
 	w->kind = NULL;
 	w->rule = update_rule;
+	w->action = "user.update";
+	w->object_id = uw->id;
 	return lc_write(&ctx->dom, w, &ctx->out) == -1 ? -1 : 0;
 }
 
@@ -137,7 +142,8 @@ int
 lc_h_admin_users(struct lc_ctx *ctx)
 {
 	struct user_write uw;
-	struct lc_write w = { "user_add", NULL, add_rule, answer, &uw };
+	struct lc_write w = { "user_add", NULL, add_rule, answer, &uw,
+	    "user.create", "user", NULL };
 	char id[LC_ID_LEN + 1];
 	const char *rest;
 	json_object *a;

@@ -27,7 +27,8 @@ lc_h_claim(struct lc_ctx *ctx)
 {
 	struct lc_error *e = &ctx->dom.err;
 	struct claim_write cw;
-	struct lc_write w = { "claim", NULL, claim_rule, claim_answer, &cw };
+	struct lc_write w = { "claim", NULL, claim_rule, claim_answer, &cw,
+	    "reward.claim", "card", NULL };
 	struct lc_claim *q = &cw.q;
 	int rc;
 

@@ -60,7 +60,8 @@ enrol(struct lc_ctx *ctx)
 {
 	struct lc_error *e = &ctx->dom.err;
 	struct enrol_write ew;
-	struct lc_write w = { "enrol", NULL, enrol_rule, enrol_answer, &ew };
+	struct lc_write w = { "enrol", NULL, enrol_rule, enrol_answer, &ew,
+	    "card.enrol", "card", NULL };
 	int rc;
 
 	memset(&ew, 0, sizeof(ew));

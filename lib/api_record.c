@@ -69,12 +69,13 @@ purchase_answer(void *arg)
 }
 
 int
-lc_purchase_write(struct lc_dom *dom, const struct lc_purchase *p,
+lc_purchase_write(struct lc_dom *dom, const struct lc_purchase *p, int sync,
     json_object **answer)
 {
 	struct purchase_write pw = { p, { .card_type = NULL } };
 	struct lc_write w = { "purchase", p->key, purchase_rule,
-	    purchase_answer, &pw };
+	    purchase_answer, &pw, sync ? "transaction.sync" :
+	    "transaction.record", "card", NULL };
 
 	if (lc_auth_scope(dom, p->location_id, p->staff_user_id) == -1)
 		return -1;
@@ -88,7 +89,7 @@ lc_h_record(struct lc_ctx *ctx)
 	int rc;
 
 	if (lc_purchase_read(&ctx->dom.err, ctx->in, ctx->dom.now_ms, &p) == -1 ||
-	    (rc = lc_purchase_write(&ctx->dom, &p, &ctx->out)) == -1)
+	    (rc = lc_purchase_write(&ctx->dom, &p, 0, &ctx->out)) == -1)
 		return -1;
 	json_object_object_add(ctx->out, "idempotent",
 	    json_object_new_boolean(rc == 1));

@@ -30,7 +30,8 @@ lc_h_redeem(struct lc_ctx *ctx)
 {
 	struct lc_error *e = &ctx->dom.err;
 	struct redeem_write rw;
-	struct lc_write w = { "redeem", NULL, redeem_rule, redeem_answer, &rw };
+	struct lc_write w = { "redeem", NULL, redeem_rule, redeem_answer, &rw,
+	    "cashback.redeem", "card", NULL };
 	struct lc_redeem *q = &rw.q;
 	json_object *in = ctx->in;
 	int rc;

@@ -41,7 +41,7 @@ sync_item(const struct lc_dom *base, json_object *item, int64_t start,
 	/* The time the purchase happened, never later than now. */
 	if (p.client_ts != NULL && p.client_ms < dom.now_ms)
 		p.at_ms = p.client_ms;
-	if ((rc = lc_purchase_write(&dom, &p, &answer)) == -1)
+	if ((rc = lc_purchase_write(&dom, &p, 1, &answer)) == -1)
 		return lc_fmt_sync_error(&dom.err);
 	r = lc_fmt_sync_ok(answer, rc == 1);
 	json_object_put(answer);

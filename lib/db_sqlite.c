@@ -1481,6 +1481,8 @@ static const char *const lc_backup_filter[] = {
 	"DELETE FROM locations WHERE merchant_id <> ?1",
 	"DELETE FROM merchants WHERE id <> ?1",
 	"DELETE FROM login_attempts",
+	/* The installation's own rows (merchant NULL) too. */
+	"DELETE FROM audit_log WHERE merchant_id IS NOT ?1",
 	NULL
 };
 
@@ -1489,9 +1491,13 @@ static int
 backup_filter(sqlite3 *dst, const char *merchant_id)
 {
 	sqlite3_stmt *st = NULL;
-	int i, rc = -1;
+	int i, off, rc = -1;
 
-	if (exec(dst, "BEGIN IMMEDIATE") == -1)
+	/* The copy's own connection runs no trigger: the audit trail's
+	 * refuse any delete, and the filter removes what it must itself. */
+	if (sqlite3_db_config(dst, SQLITE_DBCONFIG_ENABLE_TRIGGER, 0,
+	    &off) != SQLITE_OK || off != 0 ||
+	    exec(dst, "BEGIN IMMEDIATE") == -1)
 		return -1;
 	for (i = 0; lc_backup_filter[i] != NULL; i++) {
 		if (sqlite3_prepare_v2(dst, lc_backup_filter[i], -1, &st,
@@ -1549,4 +1555,94 @@ out:
 	if (sqlite3_close(dst) != SQLITE_OK)
 		rc = -1;
 	return rc;
+}
+
+/* The audit trail. */
+
+int
+lc_db_audit_add(struct lc_db *db, const struct lc_audit_row *a)
+{
+	return put(db, lc_sq_prep(db, LC_SQL_AUDIT_ADD, "isssssssssss", a->at,
+	    a->merchant_id, a->actor_type, a->user_id, a->location_id,
+	    a->terminal_id, a->request_id, a->action, a->object_type,
+	    a->object_id, a->before, a->after));
+}
+
+/* The statement of the filter that leads (the most selective given),
+ * bound with them all. */
+static sqlite3_stmt *
+audit_prep(struct lc_db *db, const struct lc_audit_query *q, int page)
+{
+	enum lc_sql s;
+
+	if (q->object_type != NULL)
+		s = page ? LC_SQL_AUDIT_PAGE_OBJECT : LC_SQL_AUDIT_COUNT_OBJECT;
+	else if (q->user_id != NULL)
+		s = page ? LC_SQL_AUDIT_PAGE_USER : LC_SQL_AUDIT_COUNT_USER;
+	else if (q->action != NULL)
+		s = page ? LC_SQL_AUDIT_PAGE_ACTION : LC_SQL_AUDIT_COUNT_ACTION;
+	else if (q->location_id != NULL)
+		s = page ? LC_SQL_AUDIT_PAGE_LOCATION :
+		    LC_SQL_AUDIT_COUNT_LOCATION;
+	else
+		s = page ? LC_SQL_AUDIT_PAGE : LC_SQL_AUDIT_COUNT;
+	return page ? lc_sq_prep(db, s, "siisssssii", q->merchant_id, q->from,
+	    q->to, q->user_id, q->action, q->object_type, q->object_id,
+	    q->location_id, q->limit, q->offset) :
+	    lc_sq_prep(db, s, "siisssss", q->merchant_id, q->from, q->to,
+	    q->user_id, q->action, q->object_type, q->object_id,
+	    q->location_id);
+}
+
+int
+lc_db_audit_count(struct lc_db *db, const struct lc_audit_query *q,
+    int64_t *total)
+{
+	sqlite3_stmt *st = audit_prep(db, q, 0);
+
+	if (row(db, st) != 1)
+		return -1;
+	*total = sqlite3_column_int64(st, 0);
+	sqlite3_reset(st);
+	return 0;
+}
+
+int
+lc_db_audit(struct lc_db *db, const struct lc_audit_query *q,
+    int (*each)(void *, const struct lc_audit_row *), void *arg)
+{
+	sqlite3_stmt *st = audit_prep(db, q, 1);
+	struct lc_audit_row a;
+	int rc = SQLITE_DONE, stop = 0;
+
+	if (st == NULL)
+		return -1;
+	while (stop == 0 && (rc = lc_sq_step(db, st)) == SQLITE_ROW) {
+		a.seq = sqlite3_column_int64(st, 0);
+		a.at = sqlite3_column_int64(st, 1);
+		a.merchant_id = text_or_null(st, 2);
+		a.actor_type = text_or_null(st, 3);
+		a.user_id = text_or_null(st, 4);
+		a.location_id = text_or_null(st, 5);
+		a.terminal_id = text_or_null(st, 6);
+		a.request_id = text_or_null(st, 7);
+		a.action = text_or_null(st, 8);
+		a.object_type = text_or_null(st, 9);
+		a.object_id = text_or_null(st, 10);
+		a.before = text_or_null(st, 11);
+		a.after = text_or_null(st, 12);
+		a.user_name = text_or_null(st, 13);
+		a.location_name = text_or_null(st, 14);
+		stop = each(arg, &a);
+	}
+	sqlite3_reset(st);
+	if (stop != 0)
+		return stop;
+	return rc == SQLITE_DONE ? 0 : -1;
+}
+
+int
+lc_db_card_any(struct lc_db *db, const char *id, struct lc_card *c)
+{
+	return card_get(db, lc_sq_prep(db, LC_SQL_CARD_ANY, "s", id), c);
 }

@@ -58,6 +58,8 @@ const struct lc_endpoint lc_endpoints[] = {
 	    LC_EP_OWNER | LC_EP_NOSTORE, lc_h_admin_backup },
 	{ "admin_settings", V1 "/admin/settings", "GET PATCH",
 	    LC_EP_OWNER | LC_EP_NOSTORE | LC_EP_JSON, lc_h_admin_settings },
+	{ "admin_audit", V1 "/admin/audit", "GET",
+	    LC_EP_OWNER | LC_EP_NOSTORE, lc_h_admin_audit },
 	/* Anything else under /api/: 404 in JSON. */
 	{ "notfound", NULL, "GET", 0, lc_h_notfound },
 	{ NULL, NULL, NULL, 0, NULL }

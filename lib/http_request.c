@@ -52,6 +52,7 @@ lc_req_read(struct lc_req *r, const char *(*getparam)(const char *, void *),
 	r->content_type = dupparam(getparam, envp, "CONTENT_TYPE");
 	r->authorization = dupparam(getparam, envp, "HTTP_AUTHORIZATION");
 	r->request_id = dupparam(getparam, envp, "HTTP_X_REQUEST_ID");
+	r->terminal_id = dupparam(getparam, envp, "HTTP_X_TERMINAL_ID");
 	r->db_path = dupparam(getparam, envp, "LOYALTY_DB");
 	r->host = dupparam(getparam, envp, "HTTP_HOST");
 	/* Apache and lighttpd set HTTPS=on; behind a proxy that ends TLS,
@@ -128,6 +129,7 @@ lc_req_free(struct lc_req *r)
 	free(r->content_type);
 	free(r->authorization);
 	free(r->request_id);
+	free(r->terminal_id);
 	free(r->db_path);
 	free(r->host);
 	free(r->body);

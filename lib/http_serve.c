@@ -287,6 +287,17 @@ precheck(struct lc_ctx *ctx, const struct lc_endpoint *ep)
 	}
 	if (ctx->req.too_large)
 		return lc_fail(ctx, LC_E_PAYLOAD_TOO_LARGE, NULL, NULL);
+	/* The till's name for itself, kept in the audit trail: refused
+	 * rather than cut or dropped, so a till's bug shows at once. */
+	if (ctx->req.terminal_id != NULL) {
+		if (*ctx->req.terminal_id == '\0' ||
+		    strlen(ctx->req.terminal_id) > LC_POSREF_MAX ||
+		    !lc_is_printable_ascii(ctx->req.terminal_id))
+			return lc_fail(ctx, LC_E_VALIDATION, "X-Terminal-Id",
+			    "X-Terminal-Id must be 1 to %d printable ASCII "
+			    "characters.", LC_POSREF_MAX);
+		ctx->dom.terminal_id = ctx->req.terminal_id;
+	}
 	if (body && ctx->req.content_type != NULL &&
 	    !is_json_type(ctx->req.content_type))
 		return lc_fail(ctx, LC_E_UNSUPPORTED_MEDIA_TYPE, NULL, NULL);
@@ -339,6 +350,7 @@ serve_one(const struct lc_endpoint *ep,
 		    ctx.req.request_id);
 	else if (lc_uuid(ctx.request_id) == -1)
 		lc_fail(&ctx, LC_E_INTERNAL, NULL, NULL);
+	ctx.dom.request_id = ctx.request_id;
 	if (ctx.dom.err.code == LC_OK && precheck(&ctx, ep) == 0 &&
 	    ep->handler(&ctx) == -1 && ctx.dom.err.code == LC_OK)
 		lc_fail(&ctx, LC_E_INTERNAL, NULL, NULL);

@@ -91,6 +91,7 @@ struct lc_req {
 	char *content_type;	/* NULL when absent */
 	char *authorization;	/* NULL when absent */
 	char *request_id;	/* client's X-Request-Id, NULL when absent */
+	char *terminal_id;	/* client's X-Terminal-Id, NULL when absent */
 	char *db_path;		/* LOYALTY_DB parameter, NULL when absent */
 	char *host;		/* Host header, NULL when absent */
 	int https;		/* the client came over https */
@@ -210,9 +211,10 @@ int lc_card_sheet(FILE *, const char *shop, const struct lc_card *, size_t n,
 /* api_record.c: reads a purchase from obj (record body or sync item). */
 int lc_purchase_read(struct lc_error *, json_object *obj, int64_t now,
     struct lc_purchase *);
-/* Records p through the write path: *answer is the purchase answer;
- * returns 0 fresh, 1 replayed, -1 with dom->err. */
-int lc_purchase_write(struct lc_dom *, const struct lc_purchase *,
+/* Records p through the write path (an item of a sync batch when sync
+ * is set, for the audit trail): *answer is the purchase answer; returns
+ * 0 fresh, 1 replayed, -1 with dom->err. */
+int lc_purchase_write(struct lc_dom *, const struct lc_purchase *, int sync,
     json_object **answer);
 
 /* Endpoint handlers, one file each (api_*.c). */
@@ -234,6 +236,7 @@ int lc_h_admin_cards(struct lc_ctx *);
 int lc_h_admin_reports(struct lc_ctx *);
 int lc_h_admin_backup(struct lc_ctx *);
 int lc_h_admin_settings(struct lc_ctx *);
+int lc_h_admin_audit(struct lc_ctx *);
 int lc_h_enrol(struct lc_ctx *);
 int lc_h_mycard(struct lc_ctx *);
 

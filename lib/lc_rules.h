@@ -38,6 +38,25 @@ struct lc_caller {
 	int is_owner;
 };
 
+/*
+ * What the running write adds to its row of the audit trail (audit.c)
+ * beyond what its caller declared in struct lc_write: what only the rule
+ * knows. The write path clears it at each begin and records it before
+ * the commit.
+ */
+struct lc_audit {
+	const char *action;		/* NULL: the declared one */
+	char object_id[LC_ID_LEN + 1];	/* "": the declared, else txn_id */
+	char location_id[LC_ID_LEN + 1];	/* "": the caller's */
+	char terminal_id[LC_POSREF_MAX + 1];	/* "": the request's */
+	/* Who, when the caller is not (a login, setup): actor "" none. */
+	char actor[16];
+	char user_id[LC_ID_LEN + 1];
+	char merchant_id[LC_ID_LEN + 1];	/* the object's, for the tool */
+	json_object *note;		/* owned: members added to "after" */
+	int skip;			/* nothing of the shop's was written */
+};
+
 /* The domain context of a rule: storage, caller, clock, error. */
 struct lc_dom {
 	struct lc_db *db;	/* borrowed */
@@ -47,6 +66,10 @@ struct lc_dom {
 	/* The first transaction the running write recorded ("" none): the
 	 * one an idempotency key points at. */
 	char txn_id[LC_ID_LEN + 1];
+	/* The request's, for the audit trail (NULL: none, as in the admin
+	 * tool): X-Request-Id or the one made, and X-Terminal-Id. */
+	const char *request_id, *terminal_id;
+	struct lc_audit audit;
 };
 #define lc_dom_fail(d, ...) lc_error_set(&(d)->err, __VA_ARGS__)
 
@@ -66,10 +89,40 @@ struct lc_write {
 	 * NULL for a write with no answer to keep. */
 	json_object *(*answer)(void *arg);
 	void *arg;
+	/* Its row of the audit trail, written in the same transaction (a
+	 * write without it is refused): what it does ("location.update"),
+	 * the type of object it acts on ("location"), and that object's id
+	 * when known before (NULL: the one the rule names with
+	 * lc_audit_object, else the first it made). LC_AUDIT_NONE: a write
+	 * of the service's bookkeeping only (the throttle's checks). */
+	const char *action;
+	const char *object_type;
+	const char *object_id;
 };
+#define LC_AUDIT_NONE "-"
 /* 0 written (*answer set when w->answer is), 1 the key was known: *answer
  * is the stored answer and nothing ran, -1 nothing written (dom->err). */
 int lc_write(struct lc_dom *, const struct lc_write *, json_object **answer);
+
+/* The audit trail (audit.c). Inside a write: the object acted on, once
+ * (the first call wins); where; who, when the caller is not the actor
+ * (actor "owner", "system_user" or "setup"); a member added to the
+ * row's "after" (v owned by the call); nothing to record after all. */
+void lc_audit_object(struct lc_dom *, const char *id);
+void lc_audit_where(struct lc_dom *, const char *location_id,
+    const char *terminal_id);
+void lc_audit_who(struct lc_dom *, const char *actor, const char *user_id,
+    const char *merchant_id);
+void lc_audit_note(struct lc_dom *, const char *key, json_object *v);
+void lc_audit_skip(struct lc_dom *);
+/* By the write path: forgets the last write's, and records the running
+ * one's row, before (owned by the call) the snapshot taken before its
+ * rule: 0, or -1 with dom->err. */
+void lc_audit_clear(struct lc_dom *);
+json_object *lc_audit_snapshot(struct lc_dom *, const char *type,
+    const char *id);
+int lc_audit_record(struct lc_dom *, const struct lc_write *,
+    json_object *before);
 /* Runs fn on one consistent read snapshot. 0, or -1 with dom->err. */
 int lc_read(struct lc_dom *, int (*fn)(struct lc_dom *, void *), void *arg);
 

@@ -19,6 +19,28 @@
 	X(SETTING_ALL, "SELECT key, value FROM settings ORDER BY key") \
 	X(MIGRATION_ADD, "INSERT INTO schema_migrations(version, name, " \
 	    "applied_at) VALUES (?, ?, ?)") \
+	X(AUDIT_ADD, "INSERT INTO audit_log(at, merchant_id, actor_type, " \
+	    "user_id, location_id, terminal_id, request_id, action, " \
+	    "object_type, object_id, before, after) " \
+	    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)") \
+	/* One count and one page per filter that leads: its index is named
+	 * in the WHERE, so the planner reads that range alone. */ \
+	X(AUDIT_COUNT, LC_AUDIT_COUNT LC_AUDIT_WHERE) \
+	X(AUDIT_COUNT_USER, LC_AUDIT_COUNT "user_id = ?4 AND " LC_AUDIT_WHERE) \
+	X(AUDIT_COUNT_ACTION, LC_AUDIT_COUNT "action = ?5 AND " LC_AUDIT_WHERE) \
+	X(AUDIT_COUNT_OBJECT, LC_AUDIT_COUNT "object_type = ?6 AND " \
+	    LC_AUDIT_WHERE) \
+	X(AUDIT_COUNT_LOCATION, LC_AUDIT_COUNT "location_id = ?8 AND " \
+	    LC_AUDIT_WHERE) \
+	X(AUDIT_PAGE, LC_AUDIT_PAGE(LC_AUDIT_WHERE)) \
+	X(AUDIT_PAGE_USER, LC_AUDIT_PAGE("user_id = ?4 AND " LC_AUDIT_WHERE)) \
+	X(AUDIT_PAGE_ACTION, LC_AUDIT_PAGE("action = ?5 AND " LC_AUDIT_WHERE)) \
+	X(AUDIT_PAGE_OBJECT, LC_AUDIT_PAGE("object_type = ?6 AND " \
+	    LC_AUDIT_WHERE)) \
+	X(AUDIT_PAGE_LOCATION, LC_AUDIT_PAGE("location_id = ?8 AND " \
+	    LC_AUDIT_WHERE)) \
+	/* The admin tool's card, whatever its merchant. */ \
+	X(CARD_ANY, LC_CARD_COLS "WHERE c.id = ?") \
 	X(MERCHANT_ADD, "INSERT INTO merchants(id, name, created_at) " \
 	    "VALUES (?, ?, ?)") \
 	X(MERCHANT_EXISTS, "SELECT 1 FROM merchants WHERE id = ?") \
@@ -186,6 +208,27 @@
 	X(HISTORY_PAGE_TYPE, LC_HISTORY_COLS "FROM (SELECT rowid AS k FROM " \
 	    "transactions WHERE card_id = ? AND type = ? AND created_at " \
 	    "BETWEEN ? AND ? " LC_HISTORY_PAGE ")" LC_HISTORY_JOIN)
+
+/* The audit trail's filters: ?1 merchant, ?2 and ?3 the period, then each
+ * NULL for none: ?4 user, ?5 action, ?6 object type, ?7 object id, ?8
+ * location; ?9 and ?10 the page's limit and offset. */
+#define LC_AUDIT_COUNT "SELECT count(*) FROM audit_log WHERE merchant_id = ?1 " \
+	"AND "
+#define LC_AUDIT_WHERE "at BETWEEN ?2 AND ?3 " \
+	"AND (?4 IS NULL OR user_id = ?4) AND (?5 IS NULL OR action = ?5) " \
+	"AND (?6 IS NULL OR object_type = ?6) " \
+	"AND (?7 IS NULL OR object_id = ?7) " \
+	"AND (?8 IS NULL OR location_id = ?8) "
+#define LC_AUDIT_PAGE(where) "SELECT a.seq, a.at, a.merchant_id, " \
+	"a.actor_type, a.user_id, a.location_id, a.terminal_id, " \
+	"a.request_id, a.action, a.object_type, a.object_id, a.before, " \
+	"a.after, coalesce(nullif(u.display_name, ''), u.email), l.name " \
+	"FROM (SELECT seq AS k FROM audit_log WHERE merchant_id = ?1 AND " \
+	where "ORDER BY at DESC, seq DESC LIMIT ?9 OFFSET ?10) p " \
+	"JOIN audit_log a ON a.seq = p.k " \
+	"LEFT JOIN users u ON u.id = a.user_id " \
+	"LEFT JOIN locations l ON l.id = a.location_id " \
+	"ORDER BY a.at DESC, a.seq DESC"
 
 /* Column lists, each decoded by one function of db_sqlite.c. */
 #define LC_USER_COLS "SELECT id, merchant_id, coalesce(location_id, ''), " \

@@ -333,6 +333,31 @@ int lc_db_txns(struct lc_db *, const char *merchant_id, int64_t from,
     int64_t to, int64_t limit, int64_t offset,
     int (*each)(void *, const struct lc_txn_row *), void *arg);
 
+/* The audit trail: appended to, never changed (the schema refuses). */
+struct lc_audit_row {
+	int64_t seq, at;
+	/* NULL: none. */
+	const char *merchant_id, *actor_type, *user_id, *location_id;
+	const char *terminal_id, *request_id, *action, *object_type;
+	const char *object_id, *before, *after;	/* before, after: JSON */
+	const char *user_name, *location_name;	/* read: theirs now */
+};
+int lc_db_audit_add(struct lc_db *, const struct lc_audit_row *);
+/* The merchant's rows in [from, to] ms, newest first; a filter NULL is
+ * none. limit below 0: all. */
+struct lc_audit_query {
+	const char *merchant_id;
+	int64_t from, to;
+	const char *user_id, *action, *object_type, *object_id, *location_id;
+	int64_t limit, offset;
+};
+int lc_db_audit_count(struct lc_db *, const struct lc_audit_query *,
+    int64_t *total);
+int lc_db_audit(struct lc_db *, const struct lc_audit_query *,
+    int (*each)(void *, const struct lc_audit_row *), void *arg);
+/* Any merchant's card by id, with its program (the admin tool's view). */
+int lc_db_card_any(struct lc_db *, const char *id, struct lc_card *);
+
 /* A consistent copy of the live database into a new file at path, made
  * while others keep writing; with merchant_id, that merchant's shop only
  * (no other merchant's rows, no sign-in tokens). */

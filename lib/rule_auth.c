@@ -255,7 +255,8 @@ int
 lc_guard_reserve(struct lc_dom *dom, const char *key, struct lc_guard *g)
 {
 	struct guard_reserve gr = { g, 0, 0 };
-	struct lc_write w = { NULL, NULL, guard_reserve_rule, NULL, &gr };
+	struct lc_write w = { NULL, NULL, guard_reserve_rule, NULL, &gr,
+	    LC_AUDIT_NONE, NULL, NULL };
 	long poll = LC_GUARD_POLL_MS, waited = 0;
 	unsigned char jitter;
 	size_t i;
@@ -327,7 +328,8 @@ lc_guard_abandon(const struct lc_dom *dom, const struct lc_guard *g,
     int failed)
 {
 	struct guard_end ge = { g, failed };
-	struct lc_write w = { NULL, NULL, guard_end_rule, NULL, &ge };
+	struct lc_write w = { NULL, NULL, guard_end_rule, NULL, &ge,
+	    LC_AUDIT_NONE, NULL, NULL };
 	struct lc_dom d = *dom;
 
 	/* Its own context: the error the caller answers stays. */
@@ -335,6 +337,15 @@ lc_guard_abandon(const struct lc_dom *dom, const struct lc_guard *g,
 	if (lc_write(&d, &w, NULL) == -1)
 		lc_log("the check of %s stays pending until it goes stale",
 		    g->key);
+}
+
+/* The audit row of a login names its user, who is not yet a caller. */
+static void
+audit_user(struct lc_dom *dom, const struct lc_user *u)
+{
+	lc_audit_who(dom, u->is_owner ? "owner" : "system_user", u->id,
+	    u->merchant_id);
+	lc_audit_where(dom, u->location_id[0] ? u->location_id : NULL, NULL);
 }
 
 /*
@@ -360,8 +371,17 @@ login_settle(struct lc_dom *dom, void *arg)
 	struct lc_user now;
 	int rc;
 
-	if (!l->ok)
+	if (!l->ok) {
+		/* A wrong password of an account is its shop's to know; a
+		 * guess at an address that is no one's is no shop's (and
+		 * unthrottled across addresses, it would fill the trail). */
+		if (l->found) {
+			dom->audit.action = "auth.login_failed";
+			audit_user(dom, &l->user);
+		} else
+			lc_audit_skip(dom);
 		return lc_guard_settle(dom, &l->g, 1);
+	}
 	if ((rc = lc_db_user_get(dom->db, l->user.id, &now)) == -1)
 		return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
 	if (rc == 0 || now.disabled ||
@@ -369,11 +389,14 @@ login_settle(struct lc_dom *dom, void *arg)
 		/* Changed while we checked: the checked password is no
 		 * longer the user's. Not a guess, so not a failure. */
 		l->ok = 0;
+		lc_audit_skip(dom);
 		return lc_db_attempt_settle(dom->db, l->g.attempt, 0, 0) == -1 ?
 		    lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL) : 0;
 	}
 	if (lc_guard_settle(dom, &l->g, 0) == -1)
 		return -1;
+	audit_user(dom, &now);
+	lc_audit_object(dom, l->family);
 	if (lc_db_tokens_prune(dom->db, dom->now_ms) == -1)
 		return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
 	if (token_pair(dom, now.id, l->family, &l->r->tokens) == -1)
@@ -386,7 +409,8 @@ lc_login(struct lc_dom *dom, const char *email, const char *password,
     struct lc_login_result *r)
 {
 	struct login l;
-	struct lc_write w = { NULL, NULL, login_settle, NULL, &l };
+	struct lc_write w = { NULL, NULL, login_settle, NULL, &l,
+	    "auth.login", "session", NULL };
 	char key[LC_EMAIL_MAX + 8];
 	int rc;
 
@@ -442,6 +466,10 @@ refresh_rule(struct lc_dom *dom, void *arg)
 	    tok.expires_at <= dom->now_ms)
 		return lc_dom_fail(dom, LC_E_UNAUTHORIZED, NULL,
 		    "The refresh token is invalid or expired.");
+	lc_audit_who(dom, tok.is_owner ? "owner" : "system_user", tok.user_id,
+	    tok.merchant_id);
+	lc_audit_where(dom, tok.location_id[0] ? tok.location_id : NULL, NULL);
+	lc_audit_object(dom, tok.family);
 	if (tok.rotated) {
 		/* A rotated token presented again: someone holds a copy.
 		 * Revoke everything descended from that login, and commit
@@ -450,6 +478,7 @@ refresh_rule(struct lc_dom *dom, void *arg)
 			return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
 		lc_log("refresh token reuse: revoked login family %s",
 		    tok.family);
+		dom->audit.action = "auth.refresh_reuse";
 		rf->reused = 1;
 		return 0;
 	}
@@ -462,7 +491,8 @@ int
 lc_refresh(struct lc_dom *dom, const char *token, struct lc_tokens *t)
 {
 	struct refresh rf;
-	struct lc_write w = { NULL, NULL, refresh_rule, NULL, &rf };
+	struct lc_write w = { NULL, NULL, refresh_rule, NULL, &rf,
+	    "auth.refresh", "session", NULL };
 
 	memset(&rf, 0, sizeof(rf));
 	rf.t = t;

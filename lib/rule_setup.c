@@ -120,6 +120,10 @@ setup_rule(struct lc_dom *dom, void *arg)
 	 * then makes no wrong guess of it). */
 	if ((rc = lc_db_owner_exists(dom->db)) == -1)
 		return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
+	/* Only a setup that makes the shop is the shop's to see: a wrong
+	 * code or a lost race has no shop to show it to. */
+	if (rc == 1 || !su->right)
+		lc_audit_skip(dom);
 	if (rc == 1) {
 		su->taken = 1;
 		return lc_db_attempt_settle(dom->db, su->g.attempt, 0, 0) == -1 ?
@@ -146,6 +150,9 @@ setup_rule(struct lc_dom *dom, void *arg)
 	if (lc_shop_user_add(dom, &u, su->r->user_id) == -1)
 		return -1;
 	memcpy(dom->txn_id, su->r->user_id, sizeof(dom->txn_id));
+	/* Done by the holder of the setup code, who is now the owner. */
+	lc_audit_who(dom, "setup", su->r->user_id, su->r->merchant_id);
+	lc_audit_object(dom, su->r->merchant_id);
 	return 0;
 }
 
@@ -154,7 +161,8 @@ lc_setup(struct lc_dom *dom, const char *db_path, const struct lc_setup *in,
     struct lc_setup_result *r)
 {
 	struct setup su;
-	struct lc_write w = { NULL, NULL, setup_rule, NULL, &su };
+	struct lc_write w = { NULL, NULL, setup_rule, NULL, &su, "setup",
+	    "merchant", NULL };
 	char file[4200], code[CODE_LEN + 1];
 	size_t i, n;
 	int rc, diff;

@@ -338,6 +338,7 @@ lc_shop_card_issue_at(struct lc_dom *dom, const char *program_id,
 		if ((rc = lc_db_card_add(dom->db, c, dom->caller.user_id[0] ?
 		    dom->caller.user_id : NULL, location_id,
 		    dom->now_ms)) == 0) {
+			lc_audit_where(dom, location_id, NULL);
 			snprintf(c->status, sizeof(c->status), "active");
 			return 0;
 		}

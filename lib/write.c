@@ -5,7 +5,11 @@
  * begins, commits or rolls back. Idempotency keys live here too: one
  * namespace per merchant, kept forever, the key looked up and stored in
  * the same transaction as the write it names, so a key sent to two tills
- * at once records once.
+ * at once records once. And the audit trail (audit.c): each write's row
+ * is added here, just before the commit, from what the write declared:
+ * a write that rolls back leaves no row, one that commits always has
+ * one. A replay of a key writes nothing, so it adds no row either (the
+ * first write's row stands, with its request id).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -38,13 +42,22 @@ replay(struct lc_dom *dom, const struct lc_write *w, json_object **answer)
 int
 lc_write(struct lc_dom *dom, const struct lc_write *w, json_object **answer)
 {
-	json_object *a = NULL;
+	json_object *a = NULL, *before = NULL;
 	int rc;
 
 	if (answer != NULL)
 		*answer = NULL;
 	memset(&dom->err, 0, sizeof(dom->err));
 	dom->txn_id[0] = '\0';
+	lc_audit_clear(dom);
+	/* A write that does not say what it is for the audit trail is a
+	 * bug: refused before anything is written. */
+	if (w->action == NULL || (strcmp(w->action, LC_AUDIT_NONE) != 0 &&
+	    w->object_type == NULL)) {
+		lc_log("a write of kind %s declares no audit action and object "
+		    "type (struct lc_write)", w->kind ? w->kind : "(none)");
+		return lc_dom_fail(dom, LC_E_INTERNAL, NULL, NULL);
+	}
 	if (lc_db_begin(dom->db, 1) == -1)
 		return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
 	if (w->key != NULL && (rc = replay(dom, w, &a)) != 0) {
@@ -57,6 +70,9 @@ lc_write(struct lc_dom *dom, const struct lc_write *w, json_object **answer)
 			json_object_put(a);
 		return 1;
 	}
+	/* The object as it was, for an owner's change of a known one. */
+	if (strcmp(w->action, LC_AUDIT_NONE) != 0)
+		before = lc_audit_snapshot(dom, w->object_type, w->object_id);
 	if (w->rule(dom, w->arg) == -1)
 		goto fail;
 	if (w->answer != NULL && (a = w->answer(w->arg)) == NULL) {
@@ -69,10 +85,15 @@ lc_write(struct lc_dom *dom, const struct lc_write *w, json_object **answer)
 		lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
 		goto fail;
 	}
+	rc = lc_audit_record(dom, w, before);
+	before = NULL;
+	if (rc == -1)
+		goto fail;
 	if (lc_db_commit(dom->db) == -1) {
 		lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
 		goto fail;
 	}
+	lc_audit_clear(dom);
 	if (answer != NULL)
 		*answer = a;
 	else
@@ -80,6 +101,8 @@ lc_write(struct lc_dom *dom, const struct lc_write *w, json_object **answer)
 	return 0;
 fail:
 	lc_db_rollback(dom->db);
+	lc_audit_clear(dom);
+	json_object_put(before);
 	json_object_put(a);
 	/* A rule that failed without saying why is a bug, not the client's. */
 	if (dom->err.code == LC_OK)

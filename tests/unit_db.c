@@ -589,6 +589,41 @@ test_fk(struct lc_db *db)
 	integrity_ok(db, "after foreign key tests");
 }
 
+/* ---- the audit trail ---- */
+
+static void
+test_audit(struct lc_db *db)
+{
+	sqlite3 *h = lc_sq_handle(db);
+	struct lc_audit_row r;
+
+	memset(&r, 0, sizeof(r));
+	r.at = 1;
+	r.merchant_id = "m1";
+	r.actor_type = "loyalty-admin";
+	r.action = "location.create";
+	r.object_type = "location";
+	r.after = "{\"name\":\"Shop\"}";
+	is_int(lc_db_audit_add(db, &r), 0, "audit: a row is appended");
+	is_int(sqlite3_exec(h, "UPDATE audit_log SET action = 'x'", NULL, NULL,
+	    NULL) & 0xff, SQLITE_CONSTRAINT, "audit: an update of a row is refused");
+	ok(strstr(sqlite3_errmsg(h), "append-only") != NULL,
+	    "audit: the refusal says the trail is append-only (%s)",
+	    sqlite3_errmsg(h));
+	is_int(sqlite3_exec(h, "DELETE FROM audit_log", NULL, NULL,
+	    NULL) & 0xff, SQLITE_CONSTRAINT, "audit: a delete of a row is refused");
+	is_int(q1i(h, "SELECT count(*) FROM audit_log WHERE action = "
+	    "'location.create' AND after = '{\"name\":\"Shop\"}'"), 1,
+	    "audit: the row stays as it was written");
+	r.actor_type = "someone";
+	is_int(lc_db_audit_add(db, &r), -1, "audit: an unknown actor type is "
+	    "refused");
+	r.actor_type = "owner";
+	r.action = "";
+	is_int(lc_db_audit_add(db, &r), -1, "audit: an empty action is "
+	    "refused");
+}
+
 /* ---- passwords ---- */
 
 static void
@@ -694,6 +729,7 @@ main(void)
 	path_of(path, sizeof(path), "main.db");
 	db = open_or_bail(path, 0);
 	test_fk(db);
+	test_audit(db);
 	lc_db_close(db);
 
 	test_password();

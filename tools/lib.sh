@@ -34,6 +34,7 @@ admin/cards/* admin_cards
 admin/reports/* admin_reports
 admin/backup admin_backup
 admin/settings admin_settings
+admin/audit admin_audit
 "
 
 # Debian packages by purpose.

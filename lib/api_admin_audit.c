@@ -1,0 +1,178 @@
+/*
+ * GET /api/v1/admin/audit: the owner's audit trail, newest first: every
+ * write of their shop (lib/audit.c), filtered by period (the shop's
+ * days, as reports), user, action, object and location, a page at a
+ * time, or all of it with format=csv.
+ */
+#include <string.h>
+
+#include "lc_int.h"
+
+#define DAY_MS 86400000LL
+#define PAGE_MAX 500
+
+static const char lc_audit_csv_head[] = "seq,at,actor_type,user_id,"
+    "user_name,location_id,location_name,terminal_id,request_id,action,"
+    "object_type,object_id,before,after\r\n";
+
+/* A date (the shop's) as the first or last ms of its day, UTC. */
+static int
+day_bound(struct lc_ctx *ctx, const char *name, int end, int64_t offset,
+    int64_t *v)
+{
+	char buf[32];
+	int64_t ms;
+	int rc, date_only;
+
+	if ((rc = lc_q_str(ctx, name, buf, sizeof(buf))) <= 0)
+		return rc;
+	if (lc_time_parse(buf, &ms, &date_only) == -1 || !date_only || ms < 0)
+		return lc_fail(ctx, LC_E_VALIDATION, name,
+		    "%s must be a date such as 2026-11-01", name);
+	*v = ms - offset + (end ? DAY_MS - 1 : 0);
+	return 0;
+}
+
+/* A text filter: NULL when absent. */
+static int
+filter(struct lc_ctx *ctx, const char *name, char *buf, size_t size,
+    const char **out)
+{
+	int rc;
+
+	*out = NULL;
+	if ((rc = lc_q_str(ctx, name, buf, size)) == -1)
+		return -1;
+	if (rc == 1)
+		*out = buf;
+	return 0;
+}
+
+static json_object *
+json_or_null(const char *text)
+{
+	return text != NULL ? lc_json_parse(text, strlen(text)) : NULL;
+}
+
+static int
+entry_json(void *arg, const struct lc_audit_row *r)
+{
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "seq", json_object_new_int64(r->seq));
+	json_object_object_add(o, "at", lc_json_time(r->at));
+	json_object_object_add(o, "actor_type",
+	    lc_json_str_or_null(r->actor_type));
+	json_object_object_add(o, "user_id", lc_json_str_or_null(r->user_id));
+	json_object_object_add(o, "user_name",
+	    lc_json_str_or_null(r->user_name));
+	json_object_object_add(o, "location_id",
+	    lc_json_str_or_null(r->location_id));
+	json_object_object_add(o, "location_name",
+	    lc_json_str_or_null(r->location_name));
+	json_object_object_add(o, "terminal_id",
+	    lc_json_str_or_null(r->terminal_id));
+	json_object_object_add(o, "request_id",
+	    lc_json_str_or_null(r->request_id));
+	json_object_object_add(o, "action", lc_json_str_or_null(r->action));
+	json_object_object_add(o, "object_type",
+	    lc_json_str_or_null(r->object_type));
+	json_object_object_add(o, "object_id",
+	    lc_json_str_or_null(r->object_id));
+	json_object_object_add(o, "before", json_or_null(r->before));
+	json_object_object_add(o, "after", json_or_null(r->after));
+	json_object_array_add(arg, o);
+	return 0;
+}
+
+static int
+entry_csv(void *arg, const struct lc_audit_row *r)
+{
+	FILE *f = arg;
+	char when[32];
+
+	lc_time_fmt(r->at, when);
+	lc_csv_int(f, r->seq, 0);
+	lc_csv_text(f, when, 0);
+	lc_csv_text(f, r->actor_type, 0);
+	lc_csv_text(f, r->user_id, 0);
+	lc_csv_text(f, r->user_name, 0);
+	lc_csv_text(f, r->location_id, 0);
+	lc_csv_text(f, r->location_name, 0);
+	lc_csv_text(f, r->terminal_id, 0);
+	lc_csv_text(f, r->request_id, 0);
+	lc_csv_text(f, r->action, 0);
+	lc_csv_text(f, r->object_type, 0);
+	lc_csv_text(f, r->object_id, 0);
+	lc_csv_text(f, r->before, 0);
+	lc_csv_text(f, r->after, 1);
+	return ferror(f) ? -2 : 0;
+}
+
+int
+lc_h_admin_audit(struct lc_ctx *ctx)
+{
+	char user[LC_ID_LEN + 1], action[65], otype[33], oid[LC_ID_LEN + 1];
+	char loc[LC_ID_LEN + 1], fmt[8];
+	struct lc_audit_query q;
+	int64_t offset, page = 1, size = 50, total;
+	json_object *a;
+	FILE *f;
+	int rc;
+
+	if (ctx->subpath[0] != '\0')
+		return lc_fail(ctx, LC_E_NOT_FOUND, NULL, NULL);
+	memset(&q, 0, sizeof(q));
+	q.merchant_id = ctx->dom.caller.merchant_id;
+	q.from = INT64_MIN;
+	q.to = INT64_MAX;
+	/* Days are the shop's, as in reports. */
+	offset = lc_setting(ctx->dom.db, LC_SET_UTC_OFFSET) * 60000;
+	if (day_bound(ctx, "from", 0, offset, &q.from) == -1 ||
+	    day_bound(ctx, "to", 1, offset, &q.to) == -1)
+		return -1;
+	if (q.from > q.to)
+		return lc_fail(ctx, LC_E_VALIDATION, "from",
+		    "from must not be after to");
+	if (filter(ctx, "user_id", user, sizeof(user), &q.user_id) == -1 ||
+	    filter(ctx, "action", action, sizeof(action), &q.action) == -1 ||
+	    filter(ctx, "object_type", otype, sizeof(otype),
+	    &q.object_type) == -1 ||
+	    filter(ctx, "object_id", oid, sizeof(oid), &q.object_id) == -1 ||
+	    filter(ctx, "location_id", loc, sizeof(loc), &q.location_id) == -1)
+		return -1;
+	if (q.object_id != NULL && q.object_type == NULL)
+		return lc_fail(ctx, LC_E_VALIDATION, "object_type",
+		    "object_id needs its object_type");
+	if ((rc = lc_q_str(ctx, "format", fmt, sizeof(fmt))) == -1 ||
+	    lc_q_int(ctx, "page", 1, 1000000000, &page) == -1 ||
+	    lc_q_int(ctx, "page_size", 1, PAGE_MAX, &size) == -1)
+		return -1;
+	if (rc == 1 && strcmp(fmt, "csv") != 0 && strcmp(fmt, "json") != 0)
+		return lc_fail(ctx, LC_E_VALIDATION, "format",
+		    "format must be json or csv");
+	if (rc == 1 && strcmp(fmt, "csv") == 0) {
+		/* Everything the filters select, row by row. */
+		if ((f = lc_raw(ctx, "text/csv; charset=utf-8")) == NULL)
+			return -1;
+		snprintf(ctx->raw_name, sizeof(ctx->raw_name), "audit.csv");
+		fputs(lc_audit_csv_head, f);
+		q.limit = -1;
+		return lc_db_audit(ctx->dom.db, &q, entry_csv, f) != 0 ?
+		    lc_fail(ctx, LC_E_DATABASE, NULL, NULL) : 0;
+	}
+	if (lc_db_audit_count(ctx->dom.db, &q, &total) == -1)
+		return lc_fail(ctx, LC_E_DATABASE, NULL, NULL);
+	q.limit = size;
+	q.offset = (page - 1) * size;
+	a = json_object_new_array();
+	if (q.offset < total && lc_db_audit(ctx->dom.db, &q, entry_json,
+	    a) != 0) {
+		json_object_put(a);
+		return lc_fail(ctx, LC_E_DATABASE, NULL, NULL);
+	}
+	ctx->out = lc_fmt_one("entries", a);
+	json_object_object_add(ctx->out, "pagination",
+	    lc_fmt_pagination(page, size, total));
+	return 0;
+}

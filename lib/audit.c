@@ -1,0 +1,240 @@
+/*
+ * The audit trail: the one row of each committed write, made by the write
+ * path (write.c) inside the write's own transaction, so a write that
+ * rolls back leaves none and one that commits always has its row. What it
+ * says comes from what the write declared (struct lc_write: the action,
+ * the type of object, its id when known before) and what only its rule
+ * knows (struct lc_audit): who, where, from which terminal, in which
+ * request, and for the owner's changes the object before and after.
+ */
+#include <string.h>
+
+#include "lc_int.h"
+
+void
+lc_audit_clear(struct lc_dom *dom)
+{
+	json_object_put(dom->audit.note);
+	memset(&dom->audit, 0, sizeof(dom->audit));
+}
+
+void
+lc_audit_object(struct lc_dom *dom, const char *id)
+{
+	if (dom->audit.object_id[0] == '\0' && id != NULL)
+		snprintf(dom->audit.object_id, sizeof(dom->audit.object_id),
+		    "%s", id);
+}
+
+void
+lc_audit_where(struct lc_dom *dom, const char *location_id,
+    const char *terminal_id)
+{
+	struct lc_audit *a = &dom->audit;
+
+	if (a->location_id[0] == '\0' && location_id != NULL)
+		snprintf(a->location_id, sizeof(a->location_id), "%s",
+		    location_id);
+	if (a->terminal_id[0] == '\0' && terminal_id != NULL)
+		snprintf(a->terminal_id, sizeof(a->terminal_id), "%s",
+		    terminal_id);
+}
+
+void
+lc_audit_who(struct lc_dom *dom, const char *actor, const char *user_id,
+    const char *merchant_id)
+{
+	struct lc_audit *a = &dom->audit;
+
+	snprintf(a->actor, sizeof(a->actor), "%s", actor);
+	snprintf(a->user_id, sizeof(a->user_id), "%s", user_id);
+	snprintf(a->merchant_id, sizeof(a->merchant_id), "%s", merchant_id);
+}
+
+void
+lc_audit_note(struct lc_dom *dom, const char *key, json_object *v)
+{
+	if (dom->audit.note == NULL)
+		dom->audit.note = json_object_new_object();
+	json_object_object_add(dom->audit.note, key, v);
+}
+
+void
+lc_audit_skip(struct lc_dom *dom)
+{
+	dom->audit.skip = 1;
+}
+
+/* The object's merchant, for a write of the admin tool (no caller). */
+static void
+owner_of(struct lc_dom *dom, const char *merchant_id)
+{
+	if (dom->audit.merchant_id[0] == '\0')
+		snprintf(dom->audit.merchant_id, sizeof(dom->audit.merchant_id),
+		    "%s", merchant_id);
+}
+
+/* The owner's view of o without what never changes or is not its own. */
+static json_object *
+trim(json_object *o)
+{
+	json_object_object_del(o, "id");
+	json_object_object_del(o, "created_at");
+	json_object_object_del(o, "card_count");
+	return o;
+}
+
+/* A card's own fields and balance: no QR payload nor share token, which
+ * are its secrets and never change. */
+static json_object *
+card_snap(const struct lc_card *c)
+{
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "customer_name",
+	    json_object_new_string(c->customer_name));
+	json_object_object_add(o, "status", json_object_new_string(c->status));
+	json_object_object_add(o, "program_id",
+	    json_object_new_string(c->program.id));
+	if (strcmp(c->program.type, "punch") == 0) {
+		json_object_object_add(o, "current_punches",
+		    json_object_new_int64(c->current_punches));
+		json_object_object_add(o, "pending_rewards",
+		    json_object_new_int64(c->pending_rewards));
+	} else {
+		if (strcmp(c->program.type, "cashback") == 0)
+			json_object_object_add(o, "cashback_balance",
+			    lc_json_money(c->cashback_balance));
+		json_object_object_add(o, "lifetime_spend",
+		    lc_json_money(c->lifetime_spend));
+	}
+	return o;
+}
+
+/* The installation's settings, each by its name. */
+static json_object *
+settings_snap(struct lc_db *db)
+{
+	const struct lc_setting_info *si;
+	json_object *o = json_object_new_object();
+	char text[LC_BYTES(LC_URL_MAX)];
+	int i;
+
+	for (i = 0; i < LC_SET__MAX; i++) {
+		si = lc_setting_info((enum lc_setting)i);
+		json_object_object_add(o, si->name, si->kind == LC_SETTING_TEXT ?
+		    json_object_new_string(lc_setting_text(db,
+		    (enum lc_setting)i, text, sizeof(text))) :
+		    json_object_new_int64(lc_setting(db, (enum lc_setting)i)));
+	}
+	return o;
+}
+
+json_object *
+lc_audit_snapshot(struct lc_dom *dom, const char *type, const char *id)
+{
+	struct lc_location l;
+	struct lc_user u;
+	struct lc_program p;
+	struct lc_card c;
+	char name[LC_BYTES(LC_NAME_MAX)];
+
+	if (type == NULL)
+		return NULL;
+	if (strcmp(type, "settings") == 0)
+		return settings_snap(dom->db);
+	if (id == NULL || *id == '\0')
+		return NULL;
+	/* Not found (a write about to be refused): nothing to show. */
+	if (strcmp(type, "location") == 0 &&
+	    lc_db_location_get(dom->db, id, &l) == 1) {
+		owner_of(dom, l.merchant_id);
+		return trim(lc_fmt_location(&l));
+	}
+	if (strcmp(type, "user") == 0 && lc_db_user_get(dom->db, id, &u) == 1) {
+		owner_of(dom, u.merchant_id);
+		return trim(lc_fmt_staff(&u));
+	}
+	if (strcmp(type, "program") == 0 &&
+	    lc_db_program_get(dom->db, id, &p) == 1) {
+		owner_of(dom, p.merchant_id);
+		return trim(lc_fmt_program(&p, 0));
+	}
+	if (strcmp(type, "card") == 0 && lc_db_card_any(dom->db, id, &c) == 1) {
+		owner_of(dom, c.merchant_id);
+		return card_snap(&c);
+	}
+	if (strcmp(type, "merchant") == 0 &&
+	    lc_db_merchant_name(dom->db, id, name, sizeof(name)) == 1) {
+		owner_of(dom, id);
+		return lc_fmt_one("name", json_object_new_string(name));
+	}
+	return NULL;
+}
+
+static const char *
+text_of(json_object *o)
+{
+	return o != NULL ? lc_json_text(o) : NULL;
+}
+
+static const char *
+or_null(const char *s)
+{
+	return s != NULL && *s != '\0' ? s : NULL;
+}
+
+int
+lc_audit_record(struct lc_dom *dom, const struct lc_write *w,
+    json_object *before)
+{
+	const struct lc_audit *a = &dom->audit;
+	const struct lc_caller *c = &dom->caller;
+	struct lc_audit_row r;
+	json_object *after = NULL;
+	int rc;
+
+	if (strcmp(w->action, LC_AUDIT_NONE) == 0 || a->skip) {
+		json_object_put(before);
+		return 0;
+	}
+	memset(&r, 0, sizeof(r));
+	r.at = dom->now_ms;
+	r.action = a->action != NULL ? a->action : w->action;
+	r.object_type = w->object_type;
+	r.object_id = or_null(a->object_id) ? a->object_id :
+	    w->object_id != NULL ? w->object_id : or_null(dom->txn_id);
+	after = lc_audit_snapshot(dom, r.object_type, r.object_id);
+	if (a->note != NULL) {
+		if (after == NULL)
+			after = json_object_new_object();
+		json_object_object_foreach(a->note, k, v)
+			json_object_object_add(after, k, json_object_get(v));
+	}
+	if (a->actor[0] != '\0') {
+		r.actor_type = a->actor;
+		r.user_id = or_null(a->user_id);
+		r.merchant_id = or_null(a->merchant_id);
+	} else if (c->user_id[0] != '\0') {
+		r.actor_type = c->is_owner ? "owner" : "system_user";
+		r.user_id = c->user_id;
+		r.merchant_id = c->merchant_id;
+	} else {
+		/* The admin tool: the shop of what it changed; none for
+		 * the installation's settings. */
+		r.actor_type = "loyalty-admin";
+		r.merchant_id = or_null(a->merchant_id);
+	}
+	r.location_id = or_null(a->location_id) ? a->location_id :
+	    or_null(c->location_id);
+	/* The till's own name for itself first, else the purchase's. */
+	r.terminal_id = or_null(dom->terminal_id) ? dom->terminal_id :
+	    or_null(a->terminal_id);
+	r.request_id = or_null(dom->request_id);
+	r.before = text_of(before);
+	r.after = text_of(after);
+	rc = lc_db_audit_add(dom->db, &r);
+	json_object_put(before);
+	json_object_put(after);
+	return rc == -1 ? lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL) : 0;
+}
