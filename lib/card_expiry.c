@@ -1,0 +1,150 @@
+/*
+ * Cashback expiry. An earning of a program with expiry_days expires that
+ * many days after it was earned (fixed then: a later change of the
+ * program's term applies to new earnings only). There is no cron on
+ * shared hosting, so what has expired is recorded lazily: at the next
+ * write on the card (inside that write), and at the next read (in a
+ * write of its own, taken only when something is due, so a lookup with
+ * nothing due costs one indexed query). Each emptied earning gets one
+ * 'expiry' transaction dated when it expired; the emptying is checked
+ * against the remainder read inside the write, so two tills reading the
+ * card at once record it once.
+ *
+ * The writes a read makes for it are the service's bookkeeping, not
+ * anyone's act (LC_AUDIT_NONE): the audit trail keeps who did what, and
+ * each expiry is already kept, dated, in the card's transactions.
+ */
+#include <string.h>
+
+#include "lc_int.h"
+
+/* Earnings expired at one card in one write, at most: the rest waits for
+ * the next read, so one write stays short however long a card slept. */
+#define SWEEP_MAX 500
+
+int64_t
+lc_expiry_at(const struct lc_program *p, int64_t earned_at)
+{
+	return p->expiry_days > 0 ? earned_at + p->expiry_days * 86400000LL :
+	    -1;
+}
+
+int
+lc_expiry_sweep(struct lc_dom *dom, struct lc_card *c)
+{
+	struct lc_earning e;
+	char id[LC_ID_LEN + 1];
+	int n, rc;
+
+	for (n = 0; n < SWEEP_MAX; n++) {
+		if ((rc = lc_db_earning_due(dom->db, c->id, dom->now_ms,
+		    &e)) == -1)
+			return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
+		if (rc == 0)
+			break;
+		if (e.remaining > c->cashback_balance) {
+			lc_log("cashback ledger of card %s is over its balance",
+			    c->id);
+			return lc_dom_fail(dom, LC_E_INTERNAL, NULL, NULL);
+		}
+		/* Not lc_txn_add: an idempotency key names the write's own
+		 * transaction, never an expiry recorded on the way. */
+		if (lc_uuid(id) == -1)
+			return lc_dom_fail(dom, LC_E_INTERNAL, NULL, NULL);
+		if (lc_db_earning_expire(dom->db, &e, id) != 1)
+			return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
+		c->cashback_balance -= e.remaining;
+	}
+	if (n > 0 && lc_card_save(dom, c) == -1)
+		return -1;
+	return 0;
+}
+
+/* The card's next expiry into c: 1 due already, 0 not, -1 (dom->err). */
+static int
+next(struct lc_dom *dom, struct lc_card *c)
+{
+	int rc;
+
+	c->next_expiry_at = c->next_expiry_amount = 0;
+	if (strcmp(c->program.type, "cashback") != 0)
+		return 0;
+	if ((rc = lc_db_expiry_next(dom->db, c->id, &c->next_expiry_at,
+	    &c->next_expiry_amount)) == -1)
+		return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
+	if (rc == 0)
+		c->next_expiry_at = c->next_expiry_amount = 0;
+	return rc == 1 && c->next_expiry_at <= dom->now_ms;
+}
+
+/* The write of a read: the card read again inside it, then swept. */
+static int
+sweep_rule(struct lc_dom *dom, void *arg)
+{
+	struct lc_card *c = arg;
+	char merchant[LC_ID_LEN + 1], id[LC_ID_LEN + 1];
+	int rc;
+
+	memcpy(merchant, c->merchant_id, sizeof(merchant));
+	memcpy(id, c->id, sizeof(id));
+	if ((rc = lc_db_card_get(dom->db, LC_CARDKEY_ID, merchant, id, c)) == -1)
+		return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
+	if (rc == 0)
+		return lc_dom_fail(dom, LC_E_CARD_NOT_FOUND, NULL, NULL);
+	return lc_expiry_sweep(dom, c);
+}
+
+int
+lc_expiry_fresh(struct lc_dom *dom, struct lc_card *c)
+{
+	const struct lc_cardtype *ops = c->ops;
+	struct lc_write w = { .kind = "expiry", .rule = sweep_rule, .arg = c,
+	    .action = LC_AUDIT_NONE };
+	int rc;
+
+	if ((rc = next(dom, c)) <= 0)
+		return rc;
+	if (lc_write(dom, &w, NULL) == -1)
+		return -1;
+	c->ops = ops;
+	/* Due again only if another SWEEP_MAX were waiting: shown as due. */
+	return next(dom, c) == -1 ? -1 : 1;
+}
+
+/* A merchant's cards with something due, each swept, in one write. */
+static int
+merchant_rule(struct lc_dom *dom, void *arg)
+{
+	struct lc_card c;
+	char id[LC_ID_LEN + 1];
+	int n, rc;
+
+	(void)arg;
+	for (n = 0; n < SWEEP_MAX; n++) {
+		if ((rc = lc_db_expiry_due_card(dom->db,
+		    dom->caller.merchant_id, dom->now_ms, id)) == -1)
+			return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
+		if (rc == 0)
+			return 0;
+		if (lc_db_card_get(dom->db, LC_CARDKEY_ID,
+		    dom->caller.merchant_id, id, &c) != 1)
+			return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
+		if (lc_expiry_sweep(dom, &c) == -1)
+			return -1;
+	}
+	return 0;
+}
+
+int
+lc_expiry_merchant(struct lc_dom *dom)
+{
+	struct lc_write w = { .kind = "expiry", .rule = merchant_rule,
+	    .action = LC_AUDIT_NONE };
+	char id[LC_ID_LEN + 1];
+	int rc;
+
+	if ((rc = lc_db_expiry_due_card(dom->db, dom->caller.merchant_id,
+	    dom->now_ms, id)) == -1)
+		return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
+	return rc == 0 ? 0 : lc_write(dom, &w, NULL) == -1 ? -1 : 0;
+}

@@ -1,0 +1,104 @@
+#!/usr/bin/env bash
+# Lazy cashback expiry under concurrency, through the real HTTP server:
+# tills (and the customer's page) reading one card at the same moment,
+# with earnings due, record each expiry exactly once, to the cent, and
+# every reader sees the balance after it.
+. "$top_srcdir/tests/lib.sh"
+
+CLIENTS=8
+ROUNDS=4
+LT_PROCS=4
+lt_start
+lt_login "$DEMO_STAFF_EMAIL" "$DEMO_STAFF_PASSWORD" || bail "login failed"
+TOKEN=$LT_TOKEN
+STAFF=$LT_USER_ID
+LOC=$LT_LOCATION_ID
+W=$LT_DIR/work
+mkdir -p "$W"
+
+admin() { "$LT_ADMIN" --db "$LT_DB" "$@"; }
+sql() { sqlite3 -cmd '.timeout 5000' "$LT_DB" "$@"; }
+
+P=$(admin program add --merchant "$DEMO_MERCHANT_ID" --type cashback \
+    --title "Expiring" --tier Base:0:0.05 --expiry-days 30) || bail "program add"
+issued=$(admin card issue --program "$P" --customer "Race") || bail "card issue"
+CARD=$(jq -r .card_instance_id <<<"$issued")
+BARCODE=$(jq -r .barcode_value <<<"$issued")
+SHARE=$(jq -r .share_token <<<"$issued")
+
+# req METHOD PATH BODY OUTFILE: one request (BODY "" for none);
+# appends "STATUS BODY" to OUTFILE.
+req() {	# METHOD PATH BODY OUTFILE
+	local s f=$4.body.$BASHPID
+	s=$(curl -s -o "$f" -w '%{http_code}' --max-time 60 -X "$1" \
+	    -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' \
+	    ${3:+--data-binary "$3"} "$LT_URL$2") || s=000
+	printf '%s %s\n' "$s" "$(tr -d '\n' <"$f" 2>/dev/null)" >>"$4"
+	rm -f "$f"
+}
+
+# Starts CLIENTS processes running FUNC CLIENT_NO, released together.
+run_clients() {	# FUNC
+	local i pids=()
+	rm -f "$W/go"
+	for i in $(seq 1 $CLIENTS); do
+		( while [ ! -e "$W/go" ]; do sleep 0.01; done; "$1" "$i" ) &
+		pids+=($!)
+	done
+	sleep 0.3
+	touch "$W/go"
+	wait "${pids[@]}"
+}
+
+# Each client reads the card as a till, its history, or the customer's page.
+reader() {
+	case $(($1 % 4)) in
+	0) req GET "/api/v1/mycard/$SHARE" "" "$W/page$ROUND" ;;
+	1) req GET "/api/v1/transactions/history?card_instance_id=$CARD" "" \
+	    "$W/hist$ROUND" ;;
+	*) req POST /api/v1/cards/lookup "{\"barcode_value\":\"$BARCODE\"}" \
+	    "$W/look$ROUND" ;;
+	esac
+}
+
+expired=0
+for ROUND in $(seq 1 $ROUNDS); do
+	# Three purchases of 20.00, 40.00 and 2.99 (1.00, 2.00 and 0.15), a
+	# part of the first spent, then the first two made due.
+	for amt in 20.00 40.00 2.99; do
+		LT_TOKEN=$TOKEN lt_req POST /api/v1/transactions/record \
+		    "{\"card_instance_id\":\"$CARD\",\"location_id\":\"$LOC\",\"staff_user_id\":\"$STAFF\",\"purchase_amount\":$amt}"
+		[ "$LT_STATUS" = 200 ] || bail "record $amt: $LT_STATUS $LT_BODY"
+	done
+	LT_TOKEN=$TOKEN lt_req POST /api/v1/cashback/redeem \
+	    "{\"card_instance_id\":\"$CARD\",\"location_id\":\"$LOC\",\"staff_user_id\":\"$STAFF\",\"redemption_amount\":0.37,\"purchase_amount\":1.00}"
+	[ "$LT_STATUS" = 200 ] || bail "redeem: $LT_STATUS $LT_BODY"
+	due=$(sql "SELECT sum(remaining) FROM cashback_earnings WHERE card_id = '$CARD' AND remaining > 0 AND amount IN (100, 200)")
+	sql "UPDATE cashback_earnings SET expires_at = 1700000000000 + $ROUND WHERE card_id = '$CARD' AND remaining > 0 AND amount IN (100, 200)"
+	expired=$((expired + due))
+	before=$(sql "SELECT cashback_balance FROM cards WHERE id = '$CARD'")
+	run_clients reader
+	is "$(cat "$W"/*"$ROUND" | grep -c '^200 ')" "$CLIENTS" \
+	    "round $ROUND: $CLIENTS readers of a card with $due cents due at once all get 200"
+	is "$(sql "SELECT count(*), sum(expired_amount) FROM transactions WHERE card_id = '$CARD' AND type = 'expiry' AND created_at = 1700000000000 + $ROUND")" \
+	    "2|$due" "... the two due earnings expire once each, $due cents in all"
+	is "$(sql "SELECT cashback_balance FROM cards WHERE id = '$CARD'")" \
+	    "$((before - due))" "... the balance is less by exactly that"
+	is "$(cut -d' ' -f2- "$W/look$ROUND" |
+	    jq '.data.cashback_balance * 100 | round' | sort -u)" \
+	    "$(sql "SELECT cashback_balance FROM cards WHERE id = '$CARD'")" \
+	    "... and every till read that balance"
+done
+
+is "$(sql "SELECT coalesce(sum(expired_amount), 0) FROM transactions WHERE card_id = '$CARD' AND type = 'expiry'")" \
+    "$expired" "all rounds: the expiries sum to what was due ($expired cents)"
+is "$(sql "SELECT (SELECT cashback_balance FROM cards WHERE id = '$CARD') - (SELECT sum(remaining) FROM cashback_earnings WHERE card_id = '$CARD')")" \
+    0 "the balance equals the ledger's remaining sum"
+is "$(sql "SELECT lifetime_cashback - cashback_balance - (SELECT sum(redeemed_amount) FROM transactions WHERE card_id = '$CARD' AND type = 'cashback_redeem') - (SELECT sum(expired_amount) FROM transactions WHERE card_id = '$CARD' AND type = 'expiry') FROM cards WHERE id = '$CARD'")" \
+    0 "earned = balance + redeemed + expired, to the cent"
+is "$(cat "$W"/* 2>/dev/null | grep -c '^\(000\|5[0-9][0-9]\) ')" 0 "no request failed or got a 5xx"
+is "$(sql 'PRAGMA integrity_check')" ok "integrity_check is ok after the load"
+problems=$(lt_log_problems)
+is "$problems" "" "no sanitizer report or crashed responder in the server log"
+
+done_testing
