@@ -179,7 +179,9 @@ lc_txn_add(struct lc_dom *dom, const struct lc_txn *t)
 		return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
 	/* The audit row of a write on a card names the card, where and
 	 * from which till, and the transaction its key points at. */
-	lc_audit_object(dom, t->card_id);
+	if (dom->audit.object_type != NULL &&
+	    strcmp(dom->audit.object_type, "card") == 0)
+		lc_audit_object(dom, t->card_id);
 	lc_audit_where(dom, t->location_id, t->pos_term);
 	if (dom->txn_id[0] == '\0') {
 		memcpy(dom->txn_id, t->id, sizeof(dom->txn_id));

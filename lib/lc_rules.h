@@ -46,10 +46,12 @@ struct lc_caller {
  */
 struct lc_audit {
 	const char *action;		/* NULL: the declared one */
+	const char *object_type;	/* the declared one (write.c sets it) */
 	char object_id[LC_ID_LEN + 1];	/* "": the declared, else txn_id */
 	char location_id[LC_ID_LEN + 1];	/* "": the caller's */
 	char terminal_id[LC_POSREF_MAX + 1];	/* "": the request's */
-	/* Who, when the caller is not (a login, setup): actor "" none. */
+	/* Who, when the caller is not (a login, setup; "service" for what
+	 * the service does by itself): actor "" none. */
 	char actor[16];
 	char user_id[LC_ID_LEN + 1];
 	char merchant_id[LC_ID_LEN + 1];	/* the object's, for the tool */

@@ -7,8 +7,9 @@ CREATE TABLE audit_log (
 	seq INTEGER PRIMARY KEY,	-- the order of writing
 	at INTEGER NOT NULL,		-- ms since 1970, UTC: when it was written
 	merchant_id TEXT,		-- NULL: the installation's (no shop's)
+	-- 'service': what the service does by itself (an expiry found due)
 	actor_type TEXT NOT NULL CHECK (actor_type IN ('owner', 'system_user',
-	    'loyalty-admin', 'setup')),
+	    'loyalty-admin', 'setup', 'service')),
 	user_id TEXT,			-- NULL for loyalty-admin
 	location_id TEXT,
 	terminal_id TEXT CHECK (terminal_id IS NULL OR length(terminal_id) <= 64),

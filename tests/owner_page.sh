@@ -771,7 +771,87 @@ async function main() {
 		await waitFor(`toast().includes('1 setting saved')`);
 	});
 
+	/* ---- the audit trail ---- */
+
+	await step('the audit lists the changes newest first: settings, backup, a rename with its name before and after, the cashier\'s purchase', async () => {
+		await nav('audit');
+		await waitFor(`vis('#sec-audit') && text('#audit-body').includes('Settings changed')`);
+		const t = await ev(`text('#audit-body')`);
+		for (const want of ['Backup downloaded', 'Purchase', 'Sam Till', 'Location renamed', 'name: Harbour Kiosk → Harbour Kiosk East', 'login_max_failures: 5 → 9', 'Shop set up'])
+			if (!t.includes(want)) throw new Error('no ' + want + ' in ' + t);
+		const first = await ev(`$$('#audit-body tr')[0].textContent`);
+		if (!first.includes('Settings changed')) throw new Error('newest first: ' + first);
+		return ev(`text('#audit-page').includes('changes')`);
+	});
+	await shots3('owner-audit');
+	await a11y('audit');
+
+	await step('the audit filters by who and what', async () => {
+		await ev(`(() => { const s = $('#audit-user'); s.value = Array.from(s.options).find((o) => o.textContent === 'Sam Till').value; $('#audit-action').value = 'transaction.record'; return click('#audit-form button[type=submit]'); })()`);
+		await waitFor(`$$('#audit-body tr').length === 1 && text('#audit-page').includes('1 change')`);
+		const row = await ev(`$$('#audit-body tr')[0].textContent`);
+		if (!row.includes('Purchase') || !row.includes('Sam Till')) throw new Error(row);
+	});
+
+	await step('the audit CSV downloads what the filters select', async () => {
+		const f = await download(`click('#audit-csv')`);
+		const csv = fs.readFileSync(f, 'utf8');
+		const lines = csv.trim().split('\r\n');
+		if (!csv.startsWith('seq,at,actor_type,user_id,user_name,') || lines.length !== 2 || !lines[1].includes('transaction.record') || !lines[1].includes('Sam Till')) throw new Error(csv);
+		await waitFor(`text('#audit-msg').includes('Downloaded audit-')`);
+		return /^audit-\d{4}-\d\d-\d\d\.csv$/.test(path.basename(f));
+	});
+
+	await step('an object id without its type is refused with the API\'s message on the type', async () => {
+		await ev(`($('#audit-user').value = '', $('#audit-action').value = '', fill('#audit-oid', '00000000-0000-0000-0000-000000000000') && click('#audit-form button[type=submit]'))`);
+		await waitFor(`text('#audit-form .form-msg').includes('object_type')`);
+		const bad = await ev(`$('#audit-otype').getAttribute('aria-invalid')`);
+		await ev(`(fill('#audit-oid', ''), true)`);
+		return bad === 'true';
+	});
+
 	/* ---- the session ---- */
+
+	/* ---- void and adjust ---- */
+
+	await step('the owner voids the cashier\'s purchase from the card\'s history: a reason is required; the row shows voided, the cashback goes back', async () => {
+		await nav('cards');
+		await ev(`fill('#search-q', 'robert') && click('#search-form button[type=submit]')`);
+		await waitFor(`rowOf('#cards-body', 'Robert Brown')`);
+		await ev(`click(btnIn(rowOf('#cards-body', 'Robert Brown'), 'View'))`);
+		await waitFor(`vis('#card-detail') && text('#detail-balance').includes('0.40') && $('#dhist-body .btn-void')`);
+		await ev(`click($('#dhist-body .btn-void'))`);
+		await waitFor(`dlg() && text('dialog[open]').includes('Void this transaction?') && document.activeElement === dlg().querySelector('[data-field=reason]')`);
+		const intro = await ev(`text('dialog[open]')`);
+		if (!intro.includes('20.00') || !intro.includes('Robert Brown')) throw new Error(intro);
+		await ev(`click(dlg().querySelector('button[type=submit]'))`);
+		await waitFor(`dlg() && text('dialog[open] .form-msg').includes('Enter the reason')`);
+		await ev(`(dlg().querySelector('[data-field=reason]').value = 'Paid by another card', click(dlg().querySelector('button[type=submit]')))`);
+		await waitFor(`!dlg() && text('#dhist-body').includes('voided') && /Cashback balance\\D*0\\.00/.test(text('#detail-balance'))`);
+		const rows = await ev(`$$('#dhist-body tr').map((r) => r.textContent)`);
+		if (!/Void/.test(rows[0]) || !rows[0].includes('reason: Paid by another card') || !/cashback taken back \\D*0\\.40/.test(rows[0]) ||
+		    !/voided/.test(rows[1])) throw new Error(rows.join(' | '));
+		await shot('owner-card-voided');
+		return ev(`!$('#dhist-body .btn-void')`);
+	});
+
+	await step('adjusting the card: below zero is refused with the API\'s message; +2.50 with a reason is added and shown', async () => {
+		await ev(`click('#detail-adjust')`);
+		await waitFor(`dlg() && dlg().querySelector('[data-field=cashback_amount]')`);
+		await ev(`(dlg().querySelector('[data-field=cashback_amount]').value = '-1.00', dlg().querySelector('[data-field=reason]').value = 'Test', click(dlg().querySelector('button[type=submit]')))`);
+		await waitFor(`dlg() && text('dialog[open] .form-msg').includes('The cashback balance is 0.00')`);
+		await ev(`(dlg().querySelector('[data-field=cashback_amount]').value = '+2.50', dlg().querySelector('[data-field=reason]').value = 'Goodwill: coffee was cold', click(dlg().querySelector('button[type=submit]')))`);
+		await waitFor(`!dlg() && /Cashback balance\\D*2\\.50/.test(text('#detail-balance'))`);
+		await waitFor(`text('#dhist-body tr').includes('Adjustment') && /\\+\\D*2\\.50/.test(text('#dhist-body tr')) && text('#dhist-body tr').includes('Goodwill')`);
+		return ev(`!$('#dhist-body tr').querySelector('.btn-void')`);
+	});
+
+	await step('the report\'s list shows the void beside the voided purchase', async () => {
+		await nav('reports');
+		await ev(`pick('#report-preset', 'today') && click('#report-form button[type=submit]')`);
+		await waitFor(`text('#rtx-body').includes('Paid by another card') && text('#rtx-body').includes('voided')`);
+		return true;
+	});
 
 	await step('an expired access token is refreshed once and the call retried', async () => {
 		const before = await ev(`sessionStorage.getItem('pos.refresh_token')`);
