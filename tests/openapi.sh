@@ -387,6 +387,14 @@ call "an unknown report" GET "/api/v1/admin/reports/weekly?from=2026-01-01&to=$T
 call "backup" GET /api/v1/admin/backup
 call "backup with POST" POST /api/v1/admin/backup '{}'
 
+call "audit trail" GET "/api/v1/admin/audit?page_size=500"
+call "audit trail of a period and an action" GET "/api/v1/admin/audit?from=2026-01-01&to=$TODAY&action=location.update"
+call "audit trail of one card" GET "/api/v1/admin/audit?object_type=card&object_id=$CARD"
+call "audit trail as CSV" GET "/api/v1/admin/audit?format=csv"
+call "audit trail, an object id without its type" GET "/api/v1/admin/audit?object_id=$CARD"
+call "audit trail with POST" POST /api/v1/admin/audit '{}'
+call "a bad X-Terminal-Id" GET /api/v1/admin/audit "" -H "X-Terminal-Id: $(printf 't%.0s' $(seq 65))"
+
 call "settings" GET /api/v1/admin/settings
 call "set a setting" PATCH /api/v1/admin/settings '{"login_max_failures":6}'
 call "set an unknown setting" PATCH /api/v1/admin/settings '{"bogus":1}'
