@@ -5,8 +5,10 @@
 # 1. The linter: Redocly CLI with docs/redocly.yaml, when it is installed
 #    in $OPENAPI_LINT_DIR (default ~/.cache/loyalty-pos/redocly-cli). It
 #    runs from there without the network; install it once with
-#        npm install --prefix ~/.cache/loyalty-pos/redocly-cli @redocly/cli@2
-#    Without it (or without node) the point is skipped, saying why.
+#        bash -c '. tools/lib.sh && lc_install_redocly'
+#    (the version CI pins, LC_REDOCLY_VERSION). Without it (or without
+#    node) the point is skipped, saying why; it fails instead when
+#    LC_REQUIRE_OPENAPI_LINT=1 (CI: .ci/run installs it and sets that).
 # 2. The document against the code (tests/openapi_check.py --doc): its
 #    examples against its schemas, the endpoint table (lib/endpoints.c),
 #    the error table (lib/err.c), the limits (lib/lc_limits.h) and the
@@ -42,10 +44,18 @@ points() {
 # --- 1. the linter ------------------------------------------------------------
 
 redocly=$LINT_DIR/node_modules/.bin/redocly
+# No linter: skipped, or failed where it must run.
+nolint() {
+	if [ "${LC_REQUIRE_OPENAPI_LINT:-0}" = 1 ]; then
+		tap_result 1 "Redocly CLI lint of docs/openapi.yaml: $1 (LC_REQUIRE_OPENAPI_LINT=1)"
+	else
+		skip 1 "$1"
+	fi
+}
 if ! command -v node >/dev/null; then
-	skip 1 "no node: Redocly CLI lint not run"
+	nolint "no node: Redocly CLI lint not run"
 elif [ ! -x "$redocly" ]; then
-	skip 1 "Redocly CLI is not in $LINT_DIR (npm install --prefix $LINT_DIR @redocly/cli@2): lint not run"
+	nolint "Redocly CLI is not in $LINT_DIR (bash -c '. tools/lib.sh && lc_install_redocly'): lint not run"
 else
 	out=$(cd "$top_srcdir" && REDOCLY_TELEMETRY=off REDOCLY_SUPPRESS_UPDATE_NOTICE=true \
 	    npm_config_offline=true timeout 300 "$redocly" lint docs/openapi.yaml \

@@ -46,6 +46,11 @@ LC_PKGS_BROWSER="chromium nodejs fonts-dejavu-core"
 # libFuzzer's runtime is in libclang-rt-14-dev on Debian 12, which clang
 # only recommends.
 LC_PKGS_FUZZ="clang libclang-rt-14-dev"
+# Building and checking the Debian package (tools/build-deb).
+LC_PKGS_DEB="dpkg-dev debhelper fakeroot lintian"
+# npm, for the OpenAPI linter (lc_install_redocly); Debian's, unless node
+# came with one of its own.
+LC_PKGS_NPM="npm"
 
 lc_say() { printf '%s\n' "$*" >&2; }
 lc_die() { printf '%s: %s\n' "${0##*/}" "$*" >&2; exit 1; }
@@ -75,6 +80,8 @@ lc_need_packages() {
 		apache) want="$want $LC_PKGS_APACHE" ;;
 		browser) want="$want $LC_PKGS_BROWSER" ;;
 		fuzz) want="$want $LC_PKGS_FUZZ" ;;
+		deb) want="$want $LC_PKGS_DEB" ;;
+		npm) want="$want $LC_PKGS_NPM" ;;
 		*) lc_die "lc_need_packages: unknown group $g" ;;
 		esac
 	done
@@ -110,6 +117,38 @@ lc_want_packages() {
 	( lc_need_packages "$@" ) >&2 2>&1 || return 1
 	# The subshell may have run apt-get update; a second one is cheap.
 	return 0
+}
+
+# The OpenAPI linter tests/openapi.sh runs: Redocly CLI, this version,
+# from npm into ~/.cache/loyalty-pos/redocly-cli (OPENAPI_LINT_DIR), once.
+# 1.34 is the last series that runs on Debian 12's Node.js 18 (2.x wants
+# 20.19 or later). Installs npm first when node has none. Returns 1 (and
+# says why) when it cannot.
+LC_REDOCLY_VERSION=1.34.20
+lc_install_redocly() {
+	local dir=${OPENAPI_LINT_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/loyalty-pos/redocly-cli}
+	local npm have
+	have=$(cat "$dir/node_modules/@redocly/cli/package.json" 2>/dev/null |
+	    sed -n 's/^ *"version": *"\([^"]*\)".*/\1/p' | head -n 1) || have=
+	if [ "$have" = "$LC_REDOCLY_VERSION" ] && [ -x "$dir/node_modules/.bin/redocly" ]; then
+		return 0
+	fi
+	command -v node >/dev/null 2>&1 || { lc_say "no node: Redocly CLI not installed"; return 1; }
+	if command -v npm >/dev/null 2>&1; then
+		npm=(npm)
+	elif [ -f /usr/lib/node_modules/npm/bin/npm-cli.js ]; then
+		npm=(node /usr/lib/node_modules/npm/bin/npm-cli.js)
+	else
+		lc_want_packages npm || { lc_say "no npm: Redocly CLI not installed"; return 1; }
+		npm=(npm)
+	fi
+	lc_say "npm install @redocly/cli@$LC_REDOCLY_VERSION into $dir"
+	mkdir -p "$dir" &&
+	    "${npm[@]}" install --prefix "$dir" --no-audit --no-fund --no-save \
+	    --loglevel=error "@redocly/cli@$LC_REDOCLY_VERSION" </dev/null >&2 || {
+		lc_say "npm install @redocly/cli@$LC_REDOCLY_VERSION failed"
+		return 1
+	}
 }
 
 # 0 when file $1 is missing or older than any of the others.
