@@ -17,6 +17,10 @@ export const TRANSIENT = ['INTERNAL_ERROR', 'DATABASE_ERROR', 'SERVICE_UNAVAILAB
 /* A punch program's default cooldown (docs/integrators.md, Cards), for a
  * card not looked up. */
 export const DEFAULT_COOLDOWN_S = 60;
+/* A purchase the server fails on this many runs in a row (alone, so not
+ * for its batch's size) is set aside for review: it must not hold back
+ * the purchases queued after it. */
+export const MAX_TRIES = 3;
 
 const WRAP = byteLength('{"transactions":[]}');
 
@@ -88,11 +92,14 @@ export function createQueue(o) {
 	}
 	/* The newest queued punch on this card within cooldownS seconds of
 	 * at (ms), or null: the till refuses a second offline punch as the
-	 * server would, instead of sending one that can only be refused. */
+	 * server would, instead of sending one that can only be refused.
+	 * Only purchases known to be on a punch card count: a card the till
+	 * could not look up may be a cashback card, whose sales have no
+	 * cooldown and must never be turned away. */
 	function punchWithin(item, cooldownS, at) {
 		let best = null;
 		for (const x of load()) {
-			if (!(x.card_type === 'punch' || (x.card_type === null && typeof x.item.punch_count === 'number'))) continue;
+			if (x.card_type !== 'punch') continue;
 			if (!sameCard(x.item, item)) continue;
 			const t = Date.parse(x.item.client_timestamp);
 			if (isNaN(t) || Math.abs(at - t) >= cooldownS * 1000) continue;
@@ -115,18 +122,29 @@ export function createQueue(o) {
 			entry.item.client_timestamp = new Date(now()).toISOString();
 			entry.requeued_from = key;
 		}
+		/* Out of review first: were the queue write to fail after it, a
+		 * second press would queue a second copy with another key. */
+		if (!write(K.review, r.filter((e) => e !== x))) return false;
 		const q = load();
 		if (!q.some((e) => e.item.idempotency_key === entry.item.idempotency_key)) q.push(entry);
-		if (!write(K.queue, q)) return false;
-		return write(K.review, r.filter((e) => e !== x));
+		if (write(K.queue, q)) return true;
+		write(K.review, r);
+		return false;
 	}
 	function dismiss(key) {
 		return write(K.review, loadReview().filter((e) => e.item.idempotency_key !== key));
 	}
 
+	/* Notes on a queued purchase (tries, last error), kept with it. */
+	function mark(key, fields) {
+		const q = load(), x = q.find((e) => e.item.idempotency_key === key);
+		if (x) { Object.assign(x, fields); write(K.queue, q); }
+	}
+
 	/* Files the answer of one batch: successes and replays leave the
-	 * queue, transient errors stay (marked), the rest go to review. */
-	function settle(batch, results) {
+	 * queue, transient errors stay (marked) unless final, the rest go to
+	 * review. */
+	function settle(batch, results, final) {
 		const byKey = new Map();
 		for (const res of results) if (res && typeof res.idempotency_key === 'string') byKey.set(res.idempotency_key, res);
 		const done = [], review = [], soft = new Map();
@@ -137,16 +155,18 @@ export function createQueue(o) {
 			if (!out) return;
 			if (out.success === true) { done.push(key); return; }
 			const code = typeof out.error === 'string' ? out.error : 'INTERNAL_ERROR';
-			if (TRANSIENT.includes(code)) { soft.set(key, code); return; }
+			if (TRANSIENT.includes(code) && !final) { soft.set(key, code); return; }
 			review.push(Object.assign({}, x, { error: code, message: typeof out.message === 'string' ? out.message : '',
 				reviewed_at: new Date(now()).toISOString() }));
 		});
-		if (review.length) write(K.review, loadReview().concat(review));
-		const gone = new Set(done.concat(review.map((x) => x.item.idempotency_key)));
+		/* A refusal leaves the queue only once it is kept for review:
+		 * with storage full it stays queued rather than vanish. */
+		const filed = review.length && !write(K.review, loadReview().concat(review)) ? [] : review;
+		const gone = new Set(done.concat(filed.map((x) => x.item.idempotency_key)));
 		const q = load().filter((x) => !gone.has(x.item.idempotency_key));
 		for (const x of q) if (soft.has(x.item.idempotency_key)) x.last_error = soft.get(x.item.idempotency_key);
 		write(K.queue, q);
-		return { sent: done.length, flagged: review.length };
+		return { sent: done.length, flagged: filed.length };
 	}
 
 	/*
@@ -162,6 +182,9 @@ export function createQueue(o) {
 		const st = { sent: 0, flagged: 0, kept: 0, failure: null, requests: 0 };
 		const todo = forUser(user);
 		const stack = planBatches(todo).reverse();
+		/* Purchases a fault refused alone, and how many in a row. */
+		const failedAlone = [];
+		let alone = 0;
 		while (stack.length) {
 			const batch = stack.pop();
 			const body = JSON.stringify({ transactions: batch.map((x) => x.item) });
@@ -170,21 +193,36 @@ export function createQueue(o) {
 			try {
 				r = await api.call('POST', 'transactions/sync', body);
 			} catch (e) {
-				const whole = e instanceof ApiError && (e.status === 413 || (e.status >= 500 && e.status !== 503));
+				/* Refused whole: by the host for its size (413, or a 500
+				 * of its own), a server fault, or a 4xx of a filter in
+				 * front of the service. Busy (429, 503), no connection or
+				 * the session's end stop the run instead. */
+				const whole = e instanceof ApiError && e.status !== 401 && e.status !== 429 && e.status !== 503 && e.status >= 400;
 				if (whole && batch.length > 1) {
 					const half = Math.ceil(batch.length / 2);
 					stack.push(batch.slice(half), batch.slice(0, half));
 					continue;
 				}
-				if (e instanceof ApiError && e.status === 413) {
-					settle(batch, [{ idempotency_key: batch[0].item.idempotency_key,
-						result: { success: false, error: 'PAYLOAD_TOO_LARGE', message: 'This purchase is too large for the server to take.' } }]);
-					st.flagged++;
-					continue;
+				if (whole) {
+					/* One purchase alone: a 4xx will not change, so it
+					 * goes to review; a fault may pass, so it stays. The
+					 * rest of the queue goes on either way, unless the
+					 * next one fails too: then the server is in trouble. */
+					const x = batch[0];
+					if (e.status < 500) {
+						const s = settle(batch, [{ idempotency_key: x.item.idempotency_key,
+							result: { success: false, error: e.code, message: e.status === 413 ? 'This purchase is too large for the server to take.' : e.message } }]);
+						st.flagged += s.flagged;
+						alone = 0;
+						continue;
+					}
+					failedAlone.push({ x, code: e.code });
+					if (++alone < 2) continue;
 				}
 				st.failure = e;
 				break;
 			}
+			alone = 0;
 			const d = (r.data && r.data.data) || {};
 			const s = settle(batch, Array.isArray(d.results) ? d.results : []);
 			st.sent += s.sent;
@@ -192,6 +230,16 @@ export function createQueue(o) {
 			if (onProgress) onProgress(st);
 			if (!s.sent && !s.flagged) break; /* the server is in trouble: stop here */
 		}
+		/* A purchase the server failed on alone while it recorded others
+		 * counts a try; its third goes to review. When nothing went
+		 * through, the fault was the server's: no try is counted. */
+		if (st.sent > 0)
+			for (const { x, code } of failedAlone) {
+				const tries = (x.tries || 0) + 1;
+				if (tries < MAX_TRIES) { mark(x.item.idempotency_key, { tries, last_error: code }); continue; }
+				st.flagged += settle([x], [{ idempotency_key: x.item.idempotency_key,
+					result: { success: false, error: code, message: 'The server failed on this purchase ' + tries + ' times while it recorded others.' } }], true).flagged;
+			}
 		/* Whatever was neither recorded nor set aside is still queued. */
 		st.kept = todo.length - st.sent - st.flagged;
 		return st;

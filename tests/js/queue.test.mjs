@@ -177,3 +177,108 @@ test('a broken or foreign queue in storage is read as empty, not as a crash', ()
 	assert.deepEqual(q.load(), []);
 	assert.deepEqual(q.loadReview(), []);
 });
+
+/* A server that fails (500) on any request holding one poisoned purchase,
+ * and records the rest. */
+function poisoned(badKey, status) {
+	const seen = new Map();
+	const f = fakeFetch((req) => {
+		if (req.json.transactions.some((t) => t.idempotency_key === badKey)) return { status: status || 500, body: '<h1>error</h1>' };
+		return { status: 200, body: { success: true, data: { results: req.json.transactions.map((t) => {
+			seen.set(t.idempotency_key, (seen.get(t.idempotency_key) || 0) + 1);
+			return { idempotency_key: t.idempotency_key, result: { success: true, data: {} } };
+		}) } } };
+	});
+	return { f, seen, api: createApi({ base: '', store: memStore({ 'pos.access_token': 'A' }), fetch: f }) };
+}
+
+test('one purchase the server always fails on does not hold back the others; its third run sends it to review', async () => {
+	const q = createQueue({ store: memStore() });
+	const items = fill(q, 12);
+	const bad = items[0].idempotency_key;
+	const s = poisoned(bad);
+	let st = await q.sync(s.api, staff);
+	assert.equal(st.sent, 11, 'the eleven after it went through');
+	assert.deepEqual(q.load().map((x) => [x.item.idempotency_key, x.tries]), [[bad, 1]]);
+	/* alone in the queue, its failure proves nothing of it: no try */
+	st = await q.sync(s.api, staff);
+	assert.equal(q.load()[0].tries, 1);
+	fill(q, 1);
+	st = await q.sync(s.api, staff);
+	assert.equal(st.sent, 1);
+	assert.equal(q.load()[0].tries, 2);
+	fill(q, 1);
+	st = await q.sync(s.api, staff);
+	assert.equal(st.sent, 1);
+	assert.equal(st.flagged, 1);
+	assert.deepEqual(q.loadReview().map((x) => [x.item.idempotency_key, x.error]), [[bad, 'INTERNAL_ERROR']]);
+	assert.equal(q.load().length, 0);
+	assert.ok([...s.seen.values()].every((c) => c === 1));
+});
+
+test('a server failing on everything: few requests, no try counted, nothing set aside', async () => {
+	const q = createQueue({ store: memStore() });
+	fill(q, 100);
+	const f = fakeFetch(() => ({ status: 500, body: 'down' }));
+	const api = createApi({ base: '', store: memStore({ 'pos.access_token': 'A' }), fetch: f });
+	for (let run = 0; run < 4; run++) {
+		const st = await q.sync(api, staff);
+		assert.equal(st.kept, 100);
+		assert.ok(st.failure);
+	}
+	assert.ok(f.calls.length <= 4 * 10, f.calls.length + ' requests');
+	assert.equal(q.loadReview().length, 0);
+	assert.ok(q.load().every((x) => !x.tries));
+});
+
+test('a filter in front of the service refusing one purchase (403): that one to review, the rest sent', async () => {
+	const q = createQueue({ store: memStore() });
+	const items = fill(q, 9);
+	const bad = items[4].idempotency_key;
+	const s = poisoned(bad, 403);
+	const st = await q.sync(s.api, staff);
+	assert.equal(st.sent, 8);
+	assert.equal(st.flagged, 1);
+	assert.deepEqual(q.loadReview().map((x) => [x.item.idempotency_key, x.error]), [[bad, 'HTTP_403']]);
+});
+
+/* A storage whose writes of one key fail (full). */
+function fullFor(key) {
+	const m = memStore();
+	const set = m.setItem;
+	m.broken = true;
+	m.setItem = (k, v) => { if (k === key && m.broken) throw new Error('QuotaExceededError'); set(k, v); };
+	return m;
+}
+
+test('storage full: a refusal that cannot be filed for review stays queued, never vanishes', () => {
+	const store = fullFor('pos.review.v1');
+	const q = createQueue({ store });
+	const [a] = fill(q, 1);
+	const s = q.settle(q.load(), [{ idempotency_key: a.idempotency_key, result: { success: false, error: 'CARD_NOT_FOUND' } }]);
+	assert.equal(s.flagged, 0);
+	assert.equal(q.load().length, 1);
+	assert.equal(q.loadReview().length, 0);
+});
+
+test('storage full: "Record now" that cannot be queued stays in review, so a second press makes no second copy', () => {
+	const store = memStore();
+	const q = createQueue({ store });
+	const [a] = fill(q, 1, { punch_count: 1 });
+	q.settle(q.load(), [{ idempotency_key: a.idempotency_key, result: { success: false, error: 'COOLDOWN_ACTIVE' } }]);
+	const set = store.setItem;
+	store.setItem = (k, v) => { if (k === 'pos.queue.v1') throw new Error('full'); set(k, v); };
+	assert.equal(q.requeue(a.idempotency_key, true, 'new1'), false);
+	assert.equal(q.loadReview().length, 1, 'still in review');
+	store.setItem = set;
+	assert.ok(q.requeue(a.idempotency_key, true, 'new2'));
+	assert.deepEqual(q.load().map((x) => x.item.idempotency_key), ['new2']);
+	assert.equal(q.loadReview().length, 0);
+});
+
+test('a card the till could not look up may be a cashback card: no cooldown is assumed for it', () => {
+	const now = 1700000000000;
+	const q = createQueue({ store: memStore(), now: () => now });
+	q.add(item({ barcode_value: '123', punch_count: 1, client_timestamp: new Date(now).toISOString() }), { card_type: null, merchant_id: 'm1' });
+	assert.equal(q.punchWithin({ barcode_value: '123' }, 60, now + 1000), null);
+});
