@@ -3,7 +3,9 @@
  * Read-only, and nothing else of the shop.
  *
  * The token (32 lowercase hex) is in the URL's fragment, which no browser
- * sends to a server or in a Referer. It is kept in localStorage with the
+ * sends to a server or in a Referer; the API calls below carry it in
+ * their path (the web server's access log has it, the service's own log
+ * cuts it off). It is kept in localStorage with the
  * last copy of the card, because a home-screen icon opens the manifest's
  * start_url (card.html) without the fragment; several cards on one phone
  * are kept as a short list with a switcher. The last copy (and the two
@@ -12,7 +14,7 @@
  *
  * API: GET api/v1/mycard/TOKEN (no auth; 404 NOT_FOUND for an unknown
  * token), api/v1/mycard/TOKEN/qr.svg and /barcode.svg. */
-import { progressLine, percent } from './js/progress.js';
+import { progressLine, percent, expiryLine } from './js/progress.js';
 import { formatMoney, isNum } from './js/money.js';
 
 const STORE = 'loyalty.mycard.v1';
@@ -163,6 +165,8 @@ function balanceRows(d, symbol) {
 		if (str(b.next_tier_name) && isNum(b.next_tier_threshold))
 			rows.push(row('Next tier', b.next_tier_name + ' at ' + m(b.next_tier_threshold) + ' spent'));
 		rows.push(row('Cashback earned so far', m(b.lifetime_cashback)));
+		const exp = expiryLine(d, symbol);
+		if (exp) rows.push(row('Next expiry', exp, 'good'));
 	} else if (d.card_type === 'discount') {
 		rows.push(row('Discount', pct(b.discount_rate), 'big'));
 		if (str(b.current_tier_name)) rows.push(row('Tier', b.current_tier_name));

@@ -333,6 +333,20 @@ lc_body(struct lc_ctx *ctx)
 	return 0;
 }
 
+/* How much of a path the log may show: a customer's card page is named
+ * by its secret token, which stops at /mycard/. */
+static int
+log_path_len(const char *path)
+{
+	const char *m;
+
+	if (path == NULL)
+		return 0;
+	if ((m = strstr(path, "/mycard/")) != NULL)
+		return (int)(m - path + strlen("/mycard/"));
+	return (int)strlen(path);
+}
+
 static void
 serve_one(const struct lc_endpoint *ep,
     const char *(*getparam)(const char *, void *), void *envp,
@@ -364,8 +378,9 @@ serve_one(const struct lc_endpoint *ep,
 	/* The request id ties a server error in the log to the till's
 	 * request (the lines the failure logged come just before). */
 	if (lc_err_info(ctx.dom.err.code)->status >= 500)
-		lc_log("request %s %s %s: %s (%s)", ctx.request_id,
-		    ctx.req.method, ctx.req.path ? ctx.req.path : "",
+		lc_log("request %s %s %.*s: %s (%s)", ctx.request_id,
+		    ctx.req.method, log_path_len(ctx.req.path),
+		    ctx.req.path ? ctx.req.path : "",
 		    lc_err_info(ctx.dom.err.code)->code,
 		    lc_error_msg(&ctx.dom.err));
 	lc_resp_write(&ctx, ep, writefn, wr);
