@@ -224,3 +224,19 @@ export function afterPurchaseLine(result, card, symbol) {
 	default: return '';
 	}
 }
+
+/* The cashback that expires next, from a lookup's or a mycard answer's
+ * next_expiry_amount and next_expiry_at: "€2.40 expires on 3 Dec" (the
+ * year added when it is not now's), '' when nothing expires. The date is
+ * the browser's own day of that instant; now: ms, for the tests. */
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug',
+    'Sep', 'Oct', 'Nov', 'Dec'];
+
+export function expiryLine(card, symbol, now = Date.now()) {
+	if (!card || typeof card !== 'object' || card.card_type !== 'cashback') return '';
+	const amount = card.next_expiry_amount, at = Date.parse(card.next_expiry_at);
+	if (!isNum(amount) || toCents(amount) <= 0 || !isFinite(at)) return '';
+	const d = new Date(at), year = d.getFullYear();
+	return formatMoney(amount, symbol) + ' expires on ' + d.getDate() + ' ' +
+	    MONTHS[d.getMonth()] + (year !== new Date(now).getFullYear() ? ' ' + year : '');
+}
