@@ -466,8 +466,7 @@ command_rule(struct lc_dom *dom, void *arg)
 		rc = lc_shop_user_add(dom, &c->user, c->id);
 	else if (strcmp(n, "user") == 0) {
 		if (strcmp(v, "passwd") == 0)
-			lc_audit_note(dom, "password",
-			    json_object_new_string("changed"));
+			lc_audit_note_str(dom, "password", "changed");
 		return lc_shop_user_change(dom, v, c->a, c->hash);
 	}
 	else if (strcmp(n, "program") == 0)

@@ -60,6 +60,12 @@ lc_audit_note(struct lc_dom *dom, const char *key, json_object *v)
 }
 
 void
+lc_audit_note_str(struct lc_dom *dom, const char *key, const char *v)
+{
+	lc_audit_note(dom, key, json_object_new_string(v));
+}
+
+void
 lc_audit_skip(struct lc_dom *dom)
 {
 	dom->audit.skip = 1;

@@ -116,6 +116,7 @@ void lc_audit_where(struct lc_dom *, const char *location_id,
 void lc_audit_who(struct lc_dom *, const char *actor, const char *user_id,
     const char *merchant_id);
 void lc_audit_note(struct lc_dom *, const char *key, json_object *v);
+void lc_audit_note_str(struct lc_dom *, const char *key, const char *v);
 void lc_audit_skip(struct lc_dom *);
 /* By the write path: forgets the last write's, and records the running
  * one's row, before (owned by the call) the snapshot taken before its

@@ -67,6 +67,10 @@
 #   expect unchanged             every table but login_attempts and
 #                                tokens holds the same rows (counts and
 #                                contents) after the request as before
+#   expect unchanged-but-audit   the same but for audit_log, which holds
+#                                exactly one row more: a write that
+#                                changed nothing else (a backup, a PATCH
+#                                of no field) is still recorded
 #   expect sql QUERY => VALUE    sqlite3 output of QUERY after the
 #                                request (columns joined by |, rows by
 #                                the two characters \n) equals VALUE; the
@@ -222,8 +226,11 @@ TABLES=$("${SQLITE[@]}" "$SEED_DB" "SELECT name FROM sqlite_master
     AND name NOT IN ('login_attempts', 'tokens') ORDER BY name;") ||
 	bail "cannot list tables"
 DUMP_SQL=
+DUMP_SQL_AUDIT=
 for t in $TABLES; do
 	DUMP_SQL+="SELECT '# $t', count(*) FROM \"$t\"; SELECT * FROM \"$t\"; "
+	[ "$t" = audit_log ] ||
+	    DUMP_SQL_AUDIT+="SELECT '# $t', count(*) FROM \"$t\"; SELECT * FROM \"$t\"; "
 done
 
 # The cases: arguments (files or folders), else every case.
@@ -393,7 +400,8 @@ directive()
 	expect)
 		case $arg in
 		status\ *|header\ *|no-header\ *|header-match\ *|json\ *|\
-		body-contains\ *|body-not-contains\ *|unchanged|sql\ *' => '*|\
+		body-contains\ *|body-not-contains\ *|unchanged|unchanged-but-audit|\
+		sql\ *' => '*|\
 		sql\ *' =>')
 			R_EXPECT+=("$ln"$'\t'"$arg") ;;
 		*)
@@ -492,10 +500,17 @@ make_body()
 	BODY_LEN=$(stat -c %s "$f")
 }
 
-# The dump that "expect unchanged" compares.
+# The dump that "expect unchanged" compares; with a second argument, the
+# one of "unchanged-but-audit": the other tables, then the count of audit
+# rows on the last line.
 dump_rows()
 {
-	"${SQLITE[@]}" -cmd '.mode quote' "$CASEDB" "$DUMP_SQL" >"$1" 2>&1
+	if [ $# -gt 1 ]; then
+		"${SQLITE[@]}" -cmd '.mode quote' "$CASEDB" \
+		    "$DUMP_SQL_AUDIT SELECT count(*) FROM audit_log;" >"$1" 2>&1
+	else
+		"${SQLITE[@]}" -cmd '.mode quote' "$CASEDB" "$DUMP_SQL" >"$1" 2>&1
+	fi
 }
 
 # Headers of the last response, lower-cased names: first value of each.
@@ -710,6 +725,21 @@ end
 			fi
 			i=$((i + 1))
 			continue ;;
+		unchanged-but-audit)
+			dump_rows "$CASEDIR/after-$k.arows" audit
+			if ! cmp -s <(sed '$d' "$CASEDIR/before-$k.arows") \
+			    <(sed '$d' "$CASEDIR/after-$k.arows"); then
+				diag "line $ln: expect unchanged-but-audit: rows changed:"
+				while IFS= read -r line; do
+					diag "  $line"
+				done < <(diff "$CASEDIR/before-$k.arows" \
+				    "$CASEDIR/after-$k.arows" | head -20)
+				ok=0
+			elif [ "$(tail -n 1 "$CASEDIR/after-$k.arows")" != \
+			    "$(($(tail -n 1 "$CASEDIR/before-$k.arows") + 1))" ]; then
+				diag "line $ln: expect unchanged-but-audit: audit rows $(tail -n 1 "$CASEDIR/before-$k.arows") before, $(tail -n 1 "$CASEDIR/after-$k.arows") after"
+				ok=0
+			fi ;;
 		unchanged)
 			dump_rows "$CASEDIR/after-$k.rows"
 			if ! cmp -s "$CASEDIR/before-$k.rows" "$CASEDIR/after-$k.rows"; then
@@ -890,7 +920,8 @@ run_request()
 	for x in "${R_EXPECT[@]}"; do
 		if [[ ${x#*$'\t'} == unchanged ]]; then
 			dump_rows "$CASEDIR/before-$k.rows"
-			break
+		elif [[ ${x#*$'\t'} == unchanged-but-audit ]]; then
+			dump_rows "$CASEDIR/before-$k.arows" audit
 		fi
 	done
 	if [[ $MODE == fcgi ]]; then
