@@ -285,6 +285,7 @@ redeem() {	# CARD AMOUNT PURCHASE [EXTRA_JQ]
 }
 call "redeem, earning on the remainder" POST /api/v1/cashback/redeem \
     "$(redeem "$DEMO_CASHBACK_CARD" 2 10 '{earn_on_remainder: true, idempotency_key: "oa-r1", transaction_notes: "half price"}')"
+REDEEM1=$(lt_jq .transaction_id)
 call "the same redemption replayed" POST /api/v1/cashback/redeem \
     "$(redeem "$DEMO_CASHBACK_CARD" 2 10 '{earn_on_remainder: true, idempotency_key: "oa-r1", transaction_notes: "half price"}')"
 call "redeem without earning" POST /api/v1/cashback/redeem "$(redeem "$DEMO_CASHBACK_CARD" 0.1 1)"
@@ -293,6 +294,25 @@ call "redeem above the purchase" POST /api/v1/cashback/redeem "$(redeem "$DEMO_C
 call "redeem on a punch card" POST /api/v1/cashback/redeem "$(redeem "$DEMO_PUNCH_CARD" 1 4)"
 call "redeem with a record's key" POST /api/v1/cashback/redeem \
     "$(redeem "$DEMO_CASHBACK_CARD" 0.1 1 '{idempotency_key: "oa-kind"}')"
+
+# Void.
+void() {	# TRANSACTION [EXTRA_JQ]
+	json --arg t "$1" --arg l "$L1" --arg s "$STAFF_ID" \
+	    "{transaction_id: \$t, reason: \"Keyed 45.00 for 4.50\", location_id: \$l, staff_user_id: \$s} ${2:+| . + $2}"
+}
+call "a purchase to void" POST /api/v1/transactions/record \
+    "$(purchase card_instance_id "$DEMO_CASHBACK_CARD" 45)"
+VOIDED=$(lt_jq .data.transaction_id)
+call "void the purchase" POST /api/v1/transactions/void "$(void "$VOIDED" '{idempotency_key: "oa-v1"}')"
+VOID1=$(lt_jq .data.transaction_id)
+call "the same void replayed" POST /api/v1/transactions/void "$(void "$VOIDED" '{idempotency_key: "oa-v1"}')"
+call "void it a second time" POST /api/v1/transactions/void "$(void "$VOIDED")"
+call "void a void" POST /api/v1/transactions/void "$(void "$VOID1")"
+call "void without a reason" POST /api/v1/transactions/void "$(void "$VOIDED" '{reason: " "}')"
+call "void at another location" POST /api/v1/transactions/void "$(void "$VOIDED" "{location_id: \"$L2\"}")"
+call "void an unknown transaction" POST /api/v1/transactions/void "$(void 00000000-0000-4000-8000-000000000000)"
+call "void with GET" GET /api/v1/transactions/void
+call "history with a void and its original" GET "/api/v1/transactions/history?card_instance_id=$DEMO_CASHBACK_CARD&page_size=3"
 
 # Staff on the owner's API; setup on a shop that has its owner.
 call "staff token on the owner's API" GET /api/v1/admin/locations
@@ -370,7 +390,18 @@ call "one card" GET "/api/v1/admin/cards/$CARD"
 call "one discount card of the demo" GET "/api/v1/admin/cards/$DEMO_DISCOUNT_CARD"
 call "one unknown card" GET /api/v1/admin/cards/00000000-0000-4000-8000-000000000000
 call "rename a card's customer" PATCH "/api/v1/admin/cards/$CARD2" '{"customer_name":"Bo Lee-Smith"}'
+call "the owner voids a redemption (and its earn-on-remainder purchase)" POST /api/v1/transactions/void \
+    "$(json --arg t "$REDEEM1" --arg l "$L1" --arg s "$OWNER_ID" '{transaction_id: $t, reason: "Refunded", location_id: $l, staff_user_id: $s}')"
+call "adjust a card's cashback" POST "/api/v1/admin/cards/$DEMO_CASHBACK_CARD/adjust" \
+    '{"cashback_amount":-0.50,"reason":"Earned on a returned item","idempotency_key":"oa-adj1"}'
+call "adjust a card's punches" POST "/api/v1/admin/cards/$DEMO_PUNCH_CARD/adjust" '{"punches":3,"reason":"Stamps forgotten"}'
+call "adjust below zero" POST "/api/v1/admin/cards/$DEMO_CASHBACK_CARD/adjust" '{"cashback_amount":-100000,"reason":"x"}'
+call "adjust punches of a cashback card" POST "/api/v1/admin/cards/$DEMO_CASHBACK_CARD/adjust" '{"punches":1,"reason":"x"}'
+call "adjust without a reason" POST "/api/v1/admin/cards/$DEMO_PUNCH_CARD/adjust" '{"punches":1}'
+call "adjust an unknown card" POST /api/v1/admin/cards/00000000-0000-4000-8000-000000000000/adjust '{"punches":1,"reason":"x"}'
+call "adjust with GET" GET "/api/v1/admin/cards/$DEMO_PUNCH_CARD/adjust"
 call "deactivate a card" PATCH "/api/v1/admin/cards/$DEMO_CASHBACK_CARD" '{"status":"inactive"}'
+call "adjust a deactivated card" POST "/api/v1/admin/cards/$DEMO_CASHBACK_CARD/adjust" '{"cashback_amount":1,"reason":"x"}'
 call "a bad card status" PATCH "/api/v1/admin/cards/$CARD" '{"status":"lost"}'
 call "POST on one card" POST "/api/v1/admin/cards/$CARD" '{}'
 call "a card's QR code" GET "/api/v1/admin/cards/$CARD/qr.svg"
