@@ -31,8 +31,12 @@ const SECTION_NAMES = {
 };
 const TYPE_NAMES = {
 	punch: 'Punch', cashback: 'Cashback', discount: 'Discount',
-	reward_claim: 'Reward claim', cashback_redeem: 'Cashback redeem'
+	reward_claim: 'Reward claim', cashback_redeem: 'Cashback redeem',
+	void: 'Void', adjustment: 'Adjustment'
 };
+/* Corrections are not undone by a void (an adjustment is corrected by
+ * another one); what the server refuses otherwise, it says why. */
+const NOT_VOIDABLE = ['void', 'adjustment', 'expiry'];
 const PROGRAM_TYPES = { punch: 'Punch card', cashback: 'Cashback', discount: 'Discount' };
 /* What the settings mean, in the owner's words. */
 const SETTING_INFO = {
@@ -43,6 +47,7 @@ const SETTING_INFO = {
 	sync_max_age_days: ['Oldest offline purchase accepted (days)', 'A purchase a till kept while offline is refused when it is older than this.'],
 	utc_offset_minutes: ['Shop time zone (minutes from UTC)', 'Reports count days in this time: 60 is UTC+1, -300 is UTC−5; a multiple of 15. Summer time is not followed: change it when the clocks change.'],
 	staff_enrolment: ['Staff may issue cards at the till', 'When off, only an owner logged in on the till can give a new customer a card.'],
+	void_window_minutes: ['Staff may void their own sale for (minutes)', 'How long after a sale the cashier who made it can void it at the till. 0: only you void transactions, here.'],
 	currency_symbol: ['Currency symbol', 'Shown before amounts on the till and on the customer\'s card page, such as € or $.'],
 	public_url: ['Address of this site for customers', 'Printed on each card with the card\'s own link, such as https://shop.example/loyalty/ (the folder of this page, ending in /). Empty: cards carry no link.']
 };
@@ -1383,6 +1388,7 @@ function renderCard() {
 	$('detail-page').href = page || '#';
 	$('detail-qr').alt = 'QR code of the card of ' + (d.customer_name || 'the customer');
 	$('detail-barcode').alt = 'Barcode of the card of ' + (d.customer_name || 'the customer') + ', number ' + (d.barcode_value || '');
+	show('detail-adjust', active && (d.card_type === 'punch' || d.card_type === 'cashback'));
 	$('detail-toggle').textContent = active ? 'Deactivate' : 'Activate';
 	$('detail-toggle').classList.toggle('btn-warn', active);
 }
@@ -1442,15 +1448,83 @@ function txRow(t, withCustomer) {
 	if (isNum(t.cashback_earned) && type !== 'punch') det.push('earned ' + money(t.cashback_earned));
 	if (isNum(t.discount_amount)) det.push('discount ' + money(t.discount_amount));
 	if (isNum(t.redeemed_amount)) det.push('used ' + money(t.redeemed_amount));
-	if (t.reward_name) det.push(type === 'reward_claim' ? t.reward_name : 'reward earned: ' + t.reward_name);
-	return h('tr', null,
+	if (t.reward_name) det.push(type === 'reward_claim' || type === 'void' ? t.reward_name : 'reward earned: ' + t.reward_name);
+	if (Number.isInteger(t.punches_removed)) det.push('−' + plural(t.punches_removed, 'punch', 'punches'));
+	if (isNum(t.cashback_removed)) det.push('cashback taken back ' + money(t.cashback_removed));
+	if (isNum(t.cashback_returned)) det.push('cashback given back ' + money(t.cashback_returned));
+	if (Number.isInteger(t.punches_adjusted)) det.push((t.punches_adjusted > 0 ? '+' : '−') + plural(Math.abs(t.punches_adjusted), 'punch', 'punches'));
+	if (isNum(t.cashback_adjusted)) det.push((t.cashback_adjusted > 0 ? '+' : '−') + money(Math.abs(t.cashback_adjusted)));
+	if (t.reason) det.push('reason: ' + t.reason);
+	const canVoid = !t.voided && !NOT_VOIDABLE.includes(type) && typeof t.transaction_id === 'string';
+	return h('tr', t.voided ? { className: 'voided' } : null,
 		h('td', { dataset: { label: 'When' } }, when(t.created_at)),
 		withCustomer ? h('td', { dataset: { label: 'Customer' } }, t.customer_name || '—') : null,
-		h('td', { dataset: { label: 'Type' } }, h('span', { className: 'tx tx-' + (type || 'x') }, TYPE_NAMES[type] || type || '—')),
-		h('td', { className: 'num', dataset: { label: 'Amount' } }, type === 'reward_claim' ? '—' : money(t.purchase_amount)),
+		h('td', { dataset: { label: 'Type' } }, h('span', { className: 'tx tx-' + (type || 'x') }, TYPE_NAMES[type] || type || '—'),
+			t.voided ? h('span', { className: 'tag tag-bad tag-voided' }, 'voided') : null),
+		h('td', { className: 'num', dataset: { label: 'Amount' } }, type === 'reward_claim' || NOT_VOIDABLE.includes(type) ? '—' : money(t.purchase_amount)),
 		h('td', { dataset: { label: 'Details' } }, h('span', null, det.join(', ') || '—',
-			t.transaction_notes ? h('span', { className: 'tnote' }, ' “' + t.transaction_notes + '”') : null)),
+			t.transaction_notes ? h('span', { className: 'tnote' }, ' “' + t.transaction_notes + '”') : null),
+			canVoid ? h('button', { type: 'button', className: 'btn btn-small btn-void', dataset: { txn: t.transaction_id },
+			    'aria-label': 'Void the ' + (TYPE_NAMES[type] || type || 'transaction').toLowerCase() + ' of ' + when(t.created_at) +
+			        (t.customer_name ? ' of ' + t.customer_name : ''),
+			    onclick: () => voidTxn(t) }, 'Void…') : null),
 		h('td', { dataset: { label: 'Where / who' } }, [t.location_name, t.staff_name].filter(Boolean).join(' · ') || '—'));
+}
+
+/* Void any transaction of the shop: a reason is required, the dialog
+ * names what is undone. Recorded at the transaction's location (the
+ * shop's first when a card's history does not say), by the owner. */
+function voidTxn(t) {
+	const type = TYPE_NAMES[t.transaction_type] || t.transaction_type || 'transaction';
+	const f = field({ label: 'Reason', field: 'reason', maxLength: 500, hint: 'Kept with the void, in the history and the audit trail.' });
+	const what = type + ' of ' + when(t.created_at) + (t.transaction_type === 'reward_claim' ? '' : ', ' + money(t.purchase_amount)) +
+	    (t.customer_name ? ', ' + t.customer_name : card ? ', ' + (card.customer_name || '') : '');
+	return openDialog({
+		title: 'Void this transaction?', intro: what + '. What it gave the card is taken back (cashback already spent stays spent); ' +
+		    'the transaction stays in the history, marked voided. This cannot be undone.',
+		body: f, submitLabel: 'Void it', danger: true,
+		onSubmit: async () => {
+			const reason = need(f.input, 'the reason', 500);
+			if (!user) return;
+			const loc = t.location_id || (st.locations[0] && st.locations[0].id) || '';
+			const d = payload(await apiCreate('void', 'transactions/void', { transaction_id: t.transaction_id, reason, location_id: loc, staff_user_id: user.id }));
+			const spent = isNum(d.cashback_not_removed) && d.cashback_not_removed > 0 ? ' ' + money(d.cashback_not_removed) + ' of its cashback was spent already.' : '';
+			toast('Voided: ' + what + '.' + spent);
+			if (card) { openCard(card.card_instance_id); dh.page = 1; loadCardHistory(); }
+			if (st.section === 'reports' && rep.from) loadReportTx();
+		}
+	});
+}
+
+/* The owner's correction of a card: punches or cashback, up or down,
+ * with a reason; never below zero. */
+function adjustCard() {
+	if (!card || (card.card_type !== 'punch' && card.card_type !== 'cashback')) return;
+	const c = card, punch = c.card_type === 'punch';
+	const f = field(punch ? { label: 'Punches to add (negative to take off)', field: 'punches', inputMode: 'numeric', placeholder: '+2 or -1' } :
+	    { label: 'Cashback to add (negative to take off)', field: 'cashback_amount', inputMode: 'decimal', placeholder: '+2.50 or -1.00' });
+	const r = field({ label: 'Reason', field: 'reason', maxLength: 500, hint: 'Shown in the card\'s history.' });
+	return openDialog({
+		title: 'Adjust the card of ' + (c.customer_name || 'the customer'), body: h('div', null, f, r), submitLabel: 'Adjust',
+		onSubmit: async () => {
+			const t = f.input.value.trim().replace(/^\+/, '');
+			const body = {};
+			if (punch) {
+				const n = parseIntIn(t, -1000, 1000);
+				if (n === null || n === 0) throw new FormError('Punches: a whole number from -1000 to 1000, not 0.', f.input);
+				body.punches = n;
+			} else {
+				const neg = t.startsWith('-'), m = parseMoney(neg ? t.slice(1) : t);
+				if (!m || m.cents === 0) throw new FormError('Cashback: an amount such as 2.50 or -1.00 (at most 2 decimals), not 0.', f.input);
+				body.cashback_amount = neg ? -m.value : m.value;
+			}
+			body.reason = need(r.input, 'the reason', 500);
+			const d = payload(await apiCreate('adjust', 'admin/cards/' + encodeURIComponent(c.card_instance_id) + '/adjust', body));
+			toast('The card of ' + (c.customer_name || 'the customer') + ' is adjusted.' +
+			    (d.rewards_earned > 0 ? ' ' + plural(d.rewards_earned, 'reward', 'rewards') + ' earned.' : ''));
+			if (card && card.card_instance_id === c.card_instance_id) { openCard(c.card_instance_id); dh.page = 1; loadCardHistory(); }
+		}
+	});
 }
 
 function renameCard() {
@@ -2122,6 +2196,7 @@ function init() {
 		openSheet(q.toString(), e.currentTarget.querySelector('button[type="submit"]'));
 	});
 	$('detail-rename').addEventListener('click', renameCard);
+	$('detail-adjust').addEventListener('click', adjustCard);
 	$('detail-toggle').addEventListener('click', toggleCard);
 	$('detail-print').addEventListener('click', (e) => { if (card) openSheet('ids=' + encodeURIComponent(card.card_instance_id), e.currentTarget); });
 	$('detail-close').addEventListener('click', () => { closeCard(); $('search-q').focus(); });

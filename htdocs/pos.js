@@ -25,11 +25,14 @@ const QUEUE_ON = ['INTERNAL_ERROR', 'DATABASE_ERROR', 'SERVICE_UNAVAILABLE'];
 const K = {
 	access: 'pos.access_token', refresh: 'pos.refresh_token',
 	user: 'pos.user', location: 'pos.location_id',
-	queue: 'pos.queue.v1', review: 'pos.review.v1'
+	queue: 'pos.queue.v1', review: 'pos.review.v1',
+	/* This till's recent sales, for "Void last sale". */
+	sales: 'pos.sales.v1'
 };
 const TYPE_NAMES = {
 	punch: 'Punch', cashback: 'Cashback', discount: 'Discount',
-	reward_claim: 'Reward claim', cashback_redeem: 'Cashback redeem'
+	reward_claim: 'Reward claim', cashback_redeem: 'Cashback redeem',
+	void: 'Void', adjustment: 'Adjustment'
 };
 /* What a cashier reads for an error code; the server's message when the
  * code is not here, and never the bare code. */
@@ -39,6 +42,8 @@ const CODE_TEXT = {
 	CARD_INACTIVE: 'This card is not active.',
 	INSUFFICIENT_BALANCE: 'The cashback balance is lower than that.',
 	NO_PENDING_REWARDS: 'No reward is waiting on this card.',
+	ALREADY_VOIDED: 'This sale has been voided already.',
+	NOT_VOIDABLE: 'This cannot be voided.',
 	INVALID_CREDENTIALS: 'Wrong e-mail or password.',
 	ACCOUNT_LOCKED: 'Too many failed logins: wait a moment, then try again.',
 	RATE_LIMITED: 'Too many requests: wait a moment, then try again.',
@@ -270,6 +275,7 @@ function renderUser() {
 	show('backoffice-link', user.user_type === 'owner');
 	show('enrol-button', canEnrol());
 	if (!canEnrol()) closeEnrol();
+	renderVoid();
 	const locs = Array.isArray(user.locations) ? user.locations.filter((l) => l && l.id) : [];
 	const cur = currentLocation();
 	$('where-name').textContent = cur ? cur.name : 'no location';
@@ -691,6 +697,7 @@ async function record(amount, punches, notes) {
 		queue.remove([a.key]);
 		renderQueue();
 		showResult(recordResult(d, label));
+		saleKept(d, label, amount.value, loc);
 		/* Another card came meanwhile: its typing stays, focus too. */
 		if (gen !== cardGen) return;
 		resetPurchaseForm();
@@ -1011,16 +1018,160 @@ function historyRow(t) {
 	if (isNum(t.cashback_earned) && type !== 'punch') det.push('earned ' + money(t.cashback_earned));
 	if (isNum(t.discount_amount)) det.push('discount ' + money(t.discount_amount));
 	if (isNum(t.redeemed_amount)) det.push('used ' + money(t.redeemed_amount));
-	if (t.reward_name) det.push(type === 'reward_claim' ? t.reward_name : 'reward earned: ' + t.reward_name);
+	if (t.reward_name) det.push(type === 'reward_claim' || type === 'void' ? t.reward_name : 'reward earned: ' + t.reward_name);
+	if (Number.isInteger(t.punches_removed)) det.push('−' + plural(t.punches_removed, 'punch', 'punches'));
+	if (isNum(t.cashback_removed)) det.push('cashback taken back ' + money(t.cashback_removed));
+	if (isNum(t.cashback_returned)) det.push('cashback given back ' + money(t.cashback_returned));
+	if (Number.isInteger(t.punches_adjusted)) det.push((t.punches_adjusted > 0 ? '+' : '−') + plural(Math.abs(t.punches_adjusted), 'punch', 'punches'));
+	if (isNum(t.cashback_adjusted)) det.push((t.cashback_adjusted > 0 ? '+' : '−') + money(Math.abs(t.cashback_adjusted)));
+	if (t.reason) det.push('reason: ' + t.reason);
 	const cells = [
 		h('td', { dataset: { label: 'When' } }, when(t.created_at)),
-		h('td', { dataset: { label: 'Type' } }, h('span', { className: 'tx tx-' + (type || 'x') }, TYPE_NAMES[type] || type || '—')),
+		h('td', { dataset: { label: 'Type' } }, h('span', { className: 'tx tx-' + (type || 'x') }, TYPE_NAMES[type] || type || '—'),
+			t.voided ? h('span', { className: 'tag tag-voided' }, 'voided') : null),
 		h('td', { className: 'num', dataset: { label: 'Amount' } }, type === 'reward_claim' ? '—' : money(t.purchase_amount)),
 		h('td', { dataset: { label: 'Details' } }, h('span', null, det.join(', ') || '—',
 			t.transaction_notes ? h('span', { className: 'tnote' }, ' “' + t.transaction_notes + '”') : null)),
 		h('td', { dataset: { label: 'Where / who' } }, [t.location_name, t.staff_name].filter(Boolean).join(' · ') || '—')
 	];
-	return h('tr', null, cells);
+	return h('tr', t.voided ? { className: 'voided' } : null, cells);
+}
+
+/* ---- void last sale ---------------------------------------------------- */
+
+/* The cashier's own sales on this till, newest first, while the shop's
+ * void window (minutes; 0: only the owner voids) lets them be voided. */
+const SALES_KEPT = 5;
+const voidWindow = () => (user && user.shop && Number.isInteger(user.shop.void_window_minutes) ? user.shop.void_window_minutes : 0);
+function recentSales() {
+	const win = voidWindow() * 60000;
+	if (!user || win <= 0) return [];
+	const now = Date.now();
+	return readJSON(ss, K.sales, []).filter((x) => x && x.user === user.id && now - x.at < win);
+}
+
+function saleKept(d, label, amount, loc) {
+	if (!d || typeof d.transaction_id !== 'string' || d.idempotent === true) return;
+	const all = readJSON(ss, K.sales, []).filter((x) => x && x.id !== d.transaction_id);
+	all.unshift({ id: d.transaction_id, label, amount, at: Date.now(), user: user.id, location: loc ? loc.id : '', card_type: d.card_type });
+	writeJSON(ss, K.sales, all.slice(0, SALES_KEPT));
+	renderVoid();
+}
+
+function saleDrop(id) {
+	writeJSON(ss, K.sales, readJSON(ss, K.sales, []).filter((x) => x && x.id !== id));
+}
+
+function saleText(x) {
+	return money(x.amount) + ' — ' + x.label + ' at ' + new Date(x.at).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+}
+
+/* The panel shows while there is a sale to void; the form opens on demand. */
+function renderVoid() {
+	const sales = recentSales();
+	show('void-panel', sales.length > 0);
+	$('void-window').textContent = plural(voidWindow(), 'minute', 'minutes');
+	if (!sales.length) { closeVoid(); return; }
+	const sel = $('void-sale'), was = sel.value;
+	setKids(sel, ...sales.map((x) => h('option', { value: x.id, selected: x.id === was }, saleText(x))));
+}
+
+function openVoid() {
+	renderVoid();
+	const sales = recentSales();
+	if (!sales.length) return;
+	/* The last sale first: the one a cashier voids nearly always. */
+	$('void-sale').value = sales[0].id;
+	show('void-form', true);
+	show('void-open', false);
+	voidConfirm(false);
+	$('void-reason').focus();
+}
+
+function closeVoid() {
+	show('void-form', false);
+	show('void-open', true);
+	voidConfirm(false);
+	fieldError('void-reason', null);
+	$('void-reason').value = '';
+}
+
+function voidConfirm(on) {
+	show('void-confirm', on);
+	show('void-submit', !on);
+	if (!on) return;
+	const x = recentSales().find((s) => s.id === $('void-sale').value);
+	$('void-confirm-text').textContent = 'Void the sale of ' + (x ? saleText(x) : 'this sale') +
+	    '? What it gave the card is taken back; the sale stays in the history, marked voided.';
+	$('void-yes').focus();
+}
+
+/* First press: the reason is checked and the sale named; the second
+ * (Yes) voids it. */
+function onVoid(ev) {
+	ev.preventDefault();
+	fieldError('void-reason', null);
+	if (!$('void-sale').value) return;
+	if (!$('void-reason').value.trim()) {
+		fieldError('void-reason', 'Say why the sale is voided: a reason is required.');
+		$('void-reason').focus();
+		return;
+	}
+	voidConfirm(true);
+}
+
+async function doVoid() {
+	const id = $('void-sale').value, reason = $('void-reason').value.trim();
+	const x = recentSales().find((s) => s.id === id);
+	if (!x || !reason) { voidConfirm(false); return; }
+	const body = { transaction_id: id, reason, location_id: x.location, staff_user_id: user.id };
+	const a = attempt('void', JSON.stringify(body));
+	body.idempotency_key = a.key;
+	const btn = $('void-yes');
+	busy(btn, true);
+	try {
+		const r = await api.call('POST', 'transactions/void', body);
+		const d = r.data && r.data.data;
+		if (!d) throw api.unreadable(r.status);
+		delete attempts.void;
+		saleDrop(id);
+		closeVoid();
+		renderVoid();
+		showResult(voidResult(d, x));
+		$('result-panel').focus({ preventScroll: true });
+		if (card && cardIdent) { lookup(cardIdent, false); hist.page = 1; loadHistory(); }
+	} catch (e) {
+		if (e instanceof SessionEnded) return;
+		if (!(e instanceof NetError)) delete attempts.void;
+		/* Voided already, or past the window: nothing to offer any more. */
+		if (e instanceof ApiError && ['ALREADY_VOIDED', 'NOT_VOIDABLE', 'FORBIDDEN', 'NOT_FOUND'].includes(e.code)) {
+			saleDrop(id);
+			closeVoid();
+			renderVoid();
+		} else {
+			voidConfirm(false);
+		}
+		showResult(h('div', { className: 'res res-error' },
+			h('p', { className: 'res-head' }, 'Sale not voided'),
+			h('p', null, errorNode(e))));
+	} finally {
+		busy(btn, false);
+	}
+}
+
+function voidResult(d, x) {
+	const parts = [h('p', { className: 'res-head' }, 'Sale voided')];
+	if (Number.isInteger(d.punches_removed)) {
+		parts.push(h('p', null, '−' + plural(d.punches_removed, 'punch', 'punches') +
+		    (d.rewards_withdrawn ? ', ' + plural(d.rewards_withdrawn, 'reward', 'rewards') + ' withdrawn' : '') + '.'));
+	}
+	if (isNum(d.cashback_removed)) {
+		parts.push(h('p', null, 'Cashback taken back: ' + money(d.cashback_removed) + '.'));
+		if (d.cashback_not_removed > 0)
+			parts.push(h('p', { className: 'note' }, money(d.cashback_not_removed) + ' of its cashback was spent already and stays spent.'));
+	}
+	parts.push(h('p', { className: 'res-foot' }, saleText(x) + ' · void ' + shortId(d.transaction_id)));
+	return h('div', { className: 'res res-ok' }, parts);
 }
 
 /* ---- offline queue ---------------------------------------------------- */
@@ -1296,6 +1447,16 @@ function init() {
 		if (d) startLookup(d.barcode_value || d.qr_code_data);
 	});
 	$('camera-button').addEventListener('click', openCamera);
+	$('void-open').addEventListener('click', openVoid);
+	$('void-form').addEventListener('submit', onVoid);
+	$('void-yes').addEventListener('click', doVoid);
+	$('void-no').addEventListener('click', () => { voidConfirm(false); $('void-reason').focus(); });
+	$('void-cancel').addEventListener('click', () => { closeVoid(); $('void-open').focus(); });
+	$('void-form').addEventListener('keydown', (e) => { if (e.key === 'Escape') { e.preventDefault(); closeVoid(); $('void-open').focus(); } });
+	$('void-sale').addEventListener('change', () => voidConfirm(false));
+	$('void-reason').addEventListener('input', () => { fieldError('void-reason', null); voidConfirm(false); });
+	/* A sale leaves the list when its window closes. */
+	setInterval(() => { if (user) renderVoid(); }, 30000);
 	for (const id of ['purchase-amount', 'punch-count', 'redeem-purchase', 'redeem-amount', 'enrol-name'])
 		$(id).addEventListener('input', () => { fieldError(id, null); if (id === 'purchase-amount' || id === 'punch-count') purchaseConfirm(null); });
 	$('purchase-notes').addEventListener('input', () => purchaseConfirm(null));

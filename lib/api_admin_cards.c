@@ -2,7 +2,8 @@
  * /api/v1/admin/cards: the owner's cards. GET lists and searches, POST
  * issues one or many, GET and PATCH /{id} show one or rename its customer
  * and (de)activate it, GET /{id}/qr.svg and /{id}/barcode.svg draw it to
- * scan, GET /sheet makes a printable A4 sheet of cards.
+ * scan, GET /sheet makes a printable A4 sheet of cards, POST /{id}/adjust
+ * corrects its punches or cashback (rule_adjust.c).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,7 @@
 
 #define PAGE_SIZE_MAX 100
 #define SHEET_MAX 100
+#define PUNCH_ADJUST_MAX 1000	/* either way, in one adjustment */
 
 struct card_write {
 	const char *program_id;
@@ -281,6 +283,103 @@ image(struct lc_ctx *ctx, const struct lc_card *c, const char *what)
 	return 0;
 }
 
+/* A signed amount of money ("-2.50" as -250): 0, or -1 (VALIDATION_ERROR).
+ * Absent: *present 0. */
+static int
+signed_money(struct lc_error *e, json_object *in, const char *name,
+    int64_t *cents, int *present)
+{
+	json_object *v;
+	const char *s;
+	int neg;
+
+	*present = 0;
+	if (!json_object_object_get_ex(in, name, &v) || v == NULL)
+		return 0;
+	if (!json_object_is_type(v, json_type_int) &&
+	    !json_object_is_type(v, json_type_double))
+		return lc_error_set(e, LC_E_VALIDATION, name,
+		    "%s must be a number", name);
+	/* json-c keeps a parsed number's text: exact, no double rounding. */
+	s = json_object_get_string(v);
+	if ((neg = *s == '-'))
+		s++;
+	if (lc_decimal_parse(s, 2, LC_MONEY_MAX, cents) == -1)
+		return lc_error_set(e, LC_E_VALIDATION, name,
+		    "%s must be an amount from -%lld.00 to %lld.00 with at most "
+		    "2 decimals", name, (long long)(LC_MONEY_MAX / 100),
+		    (long long)(LC_MONEY_MAX / 100));
+	if (neg)
+		*cents = -*cents;
+	*present = 1;
+	return 0;
+}
+
+struct adjust_write {
+	struct lc_adjust q;
+	struct lc_adjust_result r;
+};
+
+static int
+adjust_rule(struct lc_dom *dom, void *arg)
+{
+	struct adjust_write *aw = arg;
+
+	return lc_adjust(dom, &aw->q, &aw->r);
+}
+
+static json_object *
+adjust_answer(void *arg)
+{
+	return lc_fmt_adjust(&((struct adjust_write *)arg)->r);
+}
+
+/* POST /{id}/adjust: punches or cashback_amount, signed, with a reason. */
+static int
+adjust(struct lc_ctx *ctx, const char *id)
+{
+	struct lc_error *e = &ctx->dom.err;
+	struct adjust_write *aw;
+	struct lc_write w = { "adjust", NULL, adjust_rule, adjust_answer, NULL,
+	    "card.adjust", "card", id };
+	struct lc_adjust *q;
+	int has_cash, rc, ret = -1;
+
+	if ((aw = calloc(1, sizeof(*aw))) == NULL)
+		return lc_fail(ctx, LC_E_INTERNAL, NULL, NULL);
+	q = &aw->q;
+	w.arg = aw;
+	q->card_id = id;
+	if (lc_in_int(e, ctx->in, "punches", 0, -PUNCH_ADJUST_MAX,
+	    PUNCH_ADJUST_MAX, &q->punches, &q->has_punches) == -1 ||
+	    signed_money(e, ctx->in, "cashback_amount", &q->cashback,
+	    &has_cash) == -1 ||
+	    lc_in_str(e, ctx->in, "reason", 1, LC_NOTES_MAX, &q->reason) == -1 ||
+	    lc_reason_check(e, q->reason) == -1 ||
+	    lc_in_str(e, ctx->in, "location_id", 0, LC_REF_MAX,
+	    &q->location_id) == -1 ||
+	    lc_in_key(e, ctx->in, 0, &q->key) == -1)
+		goto out;
+	if (q->has_punches == has_cash) {
+		lc_fail(ctx, LC_E_VALIDATION, "punches",
+		    "Send punches or cashback_amount, one of them.");
+		goto out;
+	}
+	if ((q->has_punches ? q->punches : q->cashback) == 0) {
+		lc_fail(ctx, LC_E_VALIDATION, q->has_punches ? "punches" :
+		    "cashback_amount", "An adjustment must not be 0.");
+		goto out;
+	}
+	w.key = q->key;
+	if ((rc = lc_write(&ctx->dom, &w, &ctx->out)) == -1)
+		goto out;
+	lc_idempotent(ctx, rc);
+	ret = 0;
+out:
+	free(aw);
+	return ret;
+}
+
 int
 lc_h_admin_cards(struct lc_ctx *ctx)
 {
@@ -309,6 +408,11 @@ lc_h_admin_cards(struct lc_ctx *ctx)
 	}
 	if (lc_path_id(ctx, id, &rest) == -1)
 		goto out;
+	if (strcmp(rest, "/adjust") == 0) {
+		ret = !lc_method_is(ctx, "POST") ? lc_not_allowed(ctx, "POST") :
+		    lc_body(ctx) == -1 ? -1 : adjust(ctx, id);
+		goto out;
+	}
 	if (*rest != '\0') {
 		if (strcmp(rest, "/qr.svg") != 0 &&
 		    strcmp(rest, "/barcode.svg") != 0) {

@@ -274,6 +274,7 @@ txn_json(json_object *a, const struct lc_txn_row *t)
 	if (it->client_ts != NULL)
 		json_object_object_add(o, "client_timestamp",
 		    json_object_new_string(it->client_ts));
+	lc_fmt_hist_extra(o, it);
 	json_object_array_add(a, o);
 }
 
@@ -281,7 +282,8 @@ static const char lc_txn_csv_head[] = "transaction_id,created_at,"
     "transaction_type,card_instance_id,customer_name,card_type,location_id,"
     "location_name,staff_user_id,staff_name,purchase_amount,punches_added,"
     "cashback_earned,discount_amount,redeemed_amount,reward_name,"
-    "pos_reference_id,pos_terminal_id,transaction_notes,client_timestamp\r\n";
+    "pos_reference_id,pos_terminal_id,transaction_notes,client_timestamp,"
+    "voided_transaction_id,voided_by_transaction_id,reason\r\n";
 
 static int
 txn_row(void *arg, const struct lc_txn_row *t)
@@ -313,7 +315,11 @@ txn_row(void *arg, const struct lc_txn_row *t)
 	lc_csv_text(f, it->pos_ref, 0);
 	lc_csv_text(f, it->pos_term, 0);
 	lc_csv_text(f, it->notes, 0);
-	lc_csv_text(f, it->client_ts, 1);
+	lc_csv_text(f, it->client_ts, 0);
+	/* A void names its original, a voided transaction its void. */
+	lc_csv_text(f, it->voided_id, 0);
+	lc_csv_text(f, it->voided_by, 0);
+	lc_csv_text(f, it->reason, 1);
 	return ferror(f) ? -2 : 0;
 }
 

@@ -22,7 +22,8 @@ static int
 parse_query(struct lc_ctx *ctx, struct hquery *q)
 {
 	static const char *const types[] = { "punch", "cashback", "discount",
-	    "reward_claim", "cashback_redeem", NULL };
+	    "reward_claim", "cashback_redeem", "void", "adjustment",
+	    NULL };
 	int i, rc;
 
 	memset(q, 0, sizeof(*q));
@@ -49,7 +50,8 @@ parse_query(struct lc_ctx *ctx, struct hquery *q)
 		if (types[i] == NULL)
 			return lc_fail(ctx, LC_E_VALIDATION, "transaction_type",
 			    "transaction_type must be punch, cashback, discount, "
-			    "reward_claim or cashback_redeem");
+			    "reward_claim, cashback_redeem, void or "
+			    "adjustment");
 	}
 	if (q->from > q->to)
 		return lc_fail(ctx, LC_E_VALIDATION, "from_date",
@@ -94,6 +96,7 @@ item_add(void *arg, const struct lc_hist_item *it)
 	opt_text(o, "pos_terminal_id", it->pos_term);
 	opt_text(o, "transaction_notes", it->notes);
 	opt_text(o, "client_timestamp", it->client_ts);
+	lc_fmt_hist_extra(o, it);
 	json_object_array_add(arg, o);
 	return 0;
 }

@@ -223,6 +223,8 @@ lc_fmt_user(const struct lc_profile *p)
 	add(shop, "staff_enrolment", json_object_new_boolean(p->staff_enrolment));
 	add(shop, "can_enrol", json_object_new_boolean(p->user.is_owner ||
 	    p->staff_enrolment));
+	/* Whether and how long the till offers to void a sale. */
+	add(shop, "void_window_minutes", num(p->void_window));
 	add(u, "shop", shop);
 	return u;
 }
@@ -481,4 +483,105 @@ void
 lc_idempotent(struct lc_ctx *ctx, int rc)
 {
 	add(ctx->out, "idempotent", json_object_new_boolean(rc == 1));
+}
+
+void
+lc_fmt_balance(const struct lc_card *c, json_object *o)
+{
+	balance(c, o);
+}
+
+/* A void: what it undid, what it gave back, and the card after. */
+json_object *
+lc_fmt_void(const struct lc_void_result *r)
+{
+	json_object *d = json_object_new_object(), *bal = json_object_new_object();
+	json_object *also;
+	const char *t = r->voided_type;
+
+	add(d, "transaction_id", str(r->txn_id));
+	add(d, "voided_transaction_id", str(r->voided_id));
+	add(d, "voided_type", str(t));
+	add(d, "card_instance_id", str(r->card.id));
+	add(d, "card_type", str(r->card.program.type));
+	if (strcmp(t, "punch") == 0) {
+		add(d, "punches_removed", num(r->punches_removed));
+		add(d, "rewards_withdrawn", num(r->rewards_withdrawn));
+	} else if (strcmp(t, "reward_claim") == 0) {
+		add(d, "reward_id", str(r->reward_id));
+	} else if (strcmp(t, "cashback_redeem") == 0) {
+		add(d, "cashback_returned", lc_json_money(r->cashback_returned));
+		/* Of earnings whose purchase was voided since. */
+		add(d, "cashback_not_returned",
+		    lc_json_money(r->cashback_not_returned));
+	}
+	if (strcmp(t, "cashback") == 0 || r->also_txn_id[0] != '\0') {
+		add(d, "cashback_removed", lc_json_money(r->cashback_removed));
+		/* Already spent: never clawed back. */
+		add(d, "cashback_not_removed",
+		    lc_json_money(r->cashback_not_removed));
+	}
+	if (strcmp(t, "cashback") == 0 || strcmp(t, "discount") == 0 ||
+	    r->also_txn_id[0] != '\0')
+		add(d, "lifetime_spend_removed", lc_json_money(r->spend_removed));
+	also = NULL;
+	if (r->also_txn_id[0] != '\0') {
+		also = json_object_new_object();
+		add(also, "transaction_id", str(r->also_txn_id));
+		add(also, "voided_transaction_id", str(r->also_voided_id));
+	}
+	add(d, "earned_voided", also);
+	balance(&r->card, bal);
+	add(d, "balance", bal);
+	return d;
+}
+
+json_object *
+lc_fmt_adjust(const struct lc_adjust_result *r)
+{
+	json_object *d = json_object_new_object(), *bal = json_object_new_object();
+
+	add(d, "transaction_id", str(r->txn_id));
+	add(d, "card_instance_id", str(r->card.id));
+	add(d, "card_type", str(r->card.program.type));
+	if (strcmp(r->card.program.type, "punch") == 0)
+		add(d, "rewards_earned", num(r->rewards_earned));
+	balance(&r->card, bal);
+	add(d, "balance", bal);
+	return d;
+}
+
+void
+lc_fmt_hist_extra(json_object *o, const struct lc_hist_item *it)
+{
+	int is_void = it->voided_id != NULL;
+
+	if (it->voided_by != NULL) {
+		add(o, "voided", json_object_new_boolean(1));
+		add(o, "voided_by_transaction_id", str(it->voided_by));
+	}
+	if (is_void)
+		add(o, "voided_transaction_id", str(it->voided_id));
+	if (it->reason != NULL)
+		add(o, "reason", str(it->reason));
+	if (is_void) {
+		/* What it took back or gave back, as amounts of its own. */
+		if (it->punches_change != LC_TXN_NONE)
+			add(o, "punches_removed", num(-it->punches_change));
+		if (it->cashback_change != LC_TXN_NONE)
+			add(o, "cashback_removed",
+			    lc_json_money(-it->cashback_change));
+		if (it->redeemed_change != LC_TXN_NONE)
+			add(o, "cashback_returned",
+			    lc_json_money(-it->redeemed_change));
+		if (it->discount_change != LC_TXN_NONE)
+			add(o, "discount_voided",
+			    lc_json_money(-it->discount_change));
+		return;
+	}
+	/* An adjustment: signed. */
+	if (it->punches_change != LC_TXN_NONE)
+		add(o, "punches_adjusted", num(it->punches_change));
+	if (it->cashback_change != LC_TXN_NONE)
+		add(o, "cashback_adjusted", lc_json_money(it->cashback_change));
 }

@@ -323,6 +323,11 @@ lc_sq_prep(struct lc_db *db, enum lc_sql which, const char *fmt, ...)
 			rc = v < 0 ? sqlite3_bind_null(st, i + 1) :
 			    sqlite3_bind_int64(st, i + 1, v);
 			break;
+		case 'n':
+			v = va_arg(ap, int64_t);
+			rc = v == LC_TXN_NONE ? sqlite3_bind_null(st, i + 1) :
+			    sqlite3_bind_int64(st, i + 1, v);
+			break;
 		case 'b':
 			b = va_arg(ap, const void *);
 			rc = sqlite3_bind_blob(st, i + 1, b, va_arg(ap, int),
@@ -974,12 +979,61 @@ lc_db_card_set_status(struct lc_db *db, const char *id, const char *status)
 int
 lc_db_txn_add(struct lc_db *db, const struct lc_txn *t)
 {
-	return put(db, lc_sq_prep(db, LC_SQL_TXN_ADD, "ssssssiooooosssssi",
+	/* A void's and an adjustment's amounts are signed: bound as
+	 * they are, NULL only for none. */
+	int sig = t->voided_id != NULL || strcmp(t->type, "adjustment") == 0;
+
+	return put(db, lc_sq_prep(db, LC_SQL_TXN_ADD, sig ?
+	    "ssssssinnnnnsssssisss" : "ssssssiooooosssssisss",
 	    t->id, t->merchant_id, t->card_id, t->location_id,
 	    t->staff_user_id, t->type, t->purchase_amount, t->punches_added,
 	    t->rate_bp, t->cashback_earned, t->discount_amount,
 	    t->redeemed_amount, t->reward_id, t->notes, t->pos_ref,
-	    t->pos_term, t->client_ts, t->created_at));
+	    t->pos_term, t->client_ts, t->created_at, t->voided_id,
+	    t->parent_id, t->reason));
+}
+
+static int64_t int_or_none(sqlite3_stmt *, int);
+
+int
+lc_db_txn_get(struct lc_db *db, const char *merchant_id, const char *id,
+    struct lc_txn_info *t)
+{
+	sqlite3_stmt *st = lc_sq_prep(db, LC_SQL_TXN_GET, "ss", merchant_id,
+	    id);
+	int rc;
+
+	if ((rc = row(db, st)) != 1)
+		return rc;
+	COL(st, 0, t->id);
+	COL(st, 1, t->card_id);
+	COL(st, 2, t->location_id);
+	COL(st, 3, t->staff_user_id);
+	COL(st, 4, t->type);
+	COL(st, 5, t->reward_id);
+	COL(st, 6, t->parent_id);
+	COL(st, 7, t->voided_by);
+	t->purchase_amount = sqlite3_column_int64(st, 8);
+	t->created_at = sqlite3_column_int64(st, 9);
+	t->punches_added = int_or_none(st, 10);
+	t->cashback_earned = int_or_none(st, 11);
+	t->discount_amount = int_or_none(st, 12);
+	t->redeemed_amount = int_or_none(st, 13);
+	sqlite3_reset(st);
+	return 1;
+}
+
+int
+lc_db_txn_child(struct lc_db *db, const char *id, char out[LC_ID_LEN + 1])
+{
+	sqlite3_stmt *st = lc_sq_prep(db, LC_SQL_TXN_CHILD, "s", id);
+	int rc;
+
+	if ((rc = row(db, st)) == 1) {
+		lc_sq_col(st, 0, out, LC_ID_LEN + 1);
+		sqlite3_reset(st);
+	}
+	return rc;
 }
 
 int
@@ -1023,6 +1077,47 @@ lc_db_reward_oldest(struct lc_db *db, const char *card_id, struct lc_reward *r)
 	r->earned_at = sqlite3_column_int64(st, 6);
 	sqlite3_reset(st);
 	return 1;
+}
+
+/* The columns of REWARD_OLDEST and REWARD_PENDING_OF. */
+static int
+reward_get(struct lc_db *db, sqlite3_stmt *st, struct lc_reward *r)
+{
+	int rc;
+
+	if ((rc = row(db, st)) != 1)
+		return rc;
+	COL(st, 0, r->id);
+	COL(st, 1, r->card_id);
+	COL(st, 2, r->earned_txn_id);
+	COL(st, 3, r->title);
+	COL(st, 4, r->description);
+	r->amount = sqlite3_column_int64(st, 5);
+	r->earned_at = sqlite3_column_int64(st, 6);
+	sqlite3_reset(st);
+	return 1;
+}
+
+int
+lc_db_reward_pending_of(struct lc_db *db, const char *txn_id,
+    struct lc_reward *r)
+{
+	return reward_get(db, lc_sq_prep(db, LC_SQL_REWARD_PENDING_OF, "s",
+	    txn_id), r);
+}
+
+int
+lc_db_reward_withdraw(struct lc_db *db, const char *id)
+{
+	return change(db, lc_sq_prep(db, LC_SQL_REWARD_WITHDRAW, "s", id));
+}
+
+int
+lc_db_reward_unclaim(struct lc_db *db, const char *id,
+    const char *claim_txn_id)
+{
+	return change(db, lc_sq_prep(db, LC_SQL_REWARD_UNCLAIM, "ss", id,
+	    claim_txn_id));
 }
 
 int
@@ -1071,6 +1166,62 @@ lc_db_entry_add(struct lc_db *db, const char *redeem_txn_id,
 {
 	return put(db, lc_sq_prep(db, LC_SQL_ENTRY_ADD, "ssi", redeem_txn_id,
 	    earning_txn_id, amount));
+}
+
+int
+lc_db_earning_get(struct lc_db *db, const char *txn_id, struct lc_earning *e)
+{
+	sqlite3_stmt *st = lc_sq_prep(db, LC_SQL_EARNING_GET, "s", txn_id);
+	int rc;
+
+	if ((rc = row(db, st)) != 1)
+		return rc;
+	COL(st, 0, e->txn_id);
+	e->amount = sqlite3_column_int64(st, 1);
+	e->remaining = sqlite3_column_int64(st, 2);
+	e->earned_at = sqlite3_column_int64(st, 3);
+	sqlite3_reset(st);
+	return 1;
+}
+
+int
+lc_db_earning_return(struct lc_db *db, const char *txn_id, int64_t amount)
+{
+	return change(db, lc_sq_prep(db, LC_SQL_EARNING_RETURN, "is", amount,
+	    txn_id));
+}
+
+int
+lc_db_entries(struct lc_db *db, const char *txn_id, struct lc_entry **out,
+    size_t *n)
+{
+	sqlite3_stmt *st = lc_sq_prep(db, LC_SQL_ENTRIES_OF, "s", txn_id);
+	struct lc_entry *es = NULL, *ne;
+	int rc = SQLITE_ERROR;
+
+	*out = NULL;
+	*n = 0;
+	if (st == NULL)
+		return -1;
+	while ((rc = lc_sq_step(db, st)) == SQLITE_ROW) {
+		if ((ne = realloc(es, (*n + 1) * sizeof(*es))) == NULL) {
+			rc = SQLITE_NOMEM;
+			break;
+		}
+		es = ne;
+		COL(st, 0, es[*n].earning_txn_id);
+		es[*n].amount = sqlite3_column_int64(st, 1);
+		es[*n].voided = sqlite3_column_int(st, 2);
+		(*n)++;
+	}
+	sqlite3_reset(st);
+	if (rc != SQLITE_DONE) {
+		free(es);
+		*n = 0;
+		return -1;
+	}
+	*out = es;
+	return 0;
 }
 
 /* Idempotency keys. */
@@ -1141,6 +1292,13 @@ int_or_none(sqlite3_stmt *st, int i)
 	    sqlite3_column_int64(st, i);
 }
 
+static int64_t
+signed_or_none(sqlite3_stmt *st, int i)
+{
+	return sqlite3_column_type(st, i) == SQLITE_NULL ? LC_TXN_NONE :
+	    sqlite3_column_int64(st, i);
+}
+
 /* The LC_HISTORY_COLS of st. */
 static void
 hist_row(sqlite3_stmt *st, struct lc_hist_item *it)
@@ -1160,6 +1318,22 @@ hist_row(sqlite3_stmt *st, struct lc_hist_item *it)
 	it->pos_term = text_or_null(st, 12);
 	it->notes = text_or_null(st, 13);
 	it->client_ts = text_or_null(st, 14);
+	it->voided_id = text_or_null(st, 15);
+	it->voided_by = text_or_null(st, 16);
+	it->reason = text_or_null(st, 17);
+	it->punches_change = it->cashback_change = LC_TXN_NONE;
+	it->redeemed_change = it->discount_change = LC_TXN_NONE;
+	if (it->voided_id != NULL || (it->type != NULL &&
+	    strcmp(it->type, "adjustment") == 0)) {
+		/* Signed: kept apart, so no reader takes them for a
+		 * purchase's. */
+		it->punches_change = signed_or_none(st, 3);
+		it->cashback_change = signed_or_none(st, 7);
+		it->discount_change = signed_or_none(st, 8);
+		it->redeemed_change = signed_or_none(st, 9);
+		it->punches_added = it->cashback_earned = -1;
+		it->discount_amount = it->redeemed_amount = -1;
+	}
 }
 
 int
@@ -1442,11 +1616,11 @@ lc_db_txns(struct lc_db *db, const char *merchant_id, int64_t from,
 		return -1;
 	while (stop == 0 && (rc = lc_sq_step(db, st)) == SQLITE_ROW) {
 		hist_row(st, &t.it);
-		t.card_id = text_or_null(st, 15);
-		t.customer_name = text_or_null(st, 16);
-		t.card_type = text_or_null(st, 17);
-		t.location_id = text_or_null(st, 18);
-		t.staff_user_id = text_or_null(st, 19);
+		t.card_id = text_or_null(st, LC_HISTORY_NCOLS);
+		t.customer_name = text_or_null(st, LC_HISTORY_NCOLS + 1);
+		t.card_type = text_or_null(st, LC_HISTORY_NCOLS + 2);
+		t.location_id = text_or_null(st, LC_HISTORY_NCOLS + 3);
+		t.staff_user_id = text_or_null(st, LC_HISTORY_NCOLS + 4);
 		stop = each(arg, &t);
 	}
 	sqlite3_reset(st);

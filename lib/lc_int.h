@@ -164,6 +164,13 @@ json_object *lc_fmt_card(const struct lc_card *);	/* lookup */
 json_object *lc_fmt_purchase(const struct lc_purchase_result *);
 json_object *lc_fmt_claim(const struct lc_claim_result *);
 json_object *lc_fmt_redeem(const struct lc_redeem_result *);
+json_object *lc_fmt_void(const struct lc_void_result *);
+json_object *lc_fmt_adjust(const struct lc_adjust_result *);
+/* A card's balance fields by type, into o (as lookup shows them). */
+void lc_fmt_balance(const struct lc_card *, json_object *o);
+/* The additions of void and adjustment to a history item: the link
+ * each way and the reason, the signed changes of a void or adjustment. */
+void lc_fmt_hist_extra(json_object *o, const struct lc_hist_item *);
 json_object *lc_fmt_tokens(const struct lc_tokens *);
 json_object *lc_fmt_user(const struct lc_profile *);
 /* The success envelope around data, and the error body. */
@@ -239,5 +246,9 @@ int lc_h_admin_settings(struct lc_ctx *);
 int lc_h_admin_audit(struct lc_ctx *);
 int lc_h_enrol(struct lc_ctx *);
 int lc_h_mycard(struct lc_ctx *);
+int lc_h_void(struct lc_ctx *);
+/* api_void.c: a void's or an adjustment's reason, 1 to LC_NOTES_MAX
+ * characters of text, not only blanks: 0, or -1 (VALIDATION_ERROR). */
+int lc_reason_check(struct lc_error *, const char *reason);
 
 #endif /* LC_INT_H */

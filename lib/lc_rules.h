@@ -140,6 +140,7 @@ enum lc_setting {
 	LC_SET_STAFF_ENROLMENT,
 	LC_SET_CURRENCY,
 	LC_SET_PUBLIC_URL,
+	LC_SET_VOID_WINDOW,
 	LC_SET__MAX
 };
 enum lc_setting_kind { LC_SETTING_INT, LC_SETTING_TEXT };
@@ -220,6 +221,7 @@ struct lc_purchase {
 	const char *notes, *key, *pos_ref, *pos_term, *client_ts;
 	int64_t client_ms;			/* client_ts parsed */
 	int64_t at_ms;				/* when it happened */
+	const char *parent_id;	/* earn-on-remainder: its redemption */
 };
 struct lc_purchase_result {
 	char txn_id[LC_ID_LEN + 1];
@@ -269,6 +271,44 @@ struct lc_redeem_result {
 int lc_redeem(struct lc_dom *, const struct lc_redeem *, struct lc_redeem_result *);
 void lc_redeem_result_free(struct lc_redeem_result *);
 
+/* Void (rule_void.c): a transaction undone by a 'void' linked to it. */
+struct lc_void {
+	const char *txn_id, *reason, *location_id, *staff_user_id, *key;
+};
+struct lc_void_result {
+	char txn_id[LC_ID_LEN + 1];		/* the void */
+	char voided_id[LC_ID_LEN + 1];
+	char voided_type[16];
+	/* A redemption's earn-on-remainder purchase, voided with it by
+	 * also_txn_id ("" none). */
+	char also_voided_id[LC_ID_LEN + 1];
+	char also_txn_id[LC_ID_LEN + 1];
+	struct lc_card card;			/* as the void left it */
+	int64_t punches_removed, rewards_withdrawn;
+	int64_t cashback_removed, cashback_not_removed;
+	int64_t cashback_returned, cashback_not_returned;
+	int64_t spend_removed;
+	char reward_id[LC_ID_LEN + 1];		/* a claim's, pending again */
+};
+/* Inside the write: NOT_FOUND, FORBIDDEN (staff: not theirs, not at
+ * their location, past the window), NOT_VOIDABLE, ALREADY_VOIDED. */
+int lc_void(struct lc_dom *, const struct lc_void *, struct lc_void_result *);
+
+/* Adjustment (rule_adjust.c): the owner's signed correction of a card. */
+struct lc_adjust {
+	const char *card_id, *location_id, *reason, *key;
+	int64_t punches, cashback;	/* signed, not 0; by the card's type */
+	int has_punches;		/* punches given, else cashback */
+};
+struct lc_adjust_result {
+	char txn_id[LC_ID_LEN + 1];
+	char location_id[LC_ID_LEN + 1];	/* the default one, if taken */
+	struct lc_card card;			/* as adjusted */
+	int64_t rewards_earned;
+};
+int lc_adjust(struct lc_dom *, const struct lc_adjust *,
+    struct lc_adjust_result *);
+
 /* Share tokens (card_share.c): a card's public page. */
 int lc_share_token(char out[LC_SHARE_LEN + 1]);	/* 0 or -1 */
 int lc_share_token_ok(const char *);	/* 1 when of a token's form */
@@ -303,6 +343,7 @@ struct lc_profile {
 	/* What the till shows and offers (the installation's settings). */
 	char currency_symbol[LC_BYTES(LC_CURRENCY_MAX)];
 	int staff_enrolment;
+	int64_t void_window;	/* minutes staff may void their own sale */
 };
 void lc_profile_free(struct lc_profile *);
 /* The user and the locations they act at: 0, or -1 (UNAUTHORIZED when

@@ -169,8 +169,37 @@
 	    "location_id, staff_user_id, type, purchase_amount, punches_added, " \
 	    "rate_bp, cashback_earned, discount_amount, redeemed_amount, " \
 	    "reward_id, transaction_notes, pos_reference_id, pos_terminal_id, " \
-	    "client_timestamp, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, " \
-	    "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)") \
+	    "client_timestamp, created_at, voided_transaction_id, " \
+	    "parent_transaction_id, reason) VALUES (?, ?, ?, ?, ?, ?, ?, " \
+	    "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)") \
+	X(TXN_GET, "SELECT t.id, t.card_id, t.location_id, t.staff_user_id, " \
+	    "t.type, coalesce(t.reward_id, ''), " \
+	    "coalesce(t.parent_transaction_id, ''), " LC_VOIDED_BY ", " \
+	    "t.purchase_amount, t.created_at, t.punches_added, " \
+	    "t.cashback_earned, t.discount_amount, t.redeemed_amount " \
+	    "FROM transactions t WHERE t.merchant_id = ? AND t.id = ?") \
+	X(TXN_CHILD, "SELECT id FROM transactions " \
+	    "WHERE parent_transaction_id = ?") \
+	X(REWARD_PENDING_OF, "SELECT id, card_id, earned_transaction_id, " \
+	    "title, description, amount, earned_at FROM rewards " \
+	    "WHERE earned_transaction_id = ? AND status = 'pending_claim' " \
+	    "ORDER BY rowid DESC LIMIT 1") \
+	X(REWARD_WITHDRAW, "DELETE FROM rewards WHERE id = ? " \
+	    "AND status = 'pending_claim'") \
+	X(REWARD_UNCLAIM, "UPDATE rewards SET status = 'pending_claim', " \
+	    "claimed_at = NULL, claim_transaction_id = NULL WHERE id = ? " \
+	    "AND status = 'claimed' AND claim_transaction_id = ?") \
+	X(EARNING_GET, "SELECT transaction_id, amount, remaining, earned_at " \
+	    "FROM cashback_earnings WHERE transaction_id = ?") \
+	X(EARNING_RETURN, "UPDATE cashback_earnings SET remaining = " \
+	    "remaining + ?1 WHERE transaction_id = ?2 " \
+	    "AND remaining + ?1 <= amount") \
+	X(ENTRIES_OF, "SELECT r.earning_transaction_id, r.amount_used, " \
+	    "EXISTS (SELECT 1 FROM transactions v " \
+	    "WHERE v.voided_transaction_id = r.earning_transaction_id) " \
+	    "FROM redemption_entries r JOIN cashback_earnings e " \
+	    "ON e.transaction_id = r.earning_transaction_id " \
+	    "WHERE r.redeem_transaction_id = ? ORDER BY e.earned_at, e.rowid") \
 	X(PUNCH_NEAR, "SELECT max(created_at) FROM transactions WHERE " \
 	    "card_id = ? AND type = 'punch' AND created_at > ? AND created_at < ?") \
 	X(REWARD_ADD, "INSERT INTO rewards(id, card_id, earned_transaction_id, " \
@@ -268,7 +297,14 @@
 	"t.punches_added, t.created_at, l.name, " \
 	"coalesce(nullif(u.display_name, ''), u.email), t.cashback_earned, " \
 	"t.discount_amount, t.redeemed_amount, r.title, t.pos_reference_id, " \
-	"t.pos_terminal_id, t.transaction_notes, t.client_timestamp "
+	"t.pos_terminal_id, t.transaction_notes, t.client_timestamp, " \
+	"t.voided_transaction_id, " LC_VOIDED_BY_NULL ", t.reason "
+#define LC_HISTORY_NCOLS 18
+/* The void of transaction t, from the unique index: "" or NULL none. */
+#define LC_VOIDED_BY "coalesce((SELECT v.id FROM transactions v " \
+	"WHERE v.voided_transaction_id = t.id), '')"
+#define LC_VOIDED_BY_NULL "(SELECT v.id FROM transactions v " \
+	"WHERE v.voided_transaction_id = t.id)"
 /* The page's rowids come from the covering index alone, so skipping to a
  * deep page never reads the rows it skips; only the page is joined. */
 #define LC_HISTORY_PAGE "ORDER BY created_at DESC, rowid DESC LIMIT ? OFFSET ?"
@@ -287,7 +323,8 @@ enum lc_sql {
 
 /*
  * The statement, reset and bound from fmt: 's' const char * (NULL binds
- * NULL), 'i' int64_t, 'o' int64_t stored as NULL when below 0, 'b' const
+ * NULL), 'i' int64_t, 'o' int64_t stored as NULL when below 0, 'n' int64_t stored as NULL
+ * when LC_TXN_NONE (a signed amount), 'b' const
  * void * then int length, 'N' NULL (no argument). NULL on failure. The
  * statement stays owned by db; reset it when done.
  */

@@ -228,7 +228,9 @@ int lc_db_cards_count(struct lc_db *, const struct lc_card_query *,
 int lc_db_cards(struct lc_db *, const struct lc_card_query *,
     int (*each)(void *, const struct lc_card *), void *arg);
 
-/* Transactions. An int64 field below 0 is stored as none (NULL). */
+/* Transactions. An int64 field below 0 is stored as none (NULL); but on
+ * a void or an adjustment, whose amounts are signed, LC_TXN_NONE is. */
+#define LC_TXN_NONE INT64_MIN
 struct lc_txn {
 	char id[LC_ID_LEN + 1];
 	const char *merchant_id, *card_id, *location_id, *staff_user_id, *type;
@@ -236,8 +238,29 @@ struct lc_txn {
 	int64_t cashback_earned, discount_amount, redeemed_amount;
 	const char *reward_id, *notes, *pos_ref, *pos_term, *client_ts;
 	int64_t created_at;
+	/* NULL: none. A void's original; an earn-on-remainder purchase's
+	 * redemption; why a void or an adjustment was made. */
+	const char *voided_id, *parent_id, *reason;
 };
 int lc_db_txn_add(struct lc_db *, const struct lc_txn *);
+/* A transaction of the merchant, as a void reads it. Empty text: none. */
+struct lc_txn_info {
+	char id[LC_ID_LEN + 1];
+	char card_id[LC_ID_LEN + 1];
+	char location_id[LC_ID_LEN + 1];
+	char staff_user_id[LC_ID_LEN + 1];
+	char type[16];
+	char reward_id[LC_ID_LEN + 1];
+	char parent_id[LC_ID_LEN + 1];	/* its redemption (earn part) */
+	char voided_by[LC_ID_LEN + 1];	/* the void that undid it */
+	int64_t purchase_amount, created_at;
+	/* Below 0: none. */
+	int64_t punches_added, cashback_earned, discount_amount, redeemed_amount;
+};
+int lc_db_txn_get(struct lc_db *, const char *merchant_id, const char *id,
+    struct lc_txn_info *);
+/* The earn-on-remainder purchase of redemption id: 1 (into out), 0 none. */
+int lc_db_txn_child(struct lc_db *, const char *id, char out[LC_ID_LEN + 1]);
 /* The latest punch of card in (after, before), exclusive: 1 with *at. */
 int lc_db_punch_near(struct lc_db *, const char *card_id, int64_t after,
     int64_t before, int64_t *at);
@@ -257,6 +280,15 @@ int lc_db_reward_oldest(struct lc_db *, const char *card_id, struct lc_reward *)
 /* Pending to claimed: 1, or 0 when it was not pending. */
 int lc_db_reward_claim(struct lc_db *, const char *id, int64_t at,
     const char *claim_txn_id);
+/* A pending reward earned by transaction txn_id: 1 (into r), 0 none. */
+int lc_db_reward_pending_of(struct lc_db *, const char *txn_id,
+    struct lc_reward *r);
+/* Deletes a pending reward (a void withdraws it): 1, or 0 when it was not
+ * pending. */
+int lc_db_reward_withdraw(struct lc_db *, const char *id);
+/* Claimed by claim_txn_id back to pending: 1, or 0 when it was not. */
+int lc_db_reward_unclaim(struct lc_db *, const char *id,
+    const char *claim_txn_id);
 
 /* The cashback ledger: one earning per cashback purchase. */
 struct lc_earning {
@@ -271,6 +303,20 @@ int lc_db_earning_oldest(struct lc_db *, const char *card_id, struct lc_earning 
 int lc_db_earning_use(struct lc_db *, const char *txn_id, int64_t use);
 int lc_db_entry_add(struct lc_db *, const char *redeem_txn_id,
     const char *earning_txn_id, int64_t amount);
+/* The earning of txn_id: 1 (into e), 0 none. */
+int lc_db_earning_get(struct lc_db *, const char *txn_id, struct lc_earning *);
+/* Gives back amount to the earning: 1, or 0 when it would pass its amount. */
+int lc_db_earning_return(struct lc_db *, const char *txn_id, int64_t amount);
+/* What redemption (or adjustment) txn_id took from each earning, in the
+ * order taken; voided: that earning's purchase has been voided since. */
+struct lc_entry {
+	char earning_txn_id[LC_ID_LEN + 1];
+	int64_t amount;
+	int voided;
+};
+/* *out malloc'd (the caller frees it), *n entries: 0 or -1. */
+int lc_db_entries(struct lc_db *, const char *txn_id, struct lc_entry **out,
+    size_t *n);
 
 /* Idempotency keys, one namespace per merchant. */
 struct lc_idem {
@@ -298,6 +344,13 @@ struct lc_hist_item {
 	int64_t cashback_earned, discount_amount, redeemed_amount;
 	/* NULL: none. */
 	const char *reward_name, *pos_ref, *pos_term, *notes, *client_ts;
+	/* NULL: none. A void's original, the void that undid this one, the
+	 * reason of a void or an adjustment. */
+	const char *voided_id, *voided_by, *reason;
+	/* A void's or an adjustment's signed changes (LC_TXN_NONE: none);
+	 * its amount fields above are then none. */
+	int64_t punches_change, cashback_change, redeemed_change;
+	int64_t discount_change;
 };
 int lc_db_history_count(struct lc_db *, const struct lc_hist_query *,
     int64_t *total);

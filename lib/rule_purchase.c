@@ -27,6 +27,7 @@ lc_purchase(struct lc_dom *dom, const struct lc_purchase *p,
 	t.pos_ref = p->pos_ref;
 	t.pos_term = p->pos_term;
 	t.client_ts = p->client_ts;
+	t.parent_id = p->parent_id;
 	if (card.ops->purchase(dom, &card, p, &t, r) == -1)
 		return -1;
 	memcpy(r->txn_id, t.id, sizeof(r->txn_id));

@@ -99,6 +99,8 @@ lc_redeem(struct lc_dom *dom, const struct lc_redeem *q,
 	p.punch_count = 1;
 	p.notes = q->notes;
 	p.at_ms = dom->now_ms;
+	/* Linked, so a void of the redemption finds it. */
+	p.parent_id = t.id;
 	r->earned = 1;
 	return lc_purchase(dom, &p, &r->earn);
 }

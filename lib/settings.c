@@ -38,6 +38,9 @@ static const struct lc_setting_info lc_settings[LC_SET__MAX] = {
 	[LC_SET_PUBLIC_URL] = { "public_url", 0, 0, LC_URL_MAX, 1,
 	    LC_SETTING_TEXT, url_ok, "empty, or an address of up to 200 "
 	    "characters that starts with http:// or https:// and ends with /" },
+	/* How long staff may void their own sale (minutes; 0: staff may
+	 * not void). The owner voids any transaction at any time. */
+	[LC_SET_VOID_WINDOW] = { "void_window_minutes", 30, 0, 1440, 1 },
 };
 
 /* No control character, C1 (U+0080 to U+009F) included: lc_text_check

@@ -92,16 +92,22 @@ CREATE TRIGGER txn_counts_del AFTER DELETE ON transactions BEGIN
 		WHERE card_id = OLD.card_id AND type = OLD.type;
 END;
 
--- As in 005, and a void counts against the figures of the day it is
--- made: a purchase less, its sale less, its punches, cashback and
--- discount back; a claim less. An adjustment moves punches and cashback.
+-- As in 005, but a void takes its original out of the figures of the
+-- original's own quarter hour, location and staff member, as if it had
+-- not happened (a sale less, its punches, cashback and discount back; a
+-- claim less), so no figure goes below 0. An adjustment counts where and
+-- when it is made: punches given, cashback given (earned) or taken
+-- (redeemed, as a redemption takes it).
 CREATE TRIGGER report_txn AFTER INSERT ON transactions BEGIN
 	INSERT INTO report_buckets(merchant_id, bucket, location_id,
 	    staff_user_id, purchases, sales_amount, punches, rewards_claimed,
 	    cashback_earned, cashback_redeemed, discounts_given)
 	SELECT NEW.merchant_id,
-	    (NEW.created_at - ((NEW.created_at % 900000) + 900000) % 900000) / 900000,
-	    NEW.location_id, NEW.staff_user_id,
+	    (coalesce(o.created_at, NEW.created_at) -
+	    ((coalesce(o.created_at, NEW.created_at) % 900000) + 900000) % 900000)
+	    / 900000,
+	    coalesce(o.location_id, NEW.location_id),
+	    coalesce(o.staff_user_id, NEW.staff_user_id),
 	    CASE WHEN NEW.type IN ('punch', 'cashback', 'discount') THEN 1
 	        WHEN o.type IN ('punch', 'cashback', 'discount') THEN -1
 	        ELSE 0 END,
@@ -109,10 +115,17 @@ CREATE TRIGGER report_txn AFTER INSERT ON transactions BEGIN
 	        THEN NEW.purchase_amount
 	        WHEN o.type IN ('punch', 'cashback', 'discount')
 	        THEN -NEW.purchase_amount ELSE 0 END,
-	    coalesce(NEW.punches_added, 0),
+	    CASE WHEN NEW.type = 'adjustment'
+	        THEN max(coalesce(NEW.punches_added, 0), 0)
+	        ELSE coalesce(NEW.punches_added, 0) END,
 	    CASE WHEN NEW.type = 'reward_claim' THEN 1
 	        WHEN o.type = 'reward_claim' THEN -1 ELSE 0 END,
-	    coalesce(NEW.cashback_earned, 0), coalesce(NEW.redeemed_amount, 0),
+	    CASE WHEN NEW.type = 'adjustment'
+	        THEN max(coalesce(NEW.cashback_earned, 0), 0)
+	        ELSE coalesce(NEW.cashback_earned, 0) END,
+	    CASE WHEN NEW.type = 'adjustment'
+	        THEN max(-coalesce(NEW.cashback_earned, 0), 0)
+	        ELSE coalesce(NEW.redeemed_amount, 0) END,
 	    coalesce(NEW.discount_amount, 0)
 	FROM (SELECT 1) LEFT JOIN transactions o
 	    ON o.id = NEW.voided_transaction_id

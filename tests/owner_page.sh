@@ -812,6 +812,47 @@ async function main() {
 
 	/* ---- the session ---- */
 
+	/* ---- void and adjust ---- */
+
+	await step('the owner voids the cashier\'s purchase from the card\'s history: a reason is required; the row shows voided, the cashback goes back', async () => {
+		await nav('cards');
+		await ev(`fill('#search-q', 'robert') && click('#search-form button[type=submit]')`);
+		await waitFor(`rowOf('#cards-body', 'Robert Brown')`);
+		await ev(`click(btnIn(rowOf('#cards-body', 'Robert Brown'), 'View'))`);
+		await waitFor(`vis('#card-detail') && text('#detail-balance').includes('0.40') && $('#dhist-body .btn-void')`);
+		await ev(`click($('#dhist-body .btn-void'))`);
+		await waitFor(`dlg() && text('dialog[open]').includes('Void this transaction?') && document.activeElement === dlg().querySelector('[data-field=reason]')`);
+		const intro = await ev(`text('dialog[open]')`);
+		if (!intro.includes('20.00') || !intro.includes('Robert Brown')) throw new Error(intro);
+		await ev(`click(dlg().querySelector('button[type=submit]'))`);
+		await waitFor(`dlg() && text('dialog[open] .form-msg').includes('Enter the reason')`);
+		await ev(`(dlg().querySelector('[data-field=reason]').value = 'Paid by another card', click(dlg().querySelector('button[type=submit]')))`);
+		await waitFor(`!dlg() && text('#dhist-body').includes('voided') && /Cashback balance\\D*0\\.00/.test(text('#detail-balance'))`);
+		const rows = await ev(`$$('#dhist-body tr').map((r) => r.textContent)`);
+		if (!/Void/.test(rows[0]) || !rows[0].includes('reason: Paid by another card') || !/cashback taken back \D*0\.40/.test(rows[0]) ||
+		    !/voided/.test(rows[1])) throw new Error(rows.join(' | '));
+		await shot('owner-card-voided');
+		return ev(`!$('#dhist-body .btn-void')`);
+	});
+
+	await step('adjusting the card: below zero is refused with the API\'s message; +2.50 with a reason is added and shown', async () => {
+		await ev(`click('#detail-adjust')`);
+		await waitFor(`dlg() && dlg().querySelector('[data-field=cashback_amount]')`);
+		await ev(`(dlg().querySelector('[data-field=cashback_amount]').value = '-1.00', dlg().querySelector('[data-field=reason]').value = 'Test', click(dlg().querySelector('button[type=submit]')))`);
+		await waitFor(`dlg() && text('dialog[open] .form-msg').includes('The cashback balance is 0.00')`);
+		await ev(`(dlg().querySelector('[data-field=cashback_amount]').value = '+2.50', dlg().querySelector('[data-field=reason]').value = 'Goodwill: coffee was cold', click(dlg().querySelector('button[type=submit]')))`);
+		await waitFor(`!dlg() && /Cashback balance\\D*2\\.50/.test(text('#detail-balance'))`);
+		await waitFor(`text('#dhist-body tr').includes('Adjustment') && /\\+\\D*2\\.50/.test(text('#dhist-body tr')) && text('#dhist-body tr').includes('Goodwill')`);
+		return ev(`!$('#dhist-body tr').querySelector('.btn-void')`);
+	});
+
+	await step('the report\'s list shows the void beside the voided purchase', async () => {
+		await nav('reports');
+		await ev(`pick('#report-preset', 'today') && click('#report-form button[type=submit]')`);
+		await waitFor(`text('#rtx-body').includes('Paid by another card') && text('#rtx-body').includes('voided')`);
+		return true;
+	});
+
 	await step('an expired access token is refreshed once and the call retried', async () => {
 		const before = await ev(`sessionStorage.getItem('pos.refresh_token')`);
 		await ev(`(sessionStorage.setItem('pos.access_token', 'not-a-valid-token'), true)`);

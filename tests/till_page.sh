@@ -534,6 +534,75 @@ async function main() {
 		return true;
 	});
 
+	/* Void last sale: the cashier's own recent sale, with a reason and a
+	 * second, deliberate press, by keyboard. */
+	let voidedId = null;
+	await step('"Void last sale" asks for a reason, then names the sale; Enter on "Yes" voids it and the card is as before', async () => {
+		await lookupCard(E.CASH_BARCODE);
+		await waitFor(`text('#card-title') === 'Cashback Club' && document.activeElement === $('#purchase-amount')`);
+		const before = await ev(`text('#card-balance')`);
+		await ev(`fill('#purchase-amount', '45.00') && submit('#purchase-submit')`);
+		await waitFor(`text('#result').includes('Cashback earned')`);
+		await waitFor(`vis('#void-panel') && vis('#void-open')`);
+		voidedId = await ev(`JSON.parse(sessionStorage.getItem('pos.sales.v1'))[0].id`);
+		await ev(`($('#void-open').focus(), true)`);
+		await pressEnter();
+		await waitFor(`vis('#void-form') && document.activeElement === $('#void-reason')`);
+		if (await ev(`$('#void-sale').value`) !== voidedId) throw new Error('the last sale is not the one offered');
+		if (!(await ev(`text('#void-sale')`)).includes('45.00')) throw new Error(await ev(`text('#void-sale')`));
+		await pressEnter();
+		await waitFor(`vis('#void-reason-error') && document.activeElement === $('#void-reason')`);
+		if (await ev(`vis('#void-confirm')`)) throw new Error('confirmation without a reason');
+		await typeText('Keyed 45.00 for 4.50');
+		await pressEnter();
+		await waitFor(`vis('#void-confirm') && document.activeElement === $('#void-yes')`);
+		const c = await ev(`text('#void-confirm-text')`);
+		if (!c.includes('45.00') || !c.includes('Cashback Club')) throw new Error(c);
+		await pressEnter();
+		await waitFor(`text('#result').includes('Sale voided')`);
+		const r = await ev(`text('#result')`);
+		if (!/Cashback taken back: €\d+\.\d\d\./.test(r)) throw new Error(r);
+		await noCodes('#result');
+		await waitFor(`text('#card-balance') === ${JSON.stringify(before)}`, 5000);
+		await waitFor(`!$('#history-panel').getAttribute('aria-busy') && text('#history-panel').includes('Void') && text('#history-panel').includes('voided')`);
+		return ev(`!Array.from($('#void-sale').options).some((o) => o.value === ${JSON.stringify(voidedId)})`);
+	});
+
+	await step('the void is recorded with its reason, linked to the sale; a second void of it is refused', async () => {
+		const tok = await ev(`sessionStorage.getItem('pos.access_token')`);
+		const lk = await call('POST', 'cards/lookup', { barcode_value: E.CASH_BARCODE }, tok);
+		const hs = await call('GET', 'transactions/history?card_instance_id=' + lk.body.data.card_instance_id + '&page_size=2', undefined, tok);
+		const [v, o] = hs.body.data.transactions;
+		if (v.transaction_type !== 'void' || v.voided_transaction_id !== voidedId || v.reason !== 'Keyed 45.00 for 4.50' ||
+		    o.transaction_id !== voidedId || o.voided !== true) throw new Error(JSON.stringify(hs.body.data.transactions));
+		const me = await ev(`JSON.parse(sessionStorage.getItem('pos.user'))`);
+		const again = await call('POST', 'transactions/void', { transaction_id: voidedId, reason: 'again', location_id: me.location.id, staff_user_id: me.id }, tok);
+		if (again.status !== 409 || again.body.error.code !== 'ALREADY_VOIDED') throw new Error(JSON.stringify(again.body));
+		return true;
+	});
+
+	await step('Escape closes the void form and voids nothing', async () => {
+		await ev(`fill('#purchase-amount', '2.00') && submit('#purchase-submit')`);
+		await waitFor(`text('#result').includes('Cashback earned') && vis('#void-open')`);
+		const n = await ev(`JSON.parse(sessionStorage.getItem('pos.sales.v1')).length`);
+		await ev(`click('#void-open')`);
+		await waitFor(`document.activeElement === $('#void-reason')`);
+		await typeText('changed my mind');
+		await S('Input.dispatchKeyEvent', { type: 'keyDown', key: 'Escape', code: 'Escape', windowsVirtualKeyCode: 27 });
+		await S('Input.dispatchKeyEvent', { type: 'keyUp', key: 'Escape', code: 'Escape', windowsVirtualKeyCode: 27 });
+		await waitFor(`!vis('#void-form') && document.activeElement === $('#void-open')`);
+		return ev(`JSON.parse(sessionStorage.getItem('pos.sales.v1')).length === ${n} && $('#void-reason').value === ''`);
+	});
+
+	await step('with void_window_minutes 0 the till offers no void', async () => {
+		admin('setting', 'set', 'void_window_minutes', '0');
+		await S('Page.reload');
+		await waitFor(`vis('#pos-view') && JSON.parse(sessionStorage.getItem('pos.user')).shop.void_window_minutes === 0`);
+		await waitFor(`!vis('#void-panel')`);
+		admin('setting', 'set', 'void_window_minutes', '30');
+		return true;
+	});
+
 	await step('no console error, exception or CSP report', async () => {
 		const p = problems.filter((x) => !/Failed to load resource|ERR_INTERNET_DISCONNECTED|status of 4\d\d|status of 5\d\d/.test(x));
 		if (p.length) throw new Error(p.join('\n'));

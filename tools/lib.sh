@@ -24,6 +24,7 @@ transactions/history history
 transactions/sync sync
 rewards/claim claim
 cashback/redeem redeem
+transactions/void void
 cards/enrol enrol
 mycard/* mycard
 setup setup
