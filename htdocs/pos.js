@@ -9,7 +9,7 @@ import { createApi, ApiError, NetError, SessionEnded } from './js/api.js';
 import { createQueue, DEFAULT_COOLDOWN_S } from './js/queue.js';
 import { KeyBursts } from './js/keys.js';
 import { parseMoney, formatMoney, toCents, centsStr, isNum } from './js/money.js';
-import { afterPurchaseLine } from './js/progress.js';
+import { afterPurchaseLine, expiryLine } from './js/progress.js';
 
 const PAGE_SIZE = 10;
 const SYNC_EVERY_MS = 60000;
@@ -213,6 +213,9 @@ const attempts = {};
 const held = { text: '', enter: false };
 /* The purchase waiting for its second press ({sig}). */
 let confirmPending = null;
+/* A sale is being recorded: one at a time, so a second Enter (or the
+ * Enter held during a lookup) cannot start another beside it. */
+let saleInFlight = false;
 
 function attempt(kind, sig) {
 	let a = attempts[kind];
@@ -379,6 +382,7 @@ function onLookup(ev) {
  * new scan always goes through, and the answer of an older lookup is
  * dropped. */
 async function lookup(ident, focusAmount) {
+	if (!ident) return;
 	const seq = ++lookupSeq;
 	const btn = $('lookup-submit');
 	btn.setAttribute('aria-busy', 'true');
@@ -407,7 +411,9 @@ async function lookup(ident, focusAmount) {
 			releaseHeld();
 			return;
 		}
-		if (focusAmount || !(e instanceof NetError)) setMsg('lookup-error', e);
+		if (focusAmount || !(e instanceof NetError))
+			setMsg('lookup-error', e instanceof ApiError && e.code === 'CARD_NOT_FOUND' ?
+			    h('span', null, errorNode(e), canEnrol() ? ' Check the number, or issue a new card with "New card".' : ' Check the number.') : e);
 		/* The next scan replaces the code instead of adding to it. */
 		if (focusAmount) dropHeld($('lookup-code'));
 	} finally {
@@ -429,7 +435,7 @@ function releaseHeld() {
 	f.value = text;
 	f.focus();
 	f.setSelectionRange(text.length, text.length);
-	if (enter) $('purchase-form').requestSubmit($('purchase-submit'));
+	if (enter && !saleInFlight) $('purchase-form').requestSubmit($('purchase-submit'));
 }
 
 /* The lookup failed: keys typed meanwhile are dropped, focus goes back. */
@@ -474,6 +480,8 @@ function renderCard() {
 		rows.push(['Cashback rate', pct(b.cashback_rate), '']);
 		rows.push(['Tier', b.current_tier_name || '—', '']);
 		rows.push(['Lifetime cashback', money(b.lifetime_cashback), '']);
+		const exp = expiryLine(d, currency());
+		if (exp) rows.push(['Next expiry', exp, 'good']);
 	} else if (d.card_type === 'discount') {
 		rows.push(['Discount', pct(b.discount_rate), 'big']);
 		rows.push(['Tier', b.current_tier_name || '—', '']);
@@ -622,15 +630,15 @@ function purchaseConfirm(text, sig) {
 	show('purchase-submit', !text);
 }
 
-function cooldownOf() {
-	const c = card && card.program && Number.isInteger(card.program.cooldown_seconds) ? card.program.cooldown_seconds :
-	    card && Number.isInteger(card.cooldown_seconds) ? card.cooldown_seconds : DEFAULT_COOLDOWN_S;
-	return Math.max(0, c);
+function cooldownOf(c) {
+	const v = c && c.program && Number.isInteger(c.program.cooldown_seconds) ? c.program.cooldown_seconds :
+	    c && Number.isInteger(c.cooldown_seconds) ? c.cooldown_seconds : DEFAULT_COOLDOWN_S;
+	return Math.max(0, v);
 }
 
 function onRecord(ev, confirmed) {
 	if (ev) ev.preventDefault();
-	if (!card && !offlineIdent) return;
+	if ((!card && !offlineIdent) || saleInFlight) return;
 	clearFieldErrors();
 	const amount = parseMoney($('purchase-amount').value);
 	const isPunch = !card || card.card_type === 'punch';
@@ -649,7 +657,14 @@ function onRecord(ev, confirmed) {
 		fieldError('purchase-amount', 'Enter the amount the customer pays: it must be above 0.');
 		bad = 'purchase-amount';
 	}
-	if (bad) { purchaseConfirm(null); $(bad).focus(); return; }
+	if (bad) {
+		/* The result of an earlier try is not this one's. */
+		purchaseConfirm(null);
+		show('result-panel', false);
+		stopCountdown();
+		$(bad).focus();
+		return;
+	}
 	const notes = $('purchase-notes').value.trim();
 	const sig = [amount.cents, isPunch ? punches : 0, notes].join('|');
 	const big = amount.cents >= CONFIRM_CENTS || (isPunch && punches > CONFIRM_PUNCHES);
@@ -658,7 +673,9 @@ function onRecord(ev, confirmed) {
 		if (amount.cents >= CONFIRM_CENTS) what.push('a purchase of ' + money(amount.value));
 		if (isPunch && punches > CONFIRM_PUNCHES) what.push(plural(punches, 'punch', 'punches') + ' at once');
 		purchaseConfirm('Record ' + what.join(' with ') + '? Check the amount with the customer.', sig);
-		$('purchase-yes').focus();
+		/* On "Change it": a second Enter, or a key held down, must not
+		 * say yes. */
+		$('purchase-no').focus();
 		return;
 	}
 	purchaseConfirm(null);
@@ -686,17 +703,20 @@ async function record(amount, punches, notes) {
 
 	const label = card ? (card.card_title || card.card_name) + ' — ' + (card.customer_name || '') : $('card-title').textContent;
 	const meta = { label, card_type: card ? card.card_type : null, merchant_id: user.merchant_id };
+	/* The sale's own card: the answer may come when another is shown. */
+	const sale = { card, gen: cardGen, label, a };
 	const gen = cardGen;
 	const btn = $('purchase-submit');
 	busy(btn, true);
+	saleInFlight = true;
 	try {
 		const r = await api.call('POST', 'transactions/record', body);
 		const d = r.data && r.data.data;
 		if (!d) throw api.unreadable(r.status);
-		delete attempts.record;
+		forget(a);
 		queue.remove([a.key]);
 		renderQueue();
-		showResult(recordResult(d, label));
+		showResult(recordResult(d, label, sale.card, gen !== cardGen));
 		saleKept(d, label, amount.value, loc);
 		/* Another card came meanwhile: its typing stays, focus too. */
 		if (gen !== cardGen) return;
@@ -709,7 +729,7 @@ async function record(amount, punches, notes) {
 			/* Nothing was recorded: keep the sale for after the next login,
 			 * and say so on the login form. */
 			const ok = queue.add(body, meta);
-			delete attempts.record;
+			forget(a);
 			renderLoginQueue();
 			const n = $('login-notice');
 			n.textContent = (n.textContent ? n.textContent + ' ' : '') + (ok ?
@@ -719,38 +739,53 @@ async function record(amount, punches, notes) {
 			return;
 		}
 		if (e instanceof NetError || (e instanceof ApiError && QUEUE_ON.includes(e.code))) {
-			queueOffline(body, meta, amount, e, gen);
+			queueOffline(body, meta, amount, e, sale);
 		} else {
 			/* The server refused it: nothing was recorded; the next try is a new attempt. */
-			delete attempts.record;
+			forget(a);
 			queue.remove([a.key]);
 			renderQueue();
-			const wait = e.code === 'COOLDOWN_ACTIVE' && Number.isInteger(e.retryAfter);
-			showResult(h('div', { className: 'res res-error' },
+			const wait = e.code === 'COOLDOWN_ACTIVE' && Number.isInteger(e.retryAfter) && gen === cardGen;
+			showResult(h('div', { className: 'res res-error' }, previousSale(sale),
 				h('p', { className: 'res-head' }, 'Purchase not recorded'),
 				h('p', null, errorNode(e, wait))));
 			if (wait) countdown(e.retryAfter);
-			if (e.code === 'CARD_INACTIVE' && cardIdent) lookup(cardIdent, false);
+			if (e.code === 'CARD_INACTIVE' && cardIdent && gen === cardGen) lookup(cardIdent, false);
 		}
 	} finally {
+		saleInFlight = false;
 		busy(btn, false);
 	}
+}
+
+/* Drops the sale's retry key, unless a later sale has its own by now. */
+function forget(a) {
+	if (attempts.record === a) delete attempts.record;
+}
+
+/* A heading for the answer of a sale of a card no longer on screen, so
+ * the cashier never reads it as the new card's. */
+function previousSale(sale) {
+	return sale.gen === cardGen ? null : h('p', { className: 'res-prev' }, 'Previous sale: ' + sale.label);
 }
 
 /* A purchase the server could not take now goes to the queue, unless it
  * is a second punch on the card within the cooldown: the server would
  * refuse that too, so the till says so now, as it does online. */
-function queueOffline(body, meta, amount, e, gen) {
-	const isPunch = typeof body.punch_count === 'number' && (!card || card.card_type === 'punch');
-	const prior = isPunch ? queue.punchWithin(body, cooldownOf(), Date.parse(body.client_timestamp)) : null;
+function queueOffline(body, meta, amount, e, sale) {
+	const gen = sale.gen, c = sale.card, a = sale.a;
+	/* Only a card known to be a punch card: an unknown one may be a
+	 * cashback card, whose next sale must not be turned away. */
+	const isPunch = typeof body.punch_count === 'number' && (!c || c.card_type === 'punch');
+	const prior = isPunch ? queue.punchWithin(body, cooldownOf(c), Date.parse(body.client_timestamp)) : null;
 	if (prior && prior.item.idempotency_key !== body.idempotency_key) {
-		delete attempts.record;
-		const left = Math.ceil((Date.parse(prior.item.client_timestamp) + cooldownOf() * 1000 - Date.now()) / 1000);
-		showResult(h('div', { className: 'res res-error' },
+		forget(a);
+		const left = Math.ceil((Date.parse(prior.item.client_timestamp) + cooldownOf(c) * 1000 - Date.now()) / 1000);
+		showResult(h('div', { className: 'res res-error' }, previousSale(sale),
 			h('p', { className: 'res-head' }, 'Purchase not recorded'),
 			h('p', null, h('strong', null, 'This card was punched ' + waitText(Math.max(1, Math.round((Date.now() - Date.parse(prior.item.client_timestamp)) / 1000))) +
 			    ' ago (kept in the offline queue).'), ' A card takes one punch per visit.')));
-		if (left > 0) countdown(left);
+		if (left > 0 && gen === cardGen) countdown(left);
 		if (gen === cardGen) resetPurchaseForm();
 		return;
 	}
@@ -759,15 +794,19 @@ function queueOffline(body, meta, amount, e, gen) {
 	if (ok) {
 		/* Saved: the next scan starts clean; pressing Record again is no
 		 * longer possible for this sale, and needs no second key. */
-		delete attempts.record;
+		forget(a);
 		if (gen === cardGen) resetPurchaseForm();
 		setTimeout(() => syncNow(false), SYNC_SOON_MS);
 	}
-	showResult(h('div', { className: 'res res-warn' },
-		h('p', { className: 'res-head' }, ok ? 'Saved to the offline queue' : 'Not recorded'),
+	/* Not stored: the answer may only have been lost, so the sale may be
+	 * recorded; its key is kept and the form too, so Record again now
+	 * cannot count it twice, where writing it down to type in later
+	 * would. */
+	showResult(h('div', { className: 'res res-warn' }, previousSale(sale),
+		h('p', { className: 'res-head' }, ok ? 'Saved to the offline queue' : 'Outcome unknown'),
 		h('p', null, errorNode(e)),
 		h('p', null, ok ? 'The purchase of ' + money(amount.value) + ' is sent automatically when the server is reachable; it will not be counted twice.'
-		    : 'This till could not store the purchase. Write it down and enter it later.')));
+		    : 'This till cannot store the purchase (its storage is full). Press Record again now with the same details: it will not be counted twice.')));
 	if (gen === cardGen) $('result-panel').focus({ preventScroll: true });
 }
 
@@ -803,7 +842,8 @@ function showResult(node) {
 	$('result-panel').scrollIntoView({ block: 'nearest' });
 }
 
-function recordResult(d, label) {
+function recordResult(d, label, saleCard, previous) {
+	const card = saleCard;
 	const parts = [];
 	const dup = d.idempotent === true ? h('p', { className: 'note' }, 'Already recorded earlier: this is the original result, nothing was added twice.') : null;
 	if (d.card_type === 'punch') {
@@ -833,7 +873,8 @@ function recordResult(d, label) {
 	const line = afterPurchaseLine(d, card, currency());
 	if (line) parts.push(h('p', { className: 'progress-line' }, h('span', { className: 'visually-hidden' }, 'For the customer: '), line));
 	parts.push(h('p', { className: 'res-foot' }, label + ' · transaction ' + shortId(d.transaction_id)));
-	return h('div', { className: 'res res-ok' + (d.reward_earned ? ' res-reward' : '') }, parts, dup);
+	return h('div', { className: 'res res-ok' + (d.reward_earned ? ' res-reward' : '') },
+		previous ? h('p', { className: 'res-prev' }, 'Previous sale: ' + label) : null, parts, dup);
 }
 
 /* ---- claim reward ----------------------------------------------------- */
@@ -846,7 +887,8 @@ function claimConfirm(on) {
 		const b = balanceOf(card), rw = card.reward || {};
 		$('claim-confirm-text').textContent = 'Hand over ' + (rw.title ? rw.title : 'the reward') + ' to ' + (card.customer_name || 'the customer') +
 		    ' now?' + (b.pending_rewards > 1 ? ' (' + plural(b.pending_rewards, 'reward', 'rewards') + ' waiting; one is claimed.)' : '');
-		$('claim-yes').focus();
+		/* On Cancel: a second Enter must not hand the reward over. */
+		$('claim-no').focus();
 	}
 }
 
@@ -857,32 +899,38 @@ async function onClaim() {
 	const body = { card_instance_id: card.card_instance_id, location_id: loc ? loc.id : '', staff_user_id: user.id };
 	const a = attempt('claim', JSON.stringify([body, balanceOf(card).pending_rewards]));
 	body.idempotency_key = a.key;
+	/* The answer may come when another card is shown: it then says whose
+	 * it is and leaves that card alone. */
+	const sale = { gen: cardGen, label: (card.card_title || '') + ' — ' + (card.customer_name || ''), ident: cardIdent };
+	const here = () => sale.gen === cardGen;
 	const btn = $('claim-button');
 	busy(btn, true);
 	try {
 		const r = await api.call('POST', 'rewards/claim', body);
 		const d = r.data;
-		delete attempts.claim;
-		showResult(h('div', { className: 'res res-ok res-reward' },
+		if (attempts.claim === a) delete attempts.claim;
+		showResult(h('div', { className: 'res res-ok res-reward' }, previousSale(sale),
 			h('p', { className: 'res-head' }, 'Reward claimed: ' + (d.reward_name || 'reward')),
 			h('p', null, 'Hand over the reward' + (toCents(d.reward_amount) > 0 ? ' (value ' + money(d.reward_amount) + ')' : '') +
 			    '. Earned ' + when(d.earned_at) + '.'),
 			h('p', null, plural(d.pending_rewards_remaining, 'reward', 'rewards') + ' still waiting.'),
 			d.idempotent === true ? h('p', { className: 'note' }, 'Already claimed earlier: this is the original result.') : null));
-		lookup(cardIdent, false);
-		hist.page = 1;
-		loadHistory();
+		if (here()) {
+			lookup(sale.ident, false);
+			hist.page = 1;
+			loadHistory();
+		}
 	} catch (e) {
 		if (e instanceof SessionEnded) return;
-		if (!(e instanceof NetError)) delete attempts.claim;
-		showResult(h('div', { className: 'res res-error' },
+		if (!(e instanceof NetError) && attempts.claim === a) delete attempts.claim;
+		showResult(h('div', { className: 'res res-error' }, previousSale(sale),
 			h('p', { className: 'res-head' }, 'Reward not claimed'), h('p', null, errorNode(e)),
-			e instanceof NetError ? h('p', null, 'Press Claim again to retry; it will not be claimed twice.') : null));
-		if (!(e instanceof NetError)) lookup(cardIdent, false);
+			e instanceof NetError && here() ? h('p', null, 'Press Claim again to retry; it will not be claimed twice.') : null));
+		if (!(e instanceof NetError) && here()) lookup(sale.ident, false);
 	} finally {
 		busy(btn, false);
 		/* The claim box may be gone: focus stays on the page's content. */
-		$('result-panel').focus({ preventScroll: true });
+		if (here()) $('result-panel').focus({ preventScroll: true });
 	}
 }
 
@@ -912,34 +960,43 @@ async function onRedeem(ev) {
 	const loc = currentLocation();
 	const body = {
 		card_instance_id: card.card_instance_id, redemption_amount: r.value, purchase_amount: p.value,
-		location_id: loc ? loc.id : '', staff_user_id: user.id, earn_on_remainder: $('redeem-earn').checked
+		location_id: loc ? loc.id : '', staff_user_id: user.id,
+		/* Nothing left to pay: no 0.00 purchase to earn on. */
+		earn_on_remainder: $('redeem-earn').checked && r.cents < p.cents
 	};
 	const a = attempt('redeem', JSON.stringify(body));
 	body.idempotency_key = a.key;
+	const sale = { gen: cardGen, label: (card.card_title || '') + ' — ' + (card.customer_name || ''), ident: cardIdent };
+	const here = () => sale.gen === cardGen;
 	const btn = $('redeem-submit');
 	busy(btn, true);
 	try {
 		const res = await api.call('POST', 'cashback/redeem', body);
 		const d = res.data;
-		delete attempts.redeem;
+		if (attempts.redeem === a) delete attempts.redeem;
+		const node = redeemResult(d);
+		const prev = previousSale(sale);
+		if (prev) node.prepend(prev);
+		showResult(node);
+		if (!here()) return;
 		$('redeem-form').reset();
 		$('redeem-earn').checked = true;
-		showResult(redeemResult(d));
 		$('result-panel').focus({ preventScroll: true });
-		lookup(cardIdent, false);
+		lookup(sale.ident, false);
 		hist.page = 1;
 		loadHistory();
 	} catch (e) {
 		if (e instanceof SessionEnded) return;
-		if (!(e instanceof NetError)) delete attempts.redeem;
-		showResult(h('div', { className: 'res res-error' },
+		if (!(e instanceof NetError) && attempts.redeem === a) delete attempts.redeem;
+		showResult(h('div', { className: 'res res-error' }, previousSale(sale),
 			h('p', { className: 'res-head' }, 'Cashback not redeemed'), h('p', null, errorNode(e)),
-			e instanceof NetError ? h('p', null, 'Press Redeem again to retry; it will not be counted twice.') : null));
+			e instanceof NetError && here() ? h('p', null, 'Press Redeem again to retry; it will not be counted twice.') : null));
+		if (!here()) return;
 		if (e instanceof ApiError && e.code === 'INSUFFICIENT_BALANCE') {
 			/* Another till spent it: show the balance as it is now, and
 			 * let Max fill in that one. */
 			$('redeem-amount').value = '';
-			lookup(cardIdent, false);
+			lookup(sale.ident, false);
 			$('redeem-amount').focus();
 		} else {
 			$('result-panel').focus({ preventScroll: true });
@@ -1286,12 +1343,18 @@ let enrolCard = null;
 
 async function openEnrol() {
 	if (!canEnrol()) return;
+	/* A new customer: the card on screen goes, so no sale lands on it. */
+	if (card || offlineIdent) {
+		clearCard();
+		$('lookup-code').value = '';
+	}
 	show('enrol-panel', true);
 	show('enrol-form', true);
 	show('enrol-done', false);
 	setMsg('enrol-error', null);
 	clearFieldErrors();
 	const sel = $('enrol-program');
+	delete sel.dataset.loaded;
 	setKids(sel, h('option', { value: '' }, 'Loading…'));
 	$('enrol-panel').scrollIntoView({ block: 'nearest' });
 	$('enrol-name').focus();
@@ -1305,7 +1368,11 @@ async function openEnrol() {
 			    'The shop has no active program to issue cards of.'));
 			return;
 		}
-		setKids(sel, ...progs.map((p) => h('option', { value: p.id }, p.title + ' (' + ({ punch: 'punch card', cashback: 'cashback', discount: 'discount' })[p.card_type] + ')')));
+		/* No program chosen for the cashier: a card of the wrong one
+		 * must not be one Enter away. */
+		setKids(sel, h('option', { value: '' }, 'Choose a program…'),
+			...progs.map((p) => h('option', { value: p.id }, p.title + ' (' + ({ punch: 'punch card', cashback: 'cashback', discount: 'discount' })[p.card_type] + ')')));
+		sel.dataset.loaded = '1';
 	} catch (e) {
 		if (e instanceof SessionEnded) return;
 		setKids(sel);
@@ -1324,6 +1391,12 @@ async function onEnrol(ev) {
 	clearFieldErrors();
 	setMsg('enrol-error', null);
 	const pid = $('enrol-program').value, name = $('enrol-name').value.trim();
+	if (!$('enrol-program').dataset.loaded) {
+		/* The programs never came (no connection): fetch them again,
+		 * and say so rather than blame the form. */
+		openEnrol();
+		return;
+	}
 	let bad = null;
 	if (!name) { fieldError('enrol-name', 'Enter the customer\'s name as it goes on the card.'); bad = 'enrol-name'; }
 	if (!pid) { fieldError('enrol-program', 'Choose the program of the card.'); bad = 'enrol-program'; }
@@ -1351,10 +1424,20 @@ async function onEnrol(ev) {
 	}
 }
 
+/* Whether a link names this very computer: no phone can open it. */
+function loopback(u) {
+	return /^(localhost|127\.\d+\.\d+\.\d+|\[::1\])$/i.test(u.hostname);
+}
+
 function showEnrolled(d) {
 	enrolCard = d;
 	const tok = encodeURIComponent(d.share_token);
-	const link = new URL(d.card_page || 'card.html#' + d.share_token, document.baseURI).href;
+	/* The same address as the QR code below it and the printed card:
+	 * public_url when the owner set it, else this till's own folder. */
+	const pub = user && user.shop && user.shop.public_url ? user.shop.public_url : '';
+	const url = new URL(d.card_page || 'card.html#' + d.share_token, pub || document.baseURI);
+	const link = url.href;
+	show('enrol-link-warn', !pub && loopback(url));
 	$('enrol-done-title').textContent = 'Card issued: ' + (d.card_title || 'card') + ' for ' + (d.customer_name || 'the customer');
 	$('enrol-qr').src = 'api/v1/mycard/' + tok + '/qr.svg';
 	$('enrol-qr').alt = 'QR code of the card ' + (d.barcode_value || '');
@@ -1392,15 +1475,13 @@ async function openCamera() {
 	}
 }
 
-async function setupCamera() {
-	try {
-		const m = await import('./js/camera.js');
-		const ok = m.cameraAvailable();
-		show('camera-button', ok);
-		show('camera-hint', !ok && !window.isSecureContext);
-	} catch (e) {
-		show('camera-button', false);
-	}
+/* The same test as js/camera.js's cameraAvailable, without loading it:
+ * the module comes on the first scan (and a till started offline still
+ * shows the button). */
+function setupCamera() {
+	const ok = !!(window.isSecureContext && navigator.mediaDevices && typeof navigator.mediaDevices.getUserMedia === 'function');
+	show('camera-button', ok);
+	show('camera-hint', !ok && !window.isSecureContext);
 }
 
 /* ---- connection state ------------------------------------------------- */

@@ -28,13 +28,14 @@
  * deletes the caches of older versions of this page. */
 'use strict';
 
-const VERSION = 'v2';
+const VERSION = 'v3';
 const SCOPE = new URL('./', self.location.href).href;
 const PREFIX = 'loyalty-pos-shell ' + SCOPE + ' ';
 const CACHE = PREFIX + VERSION;
-/* The page and the modules it imports at start (js/camera.js and the
- * decoder are loaded on demand and need a connection anyway). */
-const SHELL = ['index.html', 'pos.js', 'pos.css', 'js/api.js', 'js/queue.js', 'js/keys.js', 'js/money.js', 'js/progress.js'].map((f) => new URL(f, SCOPE).href);
+/* The page, the modules it imports, and the camera's (loaded on the
+ * first scan, so a till started offline can still scan). */
+const SHELL = ['index.html', 'pos.js', 'pos.css', 'js/api.js', 'js/queue.js', 'js/keys.js', 'js/money.js', 'js/progress.js',
+	'js/camera.js', 'js/camera.css', 'vendor/zxing-library-0.23.0.min.js'].map((f) => new URL(f, SCOPE).href);
 const INDEX = SHELL[0];
 const API = new URL('api/', SCOPE).href;
 const NET_TIMEOUT_MS = 4000;

@@ -189,19 +189,37 @@ async function main() {
 		return ev(`$('#purchase-amount').value === '3.10' && $('#lookup-code').value === ${JSON.stringify(E.DISC_BARCODE)}`);
 	});
 
-	await step('a slow sale\'s answer does not clear what is typed for the next card', async () => {
-		await slowDown('transactions/record', 1500);
+	/* A sale in flight, the next card scanned and its amount typed with
+	 * Enter while its lookup runs: one sale each, and the late answer of
+	 * the first says whose it is. */
+	await step('a slow sale\'s answer does not clear what is typed for the next card, nor start it twice', async () => {
+		const tok = (await otherTill()).token;
+		const cashId = (await call('POST', 'cards/lookup', { barcode_value: E.CASH_BARCODE }, tok)).body.data.card_instance_id;
+		const before = await historyTotalOf(cashId, tok);
+		await slowDown('transactions/record', 2500);
 		await ev(`fill('#purchase-amount', '2.00') && submit('#purchase-submit')`);
+		await slowDown('cards/lookup', 300);
+		await ev(`(document.activeElement.blur(), true)`);
 		await scan(E.CASH_BARCODE);
-		await waitFor(`text('#card-title') === 'Cashback Club' && document.activeElement === $('#purchase-amount')`).catch(async (e) => {
-			throw new Error(e.message + ' ' + JSON.stringify(await ev(`[text('#card-title'), $('#lookup-code').value, $('#purchase-amount').value, focused(), text('#lookup-error')]`)));
-		});
-		await typeKeysTimed('5.55', 60);
+		await typeKeysTimed('5.55', 40);
+		await pressEnter();
+		await waitFor(`text('#card-title') === 'Cashback Club' && document.activeElement === $('#purchase-amount') && $('#purchase-amount').value === '5.55'`);
 		await waitFor(`text('#result').includes('Charge the customer')`, 8000);
+		const r = await ev(`text('#result')`);
+		if (!r.startsWith('Previous sale: Member Discount')) throw new Error('not marked as the previous card\'s: ' + r);
 		await clearIntercepts();
 		const v = await ev(`[$('#purchase-amount').value, document.activeElement.id]`);
 		if (v[0] !== '5.55' || v[1] !== 'purchase-amount') throw new Error(JSON.stringify(v));
-		await ev(`fill('#purchase-amount', '')`);
+		/* the held Enter did not start a second sale beside the first */
+		await sleep(500);
+		if (await historyTotalOf(cashId, tok) !== before) throw new Error('a sale on the new card started by itself');
+		await pressEnter();
+		await waitFor(`text('#result').includes('Cashback earned')`);
+		await sleep(300);
+		await pressEnter();
+		await sleep(600);
+		const after = await historyTotalOf(cashId, tok);
+		if (after !== before + 1) throw new Error('sales on the new card: ' + (after - before));
 		return true;
 	});
 
@@ -253,10 +271,23 @@ async function main() {
 		await waitFor(`vis('#purchase-confirm') && !vis('#purchase-submit')`);
 		const t = await ev(`text('#purchase-confirm-text')`);
 		if (!t.includes('999,999.00')) throw new Error(t);
-		if (await ev(`document.activeElement !== $('#purchase-yes')`)) throw new Error('focus not on the confirmation');
+		if (await ev(`document.activeElement !== $('#purchase-no')`)) throw new Error('focus not on "Change it"');
 		await ev(`click('#purchase-no')`);
 		await waitFor(`!vis('#purchase-confirm') && vis('#purchase-submit') && document.activeElement === $('#purchase-amount')`);
 		await sleep(300);
+		return (await historyTotal()) === before;
+	});
+
+	await step('Enter pressed twice on a large amount does not say yes', async () => {
+		const before = await historyTotal();
+		await ev(`fill('#purchase-amount', '') && $('#purchase-amount').focus()`);
+		await typeKeysTimed('9999.00', 90);
+		await pressEnter();
+		await waitFor(`vis('#purchase-confirm')`);
+		await sleep(120);
+		await pressEnter();
+		await sleep(600);
+		if (await ev(`text('#result').includes('Cashback earned')`)) throw new Error('recorded');
 		return (await historyTotal()) === before;
 	});
 
@@ -327,14 +358,17 @@ async function main() {
 		await waitFor(`vis('#claim-panel')`);
 		await ev(`$('#claim-button').focus()`);
 		await pressEnter();
-		await waitFor(`vis('#claim-confirm') && document.activeElement === $('#claim-yes')`);
+		await waitFor(`vis('#claim-confirm') && document.activeElement === $('#claim-no')`);
 		await ev(`click('#claim-no')`);
 		await waitFor(`!vis('#claim-confirm') && document.activeElement === $('#claim-button')`);
 		return ev(`vis('#claim-panel')`);
 	});
 
-	await step('a claim by keyboard leaves the focus on the result', async () => {
+	await step('a claim by keyboard (Enter, Shift+Tab to "Yes", Enter) leaves the focus on the result', async () => {
 		await pressEnter();
+		await waitFor(`document.activeElement === $('#claim-no')`);
+		await S('Input.dispatchKeyEvent', { type: 'keyDown', key: 'Tab', code: 'Tab', windowsVirtualKeyCode: 9, modifiers: 8 });
+		await S('Input.dispatchKeyEvent', { type: 'keyUp', key: 'Tab', code: 'Tab', windowsVirtualKeyCode: 9, modifiers: 8 });
 		await waitFor(`document.activeElement === $('#claim-yes')`);
 		await pressEnter();
 		await waitFor(`text('#result').includes('Reward claimed')`);
@@ -380,10 +414,12 @@ async function main() {
 
 	/* 2. Offline: a queued purchase resets the form; 5. a second offline
 	 * punch on one card within the cooldown is refused at once. */
+	/* The card is looked up, then the connection drops: the till knows
+	 * it is a punch card and its cooldown. */
 	await step('offline: the purchase is queued and the form reset; the next scan is a new card', async () => {
+		await lookupCard(E.PUNCH2_BARCODE);
+		await waitFor(`text('#card-customer') === 'Rush Hour' && document.activeElement === $('#purchase-amount')`);
 		await S('Network.emulateNetworkConditions', { offline: true, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
-		await scan(E.PUNCH2_BARCODE);
-		await waitFor(`vis('#card-offline') && vis('#purchase-panel') && document.activeElement === $('#purchase-amount')`);
 		await typeKeysTimed('2.50', 60);
 		await pressEnter();
 		await waitFor(`text('#result').includes('Saved to the offline queue')`);
@@ -391,10 +427,7 @@ async function main() {
 		await noCodes('#result');
 		if (await ev(`$('#purchase-amount').value`) !== '') throw new Error('the form was not reset');
 		if (await ev(`queue().length`) !== 1) throw new Error('queue ' + JSON.stringify(await ev('queue()')));
-		await ev(`$('#purchase-amount').focus()`);
-		await scan(E.PUNCH2_BARCODE);
-		await waitFor(`vis('#card-offline') && $('#lookup-code').value === ${JSON.stringify(E.PUNCH2_BARCODE)}`);
-		return ev(`$('#purchase-amount').value === ''`);
+		return ev(`queue()[0].card_type === 'punch' && text('#card-customer') === 'Rush Hour'`);
 	});
 
 	await step('offline: a second punch on that card within the cooldown is refused at the till', async () => {
@@ -406,10 +439,21 @@ async function main() {
 		return ev(`queue().length === 1 && vis('#countdown')`);
 	});
 
-	await step('back online, the queued punch is recorded once', async () => {
+	await step('offline: a card the till could not look up takes two sales in a row (it may be a cashback card)', async () => {
+		await ev(`$('#purchase-amount').focus()`);
+		await scan(E.CASH_BARCODE);
+		await waitFor(`vis('#card-offline') && $('#lookup-code').value === ${JSON.stringify(E.CASH_BARCODE)} && $('#purchase-amount').value === ''`);
+		await ev(`fill('#purchase-amount', '4.00') && submit('#purchase-submit')`);
+		await waitFor(`text('#result').includes('Saved to the offline queue') && queue().length === 2`);
+		await ev(`fill('#purchase-amount', '6.00') && submit('#purchase-submit')`);
+		await waitFor(`queue().length === 3`);
+		return ev(`text('#result').includes('Saved to the offline queue')`);
+	});
+
+	await step('back online, the queued purchases are recorded once each', async () => {
 		await S('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
 		await ev(`click('#sync-button')`);
-		await waitFor(`queue().length === 0 && text('#queue-summary').includes('1 purchase sent')`);
+		await waitFor(`queue().length === 0 && text('#queue-summary').includes('3 purchases sent')`);
 		return ev(`review().length === 0`);
 	});
 
@@ -485,6 +529,19 @@ async function main() {
 		return true;
 	});
 
+	await step('cashback that expires: the card shows how much and on which day', async () => {
+		/* Noon UTC on 3 December of next year: that day in any time zone. */
+		const year = new Date().getUTCFullYear() + 1;
+		execFileSync('sqlite3', ['-cmd', '.timeout 5000', E.DB, 'UPDATE cashback_earnings SET expires_at = ' +
+		    Date.UTC(year, 11, 3, 12) + " WHERE remaining > 0 AND card_id = (SELECT id FROM cards WHERE barcode = '" +
+		    E.CASH_BARCODE + "')"]);
+		await lookupCard(E.CASH_BARCODE);
+		await waitFor(`text('#card-balance').includes('expires on')`);
+		const t = await ev(`text('#card-balance')`);
+		if (!new RegExp('Next expiry€\\d+\\.\\d\\d expires on 3 Dec ' + year).test(t)) throw new Error(t);
+		return true;
+	});
+
 	let enrolled = null;
 	await step('a cashier issues a new card at the counter and sees its QR code and link', async () => {
 		await viewport(390, 844);
@@ -495,19 +552,28 @@ async function main() {
 		await ev(`click('#enrol-submit')`);
 		await waitFor(`vis('#enrol-name-error')`);
 		await ev(`pickText('#enrol-program', 'Quick Stamp') && fill('#enrol-name', 'Nora Neukundin') && click('#enrol-submit')`);
-		await waitFor(`vis('#enrol-done') && $('#enrol-qr').complete && $('#enrol-qr').naturalWidth > 0`);
+		await waitFor(`vis('#enrol-done') && $('#enrol-qr').complete && $('#enrol-qr').naturalWidth > 0 && $('#enrol-link-qr').complete`);
 		const d = await ev(`({ title: text('#enrol-done-title'), barcode: text('#enrol-barcode'), link: $('#enrol-link').href,
 			linkQr: $('#enrol-link-qr').complete && $('#enrol-link-qr').naturalWidth > 0, focus: document.activeElement.id })`);
 		if (!d.title.includes('Nora Neukundin') || !/^\d{13}$/.test(d.barcode) || !/card\.html#[0-9a-f]{32}$/.test(d.link) || !d.linkQr)
 			throw new Error(JSON.stringify(d));
 		if (d.focus !== 'enrol-done') throw new Error('focus on ' + d.focus);
+		if (!await ev(`vis('#enrol-link-warn')`)) throw new Error('no word that a link to 127.0.0.1 opens on no phone');
 		enrolled = d;
 		const r = await ev(`(() => { const b = $('#enrol-panel').getBoundingClientRect(); return { x: b.left + scrollX, y: b.top + scrollY, width: b.width, height: b.height }; })()`);
 		const img = await S('Page.captureScreenshot', { format: 'png', captureBeyondViewport: true, clip: Object.assign(r, { scale: 1 }) });
 		require('fs').writeFileSync(require('path').join(B.config.shots, 'till-390-enrolled.png'), Buffer.from(img.data, 'base64'));
-		/* on a phone the sale comes right after the card, the history last */
-		const order = await ev(`['#lookup-title', '#card-panel', '#purchase-panel', '#history-panel', '#queue-panel'].map((s) => $(s).getBoundingClientRect().top + scrollY)`);
-		if (order.some((y, i) => i && y <= order[i - 1])) throw new Error('order on a phone: ' + order);
+
+		return true;
+	});
+
+	await step('Print at enrolment prints the new card alone', async () => {
+		await S('Emulation.setEmulatedMedia', { media: 'print' });
+		const v = await ev(`[getComputedStyle($('#enrol-qr')).visibility, getComputedStyle($('#enrol-barcode')).visibility,
+			getComputedStyle($('#lookup-title')).visibility, $('#enrol-print').getClientRects().length, getComputedStyle($('.topbar')).visibility]`);
+		await shot('till-enrol-print');
+		await S('Emulation.setEmulatedMedia', { media: '' });
+		if (v.join() !== 'visible,visible,hidden,0,hidden') throw new Error(v.join());
 		return true;
 	});
 
@@ -521,8 +587,27 @@ async function main() {
 	await step('"Use this card now" looks the new card up, ready for a purchase', async () => {
 		await ev(`click('#enrol-use')`);
 		await waitFor(`text('#card-customer') === 'Nora Neukundin' && document.activeElement === $('#purchase-amount')`);
+		/* on a phone the sale comes right after the card, the history last */
+		const order = await ev(`['#lookup-title', '#card-panel', '#purchase-panel', '#history-panel', '#queue-panel'].map((s) => $(s).getBoundingClientRect().top + scrollY)`);
+		if (order.some((y, i) => i && y <= order[i - 1])) throw new Error('order on a phone: ' + order);
 		await viewport(1280, 800);
 		return ev(`!vis('#enrol-panel') && $('#lookup-code').value === ${JSON.stringify('')} + text('#enrol-barcode')`);
+	});
+
+	await step('with the site\'s public address set, the link shown is that address, as the QR code and the printed card', async () => {
+		admin('setting', 'set', 'public_url', 'https://loyal.example/shop/');
+		await S('Page.reload');
+		await waitFor(`vis('#pos-view') && JSON.parse(sessionStorage.getItem('pos.user')).shop.public_url === 'https://loyal.example/shop/'`);
+		await ev(`click('#enrol-button')`);
+		await waitFor(`$('#enrol-program').options.length > 1`);
+		await ev(`pickText('#enrol-program', 'Quick Stamp') && fill('#enrol-name', 'Paula Public') && click('#enrol-submit')`);
+		await waitFor(`vis('#enrol-done')`);
+		const link = await ev(`$('#enrol-link').href`);
+		if (!/^https:\/\/loyal\.example\/shop\/card\.html#[0-9a-f]{32}$/.test(link)) throw new Error(link);
+		if (await ev(`vis('#enrol-link-warn')`)) throw new Error('warned about a public address');
+		admin('setting', 'set', 'public_url', '');
+		await ev(`click('#enrol-close')`);
+		return true;
 	});
 
 	await step('with staff enrolment turned off, the cashier has no "New card"', async () => {
