@@ -1923,7 +1923,8 @@ const AUDIT_PAGE = 50;
 const AUDIT_ACTIONS = {
 	'transaction.record': 'Purchase', 'transaction.sync': 'Purchase (offline)',
 	'transaction.void': 'Void', 'reward.claim': 'Reward claim',
-	'cashback.redeem': 'Cashback redeem', 'card.enrol': 'Card issued at the till',
+	'cashback.redeem': 'Cashback redeem', 'cashback.expire': 'Cashback expired',
+	'card.enrol': 'Card issued at the till',
 	'card.issue': 'Cards issued', 'card.update': 'Card changed', 'card.adjust': 'Card adjusted',
 	'location.create': 'Location added', 'location.update': 'Location renamed',
 	'user.create': 'Staff added', 'user.update': 'Staff changed',
