@@ -963,11 +963,31 @@ function programFacts(p) {
 			h('p', { className: 'hint' }, 'At most one purchase a card every ' + plural(p.cooldown_seconds, 'second', 'seconds') + '.'));
 	}
 	const tiers = Array.isArray(p.tiers) ? p.tiers : [];
-	return h('table', { className: 'mini tiers-table' },
+	const table = h('table', { className: 'mini tiers-table' },
 		h('caption', { className: 'visually-hidden' }, 'Tiers of ' + p.title),
 		h('thead', null, h('tr', null, h('th', { scope: 'col' }, 'Tier'), h('th', { scope: 'col', className: 'num' }, 'From lifetime spend'),
 			h('th', { scope: 'col', className: 'num' }, p.type === 'cashback' ? 'Cashback' : 'Discount'))),
 		h('tbody', null, tiers.map((t) => h('tr', null, h('td', null, t.name), h('td', { className: 'num' }, money(t.min_spend)), h('td', { className: 'num' }, pct(t.rate))))));
+	if (p.type !== 'cashback') return table;
+	return h('div', null, table, h('p', { className: 'hint' }, Number.isInteger(p.expiry_days) ?
+	    'Cashback expires ' + plural(p.expiry_days, 'day', 'days') + ' after it is earned.' : 'Cashback never expires.'));
+}
+
+/* A cashback program's term: days after which each earning expires,
+ * empty for never. read(): the number, or null for never. */
+function expiryField(p) {
+	const f = {};
+	f.el = field({ label: 'Cashback expires after (days)', optional: true, value: p && Number.isInteger(p.expiry_days) ? String(p.expiry_days) : '',
+	    field: 'expiry_days', inputMode: 'numeric', placeholder: 'never',
+	    hint: p ? 'From 1 to 3650, empty for never. A change applies to cashback earned from now on; what customers already earned keeps its date.' :
+	        'From 1 to 3650, empty for never. Each purchase\'s cashback expires that many days after it is earned.' });
+	f.read = () => {
+		if (f.el.input.value.trim() === '') return null;
+		const n = parseIntIn(f.el.input.value, 1, 3650);
+		if (n === null) throw new FormError('Cashback expires after: a whole number of days from 1 to 3650, or empty for never.', f.el.input);
+		return n;
+	};
+	return f;
 }
 
 function renderPrograms() {
@@ -1087,7 +1107,7 @@ function tierEditor(type, tiers) {
 	return ed;
 }
 
-let newPunch = null, newTiers = null, newTiersType = null;
+let newPunch = null, newTiers = null, newTiersType = null, newExpiry = null;
 function programTypeChanged() {
 	const type = document.querySelector('input[name="ptype"]:checked').value;
 	show('program-punch-fields', type === 'punch');
@@ -1102,11 +1122,16 @@ function programTypeChanged() {
 		}
 		newTiersType = type;
 	}
+	if (newExpiry) {
+		newExpiry.el.remove();
+		if (type === 'cashback') $('program-tier-fields').append(newExpiry.el);
+	}
 }
 function resetProgramForm() {
 	$('program-form').reset();
 	newPunch = punchFields(null);
 	setKids($('program-punch-fields'), newPunch.el);
+	newExpiry = expiryField(null);
 	newTiers = null;
 	newTiersType = null;
 	setKids($('program-tier-fields'));
@@ -1119,6 +1144,7 @@ async function onAddProgram(form) {
 	const body = { type, title };
 	if (type === 'punch') Object.assign(body, newPunch.read());
 	else body.tiers = newTiers.read();
+	if (type === 'cashback' && newExpiry.read() !== null) body.expiry_days = newExpiry.read();
 	const d = payload(await apiCreate('program', 'admin/programs', body));
 	toast('Program "' + d.program.title + '" added. Issue its cards in Cards.');
 	resetProgramForm();
@@ -1138,12 +1164,15 @@ function editProgram(p) {
 		part = tierEditor(p.type, p.tiers);
 		kids.push(h('p', { className: 'hint' }, 'New tiers apply to purchases from now on; what customers earned stays.'), part.el);
 	}
+	const expiry = p.type === 'cashback' ? expiryField(p) : null;
+	if (expiry) kids.push(expiry.el);
 	openDialog({
 		title: 'Edit ' + p.title, body: h('div', null, kids),
 		onSubmit: async () => {
 			const body = { title: need(fTitle.input, 'a title', 200) };
 			if (p.type === 'punch') Object.assign(body, part.read());
 			else body.tiers = part.read();
+			if (expiry) body.expiry_days = expiry.read();
 			await apiPatch('admin/programs/' + encodeURIComponent(p.id), body);
 			toast('Program "' + body.title + '" saved.');
 			showPrograms();

@@ -55,6 +55,8 @@ usage(void)
 "           [--max-punches N]    punches one purchase may give (1-100)\n"
 "  program add --merchant MID --type cashback|discount --title TITLE\n"
 "           --tier NAME:MIN_SPEND:RATE [--tier ...]\n"
+"           [--expiry-days N]    cashback: each earning expires N days\n"
+"                                after it is earned (1-3650; default never)\n"
 "  card issue --program PID --customer NAME [--svg FILE]\n"
 "                                       FILE: the card to print, as SVG\n"
 "  card print --program PID [--page N]  an A4 sheet of its cards (HTML, 100\n"
@@ -233,7 +235,13 @@ program_args(struct cmd *c)
 			return 1;
 		return 0;
 	}
-	if (opts_only(o, "merchant,type,title,tier") != 0)
+	if (opts_only(o, strcmp(type, "cashback") == 0 ?
+	    "merchant,type,title,tier,expiry-days" :
+	    "merchant,type,title,tier") != 0)
+		return 1;
+	if ((v = opt(o, "expiry-days")) != NULL &&
+	    int_arg("--expiry-days", v, 1, LC_EXPIRY_DAYS_MAX,
+	    &p->expiry_days) != 0)
 		return 1;
 	for (i = 0; i < o->n; i++) {
 		if (strcmp(o->key[i], "tier") != 0)

@@ -165,6 +165,9 @@ list(struct lc_ctx *ctx)
 		return -1;
 	cq.limit = size;
 	cq.offset = (page - 1) * size;
+	/* The balances shown are after what has expired. */
+	if (lc_expiry_merchant(&ctx->dom) == -1)
+		return -1;
 	if (lc_db_cards_count(ctx->dom.db, &cq, &total) == -1)
 		return lc_fail(ctx, LC_E_DATABASE, NULL, NULL);
 	a = json_object_new_array();
@@ -433,6 +436,8 @@ lc_h_admin_cards(struct lc_ctx *ctx)
 	if (lc_method_is(ctx, "GET")) {
 		if ((rc = lc_card_get(&ctx->dom, LC_CARDKEY_ID, id,
 		    &cw->cards[0])) == 1) {
+			if (lc_expiry_fresh(&ctx->dom, &cw->cards[0]) == -1)
+				goto out;
 			ctx->out = one_answer(cw);
 			ret = 0;
 		} else if (rc == 0)

@@ -1,7 +1,8 @@
 /*
  * /api/v1/admin/programs: the owner's card programs. GET lists, POST
  * adds a punch, cashback or discount program, PATCH /{id} changes its
- * titles, reward, cooldown or tiers (from the next purchase on).
+ * titles, reward, cooldown, tiers or cashback term (from the next
+ * purchase on).
  */
 #include <string.h>
 
@@ -90,6 +91,21 @@ tiers(struct lc_ctx *ctx, struct lc_tier *t, int *n)
 	return 1;
 }
 
+/* "expiry_days": 1 to LC_EXPIRY_DAYS_MAX, or null for never (0) into
+ * *days; left as it is when absent. 0, or -1. */
+static int
+expiry_days(struct lc_ctx *ctx, int64_t *days)
+{
+	json_object *v;
+
+	if (json_object_object_get_ex(ctx->in, "expiry_days", &v) && v == NULL) {
+		*days = 0;
+		return 0;
+	}
+	return lc_in_int(&ctx->dom.err, ctx->in, "expiry_days", 0, 1,
+	    LC_EXPIRY_DAYS_MAX, days, NULL);
+}
+
 static int
 copy(struct lc_ctx *ctx, const char *name, size_t max, char *dst, size_t dstsz,
     int required)
@@ -115,7 +131,8 @@ add(struct lc_ctx *ctx, struct prog_write *pw, struct lc_write *w)
 	p->cooldown_seconds = LC_COOLDOWN_DEFAULT;
 	if (copy(ctx, "type", 16, p->type, sizeof(p->type), 1) == -1 ||
 	    copy(ctx, "title", LC_NAME_MAX, p->title, sizeof(p->title), 1) == -1 ||
-	    lc_in_key(e, ctx->in, 0, &w->key) == -1)
+	    lc_in_key(e, ctx->in, 0, &w->key) == -1 ||
+	    expiry_days(ctx, &p->expiry_days) == -1)
 		return -1;
 	punch = strcmp(p->type, "punch") == 0;
 	if (!punch && strcmp(p->type, "cashback") != 0 &&
@@ -159,6 +176,7 @@ update(struct lc_ctx *ctx, struct prog_write *pw, struct lc_write *w)
 	json_object *cap;
 
 	ch->reward_amount = ch->cooldown_seconds = ch->max_punches = -1;
+	ch->expiry_days = -1;
 	if (lc_in_str(e, ctx->in, "title", 0, LC_NAME_MAX, &ch->title) == -1 ||
 	    lc_in_str(e, ctx->in, "reward_title", 0, LC_NAME_MAX,
 	    &ch->reward_title) == -1 ||
@@ -170,7 +188,8 @@ update(struct lc_ctx *ctx, struct prog_write *pw, struct lc_write *w)
 	    &ch->cooldown_seconds, NULL) == -1 ||
 	    lc_in_int(e, ctx->in, "max_punches_per_purchase", 0, 1,
 	    LC_PUNCH_COUNT_MAX, &ch->max_punches, NULL) == -1 ||
-	    tiers(ctx, ch->tiers, &ch->ntiers) == -1)
+	    tiers(ctx, ch->tiers, &ch->ntiers) == -1 ||
+	    expiry_days(ctx, &ch->expiry_days) == -1)
 		return -1;
 	/* null lifts the cap. */
 	if (json_object_object_get_ex(ctx->in, "max_punches_per_purchase",

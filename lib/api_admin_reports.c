@@ -91,7 +91,7 @@ struct summary {
 
 static const char *const lc_figures[] = { "purchases", "sales_amount",
     "punches", "rewards_earned", "rewards_claimed", "cashback_earned",
-    "cashback_redeemed", "discounts_given", NULL };
+    "cashback_redeemed", "discounts_given", "cashback_expired", NULL };
 
 static void
 row_json(json_object *o, const struct lc_report_row *r)
@@ -109,6 +109,8 @@ row_json(json_object *o, const struct lc_report_row *r)
 	    lc_json_money(r->cashback_redeemed));
 	json_object_object_add(o, "discounts_given",
 	    lc_json_money(r->discounts_given));
+	json_object_object_add(o, "cashback_expired",
+	    lc_json_money(r->cashback_expired));
 }
 
 static void
@@ -124,7 +126,8 @@ row_csv(FILE *f, const char *key, const char *label,
 	lc_csv_int(f, r->rewards_claimed, 0);
 	lc_csv_money(f, r->cashback_earned, 0);
 	lc_csv_money(f, r->cashback_redeemed, 0);
-	lc_csv_money(f, r->discounts_given, 1);
+	lc_csv_money(f, r->discounts_given, 0);
+	lc_csv_money(f, r->cashback_expired, 1);
 }
 
 static int
@@ -147,6 +150,7 @@ summary_row(void *arg, const struct lc_report_row *r)
 	s->total.cashback_earned += r->cashback_earned;
 	s->total.cashback_redeemed += r->cashback_redeemed;
 	s->total.discounts_given += r->discounts_given;
+	s->total.cashback_expired += r->cashback_expired;
 	if (s->csv != NULL) {
 		row_csv(s->csv, key, label, r);
 		return 0;
@@ -259,6 +263,9 @@ txn_json(json_object *a, const struct lc_txn_row *t)
 	if (it->redeemed_amount >= 0)
 		json_object_object_add(o, "redeemed_amount",
 		    lc_json_money(it->redeemed_amount));
+	if (it->expired_amount >= 0)
+		json_object_object_add(o, "expired_amount",
+		    lc_json_money(it->expired_amount));
 	if (it->reward_name != NULL)
 		json_object_object_add(o, "reward_name",
 		    json_object_new_string(it->reward_name));
@@ -283,7 +290,7 @@ static const char lc_txn_csv_head[] = "transaction_id,created_at,"
     "location_name,staff_user_id,staff_name,purchase_amount,punches_added,"
     "cashback_earned,discount_amount,redeemed_amount,reward_name,"
     "pos_reference_id,pos_terminal_id,transaction_notes,client_timestamp,"
-    "voided_transaction_id,voided_by_transaction_id,reason\r\n";
+    "expired_amount,voided_transaction_id,voided_by_transaction_id,reason\r\n";
 
 static int
 txn_row(void *arg, const struct lc_txn_row *t)
@@ -316,6 +323,7 @@ txn_row(void *arg, const struct lc_txn_row *t)
 	lc_csv_text(f, it->pos_term, 0);
 	lc_csv_text(f, it->notes, 0);
 	lc_csv_text(f, it->client_ts, 0);
+	lc_csv_money(f, it->expired_amount, 0);
 	/* A void names its original, a voided transaction its void. */
 	lc_csv_text(f, it->voided_id, 0);
 	lc_csv_text(f, it->voided_by, 0);
@@ -377,6 +385,9 @@ lc_h_admin_reports(struct lc_ctx *ctx)
 		return lc_fail(ctx, LC_E_NOT_FOUND, NULL, NULL);
 	if (!lc_method_is(ctx, "GET"))
 		return lc_not_allowed(ctx, "GET");
+	/* The figures count what has expired up to now. */
+	if (lc_expiry_merchant(&ctx->dom) == -1)
+		return -1;
 	if (strcmp(ctx->subpath, "/summary") == 0)
 		return summary(ctx);
 	if (strcmp(ctx->subpath, "/transactions") == 0)

@@ -22,7 +22,7 @@ static int
 parse_query(struct lc_ctx *ctx, struct hquery *q)
 {
 	static const char *const types[] = { "punch", "cashback", "discount",
-	    "reward_claim", "cashback_redeem", "void", "adjustment",
+	    "reward_claim", "cashback_redeem", "expiry", "void", "adjustment",
 	    NULL };
 	int i, rc;
 
@@ -50,7 +50,7 @@ parse_query(struct lc_ctx *ctx, struct hquery *q)
 		if (types[i] == NULL)
 			return lc_fail(ctx, LC_E_VALIDATION, "transaction_type",
 			    "transaction_type must be punch, cashback, discount, "
-			    "reward_claim, cashback_redeem, void or "
+			    "reward_claim, cashback_redeem, expiry, void or "
 			    "adjustment");
 	}
 	if (q->from > q->to)
@@ -91,6 +91,7 @@ item_add(void *arg, const struct lc_hist_item *it)
 	opt_money(o, "cashback_earned", it->cashback_earned);
 	opt_money(o, "discount_amount", it->discount_amount);
 	opt_money(o, "redeemed_amount", it->redeemed_amount);
+	opt_money(o, "expired_amount", it->expired_amount);
 	opt_text(o, "reward_name", it->reward_name);
 	opt_text(o, "pos_reference_id", it->pos_ref);
 	opt_text(o, "pos_terminal_id", it->pos_term);
@@ -135,6 +136,9 @@ lc_h_history(struct lc_ctx *ctx)
 		return -1;
 	if (rc == 0)
 		return lc_fail(ctx, LC_E_CARD_NOT_FOUND, NULL, NULL);
+	/* What has expired is in the history before it is read. */
+	if (lc_expiry_fresh(&ctx->dom, &card) == -1)
+		return -1;
 	memset(&pg, 0, sizeof(pg));
 	pg.q.card_id = card.id;
 	pg.q.type = q.type[0] != '\0' ? q.type : NULL;

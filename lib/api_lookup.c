@@ -22,6 +22,8 @@ lc_h_lookup(struct lc_ctx *ctx)
 		return -1;
 	if (rc == 0)
 		return lc_fail(ctx, LC_E_CARD_NOT_FOUND, NULL, NULL);
+	if (lc_expiry_fresh(&ctx->dom, &card) == -1)
+		return -1;
 	ctx->out = lc_fmt_card(&card);
 	return 0;
 }

@@ -78,6 +78,7 @@ lc_h_mycard(struct lc_ctx *ctx)
 	struct lc_card c;
 	int64_t updated;
 	size_t n;
+	int rc;
 
 	if (!lc_method_is(ctx, "GET"))
 		return lc_not_allowed(ctx, "GET");
@@ -96,6 +97,13 @@ lc_h_mycard(struct lc_ctx *ctx)
 	token[n] = '\0';
 	if (lc_card_shared(&ctx->dom, token, &c, &updated) == -1)
 		return -1;
+	/* The page shows the balance after what has expired, and when the
+	 * next amount expires; an image shows none of it. */
+	if (*rest == '\0' && (rc = lc_expiry_fresh(&ctx->dom, &c)) != 0) {
+		if (rc == -1 || lc_card_shared(&ctx->dom, token, &c,
+		    &updated) == -1 || lc_expiry_fresh(&ctx->dom, &c) == -1)
+			return -1;
+	}
 	if (*rest != '\0')
 		return image(ctx, &c, strcmp(rest, "/qr.svg") == 0 ? IMG_QR :
 		    strcmp(rest, "/barcode.svg") == 0 ? IMG_BARCODE : IMG_LINK);

@@ -65,6 +65,18 @@ program_reward(const struct lc_program *p)
 	return r;
 }
 
+/* A cashback card's next expiry, null for none; nothing when not asked. */
+static void
+next_expiry(const struct lc_card *c, json_object *d)
+{
+	if (strcmp(c->program.type, "cashback") != 0 || c->next_expiry_at < 0)
+		return;
+	add(d, "next_expiry_amount", c->next_expiry_at > 0 ?
+	    lc_json_money(c->next_expiry_amount) : NULL);
+	add(d, "next_expiry_at", c->next_expiry_at > 0 ?
+	    lc_json_time(c->next_expiry_at) : NULL);
+}
+
 /*
  * Lookup: both documented forms at once, the enveloped fields with
  * balance, and the balance fields flat beside them. A punch card adds
@@ -86,6 +98,7 @@ lc_fmt_card(const struct lc_card *c)
 	balance(c, bal);
 	balance(c, d);
 	add(d, "balance", bal);
+	next_expiry(c, d);
 	if (strcmp(c->program.type, "punch") == 0) {
 		add(d, "reward", program_reward(&c->program));
 		add(d, "cooldown_seconds", num(c->program.cooldown_seconds));
@@ -375,6 +388,7 @@ lc_fmt_mycard(const struct lc_card *c, const char *currency,
 	add(d, "currency_symbol", str(currency));
 	balance(c, bal);
 	add(d, "balance", bal);
+	next_expiry(c, d);
 	if (strcmp(c->program.type, "punch") == 0) {
 		add(d, "reward", program_reward(&c->program));
 		add(d, "pending_rewards", num(c->pending_rewards));
@@ -432,6 +446,9 @@ lc_fmt_program(const struct lc_program *p, int64_t cards)
 		    num(p->max_punches) : NULL);
 		return o;
 	}
+	if (strcmp(p->type, "cashback") == 0)
+		add(o, "expiry_days", p->expiry_days > 0 ?
+		    num(p->expiry_days) : NULL);
 	ts = json_object_new_array();
 	for (i = 0; i < p->ntiers; i++) {
 		t = json_object_new_object();

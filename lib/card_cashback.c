@@ -21,9 +21,10 @@ cashback_purchase(struct lc_dom *dom, struct lc_card *c,
 	t->cashback_earned = earned;
 	if (lc_txn_add(dom, t) == -1)
 		return -1;
-	/* A zero earning leaves nothing to redeem: no ledger row. */
-	if (earned > 0 && lc_db_earning_add(dom->db, t->id, c->id, earned,
-	    p->at_ms) == -1)
+	/* A zero earning leaves nothing to redeem: no ledger row. Its
+	 * expiry is fixed now, by the program's term of today. */
+	if (earned > 0 && lc_db_earning_add_until(dom->db, t->id, c->id, earned,
+	    p->at_ms, lc_expiry_at(&c->program, p->at_ms)) == -1)
 		return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
 	if (lc_card_save(dom, c) == -1)
 		return -1;

@@ -10,9 +10,9 @@
  * against the remainder read inside the write, so two tills reading the
  * card at once record it once.
  *
- * The writes a read makes for it are the service's bookkeeping, not
- * anyone's act (LC_AUDIT_NONE): the audit trail keeps who did what, and
- * each expiry is already kept, dated, in the card's transactions.
+ * A write a read makes for it is the service's own act: its audit row is
+ * the actor "service", one for each card, with the balance before and
+ * after (whoever's request happened to find it due is not its author).
  */
 #include <string.h>
 
@@ -83,6 +83,7 @@ sweep_rule(struct lc_dom *dom, void *arg)
 {
 	struct lc_card *c = arg;
 	char merchant[LC_ID_LEN + 1], id[LC_ID_LEN + 1];
+	int64_t before;
 	int rc;
 
 	memcpy(merchant, c->merchant_id, sizeof(merchant));
@@ -91,60 +92,68 @@ sweep_rule(struct lc_dom *dom, void *arg)
 		return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
 	if (rc == 0)
 		return lc_dom_fail(dom, LC_E_CARD_NOT_FOUND, NULL, NULL);
-	return lc_expiry_sweep(dom, c);
+	before = c->cashback_balance;
+	if (lc_expiry_sweep(dom, c) == -1)
+		return -1;
+	/* Another reader recorded it first: nothing happened here. */
+	if (c->cashback_balance == before)
+		lc_audit_skip(dom);
+	lc_audit_who(dom, "service", "", merchant);
+	return 0;
+}
+
+/* Sweeps card id of merchant in a write of its own, into c. 0, or -1. */
+static int
+sweep_write(struct lc_dom *dom, const char *merchant, const char *id,
+    struct lc_card *c)
+{
+	char oid[LC_ID_LEN + 1];
+	struct lc_write w = { .kind = "expiry", .rule = sweep_rule, .arg = c,
+	    .action = "cashback.expire", .object_type = "card",
+	    .object_id = oid };
+
+	/* c is read again inside: the ids are copied out of it first. */
+	snprintf(oid, sizeof(oid), "%s", id);
+	snprintf(c->merchant_id, sizeof(c->merchant_id), "%s", merchant);
+	snprintf(c->id, sizeof(c->id), "%s", oid);
+	return lc_write(dom, &w, NULL) == -1 ? -1 : 0;
 }
 
 int
 lc_expiry_fresh(struct lc_dom *dom, struct lc_card *c)
 {
 	const struct lc_cardtype *ops = c->ops;
-	struct lc_write w = { .kind = "expiry", .rule = sweep_rule, .arg = c,
-	    .action = LC_AUDIT_NONE };
+	char merchant[LC_ID_LEN + 1], id[LC_ID_LEN + 1];
 	int rc;
 
 	if ((rc = next(dom, c)) <= 0)
 		return rc;
-	if (lc_write(dom, &w, NULL) == -1)
+	memcpy(merchant, c->merchant_id, sizeof(merchant));
+	memcpy(id, c->id, sizeof(id));
+	if (sweep_write(dom, merchant, id, c) == -1)
 		return -1;
 	c->ops = ops;
 	/* Due again only if another SWEEP_MAX were waiting: shown as due. */
 	return next(dom, c) == -1 ? -1 : 1;
 }
 
-/* A merchant's cards with something due, each swept, in one write. */
-static int
-merchant_rule(struct lc_dom *dom, void *arg)
+int
+lc_expiry_merchant(struct lc_dom *dom)
 {
 	struct lc_card c;
 	char id[LC_ID_LEN + 1];
 	int n, rc;
 
-	(void)arg;
+	/* A write a card, as a lookup would make: each short, each its
+	 * own audit row. At most SWEEP_MAX cards a request. */
 	for (n = 0; n < SWEEP_MAX; n++) {
 		if ((rc = lc_db_expiry_due_card(dom->db,
 		    dom->caller.merchant_id, dom->now_ms, id)) == -1)
 			return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
 		if (rc == 0)
-			return 0;
-		if (lc_db_card_get(dom->db, LC_CARDKEY_ID,
-		    dom->caller.merchant_id, id, &c) != 1)
-			return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
-		if (lc_expiry_sweep(dom, &c) == -1)
+			break;
+		if (sweep_write(dom, dom->caller.merchant_id, id, &c) == -1)
 			return -1;
 	}
 	return 0;
-}
-
-int
-lc_expiry_merchant(struct lc_dom *dom)
-{
-	struct lc_write w = { .kind = "expiry", .rule = merchant_rule,
-	    .action = LC_AUDIT_NONE };
-	char id[LC_ID_LEN + 1];
-	int rc;
-
-	if ((rc = lc_db_expiry_due_card(dom->db, dom->caller.merchant_id,
-	    dom->now_ms, id)) == -1)
-		return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
-	return rc == 0 ? 0 : lc_write(dom, &w, NULL) == -1 ? -1 : 0;
 }

@@ -740,15 +740,18 @@ int
 lc_db_program_add(struct lc_db *db, const struct lc_program *p, int64_t at)
 {
 	int punch = strcmp(p->type, "punch") == 0;
+	int cashback = strcmp(p->type, "cashback") == 0;
 
-	/* Only a punch program has a requirement and a reward. */
-	if (put(db, lc_sq_prep(db, LC_SQL_PROGRAM_ADD, "ssssossiiio", p->id,
+	/* Only a punch program has a requirement and a reward; only a
+	 * cashback one a term for its earnings. */
+	if (put(db, lc_sq_prep(db, LC_SQL_PROGRAM_ADD, "ssssossiiioo", p->id,
 	    p->merchant_id, p->type, p->title,
 	    punch ? p->punch_requirement : (int64_t)-1,
 	    punch ? p->reward_title : NULL,
 	    punch ? p->reward_description : "", punch ? p->reward_amount : 0,
 	    punch ? p->cooldown_seconds : 0, at,
-	    punch && p->max_punches > 0 ? p->max_punches : (int64_t)-1)) == -1)
+	    punch && p->max_punches > 0 ? p->max_punches : (int64_t)-1,
+	    cashback && p->expiry_days > 0 ? p->expiry_days : (int64_t)-1)) == -1)
 		return -1;
 	return tiers_put(db, p);
 }
@@ -767,6 +770,7 @@ program_row(sqlite3_stmt *st, struct lc_program *p)
 	COL(st, 7, p->reward_title);
 	COL(st, 8, p->reward_description);
 	p->max_punches = sqlite3_column_int64(st, 9);
+	p->expiry_days = sqlite3_column_int64(st, 10);
 	p->ntiers = 0;
 }
 
@@ -799,10 +803,11 @@ tiers_put(struct lc_db *db, const struct lc_program *p)
 int
 lc_db_program_update(struct lc_db *db, const struct lc_program *p)
 {
-	if (change(db, lc_sq_prep(db, LC_SQL_PROGRAM_UPDATE, "sssiios", p->title,
-	    p->reward_title, p->reward_description, p->reward_amount,
+	if (change(db, lc_sq_prep(db, LC_SQL_PROGRAM_UPDATE, "sssiioos",
+	    p->title, p->reward_title, p->reward_description, p->reward_amount,
 	    p->cooldown_seconds, p->max_punches > 0 ? p->max_punches :
-	    (int64_t)-1, p->id)) != 1)
+	    (int64_t)-1, p->expiry_days > 0 ? p->expiry_days : (int64_t)-1,
+	    p->id)) != 1)
 		return -1;
 	if (p->ntiers == 0)
 		return 0;
@@ -900,6 +905,8 @@ card_row(sqlite3_stmt *st, struct lc_card *c)
 	c->lifetime_spend = sqlite3_column_int64(st, n + 12);
 	c->created_at = sqlite3_column_int64(st, n + 13);
 	COL(st, n + 14, c->share_token);
+	/* Not storage's: unknown until lc_expiry_fresh asks. */
+	c->next_expiry_at = c->next_expiry_amount = -1;
 }
 
 /* The card of a bound LC_CARD_COLS statement, with its tiers. */
@@ -1132,15 +1139,21 @@ int
 lc_db_earning_add(struct lc_db *db, const char *txn_id, const char *card_id,
     int64_t amount, int64_t at)
 {
-	return put(db, lc_sq_prep(db, LC_SQL_EARNING_ADD, "ssiii", txn_id,
-	    card_id, amount, amount, at));
+	return lc_db_earning_add_until(db, txn_id, card_id, amount, at, -1);
 }
 
 int
-lc_db_earning_oldest(struct lc_db *db, const char *card_id,
-    struct lc_earning *e)
+lc_db_earning_add_until(struct lc_db *db, const char *txn_id,
+    const char *card_id, int64_t amount, int64_t at, int64_t expires_at)
 {
-	sqlite3_stmt *st = lc_sq_prep(db, LC_SQL_EARNING_OLDEST, "s", card_id);
+	return put(db, lc_sq_prep(db, LC_SQL_EARNING_ADD, "ssiiio", txn_id,
+	    card_id, amount, amount, at, expires_at));
+}
+
+/* The LC_EARNING_COLS of a statement with a row: 1, else what row says. */
+static int
+earning_row(struct lc_db *db, sqlite3_stmt *st, struct lc_earning *e)
+{
 	int rc;
 
 	if ((rc = row(db, st)) != 1)
@@ -1149,6 +1162,69 @@ lc_db_earning_oldest(struct lc_db *db, const char *card_id,
 	e->amount = sqlite3_column_int64(st, 1);
 	e->remaining = sqlite3_column_int64(st, 2);
 	e->earned_at = sqlite3_column_int64(st, 3);
+	e->expires_at = sqlite3_column_int64(st, 4);
+	sqlite3_reset(st);
+	return 1;
+}
+
+int
+lc_db_earning_oldest(struct lc_db *db, const char *card_id,
+    struct lc_earning *e)
+{
+	return earning_row(db, lc_sq_prep(db, LC_SQL_EARNING_OLDEST, "s",
+	    card_id), e);
+}
+
+int
+lc_db_expiry_next(struct lc_db *db, const char *card_id, int64_t *at,
+    int64_t *amount)
+{
+	sqlite3_stmt *st = lc_sq_prep(db, LC_SQL_EXPIRY_NEXT, "s", card_id);
+	int found;
+
+	/* An aggregate: always one row, NULL when there is none. */
+	if (row(db, st) != 1)
+		return -1;
+	if ((found = sqlite3_column_type(st, 0) != SQLITE_NULL)) {
+		*at = sqlite3_column_int64(st, 0);
+		*amount = sqlite3_column_int64(st, 1);
+	}
+	sqlite3_reset(st);
+	return found;
+}
+
+int
+lc_db_earning_due(struct lc_db *db, const char *card_id, int64_t now,
+    struct lc_earning *e)
+{
+	return earning_row(db, lc_sq_prep(db, LC_SQL_EARNING_DUE, "si", card_id,
+	    now), e);
+}
+
+int
+lc_db_earning_expire(struct lc_db *db, const struct lc_earning *e,
+    const char *txn_id)
+{
+	int rc;
+
+	if ((rc = change(db, lc_sq_prep(db, LC_SQL_EARNING_EXPIRE, "si",
+	    e->txn_id, e->remaining))) != 1)
+		return rc;
+	return change(db, lc_sq_prep(db, LC_SQL_EXPIRY_TXN_ADD, "siis", txn_id,
+	    e->remaining, e->expires_at, e->txn_id)) == 1 ? 1 : -1;
+}
+
+int
+lc_db_expiry_due_card(struct lc_db *db, const char *merchant_id, int64_t now,
+    char card_id[LC_ID_LEN + 1])
+{
+	sqlite3_stmt *st = lc_sq_prep(db, LC_SQL_EXPIRY_DUE_CARD, "si",
+	    merchant_id, now);
+	int rc;
+
+	if ((rc = row(db, st)) != 1)
+		return rc;
+	lc_sq_col(st, 0, card_id, LC_ID_LEN + 1);
 	sqlite3_reset(st);
 	return 1;
 }
@@ -1334,6 +1410,7 @@ hist_row(sqlite3_stmt *st, struct lc_hist_item *it)
 		it->punches_added = it->cashback_earned = -1;
 		it->discount_amount = it->redeemed_amount = -1;
 	}
+	it->expired_amount = int_or_none(st, 18);
 }
 
 int
@@ -1566,6 +1643,7 @@ lc_db_report(struct lc_db *db, const char *merchant_id, int64_t from,
 		r.cashback_earned = sqlite3_column_int64(st, 7);
 		r.cashback_redeemed = sqlite3_column_int64(st, 8);
 		r.discounts_given = sqlite3_column_int64(st, 9);
+		r.cashback_expired = sqlite3_column_int64(st, 10);
 		stop = each(arg, &r);
 	}
 	sqlite3_reset(st);

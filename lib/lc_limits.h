@@ -54,6 +54,7 @@
 #define LC_PUNCH_COUNT_MAX 100		/* punches in one purchase */
 #define LC_PUNCHES_MAX 1000		/* a punch card's requirement */
 #define LC_COOLDOWN_MAX 86400		/* seconds between punches */
+#define LC_EXPIRY_DAYS_MAX 3650		/* a cashback earning's term, days */
 #define LC_COOLDOWN_DEFAULT 60
 
 /* Auth. */

@@ -309,6 +309,20 @@ struct lc_adjust_result {
 int lc_adjust(struct lc_dom *, const struct lc_adjust *,
     struct lc_adjust_result *);
 
+/* Cashback expiry (card_expiry.c). */
+/* When an earning of program p made at earned_at expires; -1 never. */
+int64_t lc_expiry_at(const struct lc_program *p, int64_t earned_at);
+/* Inside a write: records what of card c has expired by dom->now_ms (an
+ * 'expiry' transaction each) and saves c's balance. 0, or -1. */
+int lc_expiry_sweep(struct lc_dom *, struct lc_card *c);
+/* For a read of card c (read just before, outside a write): when
+ * something is due, records it in a write of its own and reads c again;
+ * then sets c's next expiry. 1 recorded, 0 nothing due, -1 (dom->err). */
+int lc_expiry_fresh(struct lc_dom *, struct lc_card *c);
+/* For a read of the caller's merchant's figures: records what is due on
+ * any of its cards, in a write for each such card. 0, or -1. */
+int lc_expiry_merchant(struct lc_dom *);
+
 /* Share tokens (card_share.c): a card's public page. */
 int lc_share_token(char out[LC_SHARE_LEN + 1]);	/* 0 or -1 */
 int lc_share_token_ok(const char *);	/* 1 when of a token's form */
@@ -449,6 +463,8 @@ struct lc_program_change {
 	int64_t max_punches;		/* 0: no cap (up to 100) */
 	struct lc_tier tiers[LC_TIERS_MAX];
 	int ntiers;			/* 0: unchanged */
+	/* Cashback: 0 never expire; for new earnings only. */
+	int64_t expiry_days;
 };
 int lc_shop_program_update(struct lc_dom *, const char *id,
     const struct lc_program_change *, struct lc_program *out);

@@ -55,7 +55,7 @@
 	X(PROGRAM_UPDATE, "UPDATE programs SET title = ?, " \
 	    "reward_title = CASE type WHEN 'punch' THEN ? ELSE reward_title END, " \
 	    "reward_description = ?, reward_amount = ?, cooldown_seconds = ?, " \
-	    "max_punches = ? WHERE id = ?") \
+	    "max_punches = ?, expiry_days = ? WHERE id = ?") \
 	X(TIERS_DELETE, "DELETE FROM tiers WHERE program_id = ?") \
 	X(PROGRAMS_OF_MERCHANT, "SELECT " LC_PROGRAM_COLS ", (SELECT count(*) " \
 	    "FROM cards c WHERE c.program_id = p.id) FROM programs p " \
@@ -84,7 +84,8 @@
 	    "AND b.bucket BETWEEN ?2 AND ?3 WHERE u.merchant_id = ?1 " \
 	    "GROUP BY u.rowid ORDER BY u.rowid") \
 	X(OUTSTANDING, "SELECT coalesce(sum(cashback_earned - " \
-	    "cashback_redeemed), 0) FROM report_buckets WHERE merchant_id = ? " \
+	    "cashback_redeemed - cashback_expired), 0) FROM report_buckets " \
+	    "WHERE merchant_id = ? " \
 	    "AND bucket <= ?") \
 	X(TXNS_COUNT, "SELECT count(*) FROM transactions WHERE merchant_id = ? " \
 	    "AND created_at BETWEEN ? AND ?") \
@@ -142,8 +143,8 @@
 	X(TOKENS_PRUNE, "DELETE FROM tokens WHERE expires_at < ?") \
 	X(PROGRAM_ADD, "INSERT INTO programs(id, merchant_id, type, title, " \
 	    "punch_requirement, reward_title, reward_description, " \
-	    "reward_amount, cooldown_seconds, created_at, max_punches) " \
-	    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)") \
+	    "reward_amount, cooldown_seconds, created_at, max_punches, " \
+	    "expiry_days) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)") \
 	X(PROGRAM_GET, "SELECT " LC_PROGRAM_COLS " FROM programs p " \
 	    "WHERE p.id = ?") \
 	X(TIER_ADD, "INSERT INTO tiers(program_id, name, min_spend, rate_bp) " \
@@ -211,10 +212,36 @@
 	X(REWARD_CLAIM, "UPDATE rewards SET status = 'claimed', claimed_at = ?, " \
 	    "claim_transaction_id = ? WHERE id = ? AND status = 'pending_claim'") \
 	X(EARNING_ADD, "INSERT INTO cashback_earnings(transaction_id, card_id, " \
-	    "amount, remaining, earned_at) VALUES (?, ?, ?, ?, ?)") \
-	X(EARNING_OLDEST, "SELECT transaction_id, amount, remaining, earned_at " \
-	    "FROM cashback_earnings WHERE card_id = ? AND remaining > 0 " \
-	    "ORDER BY earned_at, rowid LIMIT 1") \
+	    "amount, remaining, earned_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)") \
+	/* Soonest expiring first: FIFO when every earning has one term; one
+	 * that never expires (NULL) after all that do. */ \
+	X(EARNING_OLDEST, "SELECT " LC_EARNING_COLS "FROM cashback_earnings " \
+	    "WHERE card_id = ? AND remaining > 0 " \
+	    "ORDER BY expires_at IS NULL, expires_at, earned_at, rowid LIMIT 1") \
+	/* One range of the cashback_expiring index: the first instant's
+	 * earnings only. */ \
+	X(EXPIRY_NEXT, "SELECT expires_at, sum(remaining) FROM cashback_earnings " \
+	    "WHERE card_id = ?1 AND remaining > 0 AND expires_at IS NOT NULL " \
+	    "AND expires_at = (SELECT min(expires_at) FROM cashback_earnings " \
+	    "WHERE card_id = ?1 AND remaining > 0 AND expires_at IS NOT NULL)") \
+	X(EARNING_DUE, "SELECT " LC_EARNING_COLS "FROM cashback_earnings " \
+	    "WHERE card_id = ? AND remaining > 0 AND expires_at IS NOT NULL " \
+	    "AND expires_at <= ? ORDER BY expires_at, rowid LIMIT 1") \
+	X(EARNING_EXPIRE, "UPDATE cashback_earnings SET remaining = 0 " \
+	    "WHERE transaction_id = ? AND remaining = ?") \
+	/* The expiry of an earning, where and by whom it was earned. */ \
+	X(EXPIRY_TXN_ADD, "INSERT INTO transactions(id, merchant_id, card_id, " \
+	    "location_id, staff_user_id, type, expired_amount, created_at) " \
+	    "SELECT ?1, t.merchant_id, t.card_id, t.location_id, " \
+	    "t.staff_user_id, 'expiry', ?2, ?3 FROM transactions t " \
+	    "WHERE t.id = ?4") \
+	/* From the cashback_due index, not the merchant's every card: the
+	 * earnings due and not yet recorded, whatever the merchant, are
+	 * few (CROSS JOIN keeps that order). */ \
+	X(EXPIRY_DUE_CARD, "SELECT e.card_id FROM cashback_earnings e " \
+	    "CROSS JOIN cards c ON c.id = e.card_id WHERE e.remaining > 0 " \
+	    "AND e.expires_at IS NOT NULL AND e.expires_at <= ?2 " \
+	    "AND c.merchant_id = ?1 LIMIT 1") \
 	X(EARNING_USE, "UPDATE cashback_earnings SET remaining = remaining - ? " \
 	    "WHERE transaction_id = ? AND remaining >= ?") \
 	X(ENTRY_ADD, "INSERT INTO redemption_entries(redeem_transaction_id, " \
@@ -266,7 +293,8 @@
 #define LC_PROGRAM_COLS "p.id, p.merchant_id, p.type, p.title, " \
 	"coalesce(p.punch_requirement, 0), p.reward_amount, " \
 	"p.cooldown_seconds, coalesce(p.reward_title, ''), " \
-	"p.reward_description, coalesce(p.max_punches, 0)"
+	"p.reward_description, coalesce(p.max_punches, 0), " \
+	"coalesce(p.expiry_days, 0)"
 #define LC_CARD_COLS "SELECT " LC_PROGRAM_COLS ", c.id, c.merchant_id, " \
 	"m.name, c.customer_name, c.barcode, c.qr_code, c.status, " \
 	"c.current_punches, c.pending_rewards, c.lifetime_punches, " \
@@ -274,7 +302,9 @@
 	"c.created_at, coalesce(c.share_token, '') FROM cards c " \
 	"JOIN programs p ON p.id = c.program_id " \
 	"JOIN merchants m ON m.id = c.merchant_id "
-#define LC_PROGRAM_NCOLS 10
+#define LC_PROGRAM_NCOLS 11
+#define LC_EARNING_COLS "transaction_id, amount, remaining, earned_at, " \
+	"coalesce(expires_at, -1) "
 /* ?1 merchant, ?2 the search text (NULL: all), ?3 and ?4 its LIKE
  * patterns (a name's start, a later word's start), ?5 program, ?6 status. */
 #define LC_CARD_SEARCH "WHERE c.merchant_id = ?1 AND (?2 IS NULL " \
@@ -285,21 +315,23 @@
 	"AND (?6 IS NULL OR c.status = ?6) "
 #define LC_REPORT_SUMS "sum(purchases), sum(sales_amount), sum(punches), " \
 	"sum(rewards_earned), sum(rewards_claimed), sum(cashback_earned), " \
-	"sum(cashback_redeemed), sum(discounts_given) "
+	"sum(cashback_redeemed), sum(discounts_given), sum(cashback_expired) "
 #define LC_REPORT_SUMS_AS "sum(purchases) AS purchases, " \
 	"sum(sales_amount) AS sales_amount, sum(punches) AS punches, " \
 	"sum(rewards_earned) AS rewards_earned, " \
 	"sum(rewards_claimed) AS rewards_claimed, " \
 	"sum(cashback_earned) AS cashback_earned, " \
 	"sum(cashback_redeemed) AS cashback_redeemed, " \
-	"sum(discounts_given) AS discounts_given "
+	"sum(discounts_given) AS discounts_given, " \
+	"sum(cashback_expired) AS cashback_expired "
 #define LC_HISTORY_COLS "SELECT t.id, t.type, t.purchase_amount, " \
 	"t.punches_added, t.created_at, l.name, " \
 	"coalesce(nullif(u.display_name, ''), u.email), t.cashback_earned, " \
 	"t.discount_amount, t.redeemed_amount, r.title, t.pos_reference_id, " \
 	"t.pos_terminal_id, t.transaction_notes, t.client_timestamp, " \
-	"t.voided_transaction_id, " LC_VOIDED_BY_NULL ", t.reason "
-#define LC_HISTORY_NCOLS 18
+	"t.voided_transaction_id, " LC_VOIDED_BY_NULL ", t.reason, " \
+	"t.expired_amount "
+#define LC_HISTORY_NCOLS 19
 /* The void of transaction t, from the unique index: "" or NULL none. */
 #define LC_VOIDED_BY "coalesce((SELECT v.id FROM transactions v " \
 	"WHERE v.voided_transaction_id = t.id), '')"

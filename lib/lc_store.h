@@ -168,6 +168,8 @@ struct lc_program {
 	/* Cashback and discount programs, by increasing min_spend. */
 	struct lc_tier tiers[LC_TIERS_MAX];
 	int ntiers;
+	/* Cashback programs: the days an earning lasts; 0 forever. */
+	int64_t expiry_days;
 };
 /* With its tiers. */
 int lc_db_program_add(struct lc_db *, const struct lc_program *, int64_t at);
@@ -196,6 +198,9 @@ struct lc_card {
 	int64_t created_at;
 	struct lc_program program;	/* with tiers */
 	const struct lc_cardtype *ops;	/* set by lc_card_get, not storage */
+	/* The soonest expiry of its cashback and the amount then: 0 none,
+	 * -1 not asked; set by lc_expiry_fresh, not storage. */
+	int64_t next_expiry_at, next_expiry_amount;
 };
 enum lc_cardkey { LC_CARDKEY_ID, LC_CARDKEY_QR, LC_CARDKEY_BARCODE };
 /* The merchant's card by id, QR payload or barcode, with its program. */
@@ -294,11 +299,32 @@ int lc_db_reward_unclaim(struct lc_db *, const char *id,
 struct lc_earning {
 	char txn_id[LC_ID_LEN + 1];
 	int64_t amount, remaining, earned_at;
+	int64_t expires_at;	/* below 0: never */
 };
 int lc_db_earning_add(struct lc_db *, const char *txn_id, const char *card_id,
     int64_t amount, int64_t at);
-/* The card's oldest earning with something remaining. */
+/* The same, expiring at expires_at (below 0: never, as above). */
+int lc_db_earning_add_until(struct lc_db *, const char *txn_id,
+    const char *card_id, int64_t amount, int64_t at, int64_t expires_at);
+/* The card's earning with something remaining that expires soonest (the
+ * oldest first among equal terms; one that never expires last). */
 int lc_db_earning_oldest(struct lc_db *, const char *card_id, struct lc_earning *);
+/* The card's soonest expiry among earnings with something remaining, and
+ * all that remains of those expiring at that instant: 1, 0 none. */
+int lc_db_expiry_next(struct lc_db *, const char *card_id, int64_t *at,
+    int64_t *amount);
+/* The card's earning with something remaining that expired at or before
+ * now, soonest first: 1, 0 none. */
+int lc_db_earning_due(struct lc_db *, const char *card_id, int64_t now,
+    struct lc_earning *e);
+/* Empties earning e (only if e->remaining is still what remains: 1, else
+ * 0) and records its expiry txn_id, dated at its expiry, at the location
+ * and staff of the sale that earned it. */
+int lc_db_earning_expire(struct lc_db *, const struct lc_earning *e,
+    const char *txn_id);
+/* A card of merchant with an earning due at now into card_id: 1, 0 none. */
+int lc_db_expiry_due_card(struct lc_db *, const char *merchant_id,
+    int64_t now, char card_id[LC_ID_LEN + 1]);
 /* Takes use from the earning: 1, or 0 when less than use remains. */
 int lc_db_earning_use(struct lc_db *, const char *txn_id, int64_t use);
 int lc_db_entry_add(struct lc_db *, const char *redeem_txn_id,
@@ -347,6 +373,7 @@ struct lc_hist_item {
 	/* NULL: none. A void's original, the void that undid this one, the
 	 * reason of a void or an adjustment. */
 	const char *voided_id, *voided_by, *reason;
+	int64_t expired_amount;	/* an expiry's; below 0: none */
 	/* A void's or an adjustment's signed changes (LC_TXN_NONE: none);
 	 * its amount fields above are then none. */
 	int64_t punches_change, cashback_change, redeemed_change;
@@ -366,12 +393,14 @@ struct lc_report_row {
 	int64_t purchases, sales_amount, punches, rewards_earned;
 	int64_t rewards_claimed, cashback_earned, cashback_redeemed;
 	int64_t discounts_given;
+	int64_t cashback_expired;
 };
 /* Rows of quarter hours [from, to], days cut at offset_ms after UTC. */
 int lc_db_report(struct lc_db *, const char *merchant_id, int64_t from,
     int64_t to, int64_t offset_ms, enum lc_report_group,
     int (*each)(void *, const struct lc_report_row *), void *arg);
-/* Cashback earned less redeemed up to quarter hour to, included. */
+/* Cashback earned less redeemed and expired up to quarter hour to,
+ * included. */
 int lc_db_outstanding(struct lc_db *, const char *merchant_id, int64_t to,
     int64_t *cents);
 /* The merchant's transactions in [from, to] ms, newest first. */

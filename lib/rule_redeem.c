@@ -1,6 +1,8 @@
 /*
- * Cashback redemption: consumes the card's ledger oldest earning first
- * (FIFO), inside one write so two tills can never spend the same cashback
+ * Cashback redemption: consumes the card's ledger soonest-expiring
+ * earning first (FIFO when every earning has the same term), after what
+ * has expired is recorded, inside one write so two tills can never spend
+ * the same cashback
  * twice; optionally earns on what the customer still pays, through the
  * purchase rule like any other purchase.
  */
@@ -24,7 +26,7 @@ entry_add(struct lc_redeem_result *r, const struct lc_earning *e, int64_t use)
 	return 0;
 }
 
-/* Takes amount from the oldest earnings of card, recording each use
+/* Takes amount from the soonest-expiring earnings of card, recording each use
  * against redemption txn_id. 0, or -1 with dom->err. */
 static int
 consume(struct lc_dom *dom, const char *card_id, const char *txn_id,
@@ -65,7 +67,8 @@ lc_redeem(struct lc_dom *dom, const struct lc_redeem *q,
 	struct lc_txn t;
 
 	memset(r, 0, sizeof(*r));
-	if (lc_card_for(dom, q->card_id, "cashback", &card) == -1)
+	if (lc_card_for(dom, q->card_id, "cashback", &card) == -1 ||
+	    lc_expiry_sweep(dom, &card) == -1)
 		return -1;
 	if (q->amount > card.cashback_balance)
 		return lc_dom_fail(dom, LC_E_INSUFFICIENT_BALANCE, NULL,

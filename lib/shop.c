@@ -223,6 +223,21 @@ tiers_check(struct lc_dom *dom, const struct lc_tier *t, int n)
 	return 0;
 }
 
+/* A term for cashback earnings: 0 none, else 1 to LC_EXPIRY_DAYS_MAX
+ * days, on a cashback program only. */
+static int
+expiry_check(struct lc_dom *dom, const struct lc_program *p, int64_t days)
+{
+	if (days != 0 && strcmp(p->type, "cashback") != 0)
+		return lc_dom_fail(dom, LC_E_VALIDATION, "expiry_days",
+		    "Only a cashback program's earnings expire.");
+	if (days < 0 || days > LC_EXPIRY_DAYS_MAX)
+		return lc_dom_fail(dom, LC_E_VALIDATION, "expiry_days",
+		    "expiry_days must be 1 to %d days, or null for never.",
+		    LC_EXPIRY_DAYS_MAX);
+	return 0;
+}
+
 static int
 punch_check(struct lc_dom *dom, const struct lc_program *p)
 {
@@ -258,12 +273,14 @@ lc_shop_program_add(struct lc_dom *dom, struct lc_program *p,
 			return lc_dom_fail(dom, LC_E_VALIDATION,
 			    "punch_requirement", "punches must be 1 to %d",
 			    LC_PUNCHES_MAX);
-		if (punch_check(dom, p) == -1)
+		if (punch_check(dom, p) == -1 ||
+		    expiry_check(dom, p, p->expiry_days) == -1)
 			return -1;
 		p->ntiers = 0;
 	} else if (strcmp(p->type, "cashback") == 0 ||
 	    strcmp(p->type, "discount") == 0) {
-		if (tiers_check(dom, p->tiers, p->ntiers) == -1)
+		if (tiers_check(dom, p->tiers, p->ntiers) == -1 ||
+		    expiry_check(dom, p, p->expiry_days) == -1)
 			return -1;
 	} else
 		return lc_dom_fail(dom, LC_E_VALIDATION, "type",
@@ -440,6 +457,12 @@ lc_shop_program_update(struct lc_dom *dom, const char *id,
 	if (punch && ch->ntiers > 0)
 		return lc_dom_fail(dom, LC_E_VALIDATION, "tiers",
 		    "A punch program has no tiers.");
+	/* Earnings made before keep the expiry they were given. */
+	if (ch->expiry_days >= 0) {
+		if (expiry_check(dom, p, ch->expiry_days) == -1)
+			return -1;
+		p->expiry_days = ch->expiry_days;
+	}
 	if (ch->reward_title != NULL)
 		snprintf(p->reward_title, sizeof(p->reward_title), "%s",
 		    ch->reward_title);

@@ -389,6 +389,17 @@ for p in 0 -1 abc 1001 2.5 ""; do
 done
 fails_cleanly "program add punch without --punches fails" "$DB" --db "$DB" \
     program add --merchant "$M1" --type punch --title P --reward-title R
+for d in 0 -1 3651 7.5 abc ""; do
+	fails_cleanly "program add cashback with --expiry-days '$d' fails" "$DB" \
+	    --db "$DB" program add --merchant "$M1" --type cashback --title X \
+	    --tier Base:0:0.02 --expiry-days "$d"
+done
+fails_cleanly "program add discount with --expiry-days fails" "$DB" \
+    --db "$DB" program add --merchant "$M1" --type discount --title X \
+    --tier Base:0:0.02 --expiry-days 30
+fails_cleanly "program add punch with --expiry-days fails" "$DB" \
+    --db "$DB" program add --merchant "$M1" --type punch --title P \
+    --punches 5 --reward-title R --expiry-days 30
 fails_cleanly "program add punch without --reward-title fails" "$DB" \
     --db "$DB" program add --merchant "$M1" --type punch --title P \
     --punches 5

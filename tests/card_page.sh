@@ -372,6 +372,17 @@ async function main() {
 		await waitFor(`text('#progress-line') === 'Cashback balance €0.60.'`);
 		const bal = await ev(`text('#balance')`);
 		if (!bal.includes('Cashback balance€0.60') || !bal.includes('Cashback earned so far€0.60')) throw new Error(bal);
+		if (bal.includes('expires')) throw new Error('an expiry shown where none is: ' + bal);
+	});
+	await step('cashback that expires shows how much and on which day', async () => {
+		/* Noon UTC on 3 December of next year: that day in any time zone. */
+		const year = new Date().getUTCFullYear() + 1;
+		execFileSync('sqlite3', ['-cmd', '.timeout 5000', E.DB, "UPDATE cashback_earnings SET expires_at = " +
+		    Date.UTC(year, 11, 3, 12) + " WHERE card_id = '" + E.CASH_CARD + "'"]);
+		await ev(`click('#refresh-button')`);
+		await waitFor(`text('#balance').includes('expires on')`);
+		const bal = await ev(`text('#balance')`);
+		if (!bal.includes('Next expiry€0.60 expires on 3 Dec ' + year)) throw new Error(bal);
 	});
 	await saveShot('card-cashback');
 

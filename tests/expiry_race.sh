@@ -82,6 +82,8 @@ for ROUND in $(seq 1 $ROUNDS); do
 	    "round $ROUND: $CLIENTS readers of a card with $due cents due at once all get 200"
 	is "$(sql "SELECT count(*), sum(expired_amount) FROM transactions WHERE card_id = '$CARD' AND type = 'expiry' AND created_at = 1700000000000 + $ROUND")" \
 	    "2|$due" "... the two due earnings expire once each, $due cents in all"
+	is "$(sql "SELECT count(*) FROM audit_log WHERE action = 'cashback.expire' AND object_id = '$CARD'")" \
+	    "$ROUND" "... and the audit trail has one row of it, by the service"
 	is "$(sql "SELECT cashback_balance FROM cards WHERE id = '$CARD'")" \
 	    "$((before - due))" "... the balance is less by exactly that"
 	is "$(cut -d' ' -f2- "$W/look$ROUND" |

@@ -437,6 +437,7 @@ async function main() {
 		await ev(`click(Array.from($$('#program-tier-fields button')).find((b) => b.textContent === 'Add a tier'))`);
 		await ev(`(() => { const rows = $$('#program-tier-fields .tier-row'); const set = (r, i, v) => { r.querySelectorAll('input')[i].value = v; };
 		    set(rows[0], 0, 'Bronze'); set(rows[0], 2, '2'); set(rows[1], 0, 'Gold'); set(rows[1], 1, '0'); set(rows[1], 2, '5'); return true; })()`);
+		await ev(`($('#program-tier-fields input[data-field=expiry_days]').value = '365', true)`);
 		await ev(`click('#program-form button[type=submit]')`);
 		await waitFor(`text('#program-form .form-msg').includes('must be higher')`);
 		await shot('owner-programs-tier-error');
@@ -445,6 +446,9 @@ async function main() {
 		const r = await apiCall('GET', 'admin/programs', undefined, await ownerToken());
 		const p = r.json.data.programs.find((x) => x.title === 'Cashback Club');
 		if (JSON.stringify(p.tiers) !== JSON.stringify([{ name: 'Bronze', min_spend: 0, rate: 0.02 }, { name: 'Gold', min_spend: 500, rate: 0.05 }])) throw new Error(JSON.stringify(p));
+		if (p.expiry_days !== 365) throw new Error('expiry_days: ' + JSON.stringify(p));
+		const t = await ev(`text('#programs-list')`);
+		if (!t.includes('Cashback expires 365 days after it is earned.')) throw new Error(t);
 	});
 
 	await step('adding a discount program', async () => {
@@ -460,8 +464,12 @@ async function main() {
 		await a11y('program dialog');
 		await shot('owner-program-edit');
 		await ev(`(() => { const d = dlg(); d.querySelector('input').value = 'Cashback Club Plus';
-		    d.querySelectorAll('.tier-row')[1].querySelectorAll('input')[2].value = '6'; return click(d.querySelector('button[type=submit]')); })()`);
-		await waitFor(`!dlg() && text('#programs-list').includes('Cashback Club Plus') && text('#programs-list').includes('6%')`);
+		    d.querySelectorAll('.tier-row')[1].querySelectorAll('input')[2].value = '6';
+		    d.querySelector('input[data-field=expiry_days]').value = '0'; return click(d.querySelector('button[type=submit]')); })()`);
+		await waitFor(`dlg() && text('dialog[open] .form-msg').includes('from 1 to 3650')`);
+		await ev(`(() => { const d = dlg(); d.querySelector('input[data-field=expiry_days]').value = ''; return click(d.querySelector('button[type=submit]')); })()`);
+		await waitFor(`!dlg() && text('#programs-list').includes('Cashback Club Plus') && text('#programs-list').includes('6%') &&
+		    text('#programs-list').includes('Cashback never expires.')`);
 	});
 	await shots3('owner-programs');
 	await a11y('programs');

@@ -2,8 +2,11 @@
  * The money invariants, checked after every operation of a long mixed
  * sequence driven through the real handlers: a cashback card's balance
  * equals the sum of its ledger's remaining amounts and the test's own
- * model; redemptions consume the oldest earnings first and their entries
- * sum to the amount; punch counters match the rewards table.
+ * model; redemptions consume the soonest-expiring earnings first and
+ * their entries sum to the amount; time passes and the program's term
+ * changes, so earnings expire, each exactly once and to the cent, when
+ * the card is next read or written; punch counters match the rewards
+ * table.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +17,77 @@
 #include "tap.h"
 
 #define OPS 1500
+#define DAY 86400000LL
+#define EARNINGS_MAX OPS
+
+/* The model's ledger, in insertion order: what remains of each earning
+ * and when it expires (-1 never). */
+static struct { int64_t rem, at, exp; } led[EARNINGS_MAX];
+static int nled;
+static int64_t expired_total;
+
+/* Soonest expiry first, one that never expires last; then earned first,
+ * then inserted first: the service's order. */
+static int
+model_before(int a, int b)
+{
+	if ((led[a].exp < 0) != (led[b].exp < 0))
+		return led[b].exp < 0;
+	if (led[a].exp != led[b].exp)
+		return led[a].exp < led[b].exp;
+	if (led[a].at != led[b].at)
+		return led[a].at < led[b].at;
+	return a < b;
+}
+
+/* What is due at now; taken off the model when take is set. */
+static int64_t
+model_due(int64_t now, int take)
+{
+	int64_t sum = 0;
+	int i;
+
+	for (i = 0; i < nled; i++)
+		if (led[i].rem > 0 && led[i].exp >= 0 && led[i].exp <= now) {
+			sum += led[i].rem;
+			if (take)
+				led[i].rem = 0;
+		}
+	if (take)
+		expired_total += sum;
+	return sum;
+}
+
+static void
+model_earn(int64_t amount, int64_t at, int64_t days)
+{
+	if (amount == 0)
+		return;
+	if (nled == EARNINGS_MAX)
+		bail("model ledger full");
+	led[nled].rem = amount;
+	led[nled].at = at;
+	led[nled].exp = days > 0 ? at + days * DAY : -1;
+	nled++;
+}
+
+static void
+model_spend(int64_t amount)
+{
+	int i, best;
+	int64_t use;
+
+	while (amount > 0) {
+		for (best = -1, i = 0; i < nled; i++)
+			if (led[i].rem > 0 && (best < 0 || model_before(i, best)))
+				best = i;
+		if (best < 0)
+			bail("model ledger short");
+		use = led[best].rem < amount ? led[best].rem : amount;
+		led[best].rem -= use;
+		amount -= use;
+	}
+}
 
 static struct lc_db *db;
 static uint64_t rng = 88172645463325252ULL;
@@ -44,6 +118,15 @@ q1(const char *sql, const char *arg)
 }
 
 static void
+exec_sql(const char *sql)
+{
+	char *err = NULL;
+
+	if (sqlite3_exec(lc_sq_handle(db), sql, NULL, NULL, &err) != SQLITE_OK)
+		bail("%s: %s", sql, err);
+}
+
+static void
 seed(void)
 {
 	char *err = NULL;
@@ -52,8 +135,8 @@ seed(void)
 	    "INSERT INTO locations VALUES ('l', 'm', 'L', 0);"
 	    "INSERT INTO users(id, merchant_id, email, display_name, user_type, "
 	    "  location_id, password_hash, created_at) VALUES ('u', 'm', 'u@x', NULL, 'owner', NULL, 'x', 0);"
-	    "INSERT INTO programs(id, merchant_id, type, title, created_at) "
-	    "  VALUES ('pc', 'm', 'cashback', 'C', 0);"
+	    "INSERT INTO programs(id, merchant_id, type, title, created_at, "
+	    "  expiry_days) VALUES ('pc', 'm', 'cashback', 'C', 0, 3);"
 	    "INSERT INTO tiers VALUES ('pc', 'Bronze', 0, 500), "
 	    "  ('pc', 'Silver', 10000, 1000), ('pc', 'Gold', 100000, 1250);"
 	    "INSERT INTO programs(id, merchant_id, type, title, punch_requirement, "
@@ -123,7 +206,8 @@ main(void)
 	int64_t balance = 0, spend = 0, now = 1790000000000LL;
 	int64_t lifetime = 0, pending = 0, ledger_bad = 0, model_bad = 0;
 	int64_t fifo_bad = 0, entry_bad = 0, punch_bad = 0, earn_bad = 0;
-	int64_t redeemed_ok = 0, refused = 0, i;
+	int64_t redeemed_ok = 0, refused = 0, i, days = 3, expiries = 0;
+	int64_t expiry_bad = 0, looked = 0;
 	json_object *out;
 	enum lc_err e;
 
@@ -135,10 +219,14 @@ main(void)
 	seed();
 
 	for (i = 0; i < OPS; i++) {
-		uint64_t op = rnd(10);
+		uint64_t op = rnd(12);
 		int64_t amt, red;
 
 		now += 1000;
+		/* What the card holds once what has expired leaves it: a
+		 * purchase on the card records that first. */
+		if (op < 5)
+			balance -= model_due(now, 1);
 		if (op < 3) {
 			/* An online cashback purchase. */
 			amt = 1 + (int64_t)rnd(20000);
@@ -151,14 +239,16 @@ main(void)
 			    lc_apply_rate(amt, tier_rate(spend)))
 				earn_bad++;
 			balance += lc_apply_rate(amt, tier_rate(spend));
+			model_earn(lc_apply_rate(amt, tier_rate(spend)), now, days);
 			spend += amt;
 		} else if (op < 5) {
 			/* An offline purchase, captured up to a day ago: it
 			 * lands anywhere in the FIFO order. */
 			char ts[32];
+			int64_t at = now - (int64_t)rnd(86400000);
 
 			amt = 1 + (int64_t)rnd(20000);
-			lc_time_fmt(now - (int64_t)rnd(86400000), ts);
+			lc_time_fmt(at, ts);
 			snprintf(body, sizeof(body), "{\"transactions\":[{"
 			    "\"card_instance_id\":\"cc\",\"location_id\":\"l\","
 			    "\"staff_user_id\":\"u\",\"purchase_amount\":%lld.%02lld,"
@@ -172,6 +262,7 @@ main(void)
 			    "results"), 0), "result"), "success")))
 				earn_bad++;
 			balance += lc_apply_rate(amt, tier_rate(spend));
+			model_earn(lc_apply_rate(amt, tier_rate(spend)), at, days);
 			spend += amt;
 		} else if (op < 8) {
 			/* A redemption, sometimes above the balance. */
@@ -189,7 +280,8 @@ main(void)
 			    (long long)(amt / 100), (long long)(amt % 100),
 			    earn ? "true" : "false");
 			e = call(lc_h_redeem, body, now, &out);
-			if (red > balance) {
+			/* A refusal rolls back the expiry it found, too. */
+			if (red > balance - model_due(now, 0)) {
 				if (e != LC_E_INSUFFICIENT_BALANCE)
 					model_bad++;
 				refused++;
@@ -202,6 +294,8 @@ main(void)
 				size_t k;
 
 				redeemed_ok++;
+				balance -= model_due(now, 1);
+				model_spend(red);
 				for (k = 0; k < json_object_array_length(ents); k++)
 					sum += money(json_object_array_get_idx(ents,
 					    k), "amount_used", NULL);
@@ -211,16 +305,23 @@ main(void)
 				balance -= red;
 				if (money(out, "new_balance", NULL) != balance)
 					model_bad++;
-				/* FIFO: nothing earned before the newest
-				 * earning this redemption touched is left. */
+				/* Soonest-expiring first: nothing that comes
+				 * before the last earning this redemption
+				 * touched is left (but what it earned on the
+				 * remainder, at its own time). */
 				oldest_left = q1("SELECT count(*) FROM "
 				    "cashback_earnings e WHERE card_id = 'cc' AND "
-				    "remaining > 0 AND (earned_at, rowid) < (SELECT "
-				    "c.earned_at, c.rowid FROM "
-				    "cashback_earnings c JOIN redemption_entries r "
+				    "remaining > 0 AND earned_at < (SELECT "
+				    "created_at FROM transactions WHERE id = ?1) "
+				    "AND (expires_at IS NULL, "
+				    "coalesce(expires_at, 0), earned_at, rowid) < "
+				    "(SELECT c.expires_at IS NULL, "
+				    "coalesce(c.expires_at, 0), c.earned_at, c.rowid "
+				    "FROM cashback_earnings c JOIN redemption_entries r "
 				    "ON r.earning_transaction_id = c.transaction_id "
-				    "WHERE r.redeem_transaction_id = ? ORDER BY "
-				    "c.earned_at DESC, c.rowid DESC LIMIT 1)",
+				    "WHERE r.redeem_transaction_id = ?1 ORDER BY "
+				    "c.expires_at IS NULL DESC, coalesce(c.expires_at, "
+				    "0) DESC, c.earned_at DESC, c.rowid DESC LIMIT 1)",
 				    json_object_get_string(json_object_object_get(
 				    out, "transaction_id")));
 				if (oldest_left != 0)
@@ -232,6 +333,8 @@ main(void)
 					    lc_apply_rate(rest, tier_rate(spend)))
 						earn_bad++;
 					balance += lc_apply_rate(rest, tier_rate(spend));
+					model_earn(lc_apply_rate(rest, tier_rate(spend)),
+					    now, days);
 					spend += rest;
 					if (money(out, "earned", "new_balance") != balance)
 						model_bad++;
@@ -248,13 +351,41 @@ main(void)
 				punch_bad++;
 			pending += (lifetime % 7 + n) / 7;
 			lifetime += n;
-		} else {
+		} else if (op < 10) {
 			e = call(lc_h_claim, "{\"card_instance_id\":\"cp\","
 			    "\"location_id\":\"l\",\"staff_user_id\":\"u\"}", now, &out);
 			if (pending == 0 ? e != LC_E_NO_PENDING_REWARDS : e != LC_OK)
 				punch_bad++;
 			if (pending > 0)
 				pending--;
+		} else if (op < 11) {
+			/* Time passes, then a till looks the card up: what
+			 * has expired since is recorded then, once. */
+			int64_t gone;
+
+			now += (int64_t)rnd(2 * DAY);
+			gone = model_due(now, 1);
+			balance -= gone;
+			e = call(lc_h_lookup, "{\"barcode_value\":\"1\"}", now,
+			    &out);
+			looked++;
+			if (e != LC_OK || money(out, "cashback_balance", NULL) !=
+			    balance)
+				model_bad++;
+			if (gone > 0)
+				expiries++;
+		} else {
+			/* The owner changes the term, or drops it: for new
+			 * earnings only. */
+			static const char *const terms[] = { "NULL", "1", "3",
+			    "7" };
+			uint64_t t = rnd(4);
+
+			snprintf(body, sizeof(body), "UPDATE programs SET "
+			    "expiry_days = %s WHERE id = 'pc'", terms[t]);
+			exec_sql(body);
+			days = t == 0 ? 0 : atoi(terms[t]);
+			out = NULL;
 		}
 		json_object_put(out);
 
@@ -265,6 +396,9 @@ main(void)
 		if (q1("SELECT cashback_balance FROM cards WHERE id = 'cc'", NULL) !=
 		    balance)
 			model_bad++;
+		if (q1("SELECT coalesce(sum(expired_amount), 0) FROM transactions "
+		    "WHERE type = 'expiry'", NULL) != expired_total)
+			expiry_bad++;
 		if (q1("SELECT pending_rewards FROM cards WHERE id = 'cp'", NULL) !=
 		    pending || q1("SELECT count(*) FROM rewards WHERE card_id = 'cp' "
 		    "AND status = 'pending_claim'", NULL) != pending ||
@@ -278,7 +412,16 @@ main(void)
 	is_int(model_bad, 0, "balance equals the model after every operation");
 	is_int(earn_bad, 0, "every earning is the tier rate of the purchase, rounded half away from zero");
 	is_int(entry_bad, 0, "redeemed entries sum to the redeemed amount");
-	is_int(fifo_bad, 0, "redemptions consume the oldest earnings first");
+	is_int(fifo_bad, 0, "redemptions consume the soonest-expiring earnings first");
+	is_int(expiry_bad, 0, "the expiries recorded equal the model's, to the cent, after every operation");
+	ok(expiries > 20 && looked > 50, "the sequence exercised %lld lookups, "
+	    "%lld of them recording expiries, %lld cents expired in all",
+	    (long long)looked, (long long)expiries, (long long)expired_total);
+	is_int(q1("SELECT count(*) FROM transactions t WHERE t.type = 'expiry' "
+	    "AND NOT EXISTS (SELECT 1 FROM cashback_earnings e WHERE "
+	    "e.card_id = t.card_id AND e.expires_at = t.created_at AND "
+	    "e.remaining = 0)", NULL), 0,
+	    "every expiry is dated at the expiry of an earning it emptied");
 	is_int(punch_bad, 0, "punch counters and pending rewards match the rewards table");
 	ok(redeemed_ok > 50 && refused > 10, "the sequence exercised %lld redemptions and %lld refusals",
 	    (long long)redeemed_ok, (long long)refused);
