@@ -119,6 +119,10 @@ lc_adjust(struct lc_dom *dom, const struct lc_adjust *q,
 	if (strcmp(c->status, "active") != 0)
 		return lc_dom_fail(dom, LC_E_CARD_INACTIVE, NULL, NULL);
 	punch = strcmp(c->program.type, "punch") == 0;
+	/* What expired before now leaves first: never taken twice. */
+	if (strcmp(c->program.type, "cashback") == 0 &&
+	    lc_expiry_sweep(dom, c) == -1)
+		return -1;
 	if (strcmp(c->program.type, "discount") == 0)
 		return lc_dom_fail(dom, LC_E_WRONG_CARD_TYPE, NULL,
 		    "A discount card has nothing to adjust.");

@@ -228,7 +228,7 @@ int
 lc_void(struct lc_dom *dom, const struct lc_void *q, struct lc_void_result *r)
 {
 	struct lc_txn_info o, child;
-	int rc;
+	int rc, cash;
 
 	memset(r, 0, sizeof(*r));
 	if ((rc = lc_db_txn_get(dom->db, dom->caller.merchant_id, q->txn_id,
@@ -241,6 +241,11 @@ lc_void(struct lc_dom *dom, const struct lc_void *q, struct lc_void_result *r)
 		return -1;
 	if ((rc = lc_card_get(dom, LC_CARDKEY_ID, o.card_id, &r->card)) != 1)
 		return rc == -1 ? -1 : lc_dom_fail(dom, LC_E_INTERNAL, NULL, NULL);
+	/* What expired before now leaves first, as an expiry, not as what
+	 * the void removes. */
+	cash = strcmp(r->card.program.type, "cashback") == 0;
+	if (cash && lc_expiry_sweep(dom, &r->card) == -1)
+		return -1;
 	if (undo(dom, &r->card, &o, q, r, r->txn_id) == -1)
 		return -1;
 	memcpy(r->voided_id, o.id, sizeof(r->voided_id));
@@ -257,5 +262,8 @@ lc_void(struct lc_dom *dom, const struct lc_void *q, struct lc_void_result *r)
 		if (r->also_txn_id[0] == '\0')
 			r->also_voided_id[0] = '\0';
 	}
-	return lc_card_save(dom, &r->card);
+	if (lc_card_save(dom, &r->card) == -1)
+		return -1;
+	/* Cashback given back to an earning past its date expires now. */
+	return cash ? lc_expiry_sweep(dom, &r->card) : 0;
 }

@@ -6,7 +6,9 @@
  * their entries sum to the amount; time passes and the program's term
  * changes, so earnings expire, each exactly once and to the cent, when
  * the card is next read or written; punch counters match the rewards
- * table.
+ * table. Voids of any kept transaction (purchases, redemptions with their
+ * earn-on-remainder part, punches, claims) and the owner's adjustments
+ * up and down join the mix, each against the same model.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -16,7 +18,7 @@
 #include "lc_sqlite.h"
 #include "tap.h"
 
-#define OPS 1500
+#define OPS 2000
 #define DAY 86400000LL
 #define EARNINGS_MAX OPS
 
@@ -89,7 +91,170 @@ model_spend(int64_t amount)
 	}
 }
 
+/*
+ * Voids and adjustments in the mix. What the test keeps of each
+ * transaction a void may pick: a cashback purchase ('c': its earning in
+ * the model, its spend), a redemption ('r': what it took from which
+ * earning, its earn-on-remainder part), a punch purchase ('p': its
+ * punches), a claim ('k': the reward it took). Rewards pending are a
+ * queue in the order they were earned (claims take the front), each
+ * with the purchase that earned it (-1: an adjustment).
+ */
+#define VT_MAX OPS
 static struct lc_db *db;
+#define ENTS_MAX (8 * OPS)
+#define RQ_MAX (4 * OPS)
+static char ledid[EARNINGS_MAX][LC_ID_LEN + 1];
+static int ledvoid[EARNINGS_MAX];
+static struct vt {
+	char id[LC_ID_LEN + 1];
+	char kind;
+	int voided;
+	int led, child_led, ent0, nent;
+	int64_t amount, child_amount, seq, owner;
+} vts[VT_MAX];
+static int nvt;
+static struct { int led; int64_t amount; } vents[ENTS_MAX];
+static int nvents;
+static struct { int64_t seq, owner; } rq[RQ_MAX];
+static int nrq;
+static int64_t rq_seq;
+
+static const char *
+jstr(json_object *o, const char *k1, const char *k2)
+{
+	json_object *v = NULL;
+
+	if (o == NULL || !json_object_object_get_ex(o, k1, &v))
+		return NULL;
+	if (k2 != NULL && !json_object_object_get_ex(v, k2, &v))
+		return NULL;
+	return json_object_get_string(v);
+}
+
+/* The model's last earning is transaction id (when amount made one). */
+static int
+led_note(int64_t amount, const char *id)
+{
+	if (amount <= 0 || id == NULL)
+		return -1;
+	snprintf(ledid[nled - 1], sizeof(ledid[0]), "%s", id);
+	return nled - 1;
+}
+
+static int
+led_find(const char *id)
+{
+	int i;
+
+	for (i = 0; id != NULL && i < nled; i++)
+		if (strcmp(ledid[i], id) == 0)
+			return i;
+	return -1;
+}
+
+static struct vt *
+vt_add(char kind, const char *id)
+{
+	struct vt *v;
+
+	if (nvt == VT_MAX)
+		bail("too many transactions kept");
+	v = &vts[nvt++];
+	memset(v, 0, sizeof(*v));
+	snprintf(v->id, sizeof(v->id), "%s", id != NULL ? id : "");
+	v->kind = kind;
+	v->led = v->child_led = -1;
+	return v;
+}
+
+static void
+rq_insert(int64_t seq, int64_t owner)
+{
+	int i;
+
+	if (nrq == RQ_MAX)
+		bail("reward queue full");
+	for (i = nrq; i > 0 && rq[i - 1].seq > seq; i--)
+		rq[i] = rq[i - 1];
+	rq[i].seq = seq;
+	rq[i].owner = owner;
+	nrq++;
+}
+
+/* A pending reward of purchase owner leaves the queue: 1, 0 none. */
+static int
+rq_withdraw(int64_t owner)
+{
+	int i;
+
+	for (i = nrq - 1; i >= 0; i--)
+		if (rq[i].owner == owner) {
+			memmove(&rq[i], &rq[i + 1], (size_t)(nrq - i - 1) *
+			    sizeof(rq[0]));
+			nrq--;
+			return 1;
+		}
+	return 0;
+}
+
+/* Punches n on the card model: carry-over into rewards of owner. */
+static void
+punch_model(int64_t *cur, int64_t *lifetime, int64_t n, int64_t owner)
+{
+	int64_t total = *cur + n, k;
+
+	for (k = 0; k < total / 7; k++)
+		rq_insert(rq_seq++, owner);
+	*cur = total % 7;
+	*lifetime += n;
+}
+
+struct adjust_write {
+	struct lc_adjust q;
+	struct lc_adjust_result r;
+};
+
+static char last_adjust[LC_ID_LEN + 1];
+
+static int
+adjust_rule(struct lc_dom *dom, void *arg)
+{
+	struct adjust_write *aw = arg;
+
+	return lc_adjust(dom, &aw->q, &aw->r);
+}
+
+/* The owner's adjustment of card id (the handler's write: the path
+ * takes a UUID, which the test's cards' ids are not). */
+static enum lc_err
+adjust(const char *id, int64_t punches, int64_t cash, int64_t now)
+{
+	static struct adjust_write aw;
+	struct lc_write w = { "adjust", NULL, adjust_rule, NULL, &aw,
+	    "card.adjust", "card", id };
+	struct lc_dom dom;
+
+	memset(&dom, 0, sizeof(dom));
+	memset(&aw, 0, sizeof(aw));
+	dom.db = db;
+	dom.now_ms = now;
+	strcpy(dom.caller.user_id, "u");
+	strcpy(dom.caller.merchant_id, "m");
+	dom.caller.is_owner = 1;
+	aw.q.card_id = id;
+	aw.q.reason = "ledger test";
+	aw.q.has_punches = punches != 0;
+	aw.q.punches = punches;
+	aw.q.cashback = cash;
+	if (lc_write(&dom, &w, NULL) == -1 && dom.err.code == LC_OK)
+		dom.err.code = LC_E_INTERNAL;
+	memcpy(last_adjust, aw.r.txn_id, sizeof(last_adjust));
+	if (!sqlite3_get_autocommit(lc_sq_handle(db)))
+		bail("adjustment left a transaction open");
+	return dom.err.code;
+}
+
 static uint64_t rng = 88172645463325252ULL;
 
 static uint64_t
@@ -208,6 +373,8 @@ main(void)
 	int64_t fifo_bad = 0, entry_bad = 0, punch_bad = 0, earn_bad = 0;
 	int64_t redeemed_ok = 0, refused = 0, i, days = 3, expiries = 0;
 	int64_t expiry_bad = 0, looked = 0;
+	int64_t cur = 0, voids = 0, void_refused = 0, void_bad = 0;
+	int64_t adjusts = 0, adjust_refused = 0, adjust_bad = 0;
 	json_object *out;
 	enum lc_err e;
 
@@ -219,7 +386,7 @@ main(void)
 	seed();
 
 	for (i = 0; i < OPS; i++) {
-		uint64_t op = rnd(12);
+		uint64_t op = rnd(16);
 		int64_t amt, red;
 
 		now += 1000;
@@ -240,6 +407,14 @@ main(void)
 				earn_bad++;
 			balance += lc_apply_rate(amt, tier_rate(spend));
 			model_earn(lc_apply_rate(amt, tier_rate(spend)), now, days);
+			if (e == LC_OK) {
+				struct vt *v = vt_add('c', jstr(out,
+				    "transaction_id", NULL));
+
+				v->led = led_note(lc_apply_rate(amt,
+				    tier_rate(spend)), v->id);
+				v->amount = amt;
+			}
 			spend += amt;
 		} else if (op < 5) {
 			/* An offline purchase, captured up to a day ago: it
@@ -263,6 +438,15 @@ main(void)
 				earn_bad++;
 			balance += lc_apply_rate(amt, tier_rate(spend));
 			model_earn(lc_apply_rate(amt, tier_rate(spend)), at, days);
+			if (e == LC_OK) {
+				struct vt *v = vt_add('c', jstr(
+				    json_object_array_get_idx(json_object_object_get(
+				    out, "results"), 0), "result", "transaction_id"));
+
+				v->led = led_note(lc_apply_rate(amt,
+				    tier_rate(spend)), v->id);
+				v->amount = amt;
+			}
 			spend += amt;
 		} else if (op < 8) {
 			/* A redemption, sometimes above the balance. */
@@ -296,6 +480,25 @@ main(void)
 				redeemed_ok++;
 				balance -= model_due(now, 1);
 				model_spend(red);
+				{
+					/* What it took, for a void to give back. */
+					struct vt *v = vt_add('r', jstr(out,
+					    "transaction_id", NULL));
+					json_object *en;
+
+					v->ent0 = nvents;
+					for (k = 0; k < json_object_array_length(ents);
+					    k++) {
+						if (nvents == ENTS_MAX)
+							bail("too many entries");
+						en = json_object_array_get_idx(ents, k);
+						vents[nvents].led = led_find(jstr(en,
+						    "earning_transaction_id", NULL));
+						vents[nvents++].amount = money(en,
+						    "amount_used", NULL);
+						v->nent++;
+					}
+				}
 				for (k = 0; k < json_object_array_length(ents); k++)
 					sum += money(json_object_array_get_idx(ents,
 					    k), "amount_used", NULL);
@@ -335,6 +538,10 @@ main(void)
 					balance += lc_apply_rate(rest, tier_rate(spend));
 					model_earn(lc_apply_rate(rest, tier_rate(spend)),
 					    now, days);
+					vts[nvt - 1].child_led = led_note(lc_apply_rate(
+					    rest, tier_rate(spend)), jstr(out, "earned",
+					    "transaction_id"));
+					vts[nvt - 1].child_amount = rest;
 					spend += rest;
 					if (money(out, "earned", "new_balance") != balance)
 						model_bad++;
@@ -347,17 +554,28 @@ main(void)
 			snprintf(body, sizeof(body), "{\"card_instance_id\":\"cp\","
 			    "\"location_id\":\"l\",\"staff_user_id\":\"u\","
 			    "\"purchase_amount\":1,\"punch_count\":%lld}", (long long)n);
-			if (call(lc_h_record, body, now, &out) != LC_OK)
+			if (call(lc_h_record, body, now, &out) != LC_OK) {
 				punch_bad++;
-			pending += (lifetime % 7 + n) / 7;
-			lifetime += n;
+			} else {
+				vt_add('p', jstr(out, "transaction_id",
+				    NULL))->amount = n;
+				punch_model(&cur, &lifetime, n, nvt - 1);
+			}
 		} else if (op < 10) {
 			e = call(lc_h_claim, "{\"card_instance_id\":\"cp\","
 			    "\"location_id\":\"l\",\"staff_user_id\":\"u\"}", now, &out);
 			if (pending == 0 ? e != LC_E_NO_PENDING_REWARDS : e != LC_OK)
 				punch_bad++;
-			if (pending > 0)
-				pending--;
+			if (e == LC_OK && nrq > 0) {
+				struct vt *v = vt_add('k', jstr(out,
+				    "transaction_id", NULL));
+
+				v->seq = rq[0].seq;
+				v->owner = rq[0].owner;
+				memmove(&rq[0], &rq[1], (size_t)(nrq - 1) *
+				    sizeof(rq[0]));
+				nrq--;
+			}
 		} else if (op < 11) {
 			/* Time passes, then a till looks the card up: what
 			 * has expired since is recorded then, once. */
@@ -374,6 +592,120 @@ main(void)
 				model_bad++;
 			if (gone > 0)
 				expiries++;
+		} else if (op < 14 && nvt > 0) {
+			/* A void of any transaction kept; a second void of
+			 * one is refused and changes nothing. */
+			struct vt *v = &vts[rnd((uint64_t)nvt)];
+			int64_t got = 0;
+			int k;
+
+			snprintf(body, sizeof(body), "{\"transaction_id\":\"%s\","
+			    "\"reason\":\"test\",\"location_id\":\"l\","
+			    "\"staff_user_id\":\"u\"}", v->id);
+			e = call(lc_h_void, body, now, &out);
+			if (v->voided) {
+				if (e != LC_E_ALREADY_VOIDED)
+					void_bad++;
+				void_refused++;
+			} else if (e != LC_OK) {
+				void_bad++;
+			} else if (v->kind == 'c') {
+				v->voided = 1;
+				voids++;
+				balance -= model_due(now, 1);
+				if (v->led >= 0) {
+					got = led[v->led].rem;
+					led[v->led].rem = 0;
+					ledvoid[v->led] = 1;
+				}
+				balance -= got;
+				spend -= v->amount;
+				if (money(out, "cashback_removed", NULL) != got)
+					void_bad++;
+			} else if (v->kind == 'r') {
+				v->voided = 1;
+				voids++;
+				balance -= model_due(now, 1);
+				for (k = v->ent0; k < v->ent0 + v->nent; k++) {
+					if (vents[k].led < 0)
+						bail("an entry of no earning");
+					if (ledvoid[vents[k].led])
+						continue;
+					led[vents[k].led].rem += vents[k].amount;
+					got += vents[k].amount;
+				}
+				balance += got;
+				if (v->child_led >= 0) {
+					balance -= led[v->child_led].rem;
+					led[v->child_led].rem = 0;
+					ledvoid[v->child_led] = 1;
+				}
+				spend -= v->child_amount;
+				/* Given back past its date: expires now. */
+				balance -= model_due(now, 1);
+				if (money(out, "cashback_returned", NULL) != got)
+					void_bad++;
+			} else if (v->kind == 'p') {
+				v->voided = 1;
+				voids++;
+				while (cur < v->amount && rq_withdraw(v - vts))
+					cur += 7;
+				cur = cur >= v->amount ? cur - v->amount : 0;
+				lifetime = lifetime >= v->amount ?
+				    lifetime - v->amount : 0;
+			} else {
+				v->voided = 1;
+				voids++;
+				rq_insert(v->seq, v->owner);
+			}
+		} else if (op < 15) {
+			/* The owner's adjustment, up or down, sometimes below
+			 * zero (refused, nothing changes). */
+			int64_t x;
+
+			if (rnd(2)) {
+				x = rnd(2) ? 1 + (int64_t)rnd(3000) :
+				    -1 - (int64_t)rnd((uint64_t)balance + 300);
+				e = adjust("cc", 0, x, now);
+				if (x < 0 && -x > balance - model_due(now, 0)) {
+					if (e != LC_E_INSUFFICIENT_BALANCE)
+						adjust_bad++;
+					adjust_refused++;
+				} else if (e != LC_OK) {
+					adjust_bad++;
+				} else {
+					adjusts++;
+					balance -= model_due(now, 1);
+					if (x > 0) {
+						/* An owner's credit never
+						 * expires. */
+						model_earn(x, now, 0);
+						led_note(x, last_adjust);
+					} else {
+						model_spend(-x);
+					}
+					balance += x;
+				}
+			} else {
+				x = rnd(2) ? 1 + (int64_t)rnd(10) :
+				    -1 - (int64_t)rnd((uint64_t)cur + 2);
+				e = adjust("cp", x, 0, now);
+				if (x < 0 && -x > cur) {
+					if (e != LC_E_INSUFFICIENT_BALANCE)
+						adjust_bad++;
+					adjust_refused++;
+				} else if (e != LC_OK) {
+					adjust_bad++;
+				} else if (x > 0) {
+					adjusts++;
+					punch_model(&cur, &lifetime, x, -1);
+				} else {
+					adjusts++;
+					cur += x;
+					lifetime = lifetime >= -x ? lifetime + x : 0;
+				}
+			}
+			out = NULL;
 		} else {
 			/* The owner changes the term, or drops it: for new
 			 * earnings only. */
@@ -388,6 +720,7 @@ main(void)
 			out = NULL;
 		}
 		json_object_put(out);
+		pending = nrq;
 
 		if (q1("SELECT cashback_balance FROM cards WHERE id = 'cc'", NULL) !=
 		    q1("SELECT coalesce(sum(remaining), 0) FROM cashback_earnings "
@@ -403,7 +736,7 @@ main(void)
 		    pending || q1("SELECT count(*) FROM rewards WHERE card_id = 'cp' "
 		    "AND status = 'pending_claim'", NULL) != pending ||
 		    q1("SELECT current_punches FROM cards WHERE id = 'cp'", NULL) !=
-		    lifetime % 7 || q1("SELECT lifetime_punches FROM cards WHERE "
+		    cur || q1("SELECT lifetime_punches FROM cards WHERE "
 		    "id = 'cp'", NULL) != lifetime)
 			punch_bad++;
 	}
@@ -423,10 +756,18 @@ main(void)
 	    "e.remaining = 0)", NULL), 0,
 	    "every expiry is dated at the expiry of an earning it emptied");
 	is_int(punch_bad, 0, "punch counters and pending rewards match the rewards table");
+	is_int(void_bad, 0, "every void gives back what the model says, and a second void is refused");
+	ok(voids > 50 && void_refused > 5, "the sequence exercised %lld voids "
+	    "and %lld second voids", (long long)voids, (long long)void_refused);
+	is_int(adjust_bad, 0, "every adjustment moves the card as the model says, never below zero");
+	ok(adjusts > 20 && adjust_refused > 5, "the sequence exercised %lld "
+	    "adjustments and %lld refused below zero", (long long)adjusts,
+	    (long long)adjust_refused);
 	ok(redeemed_ok > 50 && refused > 10, "the sequence exercised %lld redemptions and %lld refusals",
 	    (long long)redeemed_ok, (long long)refused);
 	is_int(q1("SELECT count(*) FROM redemption_entries r JOIN transactions t "
-	    "ON t.id = r.redeem_transaction_id GROUP BY NULL HAVING "
+	    "ON t.id = r.redeem_transaction_id WHERE t.type = 'cashback_redeem' "
+	    "GROUP BY NULL HAVING "
 	    "sum(r.amount_used) <> (SELECT sum(redeemed_amount) FROM transactions "
 	    "WHERE type = 'cashback_redeem')", NULL), -1,
 	    "all entries together equal all redemptions");
