@@ -1411,8 +1411,10 @@ function renderCard() {
 	$('detail-barcode-value').textContent = d.barcode_value || '';
 	$('detail-id').textContent = d.card_instance_id;
 	$('detail-created').textContent = day(d.created_at);
-	/* card_page is relative to the tills' folder, which is this page's. */
-	const page = d.card_page ? new URL(d.card_page, location.href).href : '';
+	/* card_page is relative to public_url when the owner set it (as the
+	 * printed card says), else to the tills' folder, which is this page's. */
+	const pub = (st.settings || []).find((x) => x.key === 'public_url');
+	const page = d.card_page ? new URL(d.card_page, pub && pub.value ? pub.value : location.href).href : '';
 	$('detail-page').textContent = page;
 	$('detail-page').href = page || '#';
 	$('detail-qr').alt = 'QR code of the card of ' + (d.customer_name || 'the customer');
@@ -2139,8 +2141,12 @@ function settingField(x) {
 	return f;
 }
 
+/* What a shopkeeper sets first, before the technical ones. */
+const SHOP_FIRST = ['currency_symbol', 'public_url', 'staff_enrolment'];
+
 function renderSettings() {
-	settingInputs = st.settings.map(settingField);
+	const rank = (x) => { const i = SHOP_FIRST.indexOf(x.key); return i < 0 ? SHOP_FIRST.length : i; };
+	settingInputs = st.settings.slice().sort((a, b) => rank(a) - rank(b)).map(settingField);
 	setKids($('settings-fields'), ...settingInputs);
 }
 
@@ -2151,6 +2157,8 @@ async function onSaveSettings(form) {
 		let v;
 		if (isText(x)) {
 			v = f.input.value.trim();
+			/* An address is a folder: the slash most people leave off. */
+			if (x.key === 'public_url' && v && !v.endsWith('/')) v += '/';
 			if ([...v].length > x.max_length) throw new FormError(f.querySelector('label').textContent + ': at most ' + x.max_length + ' characters.', f.input);
 		} else if (isSwitch(x)) {
 			v = f.input.checked ? 1 : 0;

@@ -62,7 +62,8 @@ image(struct lc_ctx *ctx, const struct lc_card *c, enum image what)
 		    "no address to link to: set public_url");
 	if ((f = lc_raw(ctx, "image/svg+xml")) == NULL)
 		return -1;
-	ctx->raw_cache = IMAGE_CACHE;
+	/* The link follows public_url, which the owner may set any day. */
+	ctx->raw_cache = what == IMG_LINK ? "no-store" : IMAGE_CACHE;
 	rc = what == IMG_QR ? lc_qr_svg(f, c->qr) : what == IMG_BARCODE ?
 	    lc_barcode_svg(f, c->barcode) : lc_qr_svg(f, link);
 	if (rc == -1)

@@ -233,6 +233,9 @@ lc_fmt_user(const struct lc_profile *p)
 	/* What the till shows and offers this user. */
 	shop = json_object_new_object();
 	add(shop, "currency_symbol", str(p->currency_symbol));
+	/* The customers' address of the site, so a till shows the same
+	 * card link as the QR code and the printed card ("" when unset). */
+	add(shop, "public_url", str(p->public_url));
 	add(shop, "staff_enrolment", json_object_new_boolean(p->staff_enrolment));
 	add(shop, "can_enrol", json_object_new_boolean(p->user.is_owner ||
 	    p->staff_enrolment));

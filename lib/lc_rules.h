@@ -356,6 +356,7 @@ struct lc_profile {
 	size_t nlocations;
 	/* What the till shows and offers (the installation's settings). */
 	char currency_symbol[LC_BYTES(LC_CURRENCY_MAX)];
+	char public_url[LC_BYTES(LC_URL_MAX)];	/* "" when unset */
 	int staff_enrolment;
 	int64_t void_window;	/* minutes staff may void their own sale */
 };

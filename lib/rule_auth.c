@@ -173,6 +173,8 @@ lc_profile_get(struct lc_dom *dom, const char *user_id, struct lc_profile *p)
 	}
 	lc_setting_text(dom->db, LC_SET_CURRENCY, p->currency_symbol,
 	    sizeof(p->currency_symbol));
+	lc_setting_text(dom->db, LC_SET_PUBLIC_URL, p->public_url,
+	    sizeof(p->public_url));
 	p->staff_enrolment = lc_setting(dom->db, LC_SET_STAFF_ENROLMENT) == 1;
 	p->void_window = lc_setting(dom->db, LC_SET_VOID_WINDOW);
 	return 0;
