@@ -1120,6 +1120,19 @@ lc_db_reward_withdraw(struct lc_db *db, const char *id)
 }
 
 int
+lc_db_reward_earning_voided(struct lc_db *db, const char *id)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if ((st = lc_sq_prep(db, LC_SQL_REWARD_EARNING_VOIDED, "s", id)) == NULL)
+		return -1;
+	rc = sqlite3_step(st);
+	sqlite3_reset(st);
+	return rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : -1;
+}
+
+int
 lc_db_reward_unclaim(struct lc_db *db, const char *id,
     const char *claim_txn_id)
 {

@@ -185,6 +185,9 @@
 	    "title, description, amount, earned_at FROM rewards " \
 	    "WHERE earned_transaction_id = ? AND status = 'pending_claim' " \
 	    "ORDER BY rowid DESC LIMIT 1") \
+	X(REWARD_EARNING_VOIDED, "SELECT 1 FROM rewards r JOIN transactions v " \
+	    "ON v.voided_transaction_id = r.earned_transaction_id " \
+	    "WHERE r.id = ?") \
 	X(REWARD_WITHDRAW, "DELETE FROM rewards WHERE id = ? " \
 	    "AND status = 'pending_claim'") \
 	X(REWARD_UNCLAIM, "UPDATE rewards SET status = 'pending_claim', " \

@@ -292,6 +292,8 @@ int lc_db_reward_pending_of(struct lc_db *, const char *txn_id,
  * pending. */
 int lc_db_reward_withdraw(struct lc_db *, const char *id);
 /* Claimed by claim_txn_id back to pending: 1, or 0 when it was not. */
+/* 1 when the purchase that earned reward id was voided, 0 not, -1. */
+int lc_db_reward_earning_voided(struct lc_db *, const char *id);
 int lc_db_reward_unclaim(struct lc_db *, const char *id,
     const char *claim_txn_id);
 

@@ -150,6 +150,16 @@ static int
 claim_undo(struct lc_dom *dom, struct lc_card *c,
     const struct lc_txn_info *o, struct lc_txn *t, struct lc_void_result *r)
 {
+	int rc;
+
+	/* The reward stayed claimed when its purchase was voided: undoing
+	 * the claim now would bring back a reward nothing earned. */
+	if ((rc = lc_db_reward_earning_voided(dom->db, o->reward_id)) == -1)
+		return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
+	if (rc == 1)
+		return lc_dom_fail(dom, LC_E_NOT_VOIDABLE, "transaction_id",
+		    "The purchase that earned this reward was voided: the "
+		    "claim stands.");
 	if (lc_db_reward_unclaim(dom->db, o->reward_id, o->id) != 1)
 		return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
 	c->pending_rewards++;

@@ -607,6 +607,13 @@ main(void)
 				if (e != LC_E_ALREADY_VOIDED)
 					void_bad++;
 				void_refused++;
+			} else if (v->kind == 'k' && v->owner >= 0 &&
+			    vts[v->owner].voided) {
+				/* Its reward's purchase was voided: the claim
+				 * stands, nothing changes. */
+				if (e != LC_E_NOT_VOIDABLE)
+					void_bad++;
+				void_refused++;
 			} else if (e != LC_OK) {
 				void_bad++;
 			} else if (v->kind == 'c') {
