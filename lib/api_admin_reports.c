@@ -290,7 +290,8 @@ static const char lc_txn_csv_head[] = "transaction_id,created_at,"
     "location_name,staff_user_id,staff_name,purchase_amount,punches_added,"
     "cashback_earned,discount_amount,redeemed_amount,reward_name,"
     "pos_reference_id,pos_terminal_id,transaction_notes,client_timestamp,"
-    "expired_amount,voided_transaction_id,voided_by_transaction_id,reason\r\n";
+    "expired_amount,voided_transaction_id,voided_by_transaction_id,reason,"
+    "punches_change,cashback_change,redeemed_change,discount_change\r\n";
 
 static int
 txn_row(void *arg, const struct lc_txn_row *t)
@@ -310,7 +311,11 @@ txn_row(void *arg, const struct lc_txn_row *t)
 	lc_csv_text(f, it->location_name, 0);
 	lc_csv_text(f, t->staff_user_id, 0);
 	lc_csv_text(f, it->staff_name, 0);
-	lc_csv_money(f, it->purchase_amount, 0);
+	/* A void reverses its sale: summed, the column nets it out. */
+	if (it->voided_id != NULL)
+		lc_csv_signed(f, -it->purchase_amount, 0);
+	else
+		lc_csv_money(f, it->purchase_amount, 0);
 	if (it->punches_added >= 0)
 		lc_csv_int(f, it->punches_added, 0);
 	else
@@ -327,7 +332,16 @@ txn_row(void *arg, const struct lc_txn_row *t)
 	/* A void names its original, a voided transaction its void. */
 	lc_csv_text(f, it->voided_id, 0);
 	lc_csv_text(f, it->voided_by, 0);
-	lc_csv_text(f, it->reason, 1);
+	lc_csv_text(f, it->reason, 0);
+	/* A void's or an adjustment's effect on the card, signed (a void
+	 * of a 0.60 earning: cashback_change -0.60). */
+	if (it->punches_change == LC_TXN_NONE)
+		lc_csv_text(f, "", 0);
+	else
+		lc_csv_int(f, it->punches_change, 0);
+	lc_csv_signed(f, it->cashback_change, 0);
+	lc_csv_signed(f, it->redeemed_change, 0);
+	lc_csv_signed(f, it->discount_change, 1);
 	return ferror(f) ? -2 : 0;
 }
 

@@ -48,6 +48,21 @@ lc_csv_money(FILE *f, int64_t cents, int last)
 }
 
 void
+lc_csv_signed(FILE *f, int64_t cents, int last)
+{
+	char buf[32];
+	uint64_t a;
+
+	if (cents == LC_TXN_NONE) {
+		fputs(last ? "\r\n" : ",", f);
+		return;
+	}
+	a = cents < 0 ? (uint64_t)0 - (uint64_t)cents : (uint64_t)cents;
+	lc_decimal_fmt((int64_t)a, 2, 1, buf);
+	fprintf(f, "%s%s%s", cents < 0 ? "-" : "", buf, last ? "\r\n" : ",");
+}
+
+void
 lc_csv_int(FILE *f, int64_t v, int last)
 {
 	fprintf(f, "%lld%s", (long long)v, last ? "\r\n" : ",");

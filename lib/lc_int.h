@@ -202,6 +202,9 @@ json_object *lc_fmt_sync_error(const struct lc_error *);
 void lc_csv_text(FILE *, const char *s, int last);
 void lc_csv_money(FILE *, int64_t cents, int last);
 void lc_csv_int(FILE *, int64_t v, int last);
+/* A signed amount of cents as a plain number ("-2.50"); nothing for
+ * LC_TXN_NONE. A number, so no formula guard: a spreadsheet sums it. */
+void lc_csv_signed(FILE *, int64_t cents, int last);
 
 /* card_image.c: a card to scan, as SVG (QR code by libqrencode, EAN-13
  * barcode with its digits), and a printable A4 sheet of cards as HTML.
