@@ -32,7 +32,7 @@ const K = {
 const TYPE_NAMES = {
 	punch: 'Punch', cashback: 'Cashback', discount: 'Discount',
 	reward_claim: 'Reward claim', cashback_redeem: 'Cashback redeem',
-	void: 'Void', adjustment: 'Adjustment'
+	void: 'Void', adjustment: 'Adjustment', expiry: 'Expiry'
 };
 /* What a cashier reads for an error code; the server's message when the
  * code is not here, and never the bare code. */
