@@ -69,8 +69,11 @@ next(struct lc_dom *dom, struct lc_card *c)
 	c->next_expiry_at = c->next_expiry_amount = 0;
 	if (strcmp(c->program.type, "cashback") != 0)
 		return 0;
+	/* The balance comes with it: read with the card, before another
+	 * reader's write recorded what was due, it would be the balance of
+	 * before the expiry beside a next expiry of after it. */
 	if ((rc = lc_db_expiry_next(dom->db, c->id, &c->next_expiry_at,
-	    &c->next_expiry_amount)) == -1)
+	    &c->next_expiry_amount, &c->cashback_balance)) == -1)
 		return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
 	if (rc == 0)
 		c->next_expiry_at = c->next_expiry_amount = 0;

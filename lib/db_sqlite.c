@@ -1190,7 +1190,7 @@ lc_db_earning_oldest(struct lc_db *db, const char *card_id,
 
 int
 lc_db_expiry_next(struct lc_db *db, const char *card_id, int64_t *at,
-    int64_t *amount)
+    int64_t *amount, int64_t *balance)
 {
 	sqlite3_stmt *st = lc_sq_prep(db, LC_SQL_EXPIRY_NEXT, "s", card_id);
 	int found;
@@ -1202,6 +1202,8 @@ lc_db_expiry_next(struct lc_db *db, const char *card_id, int64_t *at,
 		*at = sqlite3_column_int64(st, 0);
 		*amount = sqlite3_column_int64(st, 1);
 	}
+	/* The balance of the same snapshot as the next expiry. */
+	*balance = sqlite3_column_int64(st, 2);
 	sqlite3_reset(st);
 	return found;
 }

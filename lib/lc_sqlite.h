@@ -223,7 +223,9 @@
 	    "ORDER BY expires_at IS NULL, expires_at, earned_at, rowid LIMIT 1") \
 	/* One range of the cashback_expiring index: the first instant's
 	 * earnings only. */ \
-	X(EXPIRY_NEXT, "SELECT expires_at, sum(remaining) FROM cashback_earnings " \
+	X(EXPIRY_NEXT, "SELECT expires_at, sum(remaining), " \
+	    "(SELECT cashback_balance FROM cards WHERE id = ?1) " \
+	    "FROM cashback_earnings " \
 	    "WHERE card_id = ?1 AND remaining > 0 AND expires_at IS NOT NULL " \
 	    "AND expires_at = (SELECT min(expires_at) FROM cashback_earnings " \
 	    "WHERE card_id = ?1 AND remaining > 0 AND expires_at IS NOT NULL)") \

@@ -314,7 +314,7 @@ int lc_db_earning_oldest(struct lc_db *, const char *card_id, struct lc_earning 
 /* The card's soonest expiry among earnings with something remaining, and
  * all that remains of those expiring at that instant: 1, 0 none. */
 int lc_db_expiry_next(struct lc_db *, const char *card_id, int64_t *at,
-    int64_t *amount);
+    int64_t *amount, int64_t *balance);
 /* The card's earning with something remaining that expired at or before
  * now, soonest first: 1, 0 none. */
 int lc_db_earning_due(struct lc_db *, const char *card_id, int64_t now,

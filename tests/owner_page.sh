@@ -507,6 +507,9 @@ async function main() {
 		await waitFor(`$$('#cards-body tr').length === 1 && text('#cards-body').includes('Bob Brown')`);
 		await ev(`click(btnIn(rowOf('#cards-body', 'Bob Brown'), 'View'))`);
 		await waitFor(`vis('#card-detail') && text('#detail-title') === 'Bob Brown' && $('#detail-qr').complete && $('#detail-qr').naturalWidth > 0 && $('#detail-barcode').complete && $('#detail-barcode').naturalWidth > 0`);
+		/* The history comes in a request of its own, slower under the
+		 * sanitizers. */
+		await waitFor(`text('#card-detail').includes('No transactions yet')`);
 		const t = await ev(`text('#card-detail')`);
 		for (const w of ['Cashback Club Plus', 'Cashback balance', '0.00', 'Bronze', bob.barcode_value, bob.qr_code_data, 'No transactions yet'])
 			if (!t.includes(w)) throw new Error('missing ' + w + ' in ' + t);
