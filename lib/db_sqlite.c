@@ -1122,14 +1122,13 @@ lc_db_reward_withdraw(struct lc_db *db, const char *id)
 int
 lc_db_reward_earning_voided(struct lc_db *db, const char *id)
 {
-	sqlite3_stmt *st;
-	int rc;
+	sqlite3_stmt *st = lc_sq_prep(db, LC_SQL_REWARD_EARNING_VOIDED, "s",
+	    id);
+	int rc = row(db, st);
 
-	if ((st = lc_sq_prep(db, LC_SQL_REWARD_EARNING_VOIDED, "s", id)) == NULL)
-		return -1;
-	rc = sqlite3_step(st);
-	sqlite3_reset(st);
-	return rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : -1;
+	if (rc == 1)
+		sqlite3_reset(st);
+	return rc;
 }
 
 int
