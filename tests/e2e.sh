@@ -202,8 +202,8 @@ if ! ap_start; then
 fi
 ok "apache2 starts with conf/apache-fcgid.conf and htdocs/.htaccess" true
 # A responder that dies before answering: Apache's own 500.
-printf '#!/bin/sh\nexit 1\n' >"$AP_DIR/www/shop/cgi-bin/broken.fcgi"
-chmod 755 "$AP_DIR/www/shop/cgi-bin/broken.fcgi"
+printf '#!/bin/sh\nexit 1\n' >"$AP_DIR/www/shop/$LC_RESPONDER_DIR/broken.fcgi"
+chmod 755 "$AP_DIR/www/shop/$LC_RESPONDER_DIR/broken.fcgi"
 LT_DIR=$AP_DIR LT_URL=$AP_URL
 
 LT_TOKEN=
@@ -242,9 +242,9 @@ head -c $((2 * 1024 * 1024)) /dev/zero | tr '\0' ' ' >"$big"
 lt_req POST /shop/api/v1/auth/login "@$big"
 is "$LT_STATUS/$(lt_jq .error.code)" 413/PAYLOAD_TOO_LARGE "apache: a 2 MiB body gets the service's 413"
 ok "apache: X-Request-Id present" test -n "$(lt_header X-Request-Id)"
-lt_req GET /shop/cgi-bin/me.fcgi
+lt_req GET "/shop/$LC_RESPONDER_DIR/me.fcgi"
 is "$LT_STATUS/$(lt_jq .error.code)" 404/NOT_FOUND "apache: a responder called directly answers 404"
-lt_req GET /shop/cgi-bin/broken.fcgi
+lt_req GET "/shop/$LC_RESPONDER_DIR/broken.fcgi"
 is "$LT_STATUS/$(lt_header Content-Type)/$(lt_jq .error.code)/$(lt_header Retry-After)" \
     "500/$json_ct/INTERNAL_ERROR/1" \
     "apache: its own 500 (a responder that dies at start) is JSON, with Retry-After"

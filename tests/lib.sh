@@ -293,7 +293,8 @@ ap_available() {
 # the two kinds of installation do:
 #   /shop/  a shared host: a copy of htdocs/ (or LT_DOCROOT) with its
 #           .htaccess (LOYALTY_DB set in it, as its comment says) and the
-#           built responders in shop/cgi-bin/, AllowOverride All
+#           built responders in shop/api-bin/ (LC_RESPONDER_DIR),
+#           AllowOverride All
 #   /pos/   a server of one's own: the same folder again (AP_DIR/pos),
 #           reached through conf/apache-fcgid.conf (an Alias /pos)
 # with a fresh demo database (the DEMO_* variables). Sets AP_DIR, AP_PORT,
@@ -306,9 +307,9 @@ ap_start() {
 	[ -x "$LT_ADMIN" ] || bail "$LT_ADMIN is not built"
 	AP_DIR=$(mktemp -d "${TMPDIR:-/tmp}/loyalty-apache.XXXXXX") || bail "mktemp"
 	www=$AP_DIR/www
-	mkdir -p "$www/shop/cgi-bin" "$AP_DIR/data" "$AP_DIR/run" "$AP_DIR/fcgid"
+	mkdir -p "$www/shop/$LC_RESPONDER_DIR" "$AP_DIR/data" "$AP_DIR/run" "$AP_DIR/fcgid"
 	cp -R "${LT_DOCROOT:-$top_srcdir/htdocs}/." "$www/shop/"
-	cp "$LC_BUILDDIR"/cgi-bin/*.fcgi "$www/shop/cgi-bin/"
+	cp "$LC_BUILDDIR"/cgi-bin/*.fcgi "$www/shop/$LC_RESPONDER_DIR/"
 	sed -i "s|^# *SetEnv LOYALTY_DB .*|SetEnv LOYALTY_DB $AP_DIR/data/loyalty.db|" \
 	    "$www/shop/.htaccess"
 	cp -R "$www/shop" "$AP_DIR/pos"

@@ -57,6 +57,7 @@ struct list {
 };
 
 static const char *top;		/* the source tree */
+static char resp_dir[NAMESZ + 1] = "?/";	/* LC_RESPONDER_DIR, and a slash */
 
 /* ---- helpers ---- */
 
@@ -688,6 +689,47 @@ test_makefile(void)
 	    "Makefile.am: no cgi_bin_NAME_fcgi_SOURCES outside the table");
 }
 
+/* ---- the responders' folder ---- */
+
+/*
+ * LC_RESPONDER_DIR=NAME of tools/lib.sh, the one place the folder the
+ * rewrite rules send requests to is named: into resp_dir with a slash.
+ * A plain folder name, and not cgi-bin, which hosts map elsewhere.
+ */
+static void
+test_responder_dir(void)
+{
+	char *buf = NULL;
+	const char *v;
+	size_t bufsz = 0, i, n;
+	FILE *f;
+	int defs = 0, good = 0;
+
+	f = src_open("tools/lib.sh");
+	while (next_line(f, &buf, &bufsz, "tools/lib.sh") == 0) {
+		if (strncmp(buf, "LC_RESPONDER_DIR=", 17) != 0)
+			continue;
+		defs++;
+		v = buf + 17;
+		n = strlen(v);
+		for (i = 0; i < n; i++)
+			if (!((v[i] >= 'a' && v[i] <= 'z') ||
+			    (v[i] >= '0' && v[i] <= '9') || v[i] == '-' ||
+			    v[i] == '_'))
+				break;
+		good = n > 0 && i == n && n + 1 < sizeof(resp_dir) &&
+		    strcmp(v, "cgi-bin") != 0;
+		if (good)
+			snprintf(resp_dir, sizeof(resp_dir), "%s/", v);
+		else
+			diag("lib.sh: LC_RESPONDER_DIR=%s", v);
+	}
+	src_close(f, "tools/lib.sh");
+	free(buf);
+	ok(defs == 1 && good, "lib.sh: one LC_RESPONDER_DIR, a plain folder "
+	    "name other than cgi-bin (%s)", resp_dir);
+}
+
 /* ---- htdocs/.htaccess ---- */
 
 /*
@@ -707,8 +749,8 @@ cut_suffix(const char *s, size_t *n, const char *suffix)
 
 /*
  * Every uncommented RewriteRule whose pattern starts with ^api: those of
- * the form "^api/v1/PATH$ cgi-bin/NAME.fcgi [L]" or, for a tree,
- * "^api/v1/PATH(/.*)?$ cgi-bin/NAME.fcgi [L]" into rules, those with the
+ * the form "^api/v1/PATH$ DIR/NAME.fcgi [L]" or, for a tree,
+ * "^api/v1/PATH(/.*)?$ DIR/NAME.fcgi [L]" into rules (DIR: resp_dir), those with the
  * catch-all pattern into catchall; any other counts bad.
  */
 static void
@@ -734,9 +776,9 @@ read_htaccess(struct list *rules, struct list *catchall, int *bad)
 		    strncmp(w[1], "^api", 4) != 0)
 			continue;
 		if (n != 4 || strcmp(w[3], "[L]") != 0 ||
-		    (t = middle(w[2], "cgi-bin/", ".fcgi", &tlen)) == NULL) {
-			diag(".htaccess:%d: not PATTERN cgi-bin/NAME.fcgi [L]",
-			    lineno);
+		    (t = middle(w[2], resp_dir, ".fcgi", &tlen)) == NULL) {
+			diag(".htaccess:%d: not PATTERN %sNAME.fcgi [L]",
+			    lineno, resp_dir);
 			(*bad)++;
 			continue;
 		}
@@ -773,7 +815,7 @@ test_htaccess(void)
 	read_htaccess(&rules, &catchall, &bad);
 	ok(bad == 0 && rules.bad == 0 && catchall.bad == 0,
 	    ".htaccess: every api rule is ^api/v1/PATH$ or ^api/v1/PATH"
-	    HT_TREE "$, then cgi-bin/NAME.fcgi [L], or the catch-all");
+	    HT_TREE "$, then %sNAME.fcgi [L], or the catch-all", resp_dir);
 
 	for (ep = lc_endpoints; ep->name != NULL; ep++) {
 		if ((rel = rel_path(ep)) == NULL)
@@ -781,8 +823,8 @@ test_htaccess(void)
 		tree = (ep->flags & LC_EP_TREE) != 0;
 		ok((n = count_at(&rules, rel, &it)) == 1 &&
 		    strcmp(it->name, ep->name) == 0 && it->tree == tree,
-		    ".htaccess: one rule, ^api/v1/%s%s$ to cgi-bin/%s.fcgi",
-		    rel, tree ? HT_TREE : "", ep->name);
+		    ".htaccess: one rule, ^api/v1/%s%s$ to %s%s.fcgi",
+		    rel, tree ? HT_TREE : "", resp_dir, ep->name);
 		if (n != 1)
 			diag(".htaccess: %d rules for api/v1/%s", n, rel);
 		if (it == NULL)
@@ -808,8 +850,8 @@ test_htaccess(void)
 	is_int(stray, 0, ".htaccess: no rule for a path outside the table");
 
 	ok(catchall.n == 1 && strcmp(catchall.it[0].name, NOTFOUND) == 0,
-	    ".htaccess: one catch-all, ^api(/.*)?$ to cgi-bin/"
-	    NOTFOUND ".fcgi");
+	    ".htaccess: one catch-all, ^api(/.*)?$ to %s" NOTFOUND ".fcgi",
+	    resp_dir);
 	/* [L] stops at the first match: a catch-all above an endpoint's
 	 * rule would send that endpoint to notfound. */
 	ok(catchall.n == 1 && catchall.it[0].line > last,
@@ -872,7 +914,7 @@ test_conf(void)
 			hand++;
 		}
 		if (strcmp(s, "\"^/api(/.*)?(\\?.*)?$\" => "
-		    "\"/cgi-bin/" NOTFOUND ".fcgi\",") == 0) {
+		    "\"/@RESPONDERS@/" NOTFOUND ".fcgi\",") == 0) {
 			catchall++;
 			/* rewrite-once takes the first match too. */
 			after = rwline != 0 && lineno > rwline;
@@ -999,6 +1041,7 @@ main(void)
 	test_table();
 	test_responders();
 	test_makefile();
+	test_responder_dir();
 	test_htaccess();
 	test_conf();
 	test_libsh();

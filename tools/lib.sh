@@ -9,6 +9,14 @@
 # The source tree: the folder above this file.
 LC_SRCDIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
+# The folder of the responders in the site's URL space: the web root's
+# rewrite rules (htdocs/.htaccess, the lighttpd ones rendered here) send
+# /api/v1/... to RESPONDER_DIR/NAME.fcgi, and a bundle puts them there.
+# Not cgi-bin: many hosts map /cgi-bin/ to a folder of their own
+# (Debian's ScriptAlias, Plesk), and every request then fails. The
+# source folder and the build's are cgi-bin/, installed $libexecdir's too.
+LC_RESPONDER_DIR=api-bin
+
 # Every endpoint: the path under /api/v1 and the responder in cgi-bin/
 # serving it. conf/lighttpd.conf.in gets its rewrite rules and FastCGI
 # servers from this table (PATH/* : a tree, the path and all below it);
@@ -243,8 +251,8 @@ lc_render_lighttpd() {
 		fi
 		case $path in
 		*/\*)	# a tree: the path and every path below it
-			rw="$rw	\"^$LC_URL_PREFIX/api/v1/${path%/\*}(/[^?]*)?(\\?.*)?\$\" => \"$LC_URL_PREFIX/cgi-bin/$name.fcgi\$2\",$nl" ;;
-		*)	rw="$rw	\"^$LC_URL_PREFIX/api/v1/$path(\\?.*)?\$\" => \"$LC_URL_PREFIX/cgi-bin/$name.fcgi\$1\",$nl" ;;
+			rw="$rw	\"^$LC_URL_PREFIX/api/v1/${path%/\*}(/[^?]*)?(\\?.*)?\$\" => \"$LC_URL_PREFIX/$LC_RESPONDER_DIR/$name.fcgi\$2\",$nl" ;;
+		*)	rw="$rw	\"^$LC_URL_PREFIX/api/v1/$path(\\?.*)?\$\" => \"$LC_URL_PREFIX/$LC_RESPONDER_DIR/$name.fcgi\$1\",$nl" ;;
 		esac
 		fc="$fc$(lc_fastcgi_entry "$name")$nl"
 	done <<EOF
@@ -264,6 +272,7 @@ EOF
 			line=${line//@ERRORLOG@/${LC_ERRORLOG:-/dev/stderr}}
 			line=${line//@URL@/$LC_URL_PREFIX}
 			line=${line//@CGIDIR@/${LC_CGI_BINDIR:-$cgi}}
+			line=${line//@RESPONDERS@/$LC_RESPONDER_DIR}
 			printf '%s\n' "$line"
 			;;
 		esac
@@ -271,7 +280,7 @@ EOF
 }
 
 lc_fastcgi_entry() {
-	printf '\t"%s/cgi-bin/%s.fcgi" => ((\n' "$LC_URL_PREFIX" "$1"
+	printf '\t"%s/%s/%s.fcgi" => ((\n' "$LC_URL_PREFIX" "$LC_RESPONDER_DIR" "$1"
 	printf '\t\t"bin-path" => "%s",\n' "${LC_CGI_BINDIR:-$LC_BUILDDIR/cgi-bin}/$1.fcgi"
 	printf '\t\t"socket" => "%s",\n' "$LC_RUNDIR/$1.sock"
 	printf '\t\t"max-procs" => %d,\n' "$LC_PROCS"
