@@ -25,9 +25,7 @@ const QUEUE_ON = ['INTERNAL_ERROR', 'DATABASE_ERROR', 'SERVICE_UNAVAILABLE'];
 const K = {
 	access: 'pos.access_token', refresh: 'pos.refresh_token',
 	user: 'pos.user', location: 'pos.location_id',
-	queue: 'pos.queue.v1', review: 'pos.review.v1',
-	/* This till's recent sales, for "Void last sale". */
-	sales: 'pos.sales.v1'
+	queue: 'pos.queue.v1', review: 'pos.review.v1'
 };
 const TYPE_NAMES = {
 	punch: 'Punch', cashback: 'Cashback', discount: 'Discount',
@@ -54,6 +52,11 @@ const CODE_TEXT = {
 	INTERNAL_ERROR: 'The server failed.',
 	SERVICE_UNAVAILABLE: 'The server is busy or starting.'
 };
+
+/* Codes whose message the till words itself (the server's names the
+ * void by its id). */
+const OWN_TEXT = ['ALREADY_VOIDED'];
+const UUID_RE = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
 
 /* ---- small helpers ---------------------------------------------------- */
 
@@ -167,7 +170,10 @@ function errorNode(e, noWait) {
 	if (e instanceof NetError)
 		return h('span', null, h('strong', null, 'No connection to the server.'), ' Check the network and try again.');
 	if (e instanceof ApiError) {
-		const msg = e.message && !/^[A-Z_]+$/.test(e.message) ? e.message : codeText(e.code);
+		/* The server's message names what it refers to by id: a
+		 * cashier reads this till's words for those, and short ids. */
+		const msg = e.message && !/^[A-Z_]+$/.test(e.message) && !OWN_TEXT.includes(e.code) ?
+		    e.message.replace(UUID_RE, (id) => shortId(id)) : codeText(e.code);
 		const parts = [h('strong', { dataset: { code: e.code } }, msg)];
 		if (e.details && typeof e.details.field === 'string')
 			parts.push(h('span', { className: 'detail' }, ' (field ' + e.details.field + ')'));
@@ -279,6 +285,7 @@ function renderUser() {
 	show('enrol-button', canEnrol());
 	if (!canEnrol()) closeEnrol();
 	renderVoid();
+	loadVoidable();
 	const locs = Array.isArray(user.locations) ? user.locations.filter((l) => l && l.id) : [];
 	const cur = currentLocation();
 	$('where-name').textContent = cur ? cur.name : 'no location';
@@ -717,7 +724,7 @@ async function record(amount, punches, notes) {
 		queue.remove([a.key]);
 		renderQueue();
 		showResult(recordResult(d, label, sale.card, gen !== cardGen));
-		saleKept(d, label, amount.value, loc);
+		loadVoidable();
 		/* Another card came meanwhile: its typing stays, focus too. */
 		if (gen !== cardGen) return;
 		resetPurchaseForm();
@@ -909,6 +916,7 @@ async function onClaim() {
 		const r = await api.call('POST', 'rewards/claim', body);
 		const d = r.data;
 		if (attempts.claim === a) delete attempts.claim;
+		loadVoidable();
 		showResult(h('div', { className: 'res res-ok res-reward' }, previousSale(sale),
 			h('p', { className: 'res-head' }, 'Reward claimed: ' + (d.reward_name || 'reward')),
 			h('p', null, 'Hand over the reward' + (toCents(d.reward_amount) > 0 ? ' (value ' + money(d.reward_amount) + ')' : '') +
@@ -974,6 +982,7 @@ async function onRedeem(ev) {
 		const res = await api.call('POST', 'cashback/redeem', body);
 		const d = res.data;
 		if (attempts.redeem === a) delete attempts.redeem;
+		loadVoidable();
 		const node = redeemResult(d);
 		const prev = previousSale(sale);
 		if (prev) node.prepend(prev);
@@ -1096,49 +1105,73 @@ function historyRow(t) {
 
 /* ---- void last sale ---------------------------------------------------- */
 
-/* The cashier's own sales on this till, newest first, while the shop's
- * void window (minutes; 0: only the owner voids) lets them be voided. */
-const SALES_KEPT = 5;
+/* What this cashier may still void here, as the server lists it
+ * (GET transactions/void): their own sales, claims and redemptions,
+ * whichever till or tab recorded them, queued sales once sent. Kept
+ * between reads; each row's voidable_until ends it on time offline too. */
+let voidable = [];
+let voidableSeq = 0;
 const voidWindow = () => (user && user.shop && Number.isInteger(user.shop.void_window_minutes) ? user.shop.void_window_minutes : 0);
+const isOwner = () => !!(user && user.user_type === 'owner');
+
 function recentSales() {
-	const win = voidWindow() * 60000;
-	if (!user || win <= 0) return [];
-	const now = Date.now();
-	return readJSON(ss, K.sales, []).filter((x) => x && x.user === user.id && now - x.at < win);
+	const loc = currentLocation(), now = Date.now();
+	if (!user || !loc) return [];
+	return voidable.filter((x) => x && x.location_id === loc.id && x.staff_user_id === user.id &&
+	    (x.voidable_until == null || Date.parse(x.voidable_until) > now));
 }
 
-function saleKept(d, label, amount, loc) {
-	if (!d || typeof d.transaction_id !== 'string' || d.idempotent === true) return;
-	const all = readJSON(ss, K.sales, []).filter((x) => x && x.id !== d.transaction_id);
-	all.unshift({ id: d.transaction_id, label, amount, at: Date.now(), user: user.id, location: loc ? loc.id : '', card_type: d.card_type });
-	writeJSON(ss, K.sales, all.slice(0, SALES_KEPT));
-	renderVoid();
+async function loadVoidable() {
+	const loc = currentLocation();
+	const seq = ++voidableSeq;
+	if (!user || !loc || (!isOwner() && voidWindow() <= 0)) {
+		voidable = [];
+		renderVoid();
+		return;
+	}
+	const q = new URLSearchParams({ location_id: loc.id, staff_user_id: user.id });
+	try {
+		const r = await api.call('GET', 'transactions/void?' + q.toString());
+		const d = r.data && r.data.data;
+		if (seq !== voidableSeq || !d || !Array.isArray(d.transactions)) return;
+		voidable = d.transactions;
+		renderVoid();
+	} catch (e) {
+		/* Not reachable or refused: the list stays as last read. */
+	}
 }
 
-function saleDrop(id) {
-	writeJSON(ss, K.sales, readJSON(ss, K.sales, []).filter((x) => x && x.id !== id));
-}
-
+/* "4.50 — Coffee Card — Ann at 14:02": what, whose, when. */
 function saleText(x) {
-	return money(x.amount) + ' — ' + x.label + ' at ' + new Date(x.at).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+	const t = x.transaction_type;
+	const what = t === 'cashback_redeem' ? money(x.redeemed_amount) + ' redeemed' :
+	    t === 'reward_claim' ? 'reward ' + (x.reward_name || 'claim') :
+	    t === 'punch' && !(toCents(x.purchase_amount) > 0) ? plural(x.punches_added || 0, 'punch', 'punches') :
+	    money(x.purchase_amount);
+	const whose = [x.card_title, x.customer_name].filter((v) => typeof v === 'string' && v).join(' — ');
+	return what + (whose ? ' — ' + whose : '') + ' at ' +
+	    new Date(x.created_at).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
 }
 
 /* The panel shows while there is a sale to void; the form opens on demand. */
 function renderVoid() {
 	const sales = recentSales();
 	show('void-panel', sales.length > 0);
-	$('void-window').textContent = plural(voidWindow(), 'minute', 'minutes');
+	$('void-scope').textContent = isOwner() ?
+	    'Your sales here in the last ' + plural(voidWindow() || 30, 'minute', 'minutes') + '; any other sale from the back office.' :
+	    'Your own sales here, up to ' + plural(voidWindow(), 'minute', 'minutes') + ' after each; later, the owner voids them.';
 	if (!sales.length) { closeVoid(); return; }
 	const sel = $('void-sale'), was = sel.value;
-	setKids(sel, ...sales.map((x) => h('option', { value: x.id, selected: x.id === was }, saleText(x))));
+	setKids(sel, ...sales.map((x) => h('option', { value: x.transaction_id, selected: x.transaction_id === was }, saleText(x))));
 }
 
 function openVoid() {
+	loadVoidable();
 	renderVoid();
 	const sales = recentSales();
 	if (!sales.length) return;
 	/* The last sale first: the one a cashier voids nearly always. */
-	$('void-sale').value = sales[0].id;
+	$('void-sale').value = sales[0].transaction_id;
 	show('void-form', true);
 	show('void-open', false);
 	voidConfirm(false);
@@ -1157,9 +1190,9 @@ function voidConfirm(on) {
 	show('void-confirm', on);
 	show('void-submit', !on);
 	if (!on) return;
-	const x = recentSales().find((s) => s.id === $('void-sale').value);
-	$('void-confirm-text').textContent = 'Void the sale of ' + (x ? saleText(x) : 'this sale') +
-	    '? What it gave the card is taken back; the sale stays in the history, marked voided.';
+	const x = recentSales().find((s) => s.transaction_id === $('void-sale').value);
+	$('void-confirm-text').textContent = 'Void ' + (x ? saleText(x) : 'this sale') +
+	    '? What it did to the card is undone; it stays in the history, marked voided.';
 	$('void-yes').focus();
 }
 
@@ -1179,9 +1212,9 @@ function onVoid(ev) {
 
 async function doVoid() {
 	const id = $('void-sale').value, reason = $('void-reason').value.trim();
-	const x = recentSales().find((s) => s.id === id);
+	const x = recentSales().find((s) => s.transaction_id === id);
 	if (!x || !reason) { voidConfirm(false); return; }
-	const body = { transaction_id: id, reason, location_id: x.location, staff_user_id: user.id };
+	const body = { transaction_id: id, reason, location_id: x.location_id, staff_user_id: user.id };
 	const a = attempt('void', JSON.stringify(body));
 	body.idempotency_key = a.key;
 	const btn = $('void-yes');
@@ -1191,9 +1224,10 @@ async function doVoid() {
 		const d = r.data && r.data.data;
 		if (!d) throw api.unreadable(r.status);
 		delete attempts.void;
-		saleDrop(id);
+		voidable = voidable.filter((v) => v.transaction_id !== id);
 		closeVoid();
 		renderVoid();
+		loadVoidable();
 		showResult(voidResult(d, x));
 		$('result-panel').focus({ preventScroll: true });
 		if (card && cardIdent) { lookup(cardIdent, false); hist.page = 1; loadHistory(); }
@@ -1202,9 +1236,10 @@ async function doVoid() {
 		if (!(e instanceof NetError)) delete attempts.void;
 		/* Voided already, or past the window: nothing to offer any more. */
 		if (e instanceof ApiError && ['ALREADY_VOIDED', 'NOT_VOIDABLE', 'FORBIDDEN', 'NOT_FOUND'].includes(e.code)) {
-			saleDrop(id);
+			voidable = voidable.filter((v) => v.transaction_id !== id);
 			closeVoid();
 			renderVoid();
+			loadVoidable();
 		} else {
 			voidConfirm(false);
 		}
@@ -1334,6 +1369,7 @@ async function syncNow(manual) {
 	    f instanceof ApiError ? 'Sync stopped: ' + codeText(f.code, f.message) : 'Sync stopped: ' + f.message);
 	syncNote = bits.join(' ');
 	renderQueue();
+	if (st.sent) loadVoidable();
 	if (st.sent && card) { lookup(cardIdent, false); loadHistory(); }
 }
 

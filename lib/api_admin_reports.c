@@ -226,65 +226,6 @@ summary(struct lc_ctx *ctx)
 	return 0;
 }
 
-static void
-txn_json(json_object *a, const struct lc_txn_row *t)
-{
-	const struct lc_hist_item *it = &t->it;
-	json_object *o = json_object_new_object();
-
-	json_object_object_add(o, "transaction_id", lc_json_str_or_null(it->id));
-	json_object_object_add(o, "transaction_type",
-	    lc_json_str_or_null(it->type));
-	json_object_object_add(o, "created_at", lc_json_time(it->created_at));
-	json_object_object_add(o, "card_instance_id",
-	    lc_json_str_or_null(t->card_id));
-	json_object_object_add(o, "customer_name",
-	    lc_json_str_or_null(t->customer_name));
-	json_object_object_add(o, "card_type", lc_json_str_or_null(t->card_type));
-	json_object_object_add(o, "location_id",
-	    lc_json_str_or_null(t->location_id));
-	json_object_object_add(o, "location_name",
-	    lc_json_str_or_null(it->location_name));
-	json_object_object_add(o, "staff_user_id",
-	    lc_json_str_or_null(t->staff_user_id));
-	json_object_object_add(o, "staff_name",
-	    lc_json_str_or_null(it->staff_name));
-	json_object_object_add(o, "purchase_amount",
-	    lc_json_money(it->purchase_amount));
-	if (it->punches_added >= 0)
-		json_object_object_add(o, "punches_added",
-		    json_object_new_int64(it->punches_added));
-	if (it->cashback_earned >= 0)
-		json_object_object_add(o, "cashback_earned",
-		    lc_json_money(it->cashback_earned));
-	if (it->discount_amount >= 0)
-		json_object_object_add(o, "discount_amount",
-		    lc_json_money(it->discount_amount));
-	if (it->redeemed_amount >= 0)
-		json_object_object_add(o, "redeemed_amount",
-		    lc_json_money(it->redeemed_amount));
-	if (it->expired_amount >= 0)
-		json_object_object_add(o, "expired_amount",
-		    lc_json_money(it->expired_amount));
-	if (it->reward_name != NULL)
-		json_object_object_add(o, "reward_name",
-		    json_object_new_string(it->reward_name));
-	if (it->pos_ref != NULL)
-		json_object_object_add(o, "pos_reference_id",
-		    json_object_new_string(it->pos_ref));
-	if (it->pos_term != NULL)
-		json_object_object_add(o, "pos_terminal_id",
-		    json_object_new_string(it->pos_term));
-	if (it->notes != NULL)
-		json_object_object_add(o, "transaction_notes",
-		    json_object_new_string(it->notes));
-	if (it->client_ts != NULL)
-		json_object_object_add(o, "client_timestamp",
-		    json_object_new_string(it->client_ts));
-	lc_fmt_hist_extra(o, it);
-	json_object_array_add(a, o);
-}
-
 static const char lc_txn_csv_head[] = "transaction_id,created_at,"
     "transaction_type,card_instance_id,customer_name,card_type,location_id,"
     "location_name,staff_user_id,staff_name,purchase_amount,punches_added,"
@@ -348,7 +289,7 @@ txn_row(void *arg, const struct lc_txn_row *t)
 static int
 txn_add(void *arg, const struct lc_txn_row *t)
 {
-	txn_json(arg, t);
+	lc_fmt_txn_row(arg, t);
 	return 0;
 }
 

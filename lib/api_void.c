@@ -2,6 +2,10 @@
  * POST /api/v1/transactions/void: undoes a transaction by a compensating
  * void linked to it (rule_void.c), with a reason, through the write path
  * like every other write.
+ *
+ * GET /api/v1/transactions/void: what the caller may still void at a
+ * till, so that "void last sale" comes from the server, whichever till or
+ * tab recorded the sale (and sales sent from the offline queue too).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -27,8 +31,97 @@ void_answer(void *arg)
 	return lc_fmt_void(&((struct void_write *)arg)->r);
 }
 
+static int void_post(struct lc_ctx *);
+
+#define MINE_MAX 20
+#define OWNER_PERIOD_MIN 30	/* the owner's list when staff may not void */
+
+struct mine {
+	char location_id[LC_REF_MAX + 1], staff_user_id[LC_REF_MAX + 1];
+	int64_t window, since, until_ms;	/* until_ms 0: no limit */
+	json_object *items;
+};
+
+static int
+mine_add(void *arg, const struct lc_txn_row *t)
+{
+	struct mine *m = arg;
+	json_object *o;
+
+	lc_fmt_txn_row(m->items, t);
+	o = json_object_array_get_idx(m->items,
+	    json_object_array_length(m->items) - 1);
+	json_object_object_add(o, "voidable_until", m->until_ms == 0 ? NULL :
+	    lc_json_time(t->it.created_at + m->until_ms));
+	return 0;
+}
+
+/* Scope, window and list from one snapshot. */
+static int
+mine_read(struct lc_dom *dom, void *arg)
+{
+	struct mine *m = arg;
+	int64_t win;
+
+	if (lc_auth_scope(dom, m->location_id, m->staff_user_id) == -1)
+		return -1;
+	m->window = win = lc_setting(dom->db, LC_SET_VOID_WINDOW);
+	/* Staff: their window, ending at created_at + window. The owner
+	 * voids at any time: the till lists the recent ones. */
+	if (!dom->caller.is_owner) {
+		if (win == 0)
+			return 0;
+		m->until_ms = win * 60000;
+	} else if (win == 0)
+		win = OWNER_PERIOD_MIN;
+	m->since = dom->now_ms - win * 60000;
+	if (lc_db_txns_mine(dom->db, dom->caller.merchant_id, m->staff_user_id,
+	    m->location_id, m->since, MINE_MAX, mine_add, m) != 0)
+		return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
+	return 0;
+}
+
+static int
+mine(struct lc_ctx *ctx)
+{
+	struct mine m;
+	int rc;
+
+	memset(&m, 0, sizeof(m));
+	if ((rc = lc_q_str(ctx, "location_id", m.location_id,
+	    sizeof(m.location_id))) == -1)
+		return -1;
+	if (rc == 0)
+		return lc_fail(ctx, LC_E_VALIDATION, "location_id",
+		    "location_id is required");
+	if ((rc = lc_q_str(ctx, "staff_user_id", m.staff_user_id,
+	    sizeof(m.staff_user_id))) == -1)
+		return -1;
+	if (rc == 0)
+		return lc_fail(ctx, LC_E_VALIDATION, "staff_user_id",
+		    "staff_user_id is required");
+	m.items = json_object_new_array();
+	if (lc_read(&ctx->dom, mine_read, &m) == -1) {
+		json_object_put(m.items);
+		return -1;
+	}
+	ctx->out = json_object_new_object();
+	json_object_object_add(ctx->out, "void_window_minutes",
+	    json_object_new_int64(m.window));
+	json_object_object_add(ctx->out, "transactions", m.items);
+	return 0;
+}
+
 int
 lc_h_void(struct lc_ctx *ctx)
+{
+	if (lc_method_is(ctx, "GET"))
+		return mine(ctx);
+	return void_post(ctx);
+}
+
+static int
+void_post(struct lc_ctx *ctx)
 {
 	struct lc_error *e = &ctx->dom.err;
 	struct void_write *vw;

@@ -1694,13 +1694,11 @@ lc_db_txns_count(struct lc_db *db, const char *merchant_id, int64_t from,
 	return 0;
 }
 
-int
-lc_db_txns(struct lc_db *db, const char *merchant_id, int64_t from,
-    int64_t to, int64_t limit, int64_t offset,
+/* The rows of st (LC_TXN_ROW_COLS) to each. */
+static int
+txn_rows(struct lc_db *db, sqlite3_stmt *st,
     int (*each)(void *, const struct lc_txn_row *), void *arg)
 {
-	sqlite3_stmt *st = lc_sq_prep(db, LC_SQL_TXNS_PAGE, "siiii", merchant_id,
-	    from, to, limit, offset);
 	struct lc_txn_row t;
 	int rc, stop = 0;
 
@@ -1713,12 +1711,31 @@ lc_db_txns(struct lc_db *db, const char *merchant_id, int64_t from,
 		t.card_type = text_or_null(st, LC_HISTORY_NCOLS + 2);
 		t.location_id = text_or_null(st, LC_HISTORY_NCOLS + 3);
 		t.staff_user_id = text_or_null(st, LC_HISTORY_NCOLS + 4);
+		t.card_title = text_or_null(st, LC_HISTORY_NCOLS + 5);
 		stop = each(arg, &t);
 	}
 	sqlite3_reset(st);
 	if (stop != 0)
 		return stop;
 	return rc == SQLITE_DONE ? 0 : -1;
+}
+
+int
+lc_db_txns(struct lc_db *db, const char *merchant_id, int64_t from,
+    int64_t to, int64_t limit, int64_t offset,
+    int (*each)(void *, const struct lc_txn_row *), void *arg)
+{
+	return txn_rows(db, lc_sq_prep(db, LC_SQL_TXNS_PAGE, "siiii",
+	    merchant_id, from, to, limit, offset), each, arg);
+}
+
+int
+lc_db_txns_mine(struct lc_db *db, const char *merchant_id,
+    const char *staff_user_id, const char *location_id, int64_t since,
+    int64_t limit, int (*each)(void *, const struct lc_txn_row *), void *arg)
+{
+	return txn_rows(db, lc_sq_prep(db, LC_SQL_TXNS_MINE, "sssii",
+	    merchant_id, staff_user_id, location_id, since, limit), each, arg);
 }
 
 /* What a merchant's backup leaves out: every other merchant's rows, in

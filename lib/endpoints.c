@@ -30,8 +30,9 @@ const struct lc_endpoint lc_endpoints[] = {
 	    LC_EP_BARE | LC_EP_AUTH | LC_EP_JSON, lc_h_claim },
 	{ "redeem", V1 "/cashback/redeem", "POST",
 	    LC_EP_BARE | LC_EP_AUTH | LC_EP_JSON, lc_h_redeem },
-	/* Undoes a transaction: the owner's any, staff their own recent. */
-	{ "void", V1 "/transactions/void", "POST", LC_EP_AUTH | LC_EP_JSON,
+	/* Undoes a transaction: the owner's any, staff their own recent;
+	 * GET lists what the caller may still void at a till. */
+	{ "void", V1 "/transactions/void", "GET POST", LC_EP_AUTH | LC_EP_JSON,
 	    lc_h_void },
 	/* Its answer holds the customer's secret link: kept from caches. */
 	{ "enrol", V1 "/cards/enrol", "GET POST",

@@ -171,6 +171,7 @@ void lc_fmt_balance(const struct lc_card *, json_object *o);
 /* The additions of void and adjustment to a history item: the link
  * each way and the reason, the signed changes of a void or adjustment. */
 void lc_fmt_hist_extra(json_object *o, const struct lc_hist_item *);
+void lc_fmt_txn_row(json_object *a, const struct lc_txn_row *);
 json_object *lc_fmt_tokens(const struct lc_tokens *);
 json_object *lc_fmt_user(const struct lc_profile *);
 /* The success envelope around data, and the error body. */

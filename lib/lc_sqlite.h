@@ -89,16 +89,21 @@
 	    "AND bucket <= ?") \
 	X(TXNS_COUNT, "SELECT count(*) FROM transactions WHERE merchant_id = ? " \
 	    "AND created_at BETWEEN ? AND ?") \
-	X(TXNS_PAGE, LC_HISTORY_COLS ", t.card_id, c.customer_name, pr.type, " \
-	    "t.location_id, t.staff_user_id FROM (SELECT rowid AS k FROM " \
+	X(TXNS_PAGE, LC_TXN_ROW_COLS "FROM (SELECT rowid AS k FROM " \
 	    "transactions WHERE merchant_id = ? AND created_at BETWEEN ? AND ? " \
-	    LC_HISTORY_PAGE ") p JOIN transactions t ON t.rowid = p.k " \
-	    "JOIN cards c ON c.id = t.card_id " \
-	    "JOIN programs pr ON pr.id = c.program_id " \
-	    "JOIN locations l ON l.id = t.location_id " \
-	    "JOIN users u ON u.id = t.staff_user_id " \
-	    "LEFT JOIN rewards r ON r.id = t.reward_id " \
-	    "ORDER BY t.created_at DESC, t.rowid DESC") \
+	    LC_HISTORY_PAGE ")" LC_TXN_ROW_JOIN) \
+	/* What a person may still void at a till: their own purchases, \
+	 * claims and redemptions at the location since ?4, not voided, \
+	 * not a redemption's earn part. From the merchant's time index: a \
+	 * window of minutes holds few rows. */ \
+	X(TXNS_MINE, LC_TXN_ROW_COLS "FROM (SELECT rowid AS k FROM " \
+	    "transactions x WHERE merchant_id = ?1 AND created_at >= ?4 " \
+	    "AND staff_user_id = ?2 AND location_id = ?3 AND type IN " \
+	    "('punch', 'cashback', 'discount', 'reward_claim', " \
+	    "'cashback_redeem') AND parent_transaction_id IS NULL " \
+	    "AND NOT EXISTS (SELECT 1 FROM transactions v " \
+	    "WHERE v.voided_transaction_id = x.id) " \
+	    "ORDER BY created_at DESC, rowid DESC LIMIT ?5)" LC_TXN_ROW_JOIN) \
 	X(LOCATION_ADD, "INSERT INTO locations(id, merchant_id, name, " \
 	    "created_at) VALUES (?, ?, ?, ?)") \
 	X(LOCATION_GET, "SELECT id, merchant_id, name, created_at " \
@@ -344,6 +349,16 @@
 	"WHERE v.voided_transaction_id = t.id)"
 /* The page's rowids come from the covering index alone, so skipping to a
  * deep page never reads the rows it skips; only the page is joined. */
+/* A transaction of the merchant's lists: a history row and its card. */
+#define LC_TXN_ROW_COLS LC_HISTORY_COLS ", t.card_id, c.customer_name, " \
+	"pr.type, t.location_id, t.staff_user_id, pr.title "
+#define LC_TXN_ROW_JOIN " p JOIN transactions t ON t.rowid = p.k " \
+	"JOIN cards c ON c.id = t.card_id " \
+	"JOIN programs pr ON pr.id = c.program_id " \
+	"JOIN locations l ON l.id = t.location_id " \
+	"JOIN users u ON u.id = t.staff_user_id " \
+	"LEFT JOIN rewards r ON r.id = t.reward_id " \
+	"ORDER BY t.created_at DESC, t.rowid DESC"
 #define LC_HISTORY_PAGE "ORDER BY created_at DESC, rowid DESC LIMIT ? OFFSET ?"
 #define LC_HISTORY_JOIN " p JOIN transactions t ON t.rowid = p.k " \
 	"JOIN locations l ON l.id = t.location_id " \

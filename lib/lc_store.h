@@ -409,13 +409,18 @@ int lc_db_outstanding(struct lc_db *, const char *merchant_id, int64_t to,
 struct lc_txn_row {
 	struct lc_hist_item it;
 	const char *card_id, *customer_name, *card_type;
-	const char *location_id, *staff_user_id;
+	const char *location_id, *staff_user_id, *card_title;
 };
 int lc_db_txns_count(struct lc_db *, const char *merchant_id, int64_t from,
     int64_t to, int64_t *total);
 int lc_db_txns(struct lc_db *, const char *merchant_id, int64_t from,
     int64_t to, int64_t limit, int64_t offset,
     int (*each)(void *, const struct lc_txn_row *), void *arg);
+/* What staff_user_id may still void at location_id: their purchases,
+ * claims and redemptions since since ms, not voided, newest first. */
+int lc_db_txns_mine(struct lc_db *, const char *merchant_id,
+    const char *staff_user_id, const char *location_id, int64_t since,
+    int64_t limit, int (*each)(void *, const struct lc_txn_row *), void *arg);
 
 /* The audit trail: appended to, never changed (the schema refuses). */
 struct lc_audit_row {

@@ -311,7 +311,9 @@ call "void a void" POST /api/v1/transactions/void "$(void "$VOID1")"
 call "void without a reason" POST /api/v1/transactions/void "$(void "$VOIDED" '{reason: " "}')"
 call "void at another location" POST /api/v1/transactions/void "$(void "$VOIDED" "{location_id: \"$L2\"}")"
 call "void an unknown transaction" POST /api/v1/transactions/void "$(void 00000000-0000-4000-8000-000000000000)"
-call "void with GET" GET /api/v1/transactions/void
+call "void with PUT" PUT /api/v1/transactions/void '{}'
+call "what the cashier may still void" GET "/api/v1/transactions/void?location_id=$L1&staff_user_id=$STAFF_ID"
+call "the voidable list without staff_user_id" GET "/api/v1/transactions/void?location_id=$L1"
 call "history with a void and its original" GET "/api/v1/transactions/history?card_instance_id=$DEMO_CASHBACK_CARD&page_size=3"
 
 # Staff on the owner's API; setup on a shop that has its owner.

@@ -628,8 +628,8 @@ async function main() {
 		const before = await ev(`text('#card-balance')`);
 		await ev(`fill('#purchase-amount', '45.00') && submit('#purchase-submit')`);
 		await waitFor(`text('#result').includes('Cashback earned')`);
-		await waitFor(`vis('#void-panel') && vis('#void-open')`);
-		voidedId = await ev(`JSON.parse(sessionStorage.getItem('pos.sales.v1'))[0].id`);
+		await waitFor(`vis('#void-panel') && vis('#void-open') && $('#void-sale').options.length > 0 && text('#void-sale').includes('45.00')`);
+		voidedId = await ev(`$('#void-sale').options[0].value`);
 		await ev(`($('#void-open').focus(), true)`);
 		await pressEnter();
 		await waitFor(`vis('#void-form') && document.activeElement === $('#void-reason')`);
@@ -669,14 +669,52 @@ async function main() {
 	await step('Escape closes the void form and voids nothing', async () => {
 		await ev(`fill('#purchase-amount', '2.00') && submit('#purchase-submit')`);
 		await waitFor(`text('#result').includes('Cashback earned') && vis('#void-open')`);
-		const n = await ev(`JSON.parse(sessionStorage.getItem('pos.sales.v1')).length`);
+		await waitFor(`text('#void-sale').includes('2.00')`);
+		const n = await ev(`$('#void-sale').options.length`);
 		await ev(`click('#void-open')`);
 		await waitFor(`document.activeElement === $('#void-reason')`);
 		await typeText('changed my mind');
 		await S('Input.dispatchKeyEvent', { type: 'keyDown', key: 'Escape', code: 'Escape', windowsVirtualKeyCode: 27 });
 		await S('Input.dispatchKeyEvent', { type: 'keyUp', key: 'Escape', code: 'Escape', windowsVirtualKeyCode: 27 });
 		await waitFor(`!vis('#void-form') && document.activeElement === $('#void-open')`);
-		return ev(`JSON.parse(sessionStorage.getItem('pos.sales.v1')).length === ${n} && $('#void-reason').value === ''`);
+		return ev(`$('#void-sale').options.length === ${n} && $('#void-reason').value === ''`);
+	});
+
+	/* The list is the server's: a sale of this cashier from another till
+	 * (or a tab, or the offline queue) is offered, one of another
+	 * cashier's is not, and a reload keeps them. */
+	await step(`"Void last sale" offers the cashier's sale from another till, after a reload too, but never a voided one`, async () => {
+		const tok = await ev(`sessionStorage.getItem('pos.access_token')`);
+		const me = await ev(`JSON.parse(sessionStorage.getItem('pos.user'))`);
+		const lk = await call('POST', 'cards/lookup', { barcode_value: E.CASH_BARCODE }, tok);
+		const other = await call('POST', 'transactions/record', { card_instance_id: lk.body.data.card_instance_id,
+		    location_id: me.location.id, staff_user_id: me.id, purchase_amount: 13.37 }, tok);
+		if (other.status !== 200) throw new Error(JSON.stringify(other.body));
+		await S('Page.reload');
+		await waitFor(`vis('#pos-view') && text('#void-sale').includes('13.37')`);
+		if (await ev(`$('#void-sale').options[0].value`) !== other.body.data.transaction_id) throw new Error('the newest sale is not first');
+		const opts = await ev(`Array.from($('#void-sale').options).map((o) => o.value)`);
+		if (opts.includes(voidedId)) throw new Error('a voided sale is offered');
+		return true;
+	});
+
+	await step(`a sale voided meanwhile from another till is refused in the till's own words and leaves the list`, async () => {
+		const tok = await ev(`sessionStorage.getItem('pos.access_token')`);
+		const me = await ev(`JSON.parse(sessionStorage.getItem('pos.user'))`);
+		const id = await ev(`$('#void-sale').options[0].value`);
+		await ev(`click('#void-open')`);
+		await waitFor(`document.activeElement === $('#void-reason') && $('#void-sale').value === ${JSON.stringify(id)}`);
+		const first = await call('POST', 'transactions/void', { transaction_id: id, reason: 'other till', location_id: me.location.id, staff_user_id: me.id }, tok);
+		if (first.status !== 200) throw new Error(JSON.stringify(first.body));
+		await typeText('Wrong card');
+		await pressEnter();
+		await waitFor(`document.activeElement === $('#void-yes')`);
+		await pressEnter();
+		await waitFor(`text('#result').includes('Sale not voided')`);
+		const r = await ev(`text('#result')`);
+		if (!r.includes('voided already') || /[0-9a-f]{8}-[0-9a-f]{4}-/.test(r)) throw new Error(r);
+		await waitFor(`!Array.from($('#void-sale').options).some((o) => o.value === ${JSON.stringify(id)})`);
+		return true;
 	});
 
 	await step('with void_window_minutes 0 the till offers no void', async () => {
