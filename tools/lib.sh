@@ -2,7 +2,7 @@
 # tests/lib.sh. Source it from bash; it defines functions and variables
 # prefixed lc_ / LC_ and changes no shell option.
 #
-#   lc_need_packages build|run|test|apache|browser ...  install what is missing
+#   lc_need_packages build|run|test|apache|browser|bench ...  install what is missing
 #   lc_build BUILDDIR [CONFIGURE_ARGS...]        out-of-tree build
 #   lc_server_start / lc_server_stop            lighttpd + responders
 
@@ -49,7 +49,7 @@ admin/audit admin_audit
 # Debian packages by purpose.
 LC_PKGS_BUILD="gcc make autoconf automake libtool pkg-config libfcgi-dev libjson-c-dev libsqlite3-dev libscrypt-dev libqrencode-dev"
 LC_PKGS_RUN="lighttpd lighttpd-mod-deflate sqlite3 curl procps util-linux"
-LC_PKGS_TEST="jq curl procps iproute2 spawn-fcgi libfcgi-bin zbar-tools librsvg2-bin python3 python3-yaml"
+LC_PKGS_TEST="jq curl procps iproute2 spawn-fcgi libfcgi-bin zbar-tools librsvg2-bin python3 python3-yaml wrk"
 LC_PKGS_APACHE="apache2 libapache2-mod-fcgid"
 LC_PKGS_BROWSER="chromium nodejs fonts-dejavu-core"
 # libFuzzer's runtime is in libclang-rt-14-dev on Debian 12, which clang
@@ -57,6 +57,8 @@ LC_PKGS_BROWSER="chromium nodejs fonts-dejavu-core"
 LC_PKGS_FUZZ="clang libclang-rt-14-dev"
 # Building and checking the Debian package (tools/build-deb).
 LC_PKGS_DEB="dpkg-dev debhelper fakeroot lintian"
+# tools/bench: the load generator and the seed's reader.
+LC_PKGS_BENCH="wrk jq"
 # npm, for the OpenAPI linter (lc_install_redocly); Debian's, unless node
 # came with one of its own.
 LC_PKGS_NPM="npm"
@@ -91,6 +93,7 @@ lc_need_packages() {
 		fuzz) want="$want $LC_PKGS_FUZZ" ;;
 		deb) want="$want $LC_PKGS_DEB" ;;
 		npm) want="$want $LC_PKGS_NPM" ;;
+		bench) want="$want $LC_PKGS_BENCH" ;;
 		*) lc_die "lc_need_packages: unknown group $g" ;;
 		esac
 	done
