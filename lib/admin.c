@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "lc_int.h"
+#include "lc_conf.h"
 
 #define MAX_OPTS 32
 
@@ -664,15 +665,47 @@ fail_err(const struct lc_error *e)
 	return fail("%s", lc_error_msg(e));
 }
 
+/*
+ * The database: --db, else LOYALTY_DB, else loyalty.conf beside this
+ * program (where a bundle puts the tool with the responders), else the
+ * build's default; *from says which, for the errors. NULL after telling
+ * why when loyalty.conf is bad.
+ */
+static const char *
+db_path(const char *given, const char **from)
+{
+	static struct lc_conf conf;
+	const char *env = getenv("LOYALTY_DB");
+
+	if (given != NULL && *given != '\0') {
+		*from = "--db";
+		return given;
+	}
+	if (env != NULL && *env != '\0') {
+		*from = "LOYALTY_DB";
+		return env;
+	}
+	if (lc_conf_load(&conf) == -1) {
+		fail("%s", conf.err);
+		return NULL;
+	}
+	if (conf.db[0] != '\0') {
+		*from = conf.file;
+		return conf.db;
+	}
+	*from = "the build's default; --db or LOYALTY_DB names another";
+	return lc_db_default_path(NULL);
+}
+
 int
 lc_admin_main(int argc, char *argv[])
 {
-	const char *dbpath = NULL, *why = NULL;
+	const char *dbpath = NULL, *why = NULL, *from = NULL;
 	struct lc_write w = { NULL, NULL, command_rule, NULL, NULL, NULL, NULL,
 	    NULL };
 	struct lc_dom dom;
 	struct cmd *c = NULL;
-	int i = 1, rc = 1;
+	int i = 1, rc = 1, create;
 
 	memset(&dom, 0, sizeof(dom));
 	/* A database made here is the service's user's and group's only. */
@@ -683,7 +716,8 @@ lc_admin_main(int argc, char *argv[])
 	}
 	if (i >= argc)
 		return usage();
-	dbpath = lc_db_default_path(dbpath);
+	if ((dbpath = db_path(dbpath, &from)) == NULL)
+		return 1;
 	if ((c = calloc(1, sizeof(*c))) == NULL)
 		return fail("%s", "out of memory");
 	c->noun = argv[i];
@@ -695,10 +729,13 @@ lc_admin_main(int argc, char *argv[])
 	c->verb = c->o.npos > 0 ? c->o.pos[0] : "";
 	/* Only init and demo create a file: a mistyped path must not start
 	 * an empty database that the API then serves from. */
-	if ((dom.db = lc_db_open(dbpath, strcmp(c->noun, "init") == 0 ||
-	    strcmp(c->noun, "demo") == 0, &why)) == NULL) {
-		fputs("loyalty-admin: ", stderr);
-		fprintf(stderr, "%s: %s\n", dbpath, why);
+	create = strcmp(c->noun, "init") == 0 || strcmp(c->noun, "demo") == 0;
+	if ((why = lc_conf_db_problem(dbpath, create)) != NULL ||
+	    (dom.db = lc_db_open(dbpath, create, &why)) == NULL) {
+		/* Missing where init could make it: say so. */
+		fprintf(stderr, "loyalty-admin: %s (%s): %s%s\n", dbpath, from,
+		    why, !create && lc_conf_db_problem(dbpath, 1) == NULL ?
+		    " (loyalty-admin init creates it)" : "");
 		goto out;
 	}
 	if (strcmp(c->noun, "init") == 0) {
@@ -713,6 +750,10 @@ lc_admin_main(int argc, char *argv[])
 	w.arg = c;
 	command_audit(c, &w);
 	if (lc_write(&dom, &w, NULL) == -1) {
+		/* A database that failed names its file. */
+		if (lc_err_info(dom.err.code)->status >= 500)
+			fprintf(stderr, "loyalty-admin: %s (%s):\n", dbpath,
+			    from);
 		rc = fail_err(&dom.err);
 		goto out;
 	}

@@ -215,13 +215,51 @@ out:
 	return rc;
 }
 
+/*
+ * Whether SQLite's failure to open, set up or upgrade the database is one
+ * of the set-up (a file or folder this user may not read or write, no
+ * file, not a database) rather than a busy or failing one: then *errmsg
+ * is SQLite's own words for it.
+ */
+static int
+unusable(sqlite3 *h, const char **errmsg)
+{
+	int rc;
+
+	/* No handle at all: out of memory. */
+	if (h == NULL)
+		return 0;
+	rc = sqlite3_extended_errcode(h);
+	switch (rc & 0xff) {
+	case SQLITE_NOTADB:
+		*errmsg = "the file is not a SQLite database";
+		return 1;
+	case SQLITE_READONLY:
+	case SQLITE_CANTOPEN:
+	case SQLITE_PERM:
+	case SQLITE_AUTH:
+		*errmsg = sqlite3_errstr(rc);
+		return 1;
+	}
+	return 0;
+}
+
 struct lc_db *
 lc_db_open(const char *path, int create, const char **errmsg)
+{
+	return lc_db_open_ex(path, create, errmsg, NULL);
+}
+
+struct lc_db *
+lc_db_open_ex(const char *path, int create, const char **errmsg,
+    int *misconfigured)
 {
 	struct lc_db *db;
 	int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX;
 
 	*errmsg = NULL;
+	if (misconfigured != NULL)
+		*misconfigured = 0;
 	if (create)
 		flags |= SQLITE_OPEN_CREATE;
 	if ((db = calloc(1, sizeof(*db))) == NULL) {
@@ -230,6 +268,14 @@ lc_db_open(const char *path, int create, const char **errmsg)
 	}
 	if (sqlite3_open_v2(path, &db->h, flags, NULL) != SQLITE_OK) {
 		*errmsg = "cannot open the database file";
+		goto fail;
+	}
+	/* SQLite falls back to reading a file it may not write; every
+	 * request of the service writes (tokens, the audit trail). */
+	if (sqlite3_db_readonly(db->h, "main") == 1) {
+		*errmsg = "the file is read-only for this user";
+		if (misconfigured != NULL)
+			*misconfigured = 1;
 		goto fail;
 	}
 	sqlite3_extended_result_codes(db->h, 1);
@@ -254,6 +300,8 @@ lc_db_open(const char *path, int create, const char **errmsg)
 	}
 	return db;
 fail:
+	if (misconfigured != NULL && *misconfigured == 0)
+		*misconfigured = unusable(db->h, errmsg);
 	lc_db_close(db);
 	return NULL;
 }

@@ -31,6 +31,10 @@ static const struct lc_errinfo lc_errs[LC_E__MAX] = {
 	[LC_E_INTERNAL] = { "INTERNAL_ERROR", 500, "Unexpected server error." },
 	[LC_E_UNAVAILABLE] = { "SERVICE_UNAVAILABLE", 503, "The service is starting or overloaded; retry." },
 	[LC_E_DATABASE] = { "DATABASE_ERROR", 503, "The database is busy or failed; retry." },
+	/* Not to retry: the server's set-up is wrong until someone fixes
+	 * it (a database this user may not open or write, a bad
+	 * loyalty.conf); no Retry-After. */
+	[LC_E_CONFIG] = { "CONFIGURATION_ERROR", 500, "The service is not set up right; the server's error log says what to fix." },
 };
 
 const struct lc_errinfo *

@@ -19,11 +19,14 @@
 #include <fcgiapp.h>
 
 #include "lc_int.h"
+#include "lc_conf.h"
 
 /* The process's connection, opened on the first request (never before a
  * fork by the FastCGI server) and kept with its prepared statements. */
 static struct lc_db *conn;
 static char *conn_path;
+/* loyalty.conf beside the responder, read once as the process starts. */
+static struct lc_conf conf;
 
 struct io {
 	FCGX_Stream *in, *out;
@@ -208,22 +211,65 @@ creatable(const char *path)
 	return access(dir, W_OK | X_OK) == 0;
 }
 
+/*
+ * A database this process cannot open or write as set up: the server's
+ * log names the file, where its path came from and the user, the answer
+ * only what is wrong (a client sees no path).
+ */
+static int
+unusable_db(struct lc_ctx *ctx, const char *path, const char *from,
+    const char *why)
+{
+	lc_log("database %s (%s) cannot be used: %s (this process runs as "
+	    "uid %ld, gid %ld)", path, from, why, (long)geteuid(),
+	    (long)getegid());
+	return lc_fail(ctx, LC_E_CONFIG, NULL, "The database cannot be used: "
+	    "%s. Fix its permissions or the path set for the service; the "
+	    "server's error log names the file.", why);
+}
+
 static int
 ensure_db(struct lc_ctx *ctx)
 {
-	const char *path, *why = NULL;
+	const char *path, *from, *why = NULL, *env;
+	int misconfigured = 0;
 
-	path = ctx->req.db_path != NULL && *ctx->req.db_path != '\0' ?
-	    ctx->req.db_path : lc_db_default_path(NULL);
+	if (conf.err[0] != '\0') {
+		lc_log("%s", conf.err);
+		return lc_fail(ctx, LC_E_CONFIG, NULL, "The configuration file "
+		    LC_CONF_NAME " has an error; the server's error log says "
+		    "which line.");
+	}
+	/* LOYALTY_DB wins (a FastCGI parameter, SetEnv, the environment),
+	 * then loyalty.conf, then the build's default. */
+	if (ctx->req.db_path != NULL && *ctx->req.db_path != '\0') {
+		path = ctx->req.db_path;
+		from = "LOYALTY_DB";
+	} else if ((env = getenv("LOYALTY_DB")) != NULL && *env != '\0') {
+		path = env;
+		from = "LOYALTY_DB";
+	} else if (conf.db[0] != '\0') {
+		path = conf.db;
+		from = conf.file;
+	} else {
+		path = lc_db_default_path(NULL);
+		from = "the build's default";
+	}
 	if (conn != NULL && strcmp(conn_path, path) == 0) {
 		ctx->dom.db = conn;
 		ctx->db_path = conn_path;
 		return 0;
 	}
 	lc_db_close(conn);
+	conn = NULL;
 	free(conn_path);
 	conn_path = NULL;
-	if ((conn = lc_db_open(path, creatable(path), &why)) == NULL) {
+	if ((why = lc_conf_db_problem(path, 1)) != NULL)
+		return unusable_db(ctx, path, from, why);
+	if ((conn = lc_db_open_ex(path, creatable(path), &why,
+	    &misconfigured)) == NULL) {
+		if (misconfigured)
+			return unusable_db(ctx, path, from, why);
 		lc_log("cannot open database %s: %s", path, why ? why : "unknown");
 		return lc_fail(ctx, LC_E_DATABASE, NULL, NULL);
 	}
@@ -409,9 +455,13 @@ lc_serve(const char *name)
 		return 1;
 	}
 	signal(SIGPIPE, SIG_IGN);
+	/* Once per process: a bad file is logged here and answered as a
+	 * configuration error by every request. */
+	if (lc_conf_load(&conf) == -1)
+		lc_log("%s", conf.err);
 	/* The database, its -wal and -shm, the setup code and backups are
-	 * the service's and its group's alone. */
-	umask(027);
+	 * the service's and its group's alone, unless loyalty.conf says. */
+	umask(conf.umask >= 0 ? (mode_t)conf.umask : 027);
 	if (FCGX_IsCGI()) {
 		serve_one(ep, cgi_getparam, NULL, cgi_read, NULL, cgi_write, NULL);
 		fflush(stdout);

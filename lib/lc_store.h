@@ -29,6 +29,12 @@ struct lc_db;
 /* Opens (creating when create is set) and upgrades the database named by
  * path. NULL on failure, *errmsg (static text) says why. */
 struct lc_db *lc_db_open(const char *path, int create, const char **errmsg);
+/* The same; on failure *misconfigured is 1 when the database cannot be
+ * opened or written as set up (a file or folder this user may not read
+ * or write, no file, not a database: retrying will not help), 0 when it
+ * is busy or failed. */
+struct lc_db *lc_db_open_ex(const char *path, int create,
+    const char **errmsg, int *misconfigured);
 void lc_db_close(struct lc_db *);
 int lc_db_version(struct lc_db *);	/* schema version, or -1 */
 /* The database path: explicit, else LOYALTY_DB, else the build default. */

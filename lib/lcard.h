@@ -34,6 +34,7 @@ enum lc_err {
 	LC_E_INTERNAL,
 	LC_E_DATABASE,
 	LC_E_UNAVAILABLE,
+	LC_E_CONFIG,
 	LC_E__MAX
 };
 

@@ -97,7 +97,8 @@
 # another Content-Type with "expect header" or "expect header-match": an
 # image, a page, CSV, a backup, whose bytes body-contains reads), an
 # X-Request-Id, a Content-Length that fits; the body one JSON object (but
-# for those); status never 500; meta.request_id
+# for those); status never 500 (but CONFIGURATION_ERROR, a set-up the
+# service cannot run with, and that without Retry-After); meta.request_id
 # equal to X-Request-Id and meta.timestamp well formed where meta is
 # present; on errors the one error body, the status of the code,
 # WWW-Authenticate (Bearer...) on every 401, Allow on 405, Retry-After
@@ -590,8 +591,14 @@ check_response()
 		diag "Content-Length ${HDR[content-length]} but the body has $bodylen bytes"
 		ok=0
 	fi
-	if (( status == 500 )); then
+	# A 500 is a failure, but for the service's answer to a set-up it
+	# cannot run with (never a retry: no Retry-After either).
+	if (( status == 500 )) && [[ $body != *'"code":"CONFIGURATION_ERROR"'* ]]; then
 		diag "status 500"
+		ok=0
+	fi
+	if (( status == 500 )) && [[ -v HDR[retry-after] ]]; then
+		diag "500 with Retry-After"
 		ok=0
 	fi
 	case $status in
@@ -614,7 +621,7 @@ def codes: {VALIDATION_ERROR: 400, UNAUTHORIZED: 401,
     UNSUPPORTED_MEDIA_TYPE: 415, INSUFFICIENT_BALANCE: 422,
     WRONG_CARD_TYPE: 422, COOLDOWN_ACTIVE: 429, RATE_LIMITED: 429,
     CONFLICT: 409, INTERNAL_ERROR: 500, DATABASE_ERROR: 503,
-    SERVICE_UNAVAILABLE: 503};
+    SERVICE_UNAVAILABLE: 503, CONFIGURATION_ERROR: 500};
 def meta_ok: if has("meta") then
       (if (.meta | type) != "object" then "P meta is not an object"
        else

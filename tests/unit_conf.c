@@ -1,0 +1,228 @@
+/*
+ * Unit tests of lib/conf.c (loyalty.conf, and why a database path cannot
+ * serve) and of lc_db_open_ex's verdict on a database that is set up
+ * wrong. The checks of permissions a root process ignores run only when
+ * not root (tests/hosting.sh drives them as another user).
+ * One behaviour per test point.
+ */
+#include <sys/stat.h>
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "lc_int.h"
+#include "lc_conf.h"
+#include "tap.h"
+
+static char dir[256];
+
+static void
+path_in(char *out, size_t sz, const char *name)
+{
+	if ((size_t)snprintf(out, sz, "%s/%s", dir, name) >= sz)
+		bail("path too long");
+}
+
+/* Writes text to DIR/loyalty.conf and reads it. */
+static int
+conf_of(struct lc_conf *c, const char *text)
+{
+	char p[512];
+	FILE *f;
+
+	path_in(p, sizeof(p), LC_CONF_NAME);
+	if ((f = fopen(p, "w")) == NULL || fputs(text, f) == EOF ||
+	    fclose(f) == EOF)
+		bail("write %s: %s", p, strerror(errno));
+	return lc_conf_read(c, p);
+}
+
+/* A bad file: -1, an error naming the file and line that holds want, and
+ * no setting kept. */
+static void
+bad(const char *text, int line, const char *want, const char *desc)
+{
+	struct lc_conf c;
+	char where[LC_CONF_PATH_MAX + 16];
+	int rc = conf_of(&c, text);
+
+	snprintf(where, sizeof(where), "%s:%d: ", c.file, line);
+	ok(rc == -1 && strncmp(c.err, where, strlen(where)) == 0 &&
+	    strstr(c.err, want) != NULL && c.db[0] == '\0' && c.umask == -1,
+	    "loyalty.conf: %s", desc);
+	if (rc != -1 || strstr(c.err, want) == NULL)
+		diag("rc %d, err '%s'", rc, c.err);
+}
+
+static void
+test_conf(void)
+{
+	struct lc_conf c;
+	char p[512], want[512];
+
+	path_in(p, sizeof(p), "none.conf");
+	ok(lc_conf_read(&c, p) == 0 && c.db[0] == '\0' && c.umask == -1 &&
+	    c.err[0] == '\0' && c.file[0] == '\0',
+	    "loyalty.conf: a missing file is no error and sets nothing");
+
+	ok(conf_of(&c, "") == 0 && c.db[0] == '\0' && c.umask == -1,
+	    "loyalty.conf: an empty file sets nothing");
+	path_in(p, sizeof(p), LC_CONF_NAME);
+	is_string(c.file, p, "loyalty.conf: the file read is named");
+
+	ok(conf_of(&c, "# a comment\n\n  database = /srv/x/loyalty.db  \n"
+	    "umask = 027\n") == 0, "loyalty.conf: comments, blanks, two settings");
+	is_string(c.db, "/srv/x/loyalty.db", "loyalty.conf: an absolute "
+	    "database path, blanks trimmed");
+	is_int(c.umask, 027, "loyalty.conf: umask 027 is octal");
+
+	ok(conf_of(&c, "database = ../data/loyalty.db\n") == 0,
+	    "loyalty.conf: a relative database path");
+	path_in(want, sizeof(want), "../data/loyalty.db");
+	is_string(c.db, want, "loyalty.conf: a relative path is taken from "
+	    "the file's folder");
+
+	ok(conf_of(&c, "\xef\xbb\xbf" "database=/a/b.db\r\numask=0022\r\n") == 0 &&
+	    strcmp(c.db, "/a/b.db") == 0 && c.umask == 022,
+	    "loyalty.conf: a Windows editor's file (BOM, CRLF, no blanks)");
+	ok(conf_of(&c, "database = /a/b.db") == 0 && strcmp(c.db, "/a/b.db") == 0,
+	    "loyalty.conf: no newline at the end");
+
+	bad("database = /a.db\nport = 80\n", 2, "unknown setting \"port\"",
+	    "an unknown setting is an error naming it and its line");
+	bad("# x\njust words\n", 2, "not \"setting = value\"",
+	    "a line without = is an error");
+	bad("database = /a.db\ndatabase = /b.db\n", 2, "set twice",
+	    "a setting given twice is an error");
+	bad("database =\n", 1, "no path", "an empty database is an error");
+	bad("database = ~/loyalty.db\n", 1, "whole path",
+	    "~ is refused, not taken as a folder named ~");
+	bad("database = /srv/data/\n", 1, "name the file",
+	    "a database path ending in / is an error");
+	bad("database = /a\tb.db\n", 1, "control character",
+	    "a control character in the path is an error");
+	bad("umask = 22\n", 1, "octal digits", "umask wants three or four digits");
+	bad("umask = 089\n", 1, "octal digits", "umask wants octal digits");
+	bad("umask = 0277\n", 1, "first digit after 0",
+	    "umask may not take the owner's own access");
+	bad("umask = 027\numask = 022\n", 2, "set twice", "umask given twice");
+	bad("database = /a.db\n= /b.db\n", 2, "unknown setting",
+	    "a value without a name is an error");
+}
+
+static void
+touch(const char *p, const char *text)
+{
+	FILE *f;
+
+	if ((f = fopen(p, "w")) == NULL || fputs(text, f) == EOF ||
+	    fclose(f) == EOF)
+		bail("write %s: %s", p, strerror(errno));
+}
+
+static void
+test_problem(void)
+{
+	char p[512], sub[512];
+	const char *why;
+
+	path_in(p, sizeof(p), "no-folder/loyalty.db");
+	is_string(lc_conf_db_problem(p, 1), "its folder does not exist",
+	    "db path: a folder that does not exist");
+	path_in(p, sizeof(p), "new.db");
+	ok(lc_conf_db_problem(p, 1) == NULL,
+	    "db path: a new file in a writable folder, to be created, is fine");
+	is_string(lc_conf_db_problem(p, 0), "the file does not exist",
+	    "db path: a missing file, not to be created");
+	is_string(lc_conf_db_problem(dir, 1), "the path names a folder, not a file",
+	    "db path: a folder");
+	path_in(sub, sizeof(sub), "plain");
+	touch(sub, "x");
+	path_in(p, sizeof(p), "plain/loyalty.db");
+	is_string(lc_conf_db_problem(p, 1), "its folder does not exist",
+	    "db path: a file where its folder should be");
+	is_string(lc_conf_db_problem("", 1), "no database path is set",
+	    "db path: empty");
+
+	if (geteuid() == 0) {
+		diag("root: the permission checks are tests/hosting.sh's");
+		return;
+	}
+	path_in(p, sizeof(p), "ro.db");
+	touch(p, "");
+	if (chmod(p, 0444) == -1)
+		bail("chmod: %s", strerror(errno));
+	is_string(lc_conf_db_problem(p, 0), "the file is read-only for this user",
+	    "db path: a read-only file");
+	if (chmod(p, 0) == -1)
+		bail("chmod: %s", strerror(errno));
+	is_string(lc_conf_db_problem(p, 0), "the file is not readable by this user",
+	    "db path: an unreadable file");
+	path_in(sub, sizeof(sub), "rodir");
+	path_in(p, sizeof(p), "rodir/loyalty.db");
+	if (mkdir(sub, 0755) == -1)
+		bail("mkdir: %s", strerror(errno));
+	touch(p, "");
+	if (chmod(sub, 0555) == -1)
+		bail("chmod: %s", strerror(errno));
+	why = lc_conf_db_problem(p, 0);
+	ok(why != NULL && strstr(why, "its folder is not writable") != NULL,
+	    "db path: a writable file in a read-only folder");
+	path_in(p, sizeof(p), "rodir/new.db");
+	why = lc_conf_db_problem(p, 1);
+	ok(why != NULL && strstr(why, "folder is not writable") != NULL,
+	    "db path: a new file in a read-only folder");
+	(void)chmod(sub, 0755);
+}
+
+static void
+test_open(void)
+{
+	char p[512];
+	const char *why = NULL;
+	struct lc_db *db;
+	int mis = -1;
+
+	path_in(p, sizeof(p), "text.db");
+	touch(p, "this is not a database, but long enough to look at: "
+	    "0123456789012345678901234567890123456789012345678901234567890");
+	db = lc_db_open_ex(p, 0, &why, &mis);
+	ok(db == NULL && mis == 1 && why != NULL &&
+	    strstr(why, "not a SQLite database") != NULL,
+	    "lc_db_open_ex: a file that is not a database is set up wrong");
+	lc_db_close(db);
+
+	path_in(p, sizeof(p), "no-folder/x.db");
+	mis = -1;
+	db = lc_db_open_ex(p, 1, &why, &mis);
+	ok(db == NULL && mis == 1, "lc_db_open_ex: a folder that does not "
+	    "exist is set up wrong (%s)", why ? why : "?");
+	lc_db_close(db);
+
+	path_in(p, sizeof(p), "good.db");
+	mis = -1;
+	db = lc_db_open_ex(p, 1, &why, &mis);
+	ok(db != NULL && mis == 0, "lc_db_open_ex: a new database opens");
+	lc_db_close(db);
+}
+
+int
+main(void)
+{
+	char cmd[300];
+
+	snprintf(dir, sizeof(dir), "%s/unit_conf.XXXXXX",
+	    getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+	if (mkdtemp(dir) == NULL)
+		bail("mkdtemp: %s", strerror(errno));
+	test_conf();
+	test_problem();
+	test_open();
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	if (system(cmd) != 0)
+		diag("could not remove %s", dir);
+	return done_testing();
+}
