@@ -65,6 +65,38 @@ lc_audit_note_str(struct lc_dom *dom, const char *key, const char *v)
 	lc_audit_note(dom, key, json_object_new_string(v));
 }
 
+/* A money or count field of t: signed on a void or an adjustment (none
+ * is LC_TXN_NONE), else below 0 is none. */
+static void
+txn_field(struct lc_dom *dom, const struct lc_txn *t, const char *key,
+    int64_t v, int money)
+{
+	int sig = t->voided_id != NULL || strcmp(t->type, "adjustment") == 0;
+
+	if (sig ? v == LC_TXN_NONE : v < 0)
+		return;
+	lc_audit_note(dom, key, money ? lc_json_money(v) :
+	    json_object_new_int64(v));
+}
+
+void
+lc_audit_txn(struct lc_dom *dom, const struct lc_txn *t)
+{
+	lc_audit_note_str(dom, "transaction_id", t->id);
+	lc_audit_note_str(dom, "transaction_type", t->type);
+	if (t->voided_id != NULL)
+		lc_audit_note_str(dom, "voided_transaction_id", t->voided_id);
+	if (t->reason != NULL)
+		lc_audit_note_str(dom, "reason", t->reason);
+	if (t->purchase_amount > 0)
+		lc_audit_note(dom, "purchase_amount",
+		    lc_json_money(t->purchase_amount));
+	txn_field(dom, t, "punches_added", t->punches_added, 0);
+	txn_field(dom, t, "cashback_earned", t->cashback_earned, 1);
+	txn_field(dom, t, "discount_amount", t->discount_amount, 1);
+	txn_field(dom, t, "redeemed_amount", t->redeemed_amount, 1);
+}
+
 void
 lc_audit_skip(struct lc_dom *dom)
 {

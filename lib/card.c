@@ -185,7 +185,7 @@ lc_txn_add(struct lc_dom *dom, const struct lc_txn *t)
 	lc_audit_where(dom, t->location_id, t->pos_term);
 	if (dom->txn_id[0] == '\0') {
 		memcpy(dom->txn_id, t->id, sizeof(dom->txn_id));
-		lc_audit_note_str(dom, "transaction_id", t->id);
+		lc_audit_txn(dom, t);
 	}
 	return 0;
 }

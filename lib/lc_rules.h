@@ -117,6 +117,9 @@ void lc_audit_who(struct lc_dom *, const char *actor, const char *user_id,
     const char *merchant_id);
 void lc_audit_note(struct lc_dom *, const char *key, json_object *v);
 void lc_audit_note_str(struct lc_dom *, const char *key, const char *v);
+/* The write's own transaction in its row: its id, type, amounts as
+ * recorded (signed on a void or adjustment) and reason. */
+void lc_audit_txn(struct lc_dom *, const struct lc_txn *);
 void lc_audit_skip(struct lc_dom *);
 /* By the write path: forgets the last write's, and records the running
  * one's row, before (owned by the call) the snapshot taken before its
