@@ -455,10 +455,9 @@ lc_serve(const char *name)
 		return 1;
 	}
 	signal(SIGPIPE, SIG_IGN);
-	/* Once per process: a bad file is logged here and answered as a
-	 * configuration error by every request. */
-	if (lc_conf_load(&conf) == -1)
-		lc_log("%s", conf.err);
+	/* Once per process: a bad file is answered as a configuration
+	 * error, and logged, by every request. */
+	(void)lc_conf_load(&conf);
 	/* The database, its -wal and -shm, the setup code and backups are
 	 * the service's and its group's alone, unless loyalty.conf says. */
 	umask(conf.umask >= 0 ? (mode_t)conf.umask : 027);

@@ -8,6 +8,8 @@
  * it: the code is on the server only.
  */
 #include <ctype.h>
+#include <sys/stat.h>
+
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -45,6 +47,19 @@ code_read(const char *file, char code[CODE_LEN + 1])
 	return 1;
 }
 
+/* The code is for the service's user alone, unless the set-up lets
+ * others read what the service makes (loyalty.conf's umask 022: a host
+ * whose web server runs as a user the shop's owner is not, who must
+ * still read the code with an FTP program). */
+static mode_t
+code_mode(void)
+{
+	mode_t m = umask(0);
+
+	(void)umask(m);
+	return (m & 004) ? 0600 : 0644 & ~m;
+}
+
 /* Writes a new code into file, unless one is there: made under another
  * name and linked into place, so two processes never see half a code. */
 static int
@@ -65,7 +80,8 @@ code_make(const char *file)
 	code[CODE_LEN] = '\n';
 	code[CODE_LEN + 1] = '\0';
 	(void)unlink(tmp);
-	if ((fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600)) == -1)
+	if ((fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
+	    code_mode())) == -1)
 		return -1;
 	if (write(fd, code, CODE_LEN + 1) == CODE_LEN + 1 && fsync(fd) == 0)
 		rc = 0;
