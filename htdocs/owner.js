@@ -1387,9 +1387,14 @@ function balanceRows(d) {
 		return [['Punches', int(b.current_punches) + ' / ' + int(b.punch_requirement), 'big'],
 			['Rewards waiting', int(b.pending_rewards), b.pending_rewards > 0 ? 'good' : ''],
 			['Lifetime punches', int(b.lifetime_punches), '']];
-	if (d.card_type === 'cashback')
-		return [['Cashback balance', money(b.cashback_balance), 'big'], ['Cashback rate', pct(b.cashback_rate), ''],
+	if (d.card_type === 'cashback') {
+		const rows = [['Cashback balance', money(b.cashback_balance), 'big'], ['Cashback rate', pct(b.cashback_rate), ''],
 			['Tier', b.current_tier_name || '—', ''], ['Lifetime cashback', money(b.lifetime_cashback), '']];
+		/* Only where the program lets cashback expire. */
+		if (d.next_expiry_at)
+			rows.splice(1, 0, ['Next expiry', money(d.next_expiry_amount) + ' on ' + day(d.next_expiry_at), '']);
+		return rows;
+	}
 	if (d.card_type === 'discount')
 		return [['Discount', pct(b.discount_rate), 'big'], ['Tier', b.current_tier_name || '—', ''],
 			['Next tier', b.next_tier_name ? b.next_tier_name + ' at ' + money(b.next_tier_threshold) : 'Top tier reached', ''],

@@ -864,6 +864,31 @@ async function main() {
 		return ev(`!$('#dhist-body tr').querySelector('.btn-void')`);
 	});
 
+	await step('where the program lets cashback expire, the card\'s detail shows the next expiry', async () => {
+		const tok = await ownerToken();
+		const me = (await apiCall('GET', 'auth/me', undefined, tok)).json;
+		const progs = (await apiCall('GET', 'admin/programs', undefined, tok)).json.data.programs;
+		const p = progs.find((x) => x.title === 'Cashback Club Plus');
+		const pr = await apiCall('PATCH', 'admin/programs/' + p.id, { expiry_days: 30 }, tok);
+		if (pr.status !== 200) throw new Error(pr.text);
+		const card = (await apiCall('GET', 'admin/cards?q=robert', undefined, tok)).json.data.cards[0];
+		const loc = (me.locations || [])[0] || me.location;
+		const rec = await apiCall('POST', 'transactions/record', { card_instance_id: card.card_instance_id, location_id: loc.id,
+		    staff_user_id: me.id, purchase_amount: 10.00 }, tok);
+		if (rec.status !== 200) throw new Error(rec.text);
+		await nav('locations');
+		await nav('cards');
+		await ev(`fill('#search-q', 'robert') && click('#search-form button[type=submit]')`);
+		await waitFor(`rowOf('#cards-body', 'Robert Brown')`);
+		await ev(`click(btnIn(rowOf('#cards-body', 'Robert Brown'), 'View'))`);
+		await waitFor(`vis('#card-detail') && text('#detail-balance').includes('Next expiry')`);
+		const t = await ev(`text('#detail-balance')`);
+		const when = new Date(Date.now() + 30 * 86400000).toLocaleDateString(undefined, { dateStyle: 'medium' });
+		if (!/Next expiry\D*0\.20 on /.test(t) || !t.includes(when)) throw new Error(t + ' / ' + when);
+		await apiCall('PATCH', 'admin/programs/' + p.id, { expiry_days: null }, tok);
+		return true;
+	});
+
 	await step('the report\'s list shows the void beside the voided purchase', async () => {
 		await nav('reports');
 		await ev(`pick('#report-preset', 'today') && click('#report-form button[type=submit]')`);
