@@ -2,7 +2,7 @@
 # tests/lib.sh. Source it from bash; it defines functions and variables
 # prefixed lc_ / LC_ and changes no shell option.
 #
-#   lc_need_packages build|run|test|apache|browser|bench ...  install what is missing
+#   lc_need_packages build|run|test|apache|browser|bundle|bench ...  install what is missing
 #   lc_build BUILDDIR [CONFIGURE_ARGS...]        out-of-tree build
 #   lc_server_start / lc_server_stop            lighttpd + responders
 
@@ -62,6 +62,11 @@ LC_PKGS_BENCH="wrk jq"
 # npm, for the OpenAPI linter (lc_install_redocly); Debian's, unless node
 # came with one of its own.
 LC_PKGS_NPM="npm"
+# The static shared-hosting bundles (tools/bundle, tests/bundle.sh): Debian
+# source packages unpacked and built (dpkg-source, cmake, tclsh for
+# SQLite's single file), the aarch64 cross compiler (for an amd64
+# machine) and qemu-user to run its programs in the test.
+LC_PKGS_BUNDLE="dpkg-dev cmake tcl xz-utils bzip2 file gcc-aarch64-linux-gnu qemu-user"
 
 lc_say() { printf '%s\n' "$*" >&2; }
 lc_die() { printf '%s: %s\n' "${0##*/}" "$*" >&2; exit 1; }
@@ -94,6 +99,7 @@ lc_need_packages() {
 		deb) want="$want $LC_PKGS_DEB" ;;
 		npm) want="$want $LC_PKGS_NPM" ;;
 		bench) want="$want $LC_PKGS_BENCH" ;;
+		bundle) want="$want $LC_PKGS_BUNDLE" ;;
 		*) lc_die "lc_need_packages: unknown group $g" ;;
 		esac
 	done

@@ -1,0 +1,235 @@
+#!/usr/bin/env bash
+#
+# TAP tests of the shared-hosting bundles (tools/bundle): builds them (the
+# libraries come from tools/bundle's cache after the first run) into
+# top_builddir/bundle/, unpacks them, and checks what a merchant uploads:
+# the web root with .htaccess and a responder for each of its rules,
+# loyalty-admin outside it, nothing else (no source, no database), every
+# program statically linked. The x86_64 programs then run in a root that
+# holds nothing but themselves, the database and /tmp (a chroot): the
+# admin tool makes the databases, and setup, login, lookup and record
+# answer as plain CGI. The aarch64 ones run under qemu-aarch64: the admin
+# tool makes a demo database, notfound and login answer.
+#
+#   top_srcdir=... top_builddir=... tests/bundle.sh
+
+export LC_ALL=C.UTF-8
+set -u
+
+top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}
+top_builddir=${top_builddir:-$PWD}
+. "$top_srcdir/tests/lib.sh"
+
+command -v jq >/dev/null || bail "jq is needed"
+NPOINTS=36
+if ! lc_want_packages build bundle; then
+	skip "$NPOINTS" "the bundle's build tools cannot be installed (tools/lib.sh LC_PKGS_BUNDLE)"
+	done_testing
+	exit
+fi
+
+W=$top_builddir/bundle
+T=$(mktemp -d "${TMPDIR:-/tmp}/loyalty-bundle.XXXXXX") || bail "mktemp"
+trap 'rm -rf "$T"' EXIT
+start=$(date +%s)
+# At a low priority: the suite's other tests, some timed, run beside it.
+if ! nice -n 10 bash "$top_srcdir/tools/bundle" -o "$W/dist" -w "$W" x86_64 aarch64 >"$T/bundle.out" 2>"$T/bundle.err"; then
+	tail -20 "$T/bundle.err" | sed 's/^/# /'
+	bail "tools/bundle failed"
+fi
+diag "tools/bundle took $(($(date +%s) - start)) s"
+version=$(sed -n 's/^AC_INIT(\[[^]]*\], *\[\([^]]*\)\].*/\1/p' "$top_srcdir/configure.ac")
+
+# --- what is in a bundle ----------------------------------------------------
+
+# check_bundle ARCH ELF-MACHINE: the points about its files (8).
+check_bundle() {
+	local arch=$1 machine=$2 tgz top web dir f bad n rules missing
+	tgz=$W/dist/loyalty-pos-$version-linux-$arch.tar.gz
+	ok "$arch: tools/bundle printed $tgz" grep -qxF "$tgz" "$T/bundle.out"
+	mkdir -p "$T/$arch"
+	tar -C "$T/$arch" -xzf "$tgz" || bail "cannot unpack $tgz"
+	top=$T/$arch/loyalty-pos-$version-linux-$arch
+	web=$top/loyalty-pos
+	is "$(cd "$top" && ls -A | tr '\n' ' ')" "INSTALL admin loyalty-pos " \
+	    "$arch: the bundle holds INSTALL, admin/ and the web root loyalty-pos/"
+	# Every file of htdocs/, byte for byte.
+	bad=$(cd "$top_srcdir/htdocs" && find . -type f | while read -r f; do
+		cmp -s "$f" "$web/$f" || echo "$f"
+	done)
+	is "$bad" "" "$arch: the web root holds every file of htdocs/, .htaccess too"
+	# The folder .htaccess rewrites to, with an executable for each rule.
+	rules=$(sed -n 's|^RewriteRule [^ ]* \([A-Za-z0-9_-]*/[A-Za-z0-9_]*\.fcgi\) .*|\1|p' \
+	    "$web/.htaccess" | sort -u)
+	missing=
+	for f in $rules; do [ -x "$web/$f" ] || missing="$missing $f"; done
+	n=$(printf '%s\n' $rules | wc -l)
+	ok "$arch: each of the $n responders .htaccess rewrites to is there, executable${missing:+ (missing:$missing)}" \
+	    test -z "$missing" -a "$n" -ge 20
+	dir=${rules%%/*}
+	# Nothing but the web root's files, the responders and the tool: no
+	# source, object, database, setup code or build file.
+	bad=$(cd "$top" && find . -type f | grep -E '\.(c|h|o|a|la|so|sql|db|db-wal|db-shm|sqlite3?|setup-code|in|am|ac)$|Makefile|config\.(log|status)' || true)
+	is "$bad" "" "$arch: no source, object or database file in the bundle"
+	bad=$(cd "$top" && find . -type f ! -path "./loyalty-pos/$dir/*" ! -path ./admin/loyalty-admin \
+	    -exec sh -c 'head -c 4 "$1" | grep -q "^.ELF" && echo "$1"' _ {} \;)
+	is "$bad" "" "$arch: no program outside $dir/ and admin/ (the admin tool is not in the web root)"
+	bad=
+	for f in "$web/$dir"/*.fcgi "$top/admin/loyalty-admin"; do
+		file -b "$f" | grep -q "$machine.*statically linked" || bad="$bad ${f##*/}: $(file -b "$f")"
+	done
+	is "$bad" "" "$arch: file(1) says each program is $machine, statically linked"
+	bad=
+	for f in "$web/$dir"/*.fcgi "$top/admin/loyalty-admin"; do
+		readelf -lW "$f" 2>/dev/null | grep -qE 'INTERP|DYNAMIC' && bad="$bad ${f##*/}"
+	done
+	is "$bad" "" "$arch: no program asks for a dynamic loader or libraries (readelf: no INTERP, no DYNAMIC)"
+	diag "$arch: $(du -b "$tgz" | cut -f1) bytes the tarball; a responder $(du -b "$web/$dir/login.fcgi" | cut -f1), loyalty-admin $(du -b "$top/admin/loyalty-admin" | cut -f1)"
+	eval "TOP_$arch=\$top DIR_$arch=\$dir"
+}
+check_bundle x86_64 x86-64
+check_bundle aarch64 'ARM aarch64'
+
+# --- x86_64 in an empty root ------------------------------------------------
+
+# A root of its own for each database: the responders used, the tool, the
+# database's folder and /tmp, and nothing else (no /dev, /etc, /lib).
+# chroot as root; else inside a user namespace of our own (unshare -r).
+RUN=()
+if [ "$(id -u)" -eq 0 ]; then
+	RUN=("$(command -v chroot)")
+elif unshare -r true 2>/dev/null; then
+	RUN=("$(command -v unshare)" -r "$(command -v chroot)")
+fi
+TOKEN=
+
+# cgi ROOTDIR|qemu:BINDIR NAME METHOD URI [BODY]: runs responder NAME as
+# plain CGI (in the root, or under qemu-aarch64); sets C_STATUS, C_BODY.
+cgi() {
+	local where=$1 name=$2 method=$3 uri=$4 body=${5-} out cmd env
+	env=(GATEWAY_INTERFACE=CGI/1.1 SERVER_PROTOCOL=HTTP/1.1 SERVER_NAME=localhost
+	    SERVER_PORT=80 REMOTE_ADDR=127.0.0.1 REQUEST_METHOD="$method"
+	    REQUEST_URI="$uri" QUERY_STRING=)
+	[ -n "$TOKEN" ] && env+=("HTTP_AUTHORIZATION=Bearer $TOKEN")
+	[ -n "$body" ] && env+=(CONTENT_TYPE=application/json CONTENT_LENGTH=${#body})
+	case $where in
+	qemu:*)	env+=(LOYALTY_DB="$QDB")
+		cmd=("$(command -v qemu-aarch64)" "${where#qemu:}/$name.fcgi") ;;
+	site:*)	# as uploaded: loyalty.conf beside the responder names the
+		# database; without /proc the responder finds its folder
+		# from SCRIPT_FILENAME, as Apache sets it.
+		env+=(SCRIPT_FILENAME="/site/$DIR_x86_64/$name.fcgi")
+		cmd=("${RUN[@]}" "${where#site:}" "/site/$DIR_x86_64/$name.fcgi") ;;
+	*)	env+=(LOYALTY_DB=/data/loyalty.db)
+		cmd=("${RUN[@]}" "$where" "/$DIR_x86_64/$name.fcgi") ;;
+	esac
+	out=$(printf '%s' "$body" | env -i "${env[@]}" "${cmd[@]}" 2>"$T/cgi.err")
+	C_STATUS=$(printf '%s' "$out" | sed -n '1s/^Status: \([0-9]*\).*/\1/p')
+	C_BODY=${out#*$'\r\n\r\n'}
+}
+
+# mkroot DIR: the empty root with the programs.
+mkroot() {
+	mkdir -p "$1/$DIR_x86_64" "$1/data" "$1/tmp" &&
+	    chmod 1777 "$1/tmp" &&
+	    cp "$TOP_x86_64/loyalty-pos/$DIR_x86_64"/{setup,login,lookup,record,notfound}.fcgi "$1/$DIR_x86_64/" &&
+	    cp "$TOP_x86_64/admin/loyalty-admin" "$1/"
+}
+
+if [ ${#RUN[@]} -eq 0 ]; then
+	skip 16 "neither chroot (root) nor unshare -r can make an empty root here"
+else
+	R1=$T/root1
+	mkroot "$R1" || bail "cannot make $R1"
+	ok "x86_64: loyalty-admin init makes a database in the empty root" \
+	    "${RUN[@]}" "$R1" /loyalty-admin --db /data/loyalty.db init
+	is "$(cd "$R1" && find . -type f | LC_ALL=C sort | tr '\n' ' ')" \
+	    "./$DIR_x86_64/login.fcgi ./$DIR_x86_64/lookup.fcgi ./$DIR_x86_64/notfound.fcgi ./$DIR_x86_64/record.fcgi ./$DIR_x86_64/setup.fcgi ./data/loyalty.db ./loyalty-admin " \
+	    "x86_64: the root holds the programs and the database alone"
+	cgi "$R1" notfound GET /api/v1/nothing
+	is "$C_STATUS $(jq -r .error.code <<<"$C_BODY" 2>/dev/null)" "404 NOT_FOUND" \
+	    "x86_64: notfound answers 404 NOT_FOUND in JSON"
+	cgi "$R1" setup GET /api/v1/setup
+	is "$C_STATUS $(jq -c '[.data.setup_needed, .data.code_file]' <<<"$C_BODY" 2>/dev/null)" \
+	    '200 [true,"loyalty.db.setup-code"]' "x86_64: setup asks for the code and writes its file"
+	code=$(cat "$R1/data/loyalty.db.setup-code" 2>/dev/null) || code=
+	cgi "$R1" setup POST /api/v1/setup \
+	    "{\"setup_code\":\"$code\",\"merchant_name\":\"Corner Cafe\",\"location_name\":\"High Street\",\"owner_name\":\"Olive\",\"owner_email\":\"olive@cafe.example\",\"owner_password\":\"a long password\"}"
+	is "$C_STATUS $(jq -r .data.location.name <<<"$C_BODY" 2>/dev/null)" "200 High Street" \
+	    "x86_64: setup with the code makes the shop"
+	ok "x86_64: the code file is gone after setup" test ! -e "$R1/data/loyalty.db.setup-code"
+	cgi "$R1" login POST /api/v1/auth/login '{"email":"olive@cafe.example","password":"a long password"}'
+	is "$C_STATUS $(jq -r .user.user_type <<<"$C_BODY" 2>/dev/null)" "200 owner" \
+	    "x86_64: the new owner logs in (scrypt, tokens from getrandom)"
+
+	# A demo shop for the till's calls.
+	R2=$T/root2
+	mkroot "$R2" || bail "cannot make $R2"
+	ok "x86_64: loyalty-admin demo fills a database in the empty root" \
+	    sh -c '"$@" >"'"$T/demo.txt"'"' _ "${RUN[@]}" "$R2" /loyalty-admin --db /data/loyalty.db demo
+	lt_parse_demo "$T/demo.txt"
+	cgi "$R2" login POST /api/v1/auth/login \
+	    "{\"email\":\"$DEMO_STAFF_EMAIL\",\"password\":\"$DEMO_STAFF_PASSWORD\"}"
+	is "$C_STATUS $(jq -r .user.user_type <<<"$C_BODY" 2>/dev/null)" "200 system_user" \
+	    "x86_64: the demo's cashier logs in"
+	TOKEN=$(jq -r .access_token <<<"$C_BODY" 2>/dev/null)
+	staff=$(jq -r .user.id <<<"$C_BODY" 2>/dev/null)
+	cgi "$R2" lookup POST /api/v1/cards/lookup "{\"barcode_value\":\"$DEMO_PUNCH_BARCODE\"}"
+	is "$C_STATUS $(jq -c '[.data.card_instance_id, .data.card_type]' <<<"$C_BODY" 2>/dev/null)" \
+	    "200 [\"$DEMO_PUNCH_CARD\",\"punch\"]" "x86_64: lookup finds the punch card by its barcode"
+	before=$(jq -r '.data.current_punches // 0' <<<"$C_BODY" 2>/dev/null) || before=0
+	cgi "$R2" record POST /api/v1/transactions/record \
+	    "{\"card_instance_id\":\"$DEMO_PUNCH_CARD\",\"location_id\":\"$DEMO_LOCATION_ID\",\"staff_user_id\":\"$staff\",\"purchase_amount\":4.50}"
+	is "$C_STATUS $(jq -r .success <<<"$C_BODY" 2>/dev/null)" "200 true" \
+	    "x86_64: record takes a purchase on it"
+	cgi "$R2" lookup POST /api/v1/cards/lookup "{\"qr_code_data\":\"$DEMO_PUNCH_QR\"}"
+	is "$C_STATUS $(jq -r .data.current_punches <<<"$C_BODY" 2>/dev/null)" "200 $((before + 1))" \
+	    "x86_64: lookup by QR code shows the punch"
+	cgi "$R2" record POST /api/v1/transactions/record \
+	    "{\"card_instance_id\":\"$DEMO_PUNCH_CARD\",\"location_id\":\"$DEMO_LOCATION_ID\",\"staff_user_id\":\"$staff\",\"purchase_amount\":4.50}"
+	is "$C_STATUS $(jq -r .error.code <<<"$C_BODY" 2>/dev/null)" "429 COOLDOWN_ACTIVE" \
+	    "x86_64: a second purchase within the cooldown is refused (the clock works)"
+	TOKEN=
+	ok "x86_64: the responders wrote nothing outside data/ and tmp/" \
+	    test "$(cd "$R2" && find . -type f ! -path './data/*' ! -path './tmp/*' | wc -l)" -eq 6
+
+	# The web root as uploaded, with no LOYALTY_DB: the database goes
+	# where loyalty.conf says, data/ of the site.
+	R3=$T/root3
+	if [ -f "$TOP_x86_64/loyalty-pos/$DIR_x86_64/loyalty.conf" ]; then
+		mkdir -p "$R3/tmp" && cp -a "$TOP_x86_64/loyalty-pos" "$R3/site" ||
+		    bail "cannot make $R3"
+		cgi "site:$R3" setup GET /api/v1/setup
+		is "$C_STATUS $(jq -c .data.setup_needed <<<"$C_BODY" 2>/dev/null)" "200 true" \
+		    "x86_64: the site as uploaded answers setup (loyalty.conf names the database)"
+		ok "x86_64: its database and setup code are in the site's data/" \
+		    test -s "$R3/site/data/loyalty.db" -a -s "$R3/site/data/loyalty.db.setup-code"
+	else
+		skip 2 "the bundle has no $DIR_x86_64/loyalty.conf"
+	fi
+fi
+
+# --- aarch64 under qemu -----------------------------------------------------
+
+if ! command -v qemu-aarch64 >/dev/null; then
+	skip 4 "no qemu-aarch64 (Debian's qemu-user)"
+else
+	QB=$TOP_aarch64/loyalty-pos/$DIR_aarch64
+	QDB=$T/aarch64.db
+	ok "aarch64: loyalty-admin demo under qemu-aarch64 makes a database" \
+	    sh -c '"$@" >"'"$T/demo-a.txt"'"' _ qemu-aarch64 "$TOP_aarch64/admin/loyalty-admin" --db "$QDB" demo
+	lt_parse_demo "$T/demo-a.txt"
+	cgi "qemu:$QB" notfound GET /api/v1/nothing
+	is "$C_STATUS $(jq -r .error.code <<<"$C_BODY" 2>/dev/null)" "404 NOT_FOUND" \
+	    "aarch64: notfound answers 404 NOT_FOUND under qemu-aarch64"
+	cgi "qemu:$QB" login POST /api/v1/auth/login \
+	    "{\"email\":\"$DEMO_OWNER_EMAIL\",\"password\":\"$DEMO_OWNER_PASSWORD\"}"
+	is "$C_STATUS $(jq -r .user.user_type <<<"$C_BODY" 2>/dev/null)" "200 owner" \
+	    "aarch64: the demo's owner logs in under qemu-aarch64"
+	cgi "qemu:$QB" login POST /api/v1/auth/login \
+	    "{\"email\":\"$DEMO_OWNER_EMAIL\",\"password\":\"not the password\"}"
+	is "$C_STATUS $(jq -r .error.code <<<"$C_BODY" 2>/dev/null)" "401 INVALID_CREDENTIALS" \
+	    "aarch64: a wrong password is refused"
+fi
+
+done_testing
