@@ -355,10 +355,22 @@ async function apiCreate(kind, path, body, raw) {
 
 /* ---- messages --------------------------------------------------------- */
 
-function dbHelp() {
-	return h('p', { className: 'db-help' },
-		'The service could not create or write its database. The folder that holds the database must be writable by the web server\'s user ',
-		'(and the database file with its -wal and -shm files, once they exist). Correct the folder\'s permissions with your host\'s file manager, then try again.');
+/* CONFIGURATION_ERROR: the server is set up so that the service cannot
+ * run (the message says what is wrong; the server's log names the file).
+ * Fixed on the server, never by retrying here. */
+function configHelp() {
+	return h('div', { className: 'db-help' },
+		h('p', null, 'This is fixed on the server, not on this page:'),
+		h('ul', null,
+			h('li', null, 'The database is the file that the ', h('code', null, 'database'), ' line of ',
+				h('code', null, 'api-bin/loyalty.conf'), ' names (', h('code', null, 'data/loyalty.db'),
+				' beside the pages, as downloaded), or your host\'s ', h('code', null, 'SetEnv LOYALTY_DB'),
+				'. Its folder must exist.'),
+			h('li', null, 'The service must be able to write in that folder, and to the database and its -wal and -shm files once they exist. ',
+				'Where your host runs scripts as your own user (suEXEC, most hosts), folders of mode 755 and files of 644 that you uploaded work. ',
+				'Where it runs every site as one web server user, that user must write there: make the folder 777 (or 770 with the web server\'s group) with your host\'s file manager.'),
+			h('li', null, 'The server\'s error log (Errors or Logs in your host\'s control panel) names the file and the user the service runs as.')),
+		h('p', null, 'Then reload this page.'));
 }
 
 /* An error as text: the message (the API's own), then its code. */
@@ -370,7 +382,7 @@ function errorNode(e, noWait) {
 		const parts = [h('strong', null, e.message), ' ', h('span', { className: 'err-code' }, '(' + e.code + ')')];
 		if (!noWait && e.retryAfter !== null && e.retryAfter !== undefined && (e.status === 429 || e.status === 503))
 			parts.push(' Try again in ' + plural(e.retryAfter, 'second', 'seconds') + '.');
-		if (e.code === 'DATABASE_ERROR') parts.push(dbHelp());
+		if (e.code === 'CONFIGURATION_ERROR') parts.push(configHelp());
 		return h('span', null, parts);
 	}
 	return h('span', null, h('strong', null, 'Unexpected error.'), ' ' + (e && e.message ? e.message : ''));
@@ -1687,11 +1699,13 @@ function sheetPages() {
 
 const rep = { from: '', to: '', group: 'day', txPage: 1, txPages: 0, seq: 0, txSeq: 0, shown: false };
 const GROUP_LABEL = { day: 'Day', location: 'Location', staff: 'Staff' };
-const FIGS = [
+const ALL_FIGS = [
 	['purchases', 'Purchases', 'int'], ['sales_amount', 'Sales', 'money'], ['punches', 'Punches', 'int'],
 	['rewards_earned', 'Rewards earned', 'int'], ['rewards_claimed', 'Rewards claimed', 'int'],
 	['cashback_earned', 'Cashback earned', 'money'], ['cashback_redeemed', 'Cashback redeemed', 'money'],
-	['discounts_given', 'Discounts given', 'money']
+	['discounts_given', 'Discounts given', 'money'],
+	/* Shown only when the period has some: most shops never see them. */
+	['cashback_expired', 'Cashback expired', 'money', true], ['punches_removed', 'Punches taken off', 'int', true]
 ];
 const fmtFig = (v, kind) => (kind === 'money' ? money(v) : int(v));
 
@@ -1757,8 +1771,11 @@ function renderReport(d, days) {
 		figure('Cashback earned', money(t.cashback_earned)), figure('Cashback redeemed', money(t.cashback_redeemed)),
 		figure('Discounts given', money(t.discounts_given)), figure('Punches', int(t.punches)),
 		figure('Rewards earned / claimed', int(t.rewards_earned) + ' / ' + int(t.rewards_claimed)),
+		t.cashback_expired > 0 ? figure('Cashback expired', money(t.cashback_expired)) : null,
+		t.punches_removed > 0 ? figure('Punches taken off by adjustments', int(t.punches_removed)) : null,
 		figure('Cashback owed to customers at the end', money(d.outstanding_cashback), 'good'));
 	/* The table. */
+	const FIGS = ALL_FIGS.filter(([k, , , rare]) => !rare || t[k] > 0);
 	const rows = Array.isArray(d.rows) ? d.rows : [];
 	$('rtable-title').textContent = 'By ' + GROUP_LABEL[rep.group].toLowerCase();
 	$('report-caption').textContent = 'Figures by ' + GROUP_LABEL[rep.group].toLowerCase() + ', ' + period + ', with the totals';

@@ -242,14 +242,22 @@ async function main() {
 		responseHeaders: [{ name: 'Content-Type', value: 'application/json; charset=utf-8' }, { name: 'Retry-After', value: '1' }],
 		body: Buffer.from(JSON.stringify({ success: false, error: { code: 'DATABASE_ERROR', message: 'The database is busy or failed; retry.' }, meta: { request_id: 'x', timestamp: 'x' } })).toString('base64')
 	});
+	/* The service's answer to a database folder it may not write. */
+	const configError = (p) => S('Fetch.fulfillRequest', {
+		requestId: p.requestId, responseCode: 500,
+		responseHeaders: [{ name: 'Content-Type', value: 'application/json; charset=utf-8' }],
+		body: Buffer.from(JSON.stringify({ success: false, error: { code: 'CONFIGURATION_ERROR', message: 'The database cannot be used: the file does not exist, and its folder is not writable by this user, who would create it. Fix its permissions or the path set for the service; the server\'s error log names the file.' }, meta: { request_id: 'x', timestamp: 'x' } })).toString('base64')
+	});
 
-	await step('503 DATABASE_ERROR when the page asks for the setup: the folder must be writable', async () => {
+	await step('500 CONFIGURATION_ERROR when the page asks for the setup: what to fix on the server', async () => {
 		if (fs.existsSync(E.OWNER_DB)) throw new Error('the database exists before the first request');
-		await once('api/v1/setup', 'Request', dbError);
+		await once('api/v1/setup', 'Request', configError);
 		await S('Page.navigate', { url: URL0 + 'owner.html' });
-		await waitFor(`document.readyState === 'complete' && vis('#boot-error') && text('#boot-error').includes('writable by the web server')`);
+		await waitFor(`document.readyState === 'complete' && vis('#boot-error') && text('#boot-error').includes('write in that folder')`);
 		const t = await ev(`text('#boot-error')`);
-		if (!t.includes('The database is busy or failed') || !t.includes('DATABASE_ERROR')) throw new Error(t);
+		for (const w of ['its folder is not writable', 'CONFIGURATION_ERROR', 'loyalty.conf', 'SetEnv LOYALTY_DB', '755', '777', 'error log'])
+			if (!t.includes(w)) throw new Error('missing ' + w + ' in: ' + t);
+		if (t.includes('Try again in')) throw new Error('a wait for an error retrying does not fix: ' + t);
 		await shot('owner-boot-db-error');
 		await a11y('boot error');
 		return ev(`vis('#boot-retry') && document.activeElement === $('#boot-retry') && !vis('#setup-form')`);
@@ -289,12 +297,12 @@ async function main() {
 		return ev(`document.activeElement === $('#setup-password2')`);
 	});
 
-	await step('503 DATABASE_ERROR on setup says the database folder must be writable', async () => {
+	await step('503 DATABASE_ERROR on setup: busy, try again, no talk of permissions', async () => {
 		await once('api/v1/setup', 'Request', dbError);
 		await fillSetup('WRONGCODE0000');
-		await waitFor(`text('#setup-error').includes('writable by the web server')`);
+		await waitFor(`text('#setup-error').includes('DATABASE_ERROR')`);
 		const t = await ev(`text('#setup-error')`);
-		if (!t.includes('The database is busy or failed') || !t.includes('DATABASE_ERROR')) throw new Error(t);
+		if (!t.includes('The database is busy or failed') || t.includes('loyalty.conf')) throw new Error(t);
 		await shot('owner-setup-db-error');
 	});
 
