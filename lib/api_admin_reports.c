@@ -91,7 +91,8 @@ struct summary {
 
 static const char *const lc_figures[] = { "purchases", "sales_amount",
     "punches", "rewards_earned", "rewards_claimed", "cashback_earned",
-    "cashback_redeemed", "discounts_given", "cashback_expired", NULL };
+    "cashback_redeemed", "discounts_given", "cashback_expired",
+    "punches_removed", NULL };
 
 static void
 row_json(json_object *o, const struct lc_report_row *r)
@@ -111,6 +112,8 @@ row_json(json_object *o, const struct lc_report_row *r)
 	    lc_json_money(r->discounts_given));
 	json_object_object_add(o, "cashback_expired",
 	    lc_json_money(r->cashback_expired));
+	json_object_object_add(o, "punches_removed",
+	    json_object_new_int64(r->punches_removed));
 }
 
 static void
@@ -127,7 +130,8 @@ row_csv(FILE *f, const char *key, const char *label,
 	lc_csv_money(f, r->cashback_earned, 0);
 	lc_csv_money(f, r->cashback_redeemed, 0);
 	lc_csv_money(f, r->discounts_given, 0);
-	lc_csv_money(f, r->cashback_expired, 1);
+	lc_csv_money(f, r->cashback_expired, 0);
+	lc_csv_int(f, r->punches_removed, 1);
 }
 
 static int
@@ -151,6 +155,7 @@ summary_row(void *arg, const struct lc_report_row *r)
 	s->total.cashback_redeemed += r->cashback_redeemed;
 	s->total.discounts_given += r->discounts_given;
 	s->total.cashback_expired += r->cashback_expired;
+	s->total.punches_removed += r->punches_removed;
 	if (s->csv != NULL) {
 		row_csv(s->csv, key, label, r);
 		return 0;

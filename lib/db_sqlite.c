@@ -1706,6 +1706,7 @@ lc_db_report(struct lc_db *db, const char *merchant_id, int64_t from,
 		r.cashback_redeemed = sqlite3_column_int64(st, 8);
 		r.discounts_given = sqlite3_column_int64(st, 9);
 		r.cashback_expired = sqlite3_column_int64(st, 10);
+		r.punches_removed = sqlite3_column_int64(st, 11);
 		stop = each(arg, &r);
 	}
 	sqlite3_reset(st);

@@ -325,7 +325,8 @@
 	"AND (?6 IS NULL OR c.status = ?6) "
 #define LC_REPORT_SUMS "sum(purchases), sum(sales_amount), sum(punches), " \
 	"sum(rewards_earned), sum(rewards_claimed), sum(cashback_earned), " \
-	"sum(cashback_redeemed), sum(discounts_given), sum(cashback_expired) "
+	"sum(cashback_redeemed), sum(discounts_given), sum(cashback_expired), " \
+	"sum(punches_removed) "
 #define LC_REPORT_SUMS_AS "sum(purchases) AS purchases, " \
 	"sum(sales_amount) AS sales_amount, sum(punches) AS punches, " \
 	"sum(rewards_earned) AS rewards_earned, " \
@@ -333,7 +334,8 @@
 	"sum(cashback_earned) AS cashback_earned, " \
 	"sum(cashback_redeemed) AS cashback_redeemed, " \
 	"sum(discounts_given) AS discounts_given, " \
-	"sum(cashback_expired) AS cashback_expired "
+	"sum(cashback_expired) AS cashback_expired, " \
+	"sum(punches_removed) AS punches_removed "
 #define LC_HISTORY_COLS "SELECT t.id, t.type, t.purchase_amount, " \
 	"t.punches_added, t.created_at, l.name, " \
 	"coalesce(nullif(u.display_name, ''), u.email), t.cashback_earned, " \

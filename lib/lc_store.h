@@ -402,6 +402,7 @@ struct lc_report_row {
 	int64_t rewards_claimed, cashback_earned, cashback_redeemed;
 	int64_t discounts_given;
 	int64_t cashback_expired;
+	int64_t punches_removed;	/* by owners' adjustments */
 };
 /* Rows of quarter hours [from, to], days cut at offset_ms after UTC. */
 int lc_db_report(struct lc_db *, const char *merchant_id, int64_t from,
