@@ -36,7 +36,7 @@ num='[0-9]+(\.[0-9]+)?'
 row() { grep -E "^$1" "$dir/out.txt"; }
 for r in 'do-nothing responder' 'lookup \(16 conn\)' \
     'record \(cashback, 16 conn\)' 'record \(punch, 16 conn\)' \
-    'history \(16 conn\)' 'sync 100 items \(3 conn\)' \
+    'history \(16 conn\)' 'sync 100 items \(1 conn\)' \
     'sqlite ceiling \(1 conn\)' 'till \(1 conn\) \+ 3 flushing' \
     '8 clients alone' '8 clients \+ 3 flushing' 'login \(8 conn\)'; do
 	like "$(row "$r")" "^$r +$num +$num +$num +0$" \

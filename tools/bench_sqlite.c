@@ -1,14 +1,17 @@
 /*
  * bench_sqlite: the database ceiling of a recorded purchase, for
- * tools/bench. One connection, no web stack: for the given time it does
- * what POST /api/v1/transactions/record does below HTTP and JSON, with the
- * library's own functions on the database as shipped (lc_db_open: WAL,
- * synchronous=FULL): the bearer token's check (lc_auth_token), the write
- * of the purchase under a fresh idempotency key (lc_purchase_write: the
- * key's replay check, the card's rule, the transaction, the stored answer,
- * the audit row, the commit), then the end of the request (lc_db_idle).
+ * tools/bench. One connection, no web stack: for the given time it runs
+ * the purchase's statements as POST /api/v1/transactions/record runs
+ * them, with the library's own functions on the database as shipped
+ * (lc_db_open: WAL, synchronous=FULL): the write of the purchase under a
+ * fresh idempotency key (lc_purchase_write: the caller's scope, the key's
+ * replay check, the card's rule, the transaction, the stored answer, the
+ * audit row, the commit), then the end of the request (lc_db_idle). The
+ * bearer token is checked once, before (lc_auth_token), for the caller:
+ * that read is the request's, not the purchase's.
  *
  *	bench_sqlite DB SECONDS CARDS KEY_PREFIX LOCATION_ID STAFF_USER_ID
+ *	bench_sqlite issue DB PROGRAM_ID COUNT
  *
  * CARDS is a file of card ids, one a line, used in turn (a punch card
  * must be outside its program's cooldown when its turn comes again). The
@@ -20,6 +23,11 @@
  * (bad: purchases refused; the run stops at the first one and says why
  * on stderr). Exit status: 0, 1 when a purchase failed, 2 on misuse or
  * any other failure.
+ *
+ * "issue" is tools/bench's seed: COUNT cards of the program, each issued
+ * in its own write as `loyalty-admin card issue` issues it (the same rule,
+ * audit row and commit), without a process for each; one JSON line a
+ * card on stdout, the admin tool's. Exit status 0, or 2.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -91,11 +99,32 @@ cmp_i64(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* The caller of token, as a request's check finds it. 0 or -1. */
+static int
+caller_of(struct lc_db *db, const char *token, struct lc_caller *caller)
+{
+	struct lc_dom dom;
+	int rc;
+
+	memset(&dom, 0, sizeof(dom));
+	dom.db = db;
+	dom.now_ms = lc_now_ms();
+	rc = lc_auth_token(&dom, token);
+	lc_db_idle(db);
+	if (rc == -1) {
+		fprintf(stderr, "bench_sqlite: the token: %s (%s)\n",
+		    lc_err_info(dom.err.code)->code, lc_error_msg(&dom.err));
+		return -1;
+	}
+	*caller = dom.caller;
+	return 0;
+}
+
 /* One purchase, as the record responder runs it. 0, or -1 with e set. */
 static int
-one_purchase(struct lc_db *db, const char *token, const char *card,
-    const char *key, const char *loc, const char *staff, int64_t amount,
-    struct lc_error *e)
+one_purchase(struct lc_db *db, const struct lc_caller *caller,
+    const char *card, const char *key, const char *loc, const char *staff,
+    int64_t amount, struct lc_error *e)
 {
 	struct lc_dom dom;
 	struct lc_purchase p;
@@ -104,6 +133,7 @@ one_purchase(struct lc_db *db, const char *token, const char *card,
 
 	memset(&dom, 0, sizeof(dom));
 	dom.db = db;
+	dom.caller = *caller;
 	dom.now_ms = lc_now_ms();
 	dom.request_id = "bench";
 	dom.terminal_id = "bench-till";
@@ -115,8 +145,7 @@ one_purchase(struct lc_db *db, const char *token, const char *card,
 	p.punch_count = 1;
 	p.key = key;
 	p.at_ms = dom.now_ms;
-	if (lc_auth_token(&dom, token) == -1 ||
-	    lc_purchase_write(&dom, &p, 0, &answer) == -1) {
+	if (lc_purchase_write(&dom, &p, 0, &answer) == -1) {
 		*e = dom.err;
 		goto out;
 	}
@@ -127,12 +156,79 @@ out:
 	return rc;
 }
 
+struct issue {
+	const char *program_id;
+	char customer[64];
+	struct lc_card card;
+};
+
+static int
+issue_rule(struct lc_dom *dom, void *arg)
+{
+	struct issue *is = arg;
+
+	return lc_shop_card_issue(dom, is->program_id, is->customer, &is->card);
+}
+
+static int
+issue_main(int argc, char *argv[])
+{
+	struct issue is;
+	struct lc_write w = { NULL, NULL, issue_rule, NULL, &is, "card.issue",
+	    "card", NULL };
+	struct lc_dom dom;
+	json_object *o;
+	const char *why = NULL;
+	char *endp;
+	long count, i;
+	int status = 2;
+
+	if (argc != 5) {
+		fputs("usage: bench_sqlite issue DB PROGRAM_ID COUNT\n", stderr);
+		return 2;
+	}
+	errno = 0;
+	count = strtol(argv[4], &endp, 10);
+	if (errno != 0 || *endp != '\0' || count < 1 || count > CARDS_MAX) {
+		fputs("bench_sqlite: COUNT: 1 to 100000\n", stderr);
+		return 2;
+	}
+	memset(&dom, 0, sizeof(dom));
+	if ((dom.db = lc_db_open(argv[2], 0, &why)) == NULL) {
+		fprintf(stderr, "bench_sqlite: cannot open %s: %s\n", argv[2],
+		    why ? why : "unknown");
+		return 2;
+	}
+	memset(&is, 0, sizeof(is));
+	is.program_id = argv[3];
+	for (i = 0; i < count; i++) {
+		(void)snprintf(is.customer, sizeof(is.customer), "Customer %ld",
+		    i + 1);
+		dom.now_ms = lc_now_ms();
+		if (lc_write(&dom, &w, NULL) == -1) {
+			fprintf(stderr, "bench_sqlite: card issue: %s (%s)\n",
+			    lc_err_info(dom.err.code)->code,
+			    lc_error_msg(&dom.err));
+			goto out;
+		}
+		o = lc_fmt_issued(&is.card);
+		printf("%s\n", lc_json_text(o));
+		json_object_put(o);
+	}
+	if (fflush(stdout) == 0)
+		status = 0;
+out:
+	lc_db_close(dom.db);
+	return status;
+}
+
 int
 main(int argc, char *argv[])
 {
 	struct lc_db *db = NULL;
 	struct cards cards = { NULL, 0 };
 	struct lc_error e;
+	struct lc_caller caller;
 	const char *why = NULL, *token;
 	char key[LC_KEY_MAX + 1];
 	int64_t *lat = NULL, *grown, start, end, t0, n = 0, cap = 4096, bad = 0;
@@ -140,6 +236,8 @@ main(int argc, char *argv[])
 	long secs;
 	int status = 2;
 
+	if (argc > 1 && strcmp(argv[1], "issue") == 0)
+		return issue_main(argc, argv);
 	if (argc != 7) {
 		fputs("usage: bench_sqlite DB SECONDS CARDS KEY_PREFIX "
 		    "LOCATION_ID STAFF_USER_ID (token in LC_BENCH_TOKEN)\n",
@@ -170,12 +268,14 @@ main(int argc, char *argv[])
 		    why ? why : "unknown");
 		goto out;
 	}
+	if (caller_of(db, token, &caller) == -1)
+		goto out;
 	start = now_us();
 	end = start + (int64_t)secs * 1000000;
 	for (t0 = start; t0 < end; n++) {
 		(void)snprintf(key, sizeof(key), "%s-%lld", argv[4],
 		    (long long)n);
-		if (one_purchase(db, token, cards.id[(size_t)n % cards.n], key,
+		if (one_purchase(db, &caller, cards.id[(size_t)n % cards.n], key,
 		    argv[5], argv[6], 100 + n % 4900, &e) == -1) {
 			fprintf(stderr, "bench_sqlite: purchase %lld on %s: "
 			    "%s (%s)\n", (long long)n,
