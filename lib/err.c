@@ -72,14 +72,21 @@ lc_error_msg(const struct lc_error *err)
 	return err->msg[0] != '\0' ? err->msg : lc_err_info(err->code)->message;
 }
 
+/* One write a line: a web server that logs each read of a CGI program's
+ * stderr as a line of its own (Apache's mod_cgi) keeps it whole. */
 void
 lc_log(const char *fmt, ...)
 {
+	char buf[8192];
 	va_list ap;
+	size_t n;
 
-	fputs("loyalty: ", stderr);
+	memcpy(buf, "loyalty: ", 9);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	(void)vsnprintf(buf + 9, sizeof(buf) - 10, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+	n = strlen(buf);
+	buf[n++] = '\n';
+	(void)fwrite(buf, 1, n, stderr);
+	(void)fflush(stderr);
 }

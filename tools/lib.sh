@@ -50,7 +50,9 @@ admin/audit admin_audit
 LC_PKGS_BUILD="gcc make autoconf automake libtool pkg-config libfcgi-dev libjson-c-dev libsqlite3-dev libscrypt-dev libqrencode-dev"
 LC_PKGS_RUN="lighttpd lighttpd-mod-deflate sqlite3 curl procps util-linux"
 LC_PKGS_TEST="jq curl procps iproute2 spawn-fcgi libfcgi-bin zbar-tools librsvg2-bin python3 python3-yaml wrk"
-LC_PKGS_APACHE="apache2 libapache2-mod-fcgid"
+# suexec-pristine: tests/hosting.sh runs the responders under suEXEC, as
+# shared hosts do.
+LC_PKGS_APACHE="apache2 libapache2-mod-fcgid apache2-suexec-pristine"
 LC_PKGS_BROWSER="chromium nodejs fonts-dejavu-core"
 # libFuzzer's runtime is in libclang-rt-14-dev on Debian 12, which clang
 # only recommends.
