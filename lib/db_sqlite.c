@@ -9,12 +9,16 @@
 #include <time.h>
 
 #include "lc_int.h"
+#include "lc_queue.h"
 #include "lc_sqlite.h"
 
 struct lc_db {
 	sqlite3 *h;
 	sqlite3_stmt *stmts[LC_SQL__MAX];
 	struct timespec wait_start;	/* of the lock wait under way */
+	struct lc_queue queue;		/* of writers (db_queue.c) */
+	int writer;			/* set up to write (writer_setup) */
+	int wal_frames;			/* in the log after our last commit */
 };
 
 static const char *const lc_sql[LC_SQL__MAX] = {
@@ -316,6 +320,7 @@ lc_db_close(struct lc_db *db)
 	for (i = 0; i < LC_SQL__MAX; i++)
 		sqlite3_finalize(db->stmts[i]);
 	sqlite3_close(db->h);
+	lc_queue_close(&db->queue);
 	free(db);
 }
 
@@ -475,20 +480,115 @@ row(struct lc_db *db, sqlite3_stmt *st)
 
 /* Transactions. */
 
+/*
+ * A commit is made durable after the write lock is let go, so commits
+ * share their syncs instead of queueing for them.
+ *
+ * With synchronous = FULL SQLite syncs the log (the -wal file) inside
+ * COMMIT, while it holds the one write lock: every writer waited for
+ * every other writer's sync, one after the other. Here the connection
+ * runs with synchronous = NORMAL, where COMMIT writes the transaction's
+ * frames into the log without a sync, and lc_db_commit syncs the log
+ * itself after COMMIT has returned and the write turn is given back,
+ * before it returns to the write path, so before any answer is written.
+ *
+ * Why an answered write still survives a power cut: (1) the sync comes
+ * after COMMIT wrote this transaction's frames into the log, and one
+ * sync of the file makes everything written to it before durable, this
+ * commit and every commit before it (their frames precede ours in the
+ * log, as their writes preceded ours under the write lock). Recovery
+ * after a crash replays the log up to its last whole commit, so a
+ * durable commit comes back with every commit before it. (2) Nothing can
+ * take the frames out of the log before they are durable elsewhere: a
+ * checkpoint syncs the log before it copies frames into the database
+ * and syncs the database before it records them as copied, and only
+ * frames recorded as copied are ever overwritten (SQLite does both at
+ * synchronous = NORMAL as at FULL). (3) An answer given from what another
+ * writer committed is made durable the same way: a replayed idempotency
+ * key commits its (empty) write transaction too, so its answer waits for
+ * a sync of the log as the original's did (write.c).
+ * Checkpoints are taken out of COMMIT too (lc_db_tidy), so that a write
+ * never waits for one while it holds the write turn.
+ */
+static int
+wal_hook(void *arg, sqlite3 *h, const char *name, int frames)
+{
+	(void)h;
+	(void)name;
+	((struct lc_db *)arg)->wal_frames = frames;
+	return SQLITE_OK;
+}
+
+static int
+writer_setup(struct lc_db *db)
+{
+	if (exec(db->h, "PRAGMA synchronous = NORMAL") == -1)
+		return -1;
+	/* Replaces SQLite's checkpoint at the end of a COMMIT. */
+	sqlite3_wal_hook(db->h, wal_hook, db);
+	db->writer = 1;
+	return 0;
+}
+
+/* Syncs the log after a commit (see above): 0 or -1 (logged). */
+static int
+log_sync(struct lc_db *db)
+{
+	sqlite3_file *f = NULL;
+	int rc;
+
+	if (sqlite3_file_control(db->h, "main", SQLITE_FCNTL_JOURNAL_POINTER,
+	    &f) != SQLITE_OK || f == NULL || f->pMethods == NULL) {
+		lc_log("the log to sync after a commit cannot be found");
+		return -1;
+	}
+	if ((rc = f->pMethods->xSync(f, SQLITE_SYNC_NORMAL)) != SQLITE_OK) {
+		lc_log("sync of the log after a commit failed (%d)", rc);
+		return -1;
+	}
+	return 0;
+}
+
+void
+lc_db_tidy(struct lc_db *db)
+{
+	/* SQLite's own threshold (wal_autocheckpoint): 1000 pages. A
+	 * passive checkpoint waits for no one; another process's
+	 * checkpoint under way makes this one a no-op. */
+	if (db == NULL || db->wal_frames < 1000)
+		return;
+	db->wal_frames = 0;
+	(void)sqlite3_wal_checkpoint_v2(db->h, "main",
+	    SQLITE_CHECKPOINT_PASSIVE, NULL, NULL);
+}
+
 int
 lc_db_begin(struct lc_db *db, int write)
 {
 	/* IMMEDIATE: a deferred read-then-write can fail with SQLITE_BUSY
 	 * that no busy timeout cures. A read takes no lock, only a
-	 * consistent WAL snapshot. */
-	return exec(db->h, write ? "BEGIN IMMEDIATE" : "BEGIN");
+	 * consistent WAL snapshot. A writer first waits its turn in the
+	 * queue of writers, asleep (db_queue.c). */
+	if (!write)
+		return exec(db->h, "BEGIN");
+	if (!db->writer && writer_setup(db) == -1)
+		return -1;
+	if (lc_queue_enter(&db->queue, sqlite3_db_filename(db->h, "main"),
+	    LC_BUSY_TIMEOUT_MS) == -1)
+		return -1;
+	if (exec(db->h, "BEGIN IMMEDIATE") == 0)
+		return 0;
+	lc_queue_leave(&db->queue);
+	return -1;
 }
 
 int
 lc_db_commit(struct lc_db *db)
 {
-	if (exec(db->h, "COMMIT") == 0)
-		return 0;
+	if (exec(db->h, "COMMIT") == 0) {
+		lc_queue_leave(&db->queue);
+		return log_sync(db);
+	}
 	lc_db_rollback(db);
 	return -1;
 }
@@ -502,6 +602,7 @@ lc_db_idle(struct lc_db *db)
 		lc_log("a transaction was left open: rolled back");
 		(void)exec(db->h, "ROLLBACK");
 	}
+	lc_queue_leave(&db->queue);
 	for (i = 0; i < LC_SQL__MAX; i++)
 		if (db->stmts[i] != NULL)
 			sqlite3_reset(db->stmts[i]);
@@ -512,6 +613,7 @@ lc_db_rollback(struct lc_db *db)
 {
 	if (!sqlite3_get_autocommit(db->h))
 		(void)exec(db->h, "ROLLBACK");
+	lc_queue_leave(&db->queue);
 }
 
 /* Settings. */

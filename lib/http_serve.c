@@ -464,6 +464,7 @@ lc_serve(const char *name)
 	if (FCGX_IsCGI()) {
 		serve_one(ep, cgi_getparam, NULL, cgi_read, NULL, cgi_write, NULL);
 		fflush(stdout);
+		lc_db_tidy(conn);
 		lc_db_close(conn);
 		free(conn_path);
 		return 0;
@@ -479,6 +480,8 @@ lc_serve(const char *name)
 		serve_one(ep, fcgi_getparam, req.envp, fcgi_read, &io,
 		    fcgi_write, &io);
 		FCGX_Finish_r(&req);
+		/* The answer is out: upkeep no request waits for. */
+		lc_db_tidy(conn);
 	}
 	lc_db_close(conn);
 	free(conn_path);

@@ -53,7 +53,12 @@ int lc_db_begin(struct lc_db *, int write);	/* 0 or -1 */
 /* Ends a request: a transaction left open by a bug is rolled back (and
  * logged), so no process holds the write lock between requests. */
 void lc_db_idle(struct lc_db *);
-int lc_db_commit(struct lc_db *);		/* 0, or -1 (rolled back) */
+/* 0 (committed and durable), or -1: rolled back, or committed but its
+ * sync failed (logged; answer an error, a retry with the key is safe). */
+int lc_db_commit(struct lc_db *);
+/* Between requests, never inside one: upkeep of the log (a checkpoint
+ * when it has grown), which no write should wait for. */
+void lc_db_tidy(struct lc_db *);
 void lc_db_rollback(struct lc_db *);		/* none open: nothing */
 
 /* Settings. */

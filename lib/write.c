@@ -62,9 +62,18 @@ lc_write(struct lc_dom *dom, const struct lc_write *w, json_object **answer)
 	if (lc_db_begin(dom->db, 1) == -1)
 		return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
 	if (w->key != NULL && (rc = replay(dom, w, &a)) != 0) {
-		lc_db_rollback(dom->db);
-		if (rc == -1)
+		if (rc == -1) {
+			lc_db_rollback(dom->db);
 			return -1;
+		}
+		/* Committed, though it wrote nothing: the write it repeats
+		 * may be another process's, committed and not yet synced,
+		 * and its answer is given only once it is durable, as that
+		 * write's own is (lc_db_commit syncs the log). */
+		if (lc_db_commit(dom->db) == -1) {
+			json_object_put(a);
+			return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
+		}
 		if (answer != NULL)
 			*answer = a;
 		else
