@@ -20,8 +20,10 @@ const SYNC_SOON_MS = 15000;
  * (999999 for 9.99, 100 punches for 1) must not reach the books. */
 const CONFIRM_CENTS = 100000;		/* 1,000.00 */
 const CONFIRM_PUNCHES = 5;
-/* Record failures that put the purchase into the offline queue. */
-const QUEUE_ON = ['INTERNAL_ERROR', 'DATABASE_ERROR', 'SERVICE_UNAVAILABLE'];
+/* Record failures that put the purchase into the offline queue: the
+ * server's faults, and its set-up (CONFIGURATION_ERROR, sent once the
+ * host is fixed). */
+const QUEUE_ON = ['INTERNAL_ERROR', 'DATABASE_ERROR', 'SERVICE_UNAVAILABLE', 'CONFIGURATION_ERROR'];
 const K = {
 	access: 'pos.access_token', refresh: 'pos.refresh_token',
 	user: 'pos.user', location: 'pos.location_id',
@@ -50,7 +52,8 @@ const CODE_TEXT = {
 	PAYLOAD_TOO_LARGE: 'Too large for the server to take.',
 	DATABASE_ERROR: 'The server is busy.',
 	INTERNAL_ERROR: 'The server failed.',
-	SERVICE_UNAVAILABLE: 'The server is busy or starting.'
+	SERVICE_UNAVAILABLE: 'The server is busy or starting.',
+	CONFIGURATION_ERROR: 'The server is not set up right: tell the shop\'s owner (the back office says what to fix).'
 };
 
 /* Codes whose message the till words itself (the server's names the
