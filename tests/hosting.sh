@@ -452,6 +452,9 @@ else
 	skip $((2 * FLOW_POINTS + BROKEN_POINTS + 1)) "Apache with mod_cgi did not start"
 fi
 
+is "$(cat "$H"/apache-?/error.log | grep -E 'AddressSanitizer|LeakSanitizer|runtime error:|child (pid [0-9]+ )?exit signal|Segmentation' | head -n 3)" "" \
+    "no sanitizer report or crashed responder in the servers' logs"
+
 if [ "$tap_failed" -gt 0 ]; then
 	for f in "$H/apache-f/error.log" "$H/apache-c/error.log" /var/log/apache2/suexec.log; do
 		[ -f "$f" ] || continue
