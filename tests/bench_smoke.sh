@@ -59,9 +59,12 @@ is "$(jq -r '[.runs[] | .rps, .p50_ms, .p99_ms] | map(select(type != "number" or
 is "$(jq -r '.runs | length' "$dir/out.json")" 13 "13 runs in the JSON"
 is "$(jq -r '[.runs[] | .rps] | map(select(. > 0)) | length' "$dir/out.json")" 13 \
     "every run answered requests"
-is "$(jq -r '[.memory_kib | .. | numbers | select(. > 0)] | length' "$dir/out.json")" 18 \
+is "$(jq -r '[.memory_kib[] | .rss, .pss, .rss_100k, .pss_100k, .pss_all | numbers | select(. > 0)] | length' "$dir/out.json")" 18 \
     "every memory figure is a number (5 responders after load, 3 after 100k keys, logins)"
+is "$(jq -r '[.memory_kib[] | .status_100k | numbers | select(. >= 200 and . < 500)] | length' "$dir/out.json")" 3 \
+    "the 100k-key requests were answered, and not with a server error"
 is "$(jq -r '[.goals[] | numbers] | length' "$dir/out.json")" 7 "seven goal figures"
+is "$(jq -r '[.goals_met[] | booleans] | length' "$dir/out.json")" 7 "seven goals met or not"
 is "$(jq -r '.bad_answers' "$dir/out.json")" 0 "no bad answer"
 
 # Cleaned up: its folder is gone and nothing runs from it.
