@@ -705,7 +705,7 @@ lc_admin_main(int argc, char *argv[])
 	    NULL };
 	struct lc_dom dom;
 	struct cmd *c = NULL;
-	int i = 1, rc = 1, create;
+	int i = 1, rc = 1, create, unusable;
 
 	memset(&dom, 0, sizeof(dom));
 	/* A database made here is the service's user's and group's only. */
@@ -731,10 +731,11 @@ lc_admin_main(int argc, char *argv[])
 	 * an empty database that the API then serves from. */
 	create = strcmp(c->noun, "init") == 0 || strcmp(c->noun, "demo") == 0;
 	if ((why = lc_conf_db_problem(dbpath, create)) != NULL ||
-	    (dom.db = lc_db_open(dbpath, create, &why)) == NULL) {
+	    (dom.db = lc_db_open_ex(dbpath, create, &why, &unusable)) == NULL) {
 		/* Missing where init could make it: say so. */
 		fprintf(stderr, "loyalty-admin: %s (%s): %s%s\n", dbpath, from,
-		    why, !create && lc_conf_db_problem(dbpath, 1) == NULL ?
+		    why, !create && access(dbpath, F_OK) == -1 &&
+		    lc_conf_db_problem(dbpath, 1) == NULL ?
 		    " (loyalty-admin init creates it)" : "");
 		goto out;
 	}

@@ -202,6 +202,15 @@ done
 LOYALTY_DB=$T/missing-env.db run merchant add --name X
 ok "$([[ $RC -ne 0 && ! -e $T/missing-env.db ]]; echo $?)" \
     "a missing LOYALTY_DB file is not created either"
+is "$ERR" "loyalty-admin: $T/missing-env.db (LOYALTY_DB): the file does not exist (loyalty-admin init creates it)" \
+    "... and the error names the path, where it came from, and what makes it"
+run --db "$T/no-folder/x.db" init
+is "$RC|$ERR" "1|loyalty-admin: $T/no-folder/x.db (--db): its folder does not exist" \
+    "init in a folder that does not exist names the path and says so"
+printf 'not a database, but long enough for SQLite to look at it: %0100d\n' 0 >"$T/text.db"
+run --db "$T/text.db" setting list
+is "$RC|${ERR##*$'\n'}" "1|loyalty-admin: $T/text.db (--db): the file is not a SQLite database" \
+    "a file that is not a database is named as such"
 
 # --- --db and LOYALTY_DB ---------------------------------------------------
 
