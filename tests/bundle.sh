@@ -42,6 +42,9 @@ version=$(sed -n 's/^AC_INIT(\[[^]]*\], *\[\([^]]*\)\].*/\1/p' "$top_srcdir/conf
 
 # --- what is in a bundle ----------------------------------------------------
 
+# Each bundle's unpacked top folder and its responders' folder, by arch.
+TOP_x86_64='' DIR_x86_64='' TOP_aarch64='' DIR_aarch64=''
+
 # check_bundle ARCH ELF-MACHINE: the points about its files (8).
 check_bundle() {
 	local arch=$1 machine=$2 tgz top web dir f bad n rules missing
@@ -85,7 +88,8 @@ check_bundle() {
 	done
 	is "$bad" "" "$arch: no program asks for a dynamic loader or libraries (readelf: no INTERP, no DYNAMIC)"
 	diag "$arch: $(du -b "$tgz" | cut -f1) bytes the tarball; a responder $(du -b "$web/$dir/login.fcgi" | cut -f1), loyalty-admin $(du -b "$top/admin/loyalty-admin" | cut -f1)"
-	eval "TOP_$arch=\$top DIR_$arch=\$dir"
+	printf -v "TOP_$arch" '%s' "$top"
+	printf -v "DIR_$arch" '%s' "$dir"
 }
 check_bundle x86_64 x86-64
 check_bundle aarch64 'ARM aarch64'
