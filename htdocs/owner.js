@@ -1528,7 +1528,7 @@ function voidTxn(t) {
 	const what = type + ' of ' + when(t.created_at) + (t.transaction_type === 'reward_claim' ? '' : ', ' + money(t.purchase_amount)) +
 	    (t.customer_name ? ', ' + t.customer_name : card ? ', ' + (card.customer_name || '') : '');
 	return openDialog({
-		title: 'Void this transaction?', intro: what + '. What it gave the card is taken back (cashback already spent stays spent); ' +
+		title: 'Void this transaction?', intro: what + '. What it gave the card is taken back (cashback already spent or expired is not); ' +
 		    'the transaction stays in the history, marked voided. This cannot be undone.',
 		body: f, submitLabel: 'Void it', danger: true,
 		onSubmit: async () => {
@@ -1536,7 +1536,7 @@ function voidTxn(t) {
 			if (!user) return;
 			const loc = t.location_id || (st.locations[0] && st.locations[0].id) || '';
 			const d = payload(await apiCreate('void', 'transactions/void', { transaction_id: t.transaction_id, reason, location_id: loc, staff_user_id: user.id }));
-			const spent = isNum(d.cashback_not_removed) && d.cashback_not_removed > 0 ? ' ' + money(d.cashback_not_removed) + ' of its cashback was spent already.' : '';
+			const spent = isNum(d.cashback_not_removed) && d.cashback_not_removed > 0 ? ' ' + money(d.cashback_not_removed) + ' of its cashback was already spent or expired.' : '';
 			toast('Voided: ' + what + '.' + spent);
 			if (card) { openCard(card.card_instance_id); dh.page = 1; loadCardHistory(); }
 			if (st.section === 'reports' && rep.from) loadReportTx();

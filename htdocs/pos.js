@@ -1263,7 +1263,7 @@ function voidResult(d, x) {
 	if (isNum(d.cashback_removed)) {
 		parts.push(h('p', null, 'Cashback taken back: ' + money(d.cashback_removed) + '.'));
 		if (d.cashback_not_removed > 0)
-			parts.push(h('p', { className: 'note' }, money(d.cashback_not_removed) + ' of its cashback was spent already and stays spent.'));
+			parts.push(h('p', { className: 'note' }, money(d.cashback_not_removed) + ' of its cashback was already spent or expired: it is not taken back.'));
 	}
 	parts.push(h('p', { className: 'res-foot' }, saleText(x) + ' · void ' + shortId(d.transaction_id)));
 	return h('div', { className: 'res res-ok' }, parts);

@@ -18,8 +18,8 @@
 
 #include "lc_int.h"
 
-/* Earnings expired at one card in one write, at most: the rest waits for
- * the next read, so one write stays short however long a card slept. */
+/* Cards swept in one request of the owner's reports, at most: each is a
+ * write of its own, and the rest waits for the next request. */
 #define SWEEP_MAX 500
 
 int64_t
@@ -36,7 +36,11 @@ lc_expiry_sweep(struct lc_dom *dom, struct lc_card *c)
 	char id[LC_ID_LEN + 1];
 	int n, rc;
 
-	for (n = 0; n < SWEEP_MAX; n++) {
+	/* Everything due, however much: the write that follows (a
+	 * redemption, a void, an adjustment) takes the balance and the
+	 * oldest earnings as they are after it, and must never spend what
+	 * has expired. */
+	for (n = 0;; n++) {
 		if ((rc = lc_db_earning_due(dom->db, c->id, dom->now_ms,
 		    &e)) == -1)
 			return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
@@ -136,7 +140,7 @@ lc_expiry_fresh(struct lc_dom *dom, struct lc_card *c)
 	if (sweep_write(dom, merchant, id, c) == -1)
 		return -1;
 	c->ops = ops;
-	/* Due again only if another SWEEP_MAX were waiting: shown as due. */
+	/* The next expiry after the sweep, for the reader to show. */
 	return next(dom, c) == -1 ? -1 : 1;
 }
 

@@ -1257,10 +1257,10 @@ reward_get(struct lc_db *db, sqlite3_stmt *st, struct lc_reward *r)
 
 int
 lc_db_reward_pending_of(struct lc_db *db, const char *txn_id,
-    struct lc_reward *r)
+    const char *card_id, struct lc_reward *r)
 {
-	return reward_get(db, lc_sq_prep(db, LC_SQL_REWARD_PENDING_OF, "s",
-	    txn_id), r);
+	return reward_get(db, lc_sq_prep(db, LC_SQL_REWARD_PENDING_OF, "ss",
+	    txn_id, card_id), r);
 }
 
 int

@@ -94,7 +94,8 @@
 	    LC_HISTORY_PAGE ")" LC_TXN_ROW_JOIN) \
 	/* What a person may still void at a till: their own purchases, \
 	 * claims and redemptions at the location since ?4, not voided, \
-	 * not a redemption's earn part. From the merchant's time index: a \
+	 * not a redemption's earn part, not a claim whose reward's purchase \
+	 * was voided (rule_void.c refuses it). From the merchant's time index: a \
 	 * window of minutes holds few rows. */ \
 	X(TXNS_MINE, LC_TXN_ROW_COLS "FROM (SELECT rowid AS k FROM " \
 	    "transactions x WHERE merchant_id = ?1 AND created_at >= ?4 " \
@@ -103,6 +104,9 @@
 	    "'cashback_redeem') AND parent_transaction_id IS NULL " \
 	    "AND NOT EXISTS (SELECT 1 FROM transactions v " \
 	    "WHERE v.voided_transaction_id = x.id) " \
+	    "AND NOT EXISTS (SELECT 1 FROM rewards r JOIN transactions v " \
+	    "ON v.voided_transaction_id = r.earned_transaction_id " \
+	    "WHERE x.type = 'reward_claim' AND r.id = x.reward_id) " \
 	    "ORDER BY created_at DESC, rowid DESC LIMIT ?5)" LC_TXN_ROW_JOIN) \
 	X(LOCATION_ADD, "INSERT INTO locations(id, merchant_id, name, " \
 	    "created_at) VALUES (?, ?, ?, ?)") \
@@ -188,8 +192,8 @@
 	    "WHERE parent_transaction_id = ?") \
 	X(REWARD_PENDING_OF, "SELECT id, card_id, earned_transaction_id, " \
 	    "title, description, amount, earned_at FROM rewards " \
-	    "WHERE earned_transaction_id = ? AND status = 'pending_claim' " \
-	    "ORDER BY rowid DESC LIMIT 1") \
+	    "WHERE card_id = ?2 AND status = 'pending_claim' " \
+	    "ORDER BY earned_transaction_id = ?1 DESC, rowid DESC LIMIT 1") \
 	X(REWARD_EARNING_VOIDED, "SELECT 1 FROM rewards r JOIN transactions v " \
 	    "ON v.voided_transaction_id = r.earned_transaction_id " \
 	    "WHERE r.id = ?") \
@@ -209,8 +213,12 @@
 	    "FROM redemption_entries r JOIN cashback_earnings e " \
 	    "ON e.transaction_id = r.earning_transaction_id " \
 	    "WHERE r.redeem_transaction_id = ? ORDER BY e.earned_at, e.rowid") \
-	X(PUNCH_NEAR, "SELECT max(created_at) FROM transactions WHERE " \
-	    "card_id = ? AND type = 'punch' AND created_at > ? AND created_at < ?") \
+	/* A voided punch never started a cooldown: a cashier who voids a \
+	 * sale keyed on the wrong card records it again at once. */ \
+	X(PUNCH_NEAR, "SELECT max(created_at) FROM transactions x WHERE " \
+	    "card_id = ? AND type = 'punch' AND created_at > ? AND created_at < ? " \
+	    "AND NOT EXISTS (SELECT 1 FROM transactions v " \
+	    "WHERE v.voided_transaction_id = x.id)") \
 	X(REWARD_ADD, "INSERT INTO rewards(id, card_id, earned_transaction_id, " \
 	    "title, description, amount, earned_at) VALUES (?, ?, ?, ?, ?, ?, ?)") \
 	X(REWARD_OLDEST, "SELECT id, card_id, earned_transaction_id, title, " \

@@ -296,9 +296,10 @@ int lc_db_reward_oldest(struct lc_db *, const char *card_id, struct lc_reward *)
 /* Pending to claimed: 1, or 0 when it was not pending. */
 int lc_db_reward_claim(struct lc_db *, const char *id, int64_t at,
     const char *claim_txn_id);
-/* A pending reward earned by transaction txn_id: 1 (into r), 0 none. */
+/* A pending reward of card_id, the one transaction txn_id earned first,
+ * else the newest: 1 (into r), 0 none. */
 int lc_db_reward_pending_of(struct lc_db *, const char *txn_id,
-    struct lc_reward *r);
+    const char *card_id, struct lc_reward *r);
 /* Deletes a pending reward (a void withdraws it): 1, or 0 when it was not
  * pending. */
 int lc_db_reward_withdraw(struct lc_db *, const char *id);

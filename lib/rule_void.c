@@ -3,12 +3,13 @@
  * to it; the original stays as it was. Each type gives back what it
  * gave, never more, and no balance goes below zero:
  *
- *   punch purchase   its punches come off the card; a reward it earned
- *                    that is still pending is withdrawn when the punches
- *                    left cannot pay for it (so a void never takes more
- *                    than replaying the card without the purchase would);
- *                    a reward already claimed stays claimed, and the
- *                    punches then floor at 0
+ *   punch purchase   its punches come off the card; a pending reward
+ *                    (its own first, else the newest) is withdrawn while
+ *                    the punches left cannot pay for the purchase's (so
+ *                    a void takes what replaying the card without the
+ *                    purchase would, never more); a reward already
+ *                    claimed stays claimed, and the punches then floor
+ *                    at 0
  *   cashback purchase  what remains of its earning comes off (what was
  *                    spent stays spent: the answer says how much), and
  *                    lifetime spend goes down by its amount
@@ -82,10 +83,14 @@ punch_undo(struct lc_dom *dom, struct lc_card *c,
 	int64_t cur = c->current_punches;
 	int rc;
 
-	/* A pending reward of the purchase gives its punches back while
-	 * the card has fewer than the purchase's left. */
+	/* A pending reward gives its punches back while the card has
+	 * fewer than the purchase's left: the purchase's own first, else
+	 * the newest, whichever purchase made it. Punches left plus what
+	 * the pending rewards hold then come to what replaying the card
+	 * without the purchase gives, in whatever order sales are voided. */
 	while (cur < n) {
-		if ((rc = lc_db_reward_pending_of(dom->db, o->id, &rw)) == -1)
+		if ((rc = lc_db_reward_pending_of(dom->db, o->id, c->id,
+		    &rw)) == -1)
 			return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
 		if (rc == 0)
 			break;

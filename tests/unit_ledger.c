@@ -182,20 +182,22 @@ rq_insert(int64_t seq, int64_t owner)
 	nrq++;
 }
 
-/* A pending reward of purchase owner leaves the queue: 1, 0 none. */
+/* A pending reward leaves the queue, purchase owner's newest, else the
+ * newest of all: 1, 0 none. */
 static int
 rq_withdraw(int64_t owner)
 {
 	int i;
 
-	for (i = nrq - 1; i >= 0; i--)
-		if (rq[i].owner == owner) {
-			memmove(&rq[i], &rq[i + 1], (size_t)(nrq - i - 1) *
-			    sizeof(rq[0]));
-			nrq--;
-			return 1;
-		}
-	return 0;
+	if (nrq == 0)
+		return 0;
+	for (i = nrq - 1; i > 0 && rq[i].owner != owner; i--)
+		;
+	if (rq[i].owner != owner)
+		i = nrq - 1;
+	memmove(&rq[i], &rq[i + 1], (size_t)(nrq - i - 1) * sizeof(rq[0]));
+	nrq--;
+	return 1;
 }
 
 /* Punches n on the card model: carry-over into rewards of owner. */
