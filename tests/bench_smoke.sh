@@ -66,6 +66,8 @@ is "$(jq -r '[.memory_kib[] | .status_100k | numbers | select(. >= 200 and . < 5
 is "$(jq -r '[.goals[] | numbers] | length' "$dir/out.json")" 7 "seven goal figures"
 is "$(jq -r '[.goals_met[] | booleans] | length' "$dir/out.json")" 7 "seven goals met or not"
 is "$(jq -r '.bad_answers' "$dir/out.json")" 0 "no bad answer"
+is "$(jq -r '.log_problems' "$dir/out.json")" 0 \
+    "no sanitizer report or failed responder in the server's log"
 
 # Cleaned up: its folder is gone and nothing runs from it.
 is "$(find "$dir/tmp" -mindepth 1 | wc -l)" 0 "the temporary folder is removed"
