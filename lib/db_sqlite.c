@@ -568,7 +568,15 @@ lc_db_begin(struct lc_db *db, int write)
 	/* IMMEDIATE: a deferred read-then-write can fail with SQLITE_BUSY
 	 * that no busy timeout cures. A read takes no lock, only a
 	 * consistent WAL snapshot. A writer first waits its turn in the
-	 * queue of writers, asleep (db_queue.c). */
+	 * queue of writers, asleep (db_queue.c). A read begun inside the
+	 * request's read (http_serve.c) reads its snapshot; a write ends
+	 * that read first: it must start from the newest snapshot. */
+	if (!sqlite3_get_autocommit(db->h) &&
+	    sqlite3_txn_state(db->h, NULL) != SQLITE_TXN_WRITE) {
+		if (!write)
+			return 0;
+		(void)exec(db->h, "ROLLBACK");
+	}
 	if (!write)
 		return exec(db->h, "BEGIN");
 	if (!db->writer && writer_setup(db) == -1)
@@ -598,8 +606,11 @@ lc_db_idle(struct lc_db *db)
 {
 	int i;
 
+	/* The request's read transaction ends here; a write one left
+	 * open is a bug. */
 	if (!sqlite3_get_autocommit(db->h)) {
-		lc_log("a transaction was left open: rolled back");
+		if (sqlite3_txn_state(db->h, NULL) == SQLITE_TXN_WRITE)
+			lc_log("a transaction was left open: rolled back");
 		(void)exec(db->h, "ROLLBACK");
 	}
 	lc_queue_leave(&db->queue);

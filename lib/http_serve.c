@@ -72,6 +72,30 @@ fcgi_write(void *wr, const char *buf, size_t n)
 	FCGX_PutStr(buf, (int)n, ((struct io *)wr)->out);
 }
 
+/*
+ * A request's own id: 16 random bytes drawn once per process, the last
+ * six of them counting its requests, so a request costs no draw from
+ * the OS's random source. The id names a request in the log and the
+ * audit trail: it must be unique, never secret.
+ */
+static int
+request_uuid(char out[LC_ID_LEN + 1])
+{
+	static unsigned char base[16];
+	static uint64_t served;
+	unsigned char b[16];
+	int i;
+
+	if (served == 0 && lc_random(base, sizeof(base)) == -1)
+		return -1;
+	served++;
+	memcpy(b, base, sizeof(b));
+	for (i = 0; i < 6; i++)
+		b[10 + i] ^= (unsigned char)(served >> (8 * i));
+	lc_uuid_text(b, out);
+	return 0;
+}
+
 /* A client's X-Request-Id is kept when it is 1 to 64 of [A-Za-z0-9._-]. */
 static int
 valid_request_id(const char *s)
@@ -349,6 +373,11 @@ precheck(struct lc_ctx *ctx, const struct lc_endpoint *ep)
 		return lc_fail(ctx, LC_E_UNSUPPORTED_MEDIA_TYPE, NULL, NULL);
 	if (ensure_db(ctx) == -1)
 		return -1;
+	/* One read snapshot for the whole request (the token's check, the
+	 * handler's reads) instead of one per statement: a write ends it
+	 * (lc_db_begin), lc_db_idle after the handler. */
+	if (lc_db_begin(ctx->dom.db, 0) == -1)
+		return lc_fail(ctx, LC_E_DATABASE, NULL, NULL);
 	if ((ep->flags & (LC_EP_AUTH | LC_EP_OWNER)) && lc_auth_bearer(ctx) == -1)
 		return -1;
 	if ((ep->flags & LC_EP_OWNER) && !ctx->dom.caller.is_owner)
@@ -408,7 +437,7 @@ serve_one(const struct lc_endpoint *ep,
 	if (ctx.req.request_id != NULL && valid_request_id(ctx.req.request_id))
 		snprintf(ctx.request_id, sizeof(ctx.request_id), "%s",
 		    ctx.req.request_id);
-	else if (lc_uuid(ctx.request_id) == -1)
+	else if (request_uuid(ctx.request_id) == -1)
 		lc_fail(&ctx, LC_E_INTERNAL, NULL, NULL);
 	ctx.dom.request_id = ctx.request_id;
 	if (ctx.dom.err.code == LC_OK && precheck(&ctx, ep) == 0 &&

@@ -47,7 +47,9 @@ const char *lc_db_default_path(const char *explicit_path);
  * and then write (a card's counters, a key, the failures of a login)
  * relying on it, so a backend must give the same (PostgreSQL: a lock
  * taken at begin, or SERIALIZABLE with the write retried). A read
- * transaction is one consistent snapshot and takes no lock.
+ * transaction is one consistent snapshot and takes no lock. Each request
+ * runs in one read transaction (http_serve.c); a read begun inside an
+ * open read is that read, and a write begun inside one ends it first.
  */
 int lc_db_begin(struct lc_db *, int write);	/* 0 or -1 */
 /* Ends a request: a transaction left open by a bug is rolled back (and

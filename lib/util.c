@@ -36,6 +36,13 @@ lc_uuid(char out[LC_ID_LEN + 1])
 
 	if (lc_random(b, sizeof(b)) == -1)
 		return -1;
+	lc_uuid_text(b, out);
+	return 0;
+}
+
+void
+lc_uuid_text(unsigned char b[16], char out[LC_ID_LEN + 1])
+{
 	b[6] = (b[6] & 0x0f) | 0x40;	/* version 4 */
 	b[8] = (b[8] & 0x3f) | 0x80;	/* RFC 4122 variant */
 	snprintf(out, LC_ID_LEN + 1,
@@ -43,7 +50,6 @@ lc_uuid(char out[LC_ID_LEN + 1])
 	    "%02x%02x%02x%02x%02x%02x",
 	    b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9],
 	    b[10], b[11], b[12], b[13], b[14], b[15]);
-	return 0;
 }
 
 int64_t
