@@ -5,8 +5,14 @@
  * records nothing twice.
  */
 #include <string.h>
+#include <sys/resource.h>
 
 #include "lc_int.h"
+
+/* A sync process's share of the processor beside the tills selling:
+ * its batches wait for no customer (a nice value; a process may lower
+ * its own priority, so this responder stays there). */
+#define LC_SYNC_NICE 10
 
 /* Records one item; returns its result object. Each item has its own
  * domain context, so one item's error never reaches the next. */
@@ -20,6 +26,9 @@ sync_item(const struct lc_dom *base, json_object *item, int64_t start,
 	int rc;
 
 	*ok = 0;
+	/* The till that sends it is not waiting with a customer: the
+	 * purchases of the tills that are go first (db_queue.c). */
+	dom.later = 1;
 	if (lc_now_ms() - start > LC_SYNC_DEADLINE_MS) {
 		lc_dom_fail(&dom, LC_E_DATABASE, NULL, "The database is busy; "
 		    "this item was not recorded. Send it again.");
@@ -69,6 +78,7 @@ lc_h_sync(struct lc_ctx *ctx)
 			return lc_fail(ctx, LC_E_VALIDATION, "transactions",
 			    "transactions must be an array of 1 to %d objects",
 			    LC_BATCH_MAX);
+	(void)setpriority(PRIO_PROCESS, 0, LC_SYNC_NICE);
 	max_age = lc_setting(ctx->dom.db, LC_SET_SYNC_MAX_AGE) * 86400000;
 	results = json_object_new_array();
 	start = lc_now_ms();

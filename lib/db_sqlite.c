@@ -582,7 +582,7 @@ lc_db_begin(struct lc_db *db, int write)
 	if (!db->writer && writer_setup(db) == -1)
 		return -1;
 	if (lc_queue_enter(&db->queue, sqlite3_db_filename(db->h, "main"),
-	    LC_BUSY_TIMEOUT_MS) == -1)
+	    write == LC_DB_WRITE_LATER, LC_BUSY_TIMEOUT_MS) == -1)
 		return -1;
 	if (exec(db->h, "BEGIN IMMEDIATE") == 0)
 		return 0;

@@ -72,6 +72,9 @@ struct lc_dom {
 	 * tool): X-Request-Id or the one made, and X-Terminal-Id. */
 	const char *request_id, *terminal_id;
 	struct lc_audit audit;
+	/* Its writes are ones no one waits for at the counter (a sync
+	 * batch's items): other writes go first for a moment. */
+	int later;
 };
 #define lc_dom_fail(d, ...) lc_error_set(&(d)->err, __VA_ARGS__)
 

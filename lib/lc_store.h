@@ -52,6 +52,9 @@ const char *lc_db_default_path(const char *explicit_path);
  * open read is that read, and a write begun inside one ends it first.
  */
 int lc_db_begin(struct lc_db *, int write);	/* 0 or -1 */
+/* write: a write no one waits for at the counter (a sync batch's item),
+ * which lets the others go first for a moment (db_queue.c). */
+#define LC_DB_WRITE_LATER 2
 /* Ends a request: a transaction left open by a bug is rolled back (and
  * logged), so no process holds the write lock between requests. */
 void lc_db_idle(struct lc_db *);

@@ -59,7 +59,7 @@ lc_write(struct lc_dom *dom, const struct lc_write *w, json_object **answer)
 		return lc_dom_fail(dom, LC_E_INTERNAL, NULL, NULL);
 	}
 	dom->audit.object_type = w->object_type;
-	if (lc_db_begin(dom->db, 1) == -1)
+	if (lc_db_begin(dom->db, dom->later ? LC_DB_WRITE_LATER : 1) == -1)
 		return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
 	if (w->key != NULL && (rc = replay(dom, w, &a)) != 0) {
 		if (rc == -1) {
