@@ -32,7 +32,7 @@ const SECTION_NAMES = {
 const TYPE_NAMES = {
 	punch: 'Punch', cashback: 'Cashback', discount: 'Discount',
 	reward_claim: 'Reward claim', cashback_redeem: 'Cashback redeem',
-	void: 'Void', adjustment: 'Adjustment'
+	void: 'Void', adjustment: 'Adjustment', expiry: 'Expiry'
 };
 /* Corrections are not undone by a void (an adjustment is corrected by
  * another one); what the server refuses otherwise, it says why. */
@@ -373,13 +373,14 @@ function configHelp() {
 		h('p', null, 'Then reload this page.'));
 }
 
-/* An error as text: the message (the API's own), then its code. */
+/* An error as text: the message (the API's own); its code is kept in a
+ * data attribute (for support), not shown. */
 function errorNode(e, noWait) {
 	if (e instanceof NetError)
 		return h('span', null, h('strong', null, 'No connection to the server.'), ' Check the network and try again.');
-	if (e instanceof FormError) return h('span', null, e.message);
+	if (e instanceof FormError) return h('span', e.code ? { dataset: { code: e.code } } : null, e.message);
 	if (e instanceof ApiError) {
-		const parts = [h('strong', null, e.message), ' ', h('span', { className: 'err-code' }, '(' + e.code + ')')];
+		const parts = [h('strong', { dataset: { code: e.code || '' } }, e.message || e.code)];
 		if (!noWait && e.retryAfter !== null && e.retryAfter !== undefined && (e.status === 429 || e.status === 503))
 			parts.push(' Try again in ' + plural(e.retryAfter, 'second', 'seconds') + '.');
 		if (e.code === 'CONFIGURATION_ERROR') parts.push(configHelp());
@@ -1386,6 +1387,10 @@ async function openCard(id) {
 			loadCardHistory();
 			$('card-detail').scrollIntoView({ block: 'start' });
 			$('detail-title').focus({ preventScroll: true });
+		} else {
+			/* Read again (View, or after a change): the card's read may
+			 * have recorded an expiry the history should show. */
+			loadCardHistory();
 		}
 	} catch (e) {
 		if (seq !== cardSeq || e instanceof SessionEnded) return;
@@ -1502,7 +1507,7 @@ function txRow(t, withCustomer) {
 	if (isNum(t.cashback_returned)) det.push('cashback given back ' + money(t.cashback_returned));
 	if (Number.isInteger(t.punches_adjusted)) det.push((t.punches_adjusted > 0 ? '+' : '−') + plural(Math.abs(t.punches_adjusted), 'punch', 'punches'));
 	if (isNum(t.cashback_adjusted)) det.push((t.cashback_adjusted > 0 ? '+' : '−') + money(Math.abs(t.cashback_adjusted)));
-	if (t.reason) det.push('reason: ' + t.reason);
+	if (type === 'expiry' && isNum(t.expired_amount)) det.push('cashback expired −' + money(t.expired_amount));
 	const canVoid = !t.voided && !NOT_VOIDABLE.includes(type) && typeof t.transaction_id === 'string';
 	return h('tr', t.voided ? { className: 'voided' } : null,
 		h('td', { dataset: { label: 'When' } }, when(t.created_at)),
@@ -1510,13 +1515,26 @@ function txRow(t, withCustomer) {
 		h('td', { dataset: { label: 'Type' } }, h('span', { className: 'tx tx-' + (type || 'x') }, TYPE_NAMES[type] || type || '—'),
 			t.voided ? h('span', { className: 'tag tag-bad tag-voided' }, 'voided') : null),
 		h('td', { className: 'num', dataset: { label: 'Amount' } }, type === 'reward_claim' || NOT_VOIDABLE.includes(type) ? '—' : money(t.purchase_amount)),
-		h('td', { dataset: { label: 'Details' } }, h('span', null, det.join(', ') || '—',
+		h('td', { dataset: { label: 'Details' } }, h('span', null, det.join(', ') || (t.reason ? '' : '—'),
+			t.reason ? reasonNode(t.reason, det.length > 0) : null,
 			t.transaction_notes ? h('span', { className: 'tnote' }, ' “' + t.transaction_notes + '”') : null),
 			canVoid ? h('button', { type: 'button', className: 'btn btn-small btn-void', dataset: { txn: t.transaction_id },
 			    'aria-label': 'Void the ' + (TYPE_NAMES[type] || type || 'transaction').toLowerCase() + ' of ' + when(t.created_at) +
 			        (t.customer_name ? ' of ' + t.customer_name : ''),
 			    onclick: () => voidTxn(t) }, 'Void…') : null),
-		h('td', { dataset: { label: 'Where / who' } }, [t.location_name, t.staff_name].filter(Boolean).join(' · ') || '—'));
+		/* An expiry is the service's own, whoever the card's last sale was. */
+		h('td', { dataset: { label: 'Where / who' } }, type === 'expiry' ? 'Automatic' :
+			[t.location_name, t.staff_name].filter(Boolean).join(' · ') || '—'));
+}
+
+const REASON_SHORT = 120;
+/* "reason: …"; a long one (up to 500 characters) folded after its
+ * start, so that its row stays a row; the whole in a click. */
+function reasonNode(text, sep) {
+	if (text.length <= REASON_SHORT) return h('span', { className: 'reason' }, (sep ? ', reason: ' : 'reason: ') + text);
+	return h('details', { className: 'reason-long', title: text },
+		h('summary', null, 'reason: ' + text.slice(0, 50).replace(/\s+\S*$/, '') + '… (more)'),
+		h('span', { className: 'reason-full' }, text));
 }
 
 /* Void any transaction of the shop: a reason is required, the dialog
@@ -1535,7 +1553,25 @@ function voidTxn(t) {
 			const reason = need(f.input, 'the reason', 500);
 			if (!user) return;
 			const loc = t.location_id || (st.locations[0] && st.locations[0].id) || '';
-			const d = payload(await apiCreate('void', 'transactions/void', { transaction_id: t.transaction_id, reason, location_id: loc, staff_user_id: user.id }));
+			let d;
+			try {
+				d = payload(await apiCreate('void', 'transactions/void', { transaction_id: t.transaction_id, reason, location_id: loc, staff_user_id: user.id }));
+			} catch (e) {
+				if (!(e instanceof ApiError) || e.code !== 'ALREADY_VOIDED') throw e;
+				/* Voided meanwhile in another tab or on a till: nothing
+				 * left to do here but see it. */
+				const form = f.closest('form');
+				const btn = form && form.querySelector('button[type="submit"]');
+				if (btn) btn.remove();
+				const cancel = form && form.querySelector('.dlg-btns button[type="button"]');
+				if (cancel) { cancel.textContent = 'Close'; setTimeout(() => cancel.focus(), 0); }
+				f.input.readOnly = true;
+				if (card) { openCard(card.card_instance_id); dh.page = 1; loadCardHistory(); }
+				if (st.section === 'reports' && rep.from) loadReportTx();
+				const err = new FormError('Already voided, from another window or till.');
+				err.code = e.code;
+				throw err;
+			}
 			const spent = isNum(d.cashback_not_removed) && d.cashback_not_removed > 0 ? ' ' + money(d.cashback_not_removed) + ' of its cashback was already spent or expired.' : '';
 			toast('Voided: ' + what + '.' + spent);
 			if (card) { openCard(card.card_instance_id); dh.page = 1; loadCardHistory(); }
@@ -2034,6 +2070,7 @@ function auditChange(e) {
 
 function auditRow(e) {
 	const who = e.actor_type === 'loyalty-admin' ? 'loyalty-admin (server)' :
+	    e.actor_type === 'service' ? 'Automatic (expiry)' :
 	    (e.user_name || e.user_id || '—') + (e.actor_type === 'owner' ? ' (owner)' : '');
 	return h('tr', null,
 		h('td', { dataset: { label: 'When' } }, when(e.at)),

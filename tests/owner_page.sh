@@ -255,7 +255,9 @@ async function main() {
 		await S('Page.navigate', { url: URL0 + 'owner.html' });
 		await waitFor(`document.readyState === 'complete' && vis('#boot-error') && text('#boot-error').includes('write in that folder')`);
 		const t = await ev(`text('#boot-error')`);
-		for (const w of ['its folder is not writable', 'CONFIGURATION_ERROR', 'loyalty.conf', 'SetEnv LOYALTY_DB', '755', '777', 'error log'])
+		if (!await ev(`$('#boot-error [data-code=CONFIGURATION_ERROR]')`)) throw new Error('no data-code');
+		if (/\(CONFIGURATION_ERROR\)/.test(await ev(`text('#boot-error')`))) throw new Error('the code is shown');
+		for (const w of ['its folder is not writable', 'loyalty.conf', 'SetEnv LOYALTY_DB', '755', '777', 'error log'])
 			if (!t.includes(w)) throw new Error('missing ' + w + ' in: ' + t);
 		if (t.includes('Try again in')) throw new Error('a wait for an error retrying does not fix: ' + t);
 		await shot('owner-boot-db-error');
@@ -300,7 +302,7 @@ async function main() {
 	await step('503 DATABASE_ERROR on setup: busy, try again, no talk of permissions', async () => {
 		await once('api/v1/setup', 'Request', dbError);
 		await fillSetup('WRONGCODE0000');
-		await waitFor(`text('#setup-error').includes('DATABASE_ERROR')`);
+		await waitFor(`$('#setup-error [data-code=DATABASE_ERROR]')`);
 		const t = await ev(`text('#setup-error')`);
 		if (!t.includes('The database is busy or failed') || t.includes('loyalty.conf')) throw new Error(t);
 		await shot('owner-setup-db-error');
@@ -866,9 +868,25 @@ async function main() {
 		await waitFor(`dlg() && dlg().querySelector('[data-field=cashback_amount]')`);
 		await ev(`(dlg().querySelector('[data-field=cashback_amount]').value = '-1.00', dlg().querySelector('[data-field=reason]').value = 'Test', click(dlg().querySelector('button[type=submit]')))`);
 		await waitFor(`dlg() && text('dialog[open] .form-msg').includes('The cashback balance is 0.00')`);
-		await ev(`(dlg().querySelector('[data-field=cashback_amount]').value = '+2.50', dlg().querySelector('[data-field=reason]').value = 'Goodwill: coffee was cold', click(dlg().querySelector('button[type=submit]')))`);
+		/* The message only: the code is kept for support, not shown. */
+		const m = await ev(`text('dialog[open] .form-msg')`);
+		if (/\(?[A-Z]{2,}_[A-Z_]{2,}\)?/.test(m) || !await ev(`$('dialog[open] .form-msg [data-code=INSUFFICIENT_BALANCE]')`)) throw new Error(m);
+		/* A reason of 500 characters: its row stays a row, the whole
+		 * reason a click away. */
+		const long = ('Goodwill: coffee was cold, and the customer waited a long time for the second cup too. ').repeat(6).slice(0, 500);
+		await ev(`(dlg().querySelector('[data-field=cashback_amount]').value = '+2.50', dlg().querySelector('[data-field=reason]').value = ${JSON.stringify(long)}, click(dlg().querySelector('button[type=submit]')))`);
 		await waitFor(`!dlg() && /Cashback balance\\D*2\\.50/.test(text('#detail-balance'))`);
 		await waitFor(`text('#dhist-body tr').includes('Adjustment') && /\\+\\D*2\\.50/.test(text('#dhist-body tr')) && text('#dhist-body tr').includes('Goodwill')`);
+		for (const w of [1280, 390]) {
+			await viewport(w, 900);
+			const r = await ev(`(() => { const tr = $('#dhist-body tr'), d = tr.querySelector('details.reason-long');
+				return { hi: tr.getBoundingClientRect().height, title: d && d.title, full: d && d.textContent }; })()`);
+			if (r.title !== long || !r.full.includes(long)) throw new Error('the whole reason: ' + JSON.stringify(r));
+			if (r.hi > 300) throw new Error('the row is ' + Math.round(r.hi) + ' px high at ' + w + ' px');
+			await ev(`($('#dhist-body tr').scrollIntoView(), true)`);
+			await shot('owner-long-reason-' + w);
+		}
+		await viewport(1280, 900);
 		return ev(`!$('#dhist-body tr').querySelector('.btn-void')`);
 	});
 
@@ -897,10 +915,76 @@ async function main() {
 		return true;
 	});
 
+	await step('expired cashback: an "Expiry" row with the amount taken off, done by no one; the history fits at 1280 px', async () => {
+		execFileSync('sqlite3', ['-cmd', '.timeout 5000', E.OWNER_DB, 'UPDATE cashback_earnings SET expires_at = ' + (Date.now() - 60000) +
+		    " WHERE remaining > 0 AND expires_at IS NOT NULL AND card_id = (SELECT id FROM cards WHERE customer_name = 'Robert Brown')"]);
+		await nav('locations');
+		await nav('cards');
+		await ev(`fill('#search-q', 'robert') && click('#search-form button[type=submit]')`);
+		await waitFor(`rowOf('#cards-body', 'Robert Brown')`);
+		await ev(`click(btnIn(rowOf('#cards-body', 'Robert Brown'), 'View'))`);
+		await waitFor(`vis('#card-detail') && rowOf('#dhist-body', 'Expiry')`);
+		const row = await ev(`rowOf('#dhist-body', 'Expiry').textContent`);
+		if (!/cashback expired −\D*0\.20/.test(row) || !row.includes('Automatic') || row.includes('expiry') || row.includes('Harbour')) throw new Error(row);
+		if (await ev(`!!rowOf('#dhist-body', 'Expiry').querySelector('.btn-void')`)) throw new Error('an expiry offers a void');
+		/* Every column of the card's history inside its panel. */
+		const fit = await ev(`(() => { const t = $('#dhist-table'), w = t.closest('.table-wrap');
+			return { t: t.scrollWidth, w: w.clientWidth, cut: $$('#dhist-body td').filter((c) => c.scrollWidth > c.clientWidth + 1).length }; })()`);
+		if (fit.t > fit.w || fit.cut) throw new Error('the history does not fit: ' + JSON.stringify(fit));
+		await ev(`(rowOf('#dhist-body', 'Expiry').scrollIntoView(), true)`);
+		await shot('owner-card-expiry-1280');
+		return true;
+	});
+
+	await step('a void done meanwhile in another tab: said in plain words, no second "Void it", the history read again', async () => {
+		const tok = await ownerToken();
+		const me = (await apiCall('GET', 'auth/me', undefined, tok)).json;
+		const card = (await apiCall('GET', 'admin/cards?q=robert', undefined, tok)).json.data.cards[0];
+		const loc = (me.locations || [])[0] || me.location;
+		const rec = await apiCall('POST', 'transactions/record', { card_instance_id: card.card_instance_id, location_id: loc.id,
+		    staff_user_id: me.id, purchase_amount: 7.77 }, tok);
+		if (rec.status !== 200) throw new Error(rec.text);
+		const id = rec.json.data.transaction_id;
+		await ev(`click(btnIn(rowOf('#cards-body', 'Robert Brown'), 'View'))`);
+		await waitFor(`$('#dhist-body .btn-void[data-txn="${id}"]')`);
+		await ev(`click($('#dhist-body .btn-void[data-txn="${id}"]'))`);
+		await waitFor(`dlg() && text('dialog[open]').includes('7.77')`);
+		const other = await apiCall('POST', 'transactions/void', { transaction_id: id, reason: 'other tab', location_id: loc.id, staff_user_id: me.id }, tok);
+		if (other.status !== 200) throw new Error(other.text);
+		await ev(`(dlg().querySelector('[data-field=reason]').value = 'Wrong card', click(dlg().querySelector('button[type=submit]')))`);
+		await waitFor(`dlg() && text('dialog[open] .form-msg').includes('Already voided, from another window or till.')`);
+		const t = await ev(`text('dialog[open]')`);
+		if (/ALREADY_VOIDED|[0-9a-f]{8}-[0-9a-f]{4}-/.test(t) || await ev(`!!dlg().querySelector('button[type=submit]')`)) throw new Error(t);
+		await waitFor(`text('#dhist-body').includes('other tab') && !$('#dhist-body .btn-void[data-txn="${id}"]')`);
+		await shot('owner-void-twice');
+		await ev(`click(Array.from(dlg().querySelectorAll('button')).find((b) => b.textContent === 'Close'))`);
+		await waitFor(`!dlg()`);
+		return true;
+	});
+
 	await step('the report\'s list shows the void beside the voided purchase', async () => {
 		await nav('reports');
 		await ev(`pick('#report-preset', 'today') && click('#report-form button[type=submit]')`);
 		await waitFor(`text('#rtx-body').includes('Paid by another card') && text('#rtx-body').includes('voided')`);
+		const row = await ev(`rowOf('#rtx-body', 'Expiry') ? rowOf('#rtx-body', 'Expiry').textContent : ''`);
+		if (!/cashback expired −\D*0\.20/.test(row) || !row.includes('Robert Brown') || !row.includes('Automatic')) throw new Error('expiry row: ' + row);
+		return true;
+	});
+
+	await step('the audit names the service\'s own expiry "Automatic (expiry)"', async () => {
+		await nav('audit');
+		await ev(`($('#audit-action').value = '', $('#audit-user').value = '', click('#audit-form button[type=submit]'))`);
+		await waitFor(`rowOf('#audit-body', 'Automatic (expiry)')`);
+		return true;
+	});
+
+	await step('on a phone the audit\'s "Change" label stays a word; the change wraps below it', async () => {
+		await viewport(390, 844);
+		const r = await ev(`(() => { const c = $('#audit-body td.audit-change'); const b = getComputedStyle(c, '::before');
+			return { display: getComputedStyle(c).display, before: b.display, h: parseFloat(b.height), lh: parseFloat(b.lineHeight) || 24 }; })()`);
+		await shot('owner-audit-change-390');
+		await viewport(1280, 900);
+		if (r.display !== 'block' || r.before !== 'block' || !(r.h < 2 * r.lh)) throw new Error(JSON.stringify(r));
 		return true;
 	});
 
