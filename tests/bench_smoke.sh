@@ -40,7 +40,7 @@ for r in 'do-nothing responder' 'lookup \(16 conn\)' \
     'sqlite ceiling \(1 conn\)' 'till \(1 conn\) \+ 3 flushing' \
     '8 clients alone' '8 clients \+ 3 flushing' 'login \(8 conn\)'; do
 	like "$(row "$r")" "^$r +$num +$num +$num +0$" \
-	    "table row: $r, req/s p50 p99 and no bad answer"
+	    "table row: ${r//\\/}, req/s p50 p99 and no bad answer"
 done
 is "$(grep -cE "^  3 flushing tills \(batch/s\) +$num +$num +$num +0$" "$dir/out.txt")" 2 \
     "table rows: the flushing tills of both mixed runs"
