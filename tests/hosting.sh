@@ -452,6 +452,25 @@ else
 	skip $((2 * FLOW_POINTS + BROKEN_POINTS + 1)) "Apache with mod_cgi did not start"
 fi
 
+# --- which database, without a web server ------------------------------------
+
+# cgi_setup SITE [VAR=VALUE...]: GET setup by plain CGI as the site's user.
+cgi_setup() {
+	local d=$1
+	shift
+	runuser -u "$U" -- env -i GATEWAY_INTERFACE=CGI/1.1 REQUEST_METHOD=GET \
+	    REQUEST_URI=/api/v1/setup "$@" "$d/$R/setup.fcgi" </dev/null 2>/dev/null |
+	    tr -d '\r' | sed -n 's/^Status: \([0-9]*\).*/\1/p'
+}
+site_make "$H/direct" own
+mkdir -p "$H/direct-env"
+chown "$U:$U" "$H/direct-env"
+is "$(cgi_setup "$H/direct" LOYALTY_DB="$H/direct-env/loyalty.db")|$(ls -A "$H/direct/data")" \
+    "200|" "LOYALTY_DB, where it reaches the responder, wins over loyalty.conf"
+ok "... the database is where it says" test -s "$H/direct-env/loyalty.db"
+is "$(cgi_setup "$H/direct")" 200 "without it, loyalty.conf's database"
+ok "... in data/" test -s "$H/direct/data/loyalty.db"
+
 is "$(cat "$H"/apache-?/error.log | grep -E 'AddressSanitizer|LeakSanitizer|runtime error:|child (pid [0-9]+ )?exit signal|Segmentation' | head -n 3)" "" \
     "no sanitizer report or crashed responder in the servers' logs"
 
