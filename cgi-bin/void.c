@@ -1,4 +1,4 @@
-/* POST /api/v1/transactions/void: undoes a transaction by a linked void. */
+/* GET POST /api/v1/transactions/void: what the caller may still void; a void. */
 #include "lcard.h"
 
 int

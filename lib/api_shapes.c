@@ -564,8 +564,10 @@ lc_fmt_adjust(const struct lc_adjust_result *r)
 	add(d, "transaction_id", str(r->txn_id));
 	add(d, "card_instance_id", str(r->card.id));
 	add(d, "card_type", str(r->card.program.type));
-	if (strcmp(r->card.program.type, "punch") == 0)
+	if (strcmp(r->card.program.type, "punch") == 0) {
 		add(d, "rewards_earned", num(r->rewards_earned));
+		add(d, "rewards_withdrawn", num(r->rewards_withdrawn));
+	}
 	balance(&r->card, bal);
 	add(d, "balance", bal);
 	return d;

@@ -310,7 +310,7 @@ struct lc_adjust_result {
 	char txn_id[LC_ID_LEN + 1];
 	char location_id[LC_ID_LEN + 1];	/* the default one, if taken */
 	struct lc_card card;			/* as adjusted */
-	int64_t rewards_earned;
+	int64_t rewards_earned, rewards_withdrawn;
 };
 int lc_adjust(struct lc_dom *, const struct lc_adjust *,
     struct lc_adjust_result *);

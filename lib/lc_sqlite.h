@@ -236,12 +236,16 @@
 	    "ORDER BY expires_at IS NULL, expires_at, earned_at, rowid LIMIT 1") \
 	/* One range of the cashback_expiring index: the first instant's
 	 * earnings only. */ \
-	X(EXPIRY_NEXT, "SELECT expires_at, sum(remaining), " \
+	/* The soonest expiry, and all that expires within a day of it: \
+	 * two sales a minute apart expire the same day, and a customer \
+	 * told "1.00 expires on the 22nd" should hear of both. */ \
+	X(EXPIRY_NEXT, "SELECT min(expires_at), sum(remaining), " \
 	    "(SELECT cashback_balance FROM cards WHERE id = ?1) " \
 	    "FROM cashback_earnings " \
 	    "WHERE card_id = ?1 AND remaining > 0 AND expires_at IS NOT NULL " \
-	    "AND expires_at = (SELECT min(expires_at) FROM cashback_earnings " \
-	    "WHERE card_id = ?1 AND remaining > 0 AND expires_at IS NOT NULL)") \
+	    "AND expires_at < (SELECT min(expires_at) FROM cashback_earnings " \
+	    "WHERE card_id = ?1 AND remaining > 0 AND expires_at IS NOT NULL) " \
+	    "+ 86400000") \
 	X(EARNING_DUE, "SELECT " LC_EARNING_COLS "FROM cashback_earnings " \
 	    "WHERE card_id = ? AND remaining > 0 AND expires_at IS NOT NULL " \
 	    "AND expires_at <= ? ORDER BY expires_at, rowid LIMIT 1") \

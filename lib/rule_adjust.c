@@ -2,7 +2,9 @@
  * Adjustment: the owner's signed correction of a card, punches or
  * cashback, recorded as an 'adjustment' transaction with its reason.
  * Never below zero: taking more than the card holds is refused. Punches
- * added carry over into rewards as a purchase's do; cashback added is an
+ * added carry over into rewards as a purchase's do, and punches taken
+ * may take back pending rewards (the newest first: a +12 keyed for +2
+ * that filled the card is undone by -10); cashback added is an
  * earning of its own, and cashback taken is consumed from the ledger in
  * the order a redemption takes it, so the balance stays the sum of what
  * remains.
@@ -16,13 +18,37 @@ punches(struct lc_dom *dom, struct lc_card *c, int64_t n, struct lc_txn *t,
     struct lc_adjust_result *r)
 {
 	struct lc_reward rw;
-	int64_t total, earned, i;
+	int64_t total, earned, i, req = c->program.punch_requirement;
+	int rc;
 
 	if (n < 0) {
-		if (-n > c->current_punches)
-			return lc_dom_fail(dom, LC_E_INSUFFICIENT_BALANCE, "punches",
-			    "The card has %lld punches.",
-			    (long long)c->current_punches);
+		if (-n > c->current_punches + c->pending_rewards * req)
+			return c->pending_rewards == 0 ?
+			    lc_dom_fail(dom, LC_E_INSUFFICIENT_BALANCE,
+			    "punches", "The card has %lld punches.",
+			    (long long)c->current_punches) :
+			    lc_dom_fail(dom, LC_E_INSUFFICIENT_BALANCE,
+			    "punches", "The card has %lld punch%s and %lld "
+			    "reward%s waiting: %lld punches in all.",
+			    (long long)c->current_punches,
+			    c->current_punches == 1 ? "" : "es",
+			    (long long)c->pending_rewards,
+			    c->pending_rewards == 1 ? "" : "s",
+			    (long long)(c->current_punches +
+			    c->pending_rewards * req));
+		while (c->current_punches < -n) {
+			if ((rc = lc_db_reward_pending_of(dom->db, "", c->id,
+			    &rw)) == -1)
+				return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
+			if (rc == 0 || lc_db_reward_withdraw(dom->db, rw.id) != 1) {
+				lc_log("card %s: pending rewards not as counted",
+				    c->id);
+				return lc_dom_fail(dom, LC_E_INTERNAL, NULL, NULL);
+			}
+			c->current_punches += req;
+			c->pending_rewards--;
+			r->rewards_withdrawn++;
+		}
 		c->current_punches += n;
 		c->lifetime_punches = c->lifetime_punches >= -n ?
 		    c->lifetime_punches + n : 0;

@@ -697,9 +697,11 @@ main(void)
 				}
 			} else {
 				x = rnd(2) ? 1 + (int64_t)rnd(10) :
-				    -1 - (int64_t)rnd((uint64_t)cur + 2);
+				    -1 - (int64_t)rnd((uint64_t)(cur + nrq * 7) + 2);
 				e = adjust("cp", x, 0, now);
-				if (x < 0 && -x > cur) {
+				/* Below the card's own punches, pending
+				 * rewards come back, the newest first. */
+				if (x < 0 && -x > cur + (int64_t)nrq * 7) {
 					if (e != LC_E_INSUFFICIENT_BALANCE)
 						adjust_bad++;
 					adjust_refused++;
@@ -710,6 +712,8 @@ main(void)
 					punch_model(&cur, &lifetime, x, -1);
 				} else {
 					adjusts++;
+					while (cur < -x && rq_withdraw(-2))
+						cur += 7;
 					cur += x;
 					lifetime = lifetime >= -x ? lifetime + x : 0;
 				}
