@@ -95,8 +95,8 @@ set_db(struct lc_conf *c, int line, const char *v)
 	return 0;
 }
 
-/* Three or four octal digits, and the owner keeps reading and writing
- * what the service makes. */
+/* Three or four octal digits; the owner keeps reading and writing what
+ * the service makes, and others never write it. */
 static int
 set_umask(struct lc_conf *c, int line, const char *v)
 {
@@ -110,6 +110,10 @@ set_umask(struct lc_conf *c, int line, const char *v)
 	if (m & 0700)
 		return conf_fail(c, "%s:%d: umask %s takes the service's own "
 		    "files from it: the first digit after 0 must be 0",
+		    c->file, line, v);
+	if (!(m & 0002))
+		return conf_fail(c, "%s:%d: umask %s lets every user of the "
+		    "server write the shop's database (take 022 or 027)",
 		    c->file, line, v);
 	c->umask = (int)m;
 	return 0;

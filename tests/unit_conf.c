@@ -109,6 +109,10 @@ test_conf(void)
 	bad("umask = 0277\n", 1, "first digit after 0",
 	    "umask may not take the owner's own access");
 	bad("umask = 027\numask = 022\n", 2, "set twice", "umask given twice");
+	bad("umask = 000\n", 1, "every user of the server",
+	    "umask may not let others write the database");
+	ok(conf_of(&c, "umask = 002\n") == 0 && c.umask == 002,
+	    "loyalty.conf: umask 002 (a group of its own) is taken");
 	bad("database = /a.db\n= /b.db\n", 2, "unknown setting",
 	    "a value without a name is an error");
 }
