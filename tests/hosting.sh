@@ -162,6 +162,9 @@ chmod 644 "$H/fcgid-upload/data/loyalty.db"
 # database there.
 site_make "$H/suexec-nodata" own
 chown root:root "$H/suexec-nodata/data"
+# A folder of the programs its group may write: suEXEC refuses them all.
+site_make "$H/suexec-775" own
+chmod 775 "$H/suexec-775/$R"
 # A typing error in loyalty.conf.
 site_make "$H/cgi-badconf" shared
 printf 'databse = ../data/loyalty.db\n' >>"$H/cgi-badconf/$R/loyalty.conf"
@@ -170,8 +173,8 @@ printf 'databse = ../data/loyalty.db\n' >>"$H/cgi-badconf/$R/loyalty.conf"
 
 P_FROOT=$(lt_free_port) P_FSUB=$(lt_free_port) P_FUP=$(lt_free_port)
 P_CROOT=$(lt_free_port) P_SVH=$(lt_free_port) P_SUD=$(lt_free_port)
-P_SBAD=$(lt_free_port) P_CBAD=$(lt_free_port)
-[ -n "$P_FROOT" ] && [ -n "$P_CBAD" ] || bail "no free port"
+P_SBAD=$(lt_free_port) P_CBAD=$(lt_free_port) P_S775=$(lt_free_port)
+[ -n "$P_FROOT" ] && [ -n "$P_S775" ] || bail "no free port"
 
 # What every shared host has, and Debian's ScriptAlias of /cgi-bin/.
 common_conf() {	# SERVERROOT
@@ -250,6 +253,7 @@ CONF
 	if [ "$have_suexec" -eq 1 ]; then
 		site_conf "$P_SVH" "$H/suexec-root" All "SuexecUserGroup $U $U"
 		site_conf "$P_SBAD" "$H/suexec-nodata" All "SuexecUserGroup $U $U"
+		site_conf "$P_S775" "$H/suexec-775" All "SuexecUserGroup $U $U"
 		site_conf "$P_SUD" "$H/apache-c" None "UserDir public_html
 	UserDir enabled $U"
 		cat <<CONF
@@ -289,7 +293,7 @@ ap_run() {
 AP_F=$(ap_run "$H/apache-f/httpd.conf" "$P_FROOT" "$P_FSUB" "$P_FUP")
 ok "Apache with mod_fcgid starts: three sites, .htaccess only" test -n "$AP_F"
 if [ "$have_suexec" -eq 1 ]; then
-	AP_C=$(ap_run "$H/apache-c/httpd.conf" "$P_CROOT" "$P_CBAD" "$P_SVH" "$P_SBAD" "$P_SUD")
+	AP_C=$(ap_run "$H/apache-c/httpd.conf" "$P_CROOT" "$P_CBAD" "$P_SVH" "$P_SBAD" "$P_SUD" "$P_S775")
 else
 	AP_C=$(ap_run "$H/apache-c/httpd.conf" "$P_CROOT" "$P_CBAD")
 fi
@@ -444,12 +448,20 @@ if [ -n "$AP_C" ]; then
 		broken suexec-nodata "http://127.0.0.1:$P_SBAD" 'its folder is not writable' \
 		    "database $H/suexec-nodata/$R/\\.\\./data/loyalty\\.db .*cannot be used: the file does not exist, and its folder is not writable .*uid $(id -u "$U")"
 		ok "suexec-nodata: nothing was created" test -z "$(ls -A "$H/suexec-nodata/data")"
+		# README: Apache's own 500 that stays means suEXEC refused.
+		LT_URL=http://127.0.0.1:$P_S775
+		lt_req GET /api/v1/setup
+		is "$LT_STATUS $(lt_jq .error.code) $(lt_header Retry-After) $(lt_header X-Request-Id)" \
+		    "500 INTERNAL_ERROR 1 " \
+		    "suexec-775: programs in a folder its group may write: Apache's own 500 (JSON, Retry-After, no request id), as README says"
+		ok "suexec-775: suEXEC's log says why" \
+		    grep -q "directory is writable by others: ($H/suexec-775/$R)" /var/log/apache2/suexec.log
 	else
-		skip $((2 * FLOW_POINTS + BROKEN_POINTS + 1)) "apache2-suexec-pristine is not installed"
+		skip $((2 * FLOW_POINTS + BROKEN_POINTS + 3)) "apache2-suexec-pristine is not installed"
 	fi
 else
 	skip $((FLOW_POINTS + BROKEN_POINTS)) "Apache with mod_cgi did not start"
-	skip $((2 * FLOW_POINTS + BROKEN_POINTS + 1)) "Apache with mod_cgi did not start"
+	skip $((2 * FLOW_POINTS + BROKEN_POINTS + 3)) "Apache with mod_cgi did not start"
 fi
 
 # --- which database, without a web server ------------------------------------
