@@ -178,7 +178,8 @@ function errorNode(e, noWait) {
 		const msg = e.message && !/^[A-Z_]+$/.test(e.message) && !OWN_TEXT.includes(e.code) ?
 		    e.message.replace(UUID_RE, (id) => shortId(id)) : codeText(e.code);
 		const parts = [h('strong', { dataset: { code: e.code } }, msg)];
-		if (e.details && typeof e.details.field === 'string')
+		/* The field names what to correct only where input was refused. */
+		if (e.code === 'VALIDATION_ERROR' && e.details && typeof e.details.field === 'string')
 			parts.push(h('span', { className: 'detail' }, ' (field ' + e.details.field + ')'));
 		if (!noWait && isNum(e.retryAfter) && (e.status === 429 || e.status === 503))
 			parts.push(h('span', { className: 'retry' }, ' Try again in ' + waitText(e.retryAfter) + '.'));
@@ -408,7 +409,9 @@ async function lookup(ident, focusAmount) {
 		offlineIdent = null;
 		setMsg('lookup-error', null);
 		renderCard();
-		if (changed) { hist.page = 1; loadHistory(); }
+		/* A scan of the card shown reads its history again too: the
+		 * lookup may have recorded an expiry, another till a sale. */
+		if (changed || focusAmount) { hist.page = 1; loadHistory(); }
 		if (focusAmount) {
 			if (card.status === 'active') releaseHeld();
 			else dropHeld($('lookup-code'));
@@ -1093,17 +1096,33 @@ function historyRow(t) {
 	if (isNum(t.cashback_returned)) det.push('cashback given back ' + money(t.cashback_returned));
 	if (Number.isInteger(t.punches_adjusted)) det.push((t.punches_adjusted > 0 ? '+' : '−') + plural(Math.abs(t.punches_adjusted), 'punch', 'punches'));
 	if (isNum(t.cashback_adjusted)) det.push((t.cashback_adjusted > 0 ? '+' : '−') + money(Math.abs(t.cashback_adjusted)));
-	if (t.reason) det.push('reason: ' + t.reason);
+	if (type === 'expiry' && isNum(t.expired_amount)) det.push('cashback expired −' + money(t.expired_amount));
 	const cells = [
 		h('td', { dataset: { label: 'When' } }, when(t.created_at)),
 		h('td', { dataset: { label: 'Type' } }, h('span', { className: 'tx tx-' + (type || 'x') }, TYPE_NAMES[type] || type || '—'),
 			t.voided ? h('span', { className: 'tag tag-voided' }, 'voided') : null),
-		h('td', { className: 'num', dataset: { label: 'Amount' } }, type === 'reward_claim' ? '—' : money(t.purchase_amount)),
-		h('td', { dataset: { label: 'Details' } }, h('span', null, det.join(', ') || '—',
+		/* A sale's amount; a correction has none (its change is in the details). */
+		h('td', { className: 'num', dataset: { label: 'Amount' } }, NO_AMOUNT.includes(type) ? '—' : money(t.purchase_amount)),
+		h('td', { dataset: { label: 'Details' } }, h('span', null, det.join(', ') || (t.reason ? '' : '—'),
+			t.reason ? reasonNode(t.reason, det.length > 0) : null,
 			t.transaction_notes ? h('span', { className: 'tnote' }, ' “' + t.transaction_notes + '”') : null)),
-		h('td', { dataset: { label: 'Where / who' } }, [t.location_name, t.staff_name].filter(Boolean).join(' · ') || '—')
+		h('td', { dataset: { label: 'Where / who' } }, type === 'expiry' ? 'Automatic' :
+			[t.location_name, t.staff_name].filter(Boolean).join(' · ') || '—')
 	];
 	return h('tr', t.voided ? { className: 'voided' } : null, cells);
+}
+
+/* Types with no purchase amount of their own. */
+const NO_AMOUNT = ['reward_claim', 'void', 'adjustment', 'expiry'];
+const REASON_SHORT = 120;
+
+/* "reason: …"; a long one (up to 500 characters) folded after its
+ * start, so that its row stays a row; the whole in a click. */
+function reasonNode(text, sep) {
+	if (text.length <= REASON_SHORT) return h('span', { className: 'reason' }, (sep ? ', reason: ' : 'reason: ') + text);
+	return h('details', { className: 'reason-long', title: text },
+		h('summary', null, 'reason: ' + text.slice(0, 50).replace(/\s+\S*$/, '') + '… (more)'),
+		h('span', { className: 'reason-full' }, text));
 }
 
 /* ---- void last sale ---------------------------------------------------- */
@@ -1114,7 +1133,11 @@ function historyRow(t) {
  * between reads; each row's voidable_until ends it on time offline too. */
 let voidable = [];
 let voidableSeq = 0;
-const voidWindow = () => (user && user.shop && Number.isInteger(user.shop.void_window_minutes) ? user.shop.void_window_minutes : 0);
+/* The window as the last list read says (the owner may change it while
+ * the till is open), else as the login said. */
+let listedWindow = null;
+const voidWindow = () => (Number.isInteger(listedWindow) ? listedWindow :
+    user && user.shop && Number.isInteger(user.shop.void_window_minutes) ? user.shop.void_window_minutes : 0);
 const isOwner = () => !!(user && user.user_type === 'owner');
 
 function recentSales() {
@@ -1138,34 +1161,74 @@ async function loadVoidable() {
 		const d = r.data && r.data.data;
 		if (seq !== voidableSeq || !d || !Array.isArray(d.transactions)) return;
 		voidable = d.transactions;
+		if (Number.isInteger(d.void_window_minutes)) listedWindow = d.void_window_minutes;
 		renderVoid();
 	} catch (e) {
 		/* Not reachable or refused: the list stays as last read. */
 	}
 }
 
-/* "4.50 — Coffee Card — Ann at 14:02": what, whose, when. */
-function saleText(x) {
+/* "14:02 · 4.50 — Coffee Card — Ann": when (first, as it tells a
+ * cashier's sales apart, and with seconds when secs), what, whose. */
+function saleText(x, secs) {
 	const t = x.transaction_type;
 	const what = t === 'cashback_redeem' ? money(x.redeemed_amount) + ' redeemed' :
 	    t === 'reward_claim' ? 'reward ' + (x.reward_name || 'claim') :
 	    t === 'punch' && !(toCents(x.purchase_amount) > 0) ? plural(x.punches_added || 0, 'punch', 'punches') :
 	    money(x.purchase_amount);
 	const whose = [x.card_title, x.customer_name].filter((v) => typeof v === 'string' && v).join(' — ');
-	return what + (whose ? ' — ' + whose : '') + ' at ' +
-	    new Date(x.created_at).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+	return saleTime(x, secs) + ' · ' + what + (whose ? ' — ' + whose : '');
 }
+function saleTime(x, secs) {
+	return new Date(x.created_at).toLocaleTimeString([], secs ? { hour: '2-digit', minute: '2-digit', second: '2-digit' } :
+	    { hour: '2-digit', minute: '2-digit' });
+}
+/* The options of the list: seconds where two share a minute. */
+function saleOptions(sales) {
+	const minutes = sales.map((x) => saleTime(x, false));
+	return sales.map((x, i) => saleText(x, minutes.indexOf(minutes[i]) !== minutes.lastIndexOf(minutes[i])));
+}
+
+const LATE_TEXT = 'The time to void this sale has passed: the owner can void it from the back office.';
+/* The sale chosen in an open form that left the window meanwhile: kept,
+ * so that the form and its reason stay, and said. */
+let lateSale = null;
+/* The sale the open form is for, as it was listed. */
+let chosenSale = null;
 
 /* The panel shows while there is a sale to void; the form opens on demand. */
 function renderVoid() {
 	const sales = recentSales();
+	const open = !$('void-form').hidden, was = $('void-sale').value;
+	if (open && was && !sales.some((x) => x.transaction_id === was)) {
+		/* The chosen sale left the list (a list read since no longer
+		 * has it): the cashier is told, never switched silently to
+		 * another sale, whether others remain or none. */
+		const x = voidable.find((v) => v.transaction_id === was) || (chosenSale && chosenSale.transaction_id === was ? chosenSale : null);
+		const late = !x || (x.voidable_until != null && Date.parse(x.voidable_until) <= Date.now());
+		const text = (x ? saleText(x) + ': ' : '') + (late ? LATE_TEXT : 'this sale can no longer be voided here; it may have been voided from another till.');
+		if (!sales.length) {
+			closeVoid();
+			showResult(h('div', { className: 'res res-error' },
+				h('p', { className: 'res-head' }, 'Sale not voided'),
+				h('p', null, text)));
+		} else if (x) {
+			lateSale = x;
+			voidConfirm(false);
+			setMsg('void-late', h('span', null, text));
+		}
+	}
 	show('void-panel', sales.length > 0);
 	$('void-scope').textContent = isOwner() ?
 	    'Your sales here in the last ' + plural(voidWindow() || 30, 'minute', 'minutes') + '; any other sale from the back office.' :
 	    'Your own sales here, up to ' + plural(voidWindow(), 'minute', 'minutes') + ' after each; later, the owner voids them.';
 	if (!sales.length) { closeVoid(); return; }
-	const sel = $('void-sale'), was = sel.value;
-	setKids(sel, ...sales.map((x) => h('option', { value: x.transaction_id, selected: x.transaction_id === was }, saleText(x))));
+	const sel = $('void-sale'), names = saleOptions(sales);
+	const opts = sales.map((x, i) => h('option', { value: x.transaction_id, selected: x.transaction_id === was }, names[i]));
+	/* The late sale stays chosen, unvoidable, until another is picked. */
+	if (open && lateSale && lateSale.transaction_id === was)
+		opts.unshift(h('option', { value: was, selected: true, disabled: true }, 'Too late: ' + saleText(lateSale)));
+	setKids(sel, ...opts);
 }
 
 function openVoid() {
@@ -1175,6 +1238,8 @@ function openVoid() {
 	if (!sales.length) return;
 	/* The last sale first: the one a cashier voids nearly always. */
 	$('void-sale').value = sales[0].transaction_id;
+	chosenSale = sales[0];
+	setMsg('void-late', null);
 	show('void-form', true);
 	show('void-open', false);
 	voidConfirm(false);
@@ -1182,6 +1247,9 @@ function openVoid() {
 }
 
 function closeVoid() {
+	lateSale = null;
+	chosenSale = null;
+	setMsg('void-late', null);
 	show('void-form', false);
 	show('void-open', true);
 	voidConfirm(false);
@@ -1194,7 +1262,7 @@ function voidConfirm(on) {
 	show('void-submit', !on);
 	if (!on) return;
 	const x = recentSales().find((s) => s.transaction_id === $('void-sale').value);
-	$('void-confirm-text').textContent = 'Void ' + (x ? saleText(x) : 'this sale') +
+	$('void-confirm-text').textContent = 'Void the sale of ' + (x ? saleText(x) : 'this sale') +
 	    '? What it did to the card is undone; it stays in the history, marked voided.';
 	$('void-yes').focus();
 }
@@ -1205,6 +1273,7 @@ function onVoid(ev) {
 	ev.preventDefault();
 	fieldError('void-reason', null);
 	if (!$('void-sale').value) return;
+	if (lateCheck()) return;
 	if (!$('void-reason').value.trim()) {
 		fieldError('void-reason', 'Say why the sale is voided: a reason is required.');
 		$('void-reason').focus();
@@ -1213,11 +1282,31 @@ function onVoid(ev) {
 	voidConfirm(true);
 }
 
+/* The chosen sale is past its time (the list is re-read every 30 s):
+ * said in the form, which stays. */
+function lateCheck() {
+	const id = $('void-sale').value;
+	if (recentSales().some((s) => s.transaction_id === id)) {
+		setMsg('void-late', null);
+		return false;
+	}
+	renderVoid();
+	if (!$('void-form').hidden && !$('void-late').hidden) {
+		voidConfirm(false);
+		$('void-sale').focus();
+	}
+	return true;
+}
+
 async function doVoid() {
 	const id = $('void-sale').value, reason = $('void-reason').value.trim();
 	const x = recentSales().find((s) => s.transaction_id === id);
+	if (!x && lateCheck()) return;
 	if (!x || !reason) { voidConfirm(false); return; }
 	const body = { transaction_id: id, reason, location_id: x.location_id, staff_user_id: user.id };
+	/* The card as shown before, when it is the sale's: what a punch
+	 * void could not take back is told from it. */
+	const before = card && card.card_instance_id === x.card_instance_id ? balanceOf(card) : null;
 	const a = attempt('void', JSON.stringify(body));
 	body.idempotency_key = a.key;
 	const btn = $('void-yes');
@@ -1231,7 +1320,7 @@ async function doVoid() {
 		closeVoid();
 		renderVoid();
 		loadVoidable();
-		showResult(voidResult(d, x));
+		showResult(voidResult(d, x, before));
 		$('result-panel').focus({ preventScroll: true });
 		if (card && cardIdent) { lookup(cardIdent, false); hist.page = 1; loadHistory(); }
 	} catch (e) {
@@ -1243,6 +1332,8 @@ async function doVoid() {
 			closeVoid();
 			renderVoid();
 			loadVoidable();
+			/* Voided elsewhere meanwhile: the card and its history as they are now. */
+			if (card && cardIdent) { lookup(cardIdent, false); hist.page = 1; loadHistory(); }
 		} else {
 			voidConfirm(false);
 		}
@@ -1254,19 +1345,45 @@ async function doVoid() {
 	}
 }
 
-function voidResult(d, x) {
+function voidResult(d, x, before) {
 	const parts = [h('p', { className: 'res-head' }, 'Sale voided')];
+	const b = d.balance && typeof d.balance === 'object' ? d.balance : null;
 	if (Number.isInteger(d.punches_removed)) {
 		parts.push(h('p', null, '−' + plural(d.punches_removed, 'punch', 'punches') +
 		    (d.rewards_withdrawn ? ', ' + plural(d.rewards_withdrawn, 'reward', 'rewards') + ' withdrawn' : '') + '.'));
+		/* Punches the card no longer had (the server stops at 0): their
+		 * reward was handed out and stays claimed. */
+		const req = b && b.punch_requirement > 0 ? b.punch_requirement : 0;
+		const had = before && Number.isInteger(before.current_punches) ? before.current_punches + (d.rewards_withdrawn || 0) * req : null;
+		if (had !== null && had < d.punches_removed)
+			parts.push(h('p', { className: 'note' }, 'The card had ' + (had ? 'only ' + plural(had, 'punch', 'punches') : 'no punches') +
+			    ' left: the reward these punches earned was already handed out, and stays claimed.'));
 	}
+	if (isNum(d.cashback_returned)) {
+		parts.push(h('p', null, 'Cashback given back: ' + money(d.cashback_returned) + '.'));
+		if (d.cashback_not_returned > 0)
+			parts.push(h('p', { className: 'note' }, money(d.cashback_not_returned) + ' is not given back: it was earned on a sale voided since.'));
+	}
+	if (d.reward_id) parts.push(h('p', null, 'The reward is waiting on the card again.'));
 	if (isNum(d.cashback_removed)) {
 		parts.push(h('p', null, 'Cashback taken back: ' + money(d.cashback_removed) + '.'));
 		if (d.cashback_not_removed > 0)
 			parts.push(h('p', { className: 'note' }, money(d.cashback_not_removed) + ' of its cashback was already spent or expired: it is not taken back.'));
 	}
+	const now = b ? balanceText(d.card_type, b) : '';
+	if (now) parts.push(h('p', { className: 'res-balance' }, 'The card now: ' + now + '.'));
 	parts.push(h('p', { className: 'res-foot' }, saleText(x) + ' · void ' + shortId(d.transaction_id)));
 	return h('div', { className: 'res res-ok' }, parts);
+}
+
+/* A balance in a few words, by the card's type. */
+function balanceText(type, b) {
+	if (type === 'punch' && Number.isInteger(b.current_punches))
+		return int(b.current_punches) + (Number.isInteger(b.punch_requirement) ? ' / ' + int(b.punch_requirement) : '') + ' punches' +
+		    (b.pending_rewards > 0 ? ', ' + plural(b.pending_rewards, 'reward', 'rewards') + ' waiting' : '');
+	if (type === 'cashback' && isNum(b.cashback_balance)) return money(b.cashback_balance) + ' cashback';
+	if (type === 'discount' && isNum(b.discount_rate)) return pct(b.discount_rate) + ' discount' + (b.current_tier_name ? ' (' + b.current_tier_name + ')' : '');
+	return '';
 }
 
 /* ---- offline queue ---------------------------------------------------- */
@@ -1573,7 +1690,11 @@ function init() {
 	$('void-no').addEventListener('click', () => { voidConfirm(false); $('void-reason').focus(); });
 	$('void-cancel').addEventListener('click', () => { closeVoid(); $('void-open').focus(); });
 	$('void-form').addEventListener('keydown', (e) => { if (e.key === 'Escape') { e.preventDefault(); closeVoid(); $('void-open').focus(); } });
-	$('void-sale').addEventListener('change', () => voidConfirm(false));
+	$('void-sale').addEventListener('change', () => {
+		voidConfirm(false);
+		chosenSale = recentSales().find((s) => s.transaction_id === $('void-sale').value) || chosenSale;
+		if (lateCheck() === false) { lateSale = null; renderVoid(); }
+	});
 	$('void-reason').addEventListener('input', () => { fieldError('void-reason', null); voidConfirm(false); });
 	/* A sale leaves the list when its window closes. */
 	setInterval(() => { if (user) renderVoid(); }, 30000);

@@ -42,6 +42,12 @@ issue() {
 punch2_barcode=$(issue "Rush Hour")
 punch3_barcode=$(issue "Claire Claim")
 [ -n "$punch2_barcode" ] && [ -n "$punch3_barcode" ] || bail "no barcode from card issue"
+# A card whose 3 punches earn a reward at once, for a void after the claim.
+quick=$("$LT_ADMIN" --db "$LT_DB" program add --merchant "$DEMO_MERCHANT_ID" --type punch \
+    --title "Three Stamp" --punches 3 --reward-title "Free tea" --cooldown 0 2>"$LT_DIR/issue.err") ||
+    bail "program add failed: $(cat "$LT_DIR/issue.err")"
+punch4_barcode=$(issue "Tess Tea")
+[ -n "$punch4_barcode" ] || bail "no barcode from card issue"
 
 cat >"$LT_DIR/drive.js" <<'EOF'
 'use strict';
@@ -542,6 +548,20 @@ async function main() {
 		return true;
 	});
 
+	await step('expired cashback shows in the history: "Expiry", the amount taken off, done by no one', async () => {
+		const sql = (q) => execFileSync('sqlite3', ['-cmd', '.timeout 5000', E.DB, q], { encoding: 'utf8' }).trim();
+		const card = "(SELECT id FROM cards WHERE barcode = '" + E.CASH_BARCODE + "')";
+		const [id, cents] = sql('SELECT transaction_id, remaining FROM cashback_earnings WHERE remaining > 0 AND card_id = ' + card +
+		    ' ORDER BY earned_at DESC LIMIT 1').split('|');
+		sql('UPDATE cashback_earnings SET expires_at = ' + (Date.now() - 500) + " WHERE transaction_id = '" + id + "'");
+		await lookupCard(E.CASH_BARCODE);
+		await waitFor(`!$('#history-panel').getAttribute('aria-busy') && $$('#history-body tr').some((r) => r.textContent.includes('Expiry'))`);
+		const row = await ev(`$$('#history-body tr').map((r) => r.textContent).find((t) => t.includes('Expiry'))`);
+		const amount = (parseInt(cents, 10) / 100).toFixed(2);
+		if (!row.includes('cashback expired −€' + amount) || !row.includes('Automatic') || /€0\.00/.test(row)) throw new Error(row);
+		return true;
+	});
+
 	let enrolled = null;
 	await step('a cashier issues a new card at the counter and sees its QR code and link', async () => {
 		await viewport(390, 844);
@@ -702,18 +722,138 @@ async function main() {
 		const tok = await ev(`sessionStorage.getItem('pos.access_token')`);
 		const me = await ev(`JSON.parse(sessionStorage.getItem('pos.user'))`);
 		const id = await ev(`$('#void-sale').options[0].value`);
+		await lookupCard(E.CASH_BARCODE);
+		await waitFor(`text('#card-title') === 'Cashback Club' && !$('#history-panel').getAttribute('aria-busy')`);
 		await ev(`click('#void-open')`);
 		await waitFor(`document.activeElement === $('#void-reason') && $('#void-sale').value === ${JSON.stringify(id)}`);
 		const first = await call('POST', 'transactions/void', { transaction_id: id, reason: 'other till', location_id: me.location.id, staff_user_id: me.id }, tok);
 		if (first.status !== 200) throw new Error(JSON.stringify(first.body));
+		const bal = first.body.data.balance.cashback_balance.toFixed(2);
 		await typeText('Wrong card');
 		await pressEnter();
 		await waitFor(`document.activeElement === $('#void-yes')`);
 		await pressEnter();
 		await waitFor(`text('#result').includes('Sale not voided')`);
 		const r = await ev(`text('#result')`);
-		if (!r.includes('voided already') || /[0-9a-f]{8}-[0-9a-f]{4}-/.test(r)) throw new Error(r);
+		if (!r.includes('voided already') || /[0-9a-f]{8}-[0-9a-f]{4}-/.test(r) || r.includes('field')) throw new Error(r);
 		await waitFor(`!Array.from($('#void-sale').options).some((o) => o.value === ${JSON.stringify(id)})`);
+		/* The card and its history as the other till left them. */
+		await waitFor(`/Cashback balance€${bal.replace('.', '\\.')}/.test(text('#card-balance'))`, 5000);
+		await waitFor(`!$('#history-panel').getAttribute('aria-busy') && text('#history-body tr').includes('other till') && $$('#history-body tr')[1].classList.contains('voided')`, 5000);
+		await shot('till-already-voided');
+		return true;
+	});
+
+	await step('voiding a redemption gives the cashback back and says the card\'s new balance', async () => {
+		const tok = await ev(`sessionStorage.getItem('pos.access_token')`);
+		const me = await ev(`JSON.parse(sessionStorage.getItem('pos.user'))`);
+		const lk = await call('POST', 'cards/lookup', { barcode_value: E.CASH_BARCODE }, tok);
+		const rd = await call('POST', 'cashback/redeem', { card_instance_id: lk.body.data.card_instance_id, redemption_amount: 0.10,
+		    purchase_amount: 1.00, earn_on_remainder: false, location_id: me.location.id, staff_user_id: me.id }, tok);
+		if (rd.status !== 200) throw new Error(JSON.stringify(rd.body));
+		const id = (rd.body.data || rd.body).transaction_id;
+		await S('Page.reload');
+		await waitFor(`vis('#pos-view') && $('#void-sale').options.length && $('#void-sale').options[0].value === ${JSON.stringify(id)}`);
+		await lookupCard(E.CASH_BARCODE);
+		await waitFor(`text('#card-title') === 'Cashback Club'`);
+		await ev(`click('#void-open')`);
+		await waitFor(`document.activeElement === $('#void-reason') && $('#void-sale').value === ${JSON.stringify(id)}`);
+		await typeText('Customer kept the cashback');
+		await pressEnter();
+		await waitFor(`document.activeElement === $('#void-yes')`);
+		await pressEnter();
+		await waitFor(`text('#result').includes('Sale voided')`);
+		const r = await ev(`text('#result')`);
+		const after = await call('POST', 'cards/lookup', { barcode_value: E.CASH_BARCODE }, tok);
+		const bal = after.body.data.balance.cashback_balance.toFixed(2);
+		if (!r.includes('Cashback given back: €0.10.') || !r.includes('The card now: €' + bal + ' cashback.')) throw new Error(r);
+		await shot('till-void-redeem');
+		return true;
+	});
+
+	await step('voiding punches whose reward was handed out: the reward stays claimed, the card is at 0', async () => {
+		const tok = await ev(`sessionStorage.getItem('pos.access_token')`);
+		const me = await ev(`JSON.parse(sessionStorage.getItem('pos.user'))`);
+		const lk = await call('POST', 'cards/lookup', { barcode_value: E.PUNCH4_BARCODE }, tok);
+		const cid = lk.body.data.card_instance_id;
+		const rec = await call('POST', 'transactions/record', { card_instance_id: cid, location_id: me.location.id, staff_user_id: me.id,
+		    purchase_amount: 3.00, punch_count: 3 }, tok);
+		if (rec.status !== 200) throw new Error(JSON.stringify(rec.body));
+		const cl = await call('POST', 'rewards/claim', { card_instance_id: cid, location_id: me.location.id, staff_user_id: me.id }, tok);
+		if (cl.status !== 200) throw new Error(JSON.stringify(cl.body));
+		const id = rec.body.data.transaction_id;
+		await S('Page.reload');
+		await waitFor(`vis('#pos-view') && Array.from($('#void-sale').options).some((o) => o.value === ${JSON.stringify(id)})`);
+		await lookupCard(E.PUNCH4_BARCODE);
+		await waitFor(`text('#card-title') === 'Three Stamp'`);
+		await ev(`click('#void-open')`);
+		await waitFor(`document.activeElement === $('#void-reason')`);
+		await ev(`($('#void-sale').value = ${JSON.stringify(id)}, $('#void-sale').dispatchEvent(new Event('change')), $('#void-reason').focus(), true)`);
+		await typeText('Keyed on the wrong card');
+		await pressEnter();
+		await waitFor(`document.activeElement === $('#void-yes')`);
+		await pressEnter();
+		await waitFor(`text('#result').includes('Sale voided')`);
+		const r = await ev(`text('#result')`);
+		if (!r.includes('−3 punches.') || !r.includes('stays claimed') || !r.includes('The card now: 0 / 3 punches.')) throw new Error(r);
+		await shot('till-void-punch-claimed');
+		return true;
+	});
+
+	await step('a sale that leaves the void window while the form is open: the form stays and says so; the window as the owner set it', async () => {
+		admin('setting', 'set', 'void_window_minutes', '1');
+		await lookupCard(E.CASH_BARCODE);
+		await waitFor(`text('#card-title') === 'Cashback Club' && document.activeElement === $('#purchase-amount')`);
+		await ev(`fill('#purchase-amount', '7.01') && submit('#purchase-submit')`);
+		await waitFor(`text('#result').includes('Cashback earned') && text('#void-sale').includes('7.01')`);
+		/* The list's answer carries the window: no reload needed. */
+		await waitFor(`text('#void-scope').includes('up to 1 minute ')`);
+		const a = await ev(`$('#void-sale').options[0].value`);
+		await sleep(20000);
+		await ev(`fill('#purchase-amount', '7.02') && submit('#purchase-submit')`);
+		await waitFor(`text('#result').includes('Cashback earned') && text('#void-sale').includes('7.02')`);
+		await ev(`click('#void-open')`);
+		await waitFor(`document.activeElement === $('#void-reason')`);
+		await ev(`($('#void-sale').value = ${JSON.stringify(a)}, $('#void-sale').dispatchEvent(new Event('change')), $('#void-reason').focus(), true)`);
+		await typeText('Wrong amount');
+		await pressEnter();
+		await waitFor(`document.activeElement === $('#void-yes')`);
+		/* 50 s on: the first sale is past its minute, the second not. */
+		await ev(`(window.realNow = Date.now.bind(Date), Date.now = () => window.realNow() + 50000, true)`);
+		await pressEnter();
+		await waitFor(`vis('#void-late') && text('#void-late').includes('The time to void this sale has passed: the owner can void it from the back office.')`);
+		const st = await ev(`({ form: vis('#void-form'), reason: $('#void-reason').value, sale: $('#void-sale').value, voided: text('#result').includes('Sale voided') })`);
+		if (!st.form || st.reason !== 'Wrong amount' || st.sale !== a || st.voided) throw new Error(JSON.stringify(st));
+		await shot('till-void-late');
+		await viewport(390, 844);
+		await ev(`($('#void-panel').scrollIntoView(), true)`);
+		await shot('till-void-late-phone');
+		await viewport(1280, 800);
+		/* Two minutes on: none is left; pressing Void says it as a result. */
+		await ev(`(Date.now = () => window.realNow() + 120000, true)`);
+		await ev(`click('#void-submit')`);
+		await waitFor(`text('#result').includes('Sale not voided') && text('#result').includes('The time to void this sale has passed')`);
+		await ev(`(Date.now = window.realNow, true)`);
+		admin('setting', 'set', 'void_window_minutes', '30');
+		return true;
+	});
+
+	await step('two sales in the same minute are told apart by their seconds; the time comes first', async () => {
+		const tok = await ev(`sessionStorage.getItem('pos.access_token')`);
+		const me = await ev(`JSON.parse(sessionStorage.getItem('pos.user'))`);
+		const lk = await call('POST', 'cards/lookup', { barcode_value: E.CASH_BARCODE }, tok);
+		for (const amount of [7.77, 7.77]) {
+			const r = await call('POST', 'transactions/record', { card_instance_id: lk.body.data.card_instance_id,
+			    location_id: me.location.id, staff_user_id: me.id, purchase_amount: amount }, tok);
+			if (r.status !== 200) throw new Error(JSON.stringify(r.body));
+		}
+		await S('Page.reload');
+		await waitFor(`vis('#pos-view') && $('#void-sale').options.length > 1 && text('#void-sale').includes('7.77')`);
+		const o = await ev(`Array.from($('#void-sale').options).map((x) => x.textContent)`);
+		if (!/^\d\d:\d\d(:\d\d)?( [AP]M)? · /.test(o[0])) throw new Error(o.join(' | '));
+		const mins = o.map((t) => t.slice(0, 5));
+		for (let i = 0; i < o.length; i++)
+			if (mins.indexOf(mins[i]) !== mins.lastIndexOf(mins[i]) && !/^\d\d:\d\d:\d\d( [AP]M)? · /.test(o[i])) throw new Error('no seconds: ' + o.join(' | '));
 		return true;
 	});
 
@@ -784,6 +924,7 @@ EOF
 
 browser_drive DISC_BARCODE="$DEMO_DISCOUNT_BARCODE" CASH_BARCODE="$DEMO_CASHBACK_BARCODE" \
     PUNCH_BARCODE="$DEMO_PUNCH_BARCODE" PUNCH2_BARCODE="$punch2_barcode" PUNCH3_BARCODE="$punch3_barcode" \
+    PUNCH4_BARCODE="$punch4_barcode" \
     LOCATION="$DEMO_LOCATION_ID" ADMIN="$LT_ADMIN" DB="$LT_DB"
 rc=$?
 diag "screenshots in $shots"
