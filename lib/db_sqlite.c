@@ -550,6 +550,13 @@ log_sync(struct lc_db *db)
 }
 
 void
+lc_db_shrink(struct lc_db *db)
+{
+	if (db != NULL)
+		(void)sqlite3_db_release_memory(db->h);
+}
+
+void
 lc_db_tidy(struct lc_db *db)
 {
 	/* SQLite's own threshold (wal_autocheckpoint): 1000 pages. A

@@ -463,12 +463,15 @@ serve_one(const struct lc_endpoint *ep,
 	json_object_put(ctx.out);
 	if (ctx.raw != NULL)
 		(void)fclose(ctx.raw);
+	/* An outsized request (a sync batch) gives back what it grew: the
+	 * pages the connection cached and, as glibc keeps freed heap for
+	 * later, the heap (musl returns it by itself). */
+	if (ctx.req.bodylen > LC_TRIM_AFTER) {
+		lc_db_shrink(conn);
 #ifdef __GLIBC__
-	/* glibc keeps freed heap for later: an outsized request gives it
-	 * back (musl returns it by itself). */
-	if (ctx.req.bodylen > LC_TRIM_AFTER)
 		(void)malloc_trim(0);
 #endif
+	}
 	lc_req_free(&ctx.req);
 }
 

@@ -64,6 +64,9 @@ int lc_db_commit(struct lc_db *);
 /* Between requests, never inside one: upkeep of the log (a checkpoint
  * when it has grown), which no write should wait for. */
 void lc_db_tidy(struct lc_db *);
+/* Frees the connection's cache of pages (read again when needed): after
+ * a big request, so its process can give the memory back. */
+void lc_db_shrink(struct lc_db *);
 void lc_db_rollback(struct lc_db *);		/* none open: nothing */
 
 /* Settings. */
