@@ -677,6 +677,7 @@ test_err_table(void)
 		{ LC_E_UNAVAILABLE, "SERVICE_UNAVAILABLE", 503 },
 		{ LC_E_INTERNAL, "INTERNAL_ERROR", 500 },
 		{ LC_E_DATABASE, "DATABASE_ERROR", 503 },
+		{ LC_E_CONFIG, "CONFIGURATION_ERROR", 500 },
 	};
 	const struct lc_errinfo *ei;
 	size_t i;
