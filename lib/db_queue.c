@@ -54,8 +54,9 @@ enum { QUEUE_UNOPENED, QUEUE_OPEN, QUEUE_NONE };
 #define TURN 1
 #define COUNTER 2
 /* How long a later write lets the counter's writes go first: under a
- * rush that never pauses, a sync item still gets a turn this often. */
-#define LC_YIELD_MS 50
+ * rush that never pauses, a sync item still gets a turn this often (a
+ * batch of 100 in 10 s at worst, inside LC_SYNC_DEADLINE_MS). */
+#define LC_YIELD_MS 100
 
 /* Only interrupts a wait for a lock (no SA_RESTART). */
 static void
