@@ -507,8 +507,8 @@ row(struct lc_db *db, sqlite3_stmt *st)
  * writer committed is made durable the same way: a replayed idempotency
  * key commits its (empty) write transaction too, so its answer waits for
  * a sync of the log as the original's did (write.c).
- * Checkpoints are taken out of COMMIT too (lc_db_tidy), so that a write
- * never waits for one while it holds the write turn.
+ * Checkpoints are taken out of COMMIT too (lc_db_tidy): they run after
+ * the answer is out, so no answer waits for one.
  */
 static int
 wal_hook(void *arg, sqlite3 *h, const char *name, int frames)
@@ -565,8 +565,16 @@ lc_db_tidy(struct lc_db *db)
 	if (db == NULL || db->wal_frames < 1000)
 		return;
 	db->wal_frames = 0;
+	/* In the write turn, after the answer: no commit lands while it
+	 * copies, so the log is copied whole and the next writer starts
+	 * it over (one copied while others write only grows). Writers
+	 * wait for it as they waited for SQLite's own inside COMMIT. */
+	if (lc_queue_enter(&db->queue, sqlite3_db_filename(db->h, "main"), 0,
+	    LC_BUSY_TIMEOUT_MS) == -1)
+		return;
 	(void)sqlite3_wal_checkpoint_v2(db->h, "main",
 	    SQLITE_CHECKPOINT_PASSIVE, NULL, NULL);
+	lc_queue_leave(&db->queue);
 }
 
 int
