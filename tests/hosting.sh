@@ -171,10 +171,19 @@ printf 'databse = ../data/loyalty.db\n' >>"$H/cgi-badconf/$R/loyalty.conf"
 
 # --- the servers ------------------------------------------------------------
 
-P_FROOT=$(lt_free_port) P_FSUB=$(lt_free_port) P_FUP=$(lt_free_port)
-P_CROOT=$(lt_free_port) P_SVH=$(lt_free_port) P_SUD=$(lt_free_port)
-P_SBAD=$(lt_free_port) P_CBAD=$(lt_free_port) P_S775=$(lt_free_port)
-[ -n "$P_FROOT" ] && [ -n "$P_S775" ] || bail "no free port"
+# The ports and both servers' configuration: again with other ports when
+# a server could not bind one (another test took it meanwhile).
+servers_conf() {
+local v p taken=' '
+for v in P_FROOT P_FSUB P_FUP P_CROOT P_SVH P_SUD P_SBAD P_CBAD P_S775; do
+	# Nine different ports.
+	p=
+	while [ -z "$p" ] || [[ $taken == *" $p "* ]]; do
+		p=$(lt_free_port) || bail "no free port"
+	done
+	taken="$taken$p "
+	printf -v "$v" '%s' "$p"
+done
 
 # What every shared host has, and Debian's ScriptAlias of /cgi-bin/.
 common_conf() {	# SERVERROOT
@@ -265,6 +274,8 @@ CONF
 	fi
 } >"$H/apache-c/httpd.conf"
 
+}
+
 # ap_run CONF PORT...: Apache in the foreground of a job; its pid on stdout
 # once every port answers, or nothing (its log as TAP comments).
 ap_run() {
@@ -281,7 +292,14 @@ ap_run() {
 		for port in "$@"; do
 			curl -s -o /dev/null --max-time 2 "http://127.0.0.1:$port/" || up=0
 		done
+		# Another server may answer on a port this one could not
+		# bind: each port must be this one's.
+		for port in "$@"; do
+			ss -Hltnp "sport = :$port" 2>/dev/null |
+			    grep -q "pid=$pid," || up=0
+		done
 		[ "$up" -eq 1 ] && { echo "$pid"; return 0; }
+		grep -q 'could not bind' "$dir/error.log" && break
 		sleep 0.1
 	done
 	kill -KILL "$pid" 2>/dev/null
@@ -290,13 +308,27 @@ ap_run() {
 	return 1
 }
 
-AP_F=$(ap_run "$H/apache-f/httpd.conf" "$P_FROOT" "$P_FSUB" "$P_FUP")
+for try in 1 2 3 4 5; do
+	servers_conf
+	: >"$H/apache-f/error.log"
+	: >"$H/apache-c/error.log"
+	AP_F=$(ap_run "$H/apache-f/httpd.conf" "$P_FROOT" "$P_FSUB" "$P_FUP")
+	if [ "$have_suexec" -eq 1 ]; then
+		AP_C=$(ap_run "$H/apache-c/httpd.conf" "$P_CROOT" "$P_CBAD" "$P_SVH" "$P_SBAD" "$P_SUD" "$P_S775")
+	else
+		AP_C=$(ap_run "$H/apache-c/httpd.conf" "$P_CROOT" "$P_CBAD")
+	fi
+	[ -n "$AP_F" ] && [ -n "$AP_C" ] && break
+	grep -q 'could not bind' "$H/apache-f/error.log" "$H/apache-c/error.log" ||
+	    break
+	diag "a port was taken meanwhile (try $try): again with others"
+	for pid in $AP_F $AP_C; do
+		kill -TERM "$pid" 2>/dev/null
+		for p in $(seq 1 50); do lc_alive "$pid" || break; sleep 0.1; done
+	done
+	AP_F= AP_C=
+done
 ok "Apache with mod_fcgid starts: three sites, .htaccess only" test -n "$AP_F"
-if [ "$have_suexec" -eq 1 ]; then
-	AP_C=$(ap_run "$H/apache-c/httpd.conf" "$P_CROOT" "$P_CBAD" "$P_SVH" "$P_SBAD" "$P_SUD" "$P_S775")
-else
-	AP_C=$(ap_run "$H/apache-c/httpd.conf" "$P_CROOT" "$P_CBAD")
-fi
 ok "Apache with mod_cgi (prefork) starts as root, User www-data" test -n "$AP_C"
 if [ "$have_suexec" -eq 1 ]; then
 	ok "... with suEXEC on ($(readlink -f "$SUEXEC"))" \
