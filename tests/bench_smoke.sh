@@ -53,7 +53,8 @@ n=$(grep -cE "^goal .* ($num) \((>=|<=) $num\) (NOT )?met$" <<<"$out")
 is "$n" 7 "seven goal lines, each with a figure and met or NOT met"
 
 # The JSON: every figure a number.
-ok "--json wrote JSON" jq -e . "$dir/out.json" >/dev/null
+jq -e . "$dir/out.json" >/dev/null 2>&1
+is "$?" 0 "--json wrote JSON"
 is "$(jq -r '[.runs[] | .rps, .p50_ms, .p99_ms] | map(select(type != "number" or . < 0)) | length' "$dir/out.json")" 0 \
     "every run's req/s, p50 and p99 is a number"
 is "$(jq -r '.runs | length' "$dir/out.json")" 13 "13 runs in the JSON"
