@@ -21,7 +21,7 @@ top_builddir=${top_builddir:-$PWD}
 . "$top_srcdir/tests/lib.sh"
 
 command -v jq >/dev/null || bail "jq is needed"
-NPOINTS=36
+NPOINTS=37
 if ! lc_want_packages build bundle; then
 	skip "$NPOINTS" "the bundle's build tools cannot be installed (tools/lib.sh LC_PKGS_BUNDLE)"
 	done_testing
@@ -235,5 +235,17 @@ else
 	is "$C_STATUS $(jq -r .error.code <<<"$C_BODY" 2>/dev/null)" "401 INVALID_CREDENTIALS" \
 	    "aarch64: a wrong password is refused"
 fi
+
+# --- the bundle's site on Apache as shared hosts run it ---------------------
+
+# tests/hosting.sh's whole flow (mod_fcgid, plain CGI, suEXEC, site root
+# and subfolder) with the static x86_64 responders, as a merchant uploads
+# them. Its own points are in this test's log; here they count as one.
+tgz=$W/dist/loyalty-pos-$version-linux-x86_64.tar.gz
+LC_HOSTING_BUNDLE=$tgz bash "$top_srcdir/tests/hosting.sh" >"$T/hosting.tap" 2>&1
+sed 's/^/# hosting: /' "$T/hosting.tap"
+plan=$(sed -n 's/^1\.\.\([0-9][0-9]*\)$/\1/p' "$T/hosting.tap")
+is "$(grep -c '^not ok' "$T/hosting.tap")|$(grep -c '^ok ' "$T/hosting.tap")" "0|${plan:-no plan}" \
+    "the x86_64 bundle's site passes tests/hosting.sh on Apache (every point of its plan)"
 
 done_testing
