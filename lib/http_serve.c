@@ -374,10 +374,9 @@ precheck(struct lc_ctx *ctx, const struct lc_endpoint *ep)
 	if (ensure_db(ctx) == -1)
 		return -1;
 	/* One read snapshot for the whole request (the token's check, the
-	 * handler's reads) instead of one per statement: a write ends it
-	 * (lc_db_begin), lc_db_idle after the handler. */
-	if (lc_db_begin(ctx->dom.db, 0) == -1)
-		return lc_fail(ctx, LC_E_DATABASE, NULL, NULL);
+	 * handler's reads) instead of one per statement. */
+	if (lc_read_begin(&ctx->dom) == -1)
+		return -1;
 	if ((ep->flags & (LC_EP_AUTH | LC_EP_OWNER)) && lc_auth_bearer(ctx) == -1)
 		return -1;
 	if ((ep->flags & LC_EP_OWNER) && !ctx->dom.caller.is_owner)

@@ -134,6 +134,11 @@ int lc_audit_record(struct lc_dom *, const struct lc_write *,
     json_object *before);
 /* Runs fn on one consistent read snapshot. 0, or -1 with dom->err. */
 int lc_read(struct lc_dom *, int (*fn)(struct lc_dom *, void *), void *arg);
+/* The request's read snapshot (http_serve.c): the token's check and the
+ * handler's reads see one state, with one lock instead of one a
+ * statement; a write ends it first, lc_db_idle after the handler. 0, or
+ * -1 (dom->err). */
+int lc_read_begin(struct lc_dom *);
 
 /* Settings (settings.c), stored in the database with defaults. */
 enum lc_setting {

@@ -121,6 +121,14 @@ fail:
 }
 
 int
+lc_read_begin(struct lc_dom *dom)
+{
+	if (lc_db_begin(dom->db, 0) == -1)
+		return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
+	return 0;
+}
+
+int
 lc_read(struct lc_dom *dom, int (*fn)(struct lc_dom *, void *), void *arg)
 {
 	int rc;
