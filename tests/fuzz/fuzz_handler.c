@@ -807,6 +807,10 @@ precheck(struct lc_ctx *ctx, const struct lc_endpoint *ep, struct fdb *f)
 	/* ensure_db: the target's database, whatever the request names. */
 	ctx->dom.db = f->db;
 	ctx->db_path = f->path;
+	/* One read snapshot for the whole request (the token's check, the
+	 * handler's reads) instead of one per statement. */
+	if (lc_read_begin(&ctx->dom) == -1)
+		return -1;
 	if ((ep->flags & (LC_EP_AUTH | LC_EP_OWNER)) && lc_auth_bearer(ctx) == -1)
 		return -1;
 	if ((ep->flags & LC_EP_OWNER) && !ctx->dom.caller.is_owner)
