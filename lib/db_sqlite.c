@@ -290,8 +290,11 @@ lc_db_open_ex(const char *path, int create, const char **errmsg,
 		goto fail;
 	}
 	sqlite3_busy_handler(db->h, busy, db);
-	/* WAL lets lookups read while a purchase writes; FULL syncs each
-	 * commit so an acknowledged purchase survives a power cut. */
+	/* WAL lets lookups read while a purchase writes. FULL until the
+	 * connection first writes; writer_setup then takes NORMAL, and
+	 * lc_db_commit syncs the log itself, after the write turn and
+	 * before any answer: an acknowledged write survives a power cut
+	 * either way (the argument is at lc_db_commit). */
 	if (exec(db->h, "PRAGMA journal_mode = WAL") == -1 ||
 	    exec(db->h, "PRAGMA synchronous = FULL") == -1 ||
 	    exec(db->h, "PRAGMA foreign_keys = ON") == -1) {
