@@ -54,7 +54,11 @@ login() {
 	s=$(curl -s -o "$f" -w '%{http_code}' --max-time 20 \
 	    -H 'Content-Type: application/json' --data-binary "$1" \
 	    "$LT_URL/api/v1/auth/login") || s=000
-	printf '%s %s\n' "$s" "$(tr -d '\n' <"$f" 2>/dev/null)" >>"$2"
+	# One write(2) a line, so the lines of clients appending at once
+	# stay whole (bash's printf writes a long one in pieces).
+	printf '%s %s\n' "$s" "$(tr -d '\n' <"$f" 2>/dev/null)" >"$f.line"
+	cat "$f.line" >>"$2"
+	rm -f "$f.line"
 	rm -f "$f"
 }
 

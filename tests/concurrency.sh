@@ -31,7 +31,11 @@ post() {
 	s=$(curl -s -o "$f" -w '%{http_code}' --max-time 60 \
 	    -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' \
 	    --data-binary "$2" "$LT_URL$1") || s=000
-	printf '%s %s\n' "$s" "$(tr -d '\n' <"$f" 2>/dev/null)" >>"$3"
+	# One write(2) a line, so the lines of clients appending at once
+	# stay whole (bash's printf writes a long one in pieces).
+	printf '%s %s\n' "$s" "$(tr -d '\n' <"$f" 2>/dev/null)" >"$f.line"
+	cat "$f.line" >>"$3"
+	rm -f "$f.line"
 	rm -f "$f"
 }
 

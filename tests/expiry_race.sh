@@ -33,7 +33,11 @@ req() {	# METHOD PATH BODY OUTFILE
 	s=$(curl -s -o "$f" -w '%{http_code}' --max-time 60 -X "$1" \
 	    -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' \
 	    ${3:+--data-binary "$3"} "$LT_URL$2") || s=000
-	printf '%s %s\n' "$s" "$(tr -d '\n' <"$f" 2>/dev/null)" >>"$4"
+	# One write(2) a line, so the lines of clients appending at once
+	# stay whole (bash's printf writes a long one in pieces).
+	printf '%s %s\n' "$s" "$(tr -d '\n' <"$f" 2>/dev/null)" >"$f.line"
+	cat "$f.line" >>"$4"
+	rm -f "$f.line"
 	rm -f "$f"
 }
 
@@ -79,7 +83,8 @@ for ROUND in $(seq 1 $ROUNDS); do
 	before=$(sql "SELECT cashback_balance FROM cards WHERE id = '$CARD'")
 	run_clients reader
 	is "$(cat "$W"/*"$ROUND" | grep -c '^200 ')" "$CLIENTS" \
-	    "round $ROUND: $CLIENTS readers of a card with $due cents due at once all get 200"
+	    "round $ROUND: $CLIENTS readers of a card with $due cents due at once all get 200" ||
+	    diag "$(cat "$W"/*"$ROUND" | grep -v '^200 ' | cut -c1-400)"
 	is "$(sql "SELECT count(*), sum(expired_amount) FROM transactions WHERE card_id = '$CARD' AND type = 'expiry' AND created_at = 1700000000000 + $ROUND")" \
 	    "2|$due" "... the two due earnings expire once each, $due cents in all"
 	is "$(sql "SELECT count(*) FROM audit_log WHERE action = 'cashback.expire' AND object_id = '$CARD'")" \

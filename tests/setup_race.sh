@@ -34,7 +34,11 @@ setup() {
 	s=$(curl -s -o "$f" -w '%{http_code}' --max-time 60 \
 	    -H 'Content-Type: application/json' --data-binary "$body" \
 	    "$LT_URL/api/v1/setup") || s=000
-	printf '%s %s\n' "$s" "$(tr -d '\n' <"$f" 2>/dev/null)" >>"$W/setup"
+	# One write(2) a line, so the lines of clients appending at once
+	# stay whole (bash's printf writes a long one in pieces).
+	printf '%s %s\n' "$s" "$(tr -d '\n' <"$f" 2>/dev/null)" >"$f.line"
+	cat "$f.line" >>"$W/setup"
+	rm -f "$f.line"
 }
 
 # The clients wait for one file, then all send at once.

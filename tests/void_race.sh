@@ -31,7 +31,11 @@ req() {	# METHOD PATH BODY OUTFILE: appends "STATUS BODY" to OUTFILE
 	s=$(curl -s -o "$f" -w '%{http_code}' --max-time 60 -X "$1" \
 	    -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' \
 	    ${3:+--data-binary "$3"} "$LT_URL$2") || s=000
-	printf '%s %s\n' "$s" "$(tr -d '\n' <"$f" 2>/dev/null)" >>"$4"
+	# One write(2) a line, so the lines of clients appending at once
+	# stay whole (bash's printf writes a long one in pieces).
+	printf '%s %s\n' "$s" "$(tr -d '\n' <"$f" 2>/dev/null)" >"$f.line"
+	cat "$f.line" >>"$4"
+	rm -f "$f.line"
 	rm -f "$f"
 }
 
