@@ -86,6 +86,12 @@ trap cleanup EXIT
 trap 'exit 143' TERM
 trap 'exit 130' INT
 
+# One run at a time (make check runs this test, and tests/bundle.sh runs
+# it on the bundle, maybe at once): both would share suEXEC's log and
+# /var/www, and lose servers to each other's ports.
+exec 9>/tmp/lc-hosting.lock || bail "cannot open /tmp/lc-hosting.lock"
+flock -w 900 9 || bail "another tests/hosting.sh held its lock for 15 minutes"
+
 mkdir -p /var/www
 H=$(mktemp -d /var/www/lc-hosting.XXXXXX) || bail "mktemp under /var/www"
 chmod 755 "$H"
