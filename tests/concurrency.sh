@@ -9,6 +9,7 @@ LT_PROCS=4
 lt_start
 lt_login "$DEMO_STAFF_EMAIL" "$DEMO_STAFF_PASSWORD" || bail "login failed"
 TOKEN=$LT_TOKEN
+LT_RACE_TOKEN=$TOKEN
 STAFF=$LT_USER_ID
 LOC=$LT_LOCATION_ID
 W=$LT_DIR/work
@@ -24,44 +25,16 @@ new_card() {	# TYPE ARGS...
 	admin card issue --program "$p" --customer "Concurrent" | jq -r .card_instance_id
 }
 
-# post PATH BODY OUTFILE: one request from this process; appends
-# "STATUS BODY" to OUTFILE.
-post() {
-	local s f=$3.body.$BASHPID
-	s=$(curl -s -o "$f" -w '%{http_code}' --max-time 60 \
-	    -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' \
-	    --data-binary "$2" "$LT_URL$1") || s=000
-	# One write(2) a line, so the lines of clients appending at once
-	# stay whole (bash's printf writes a long one in pieces).
-	printf '%s %s\n' "$s" "$(tr -d '\n' <"$f" 2>/dev/null)" >"$f.line"
-	cat "$f.line" >>"$3"
-	rm -f "$f.line"
-	rm -f "$f"
-}
-
-# Starts CLIENTS processes running FUNC CLIENT_NO, released together.
-run_clients() {	# FUNC
-	local i pids=()
-	rm -f "$W/go"
-	for i in $(seq 1 $CLIENTS); do
-		( while [ ! -e "$W/go" ]; do sleep 0.01; done; "$1" "$i" ) &
-		pids+=($!)
-	done
-	sleep 0.3
-	touch "$W/go"
-	wait "${pids[@]}"
-}
-
 count() { grep -c "^$1 " "$2" 2>/dev/null || true; }
 
 # --- one idempotency key from 8 clients ------------------------------------
 CARD=$(new_card cashback --title "Idem" --tier Base:0:0.05)
 same_key() {
-	post /api/v1/transactions/record "{\"card_instance_id\":\"$CARD\",
+	lt_race_req POST /api/v1/transactions/record "{\"card_instance_id\":\"$CARD\",
 	    \"location_id\":\"$LOC\",\"staff_user_id\":\"$STAFF\",
 	    \"purchase_amount\":20.00,\"idempotency_key\":\"same-key-1\"}" "$W/idem"
 }
-run_clients same_key
+lt_race "$CLIENTS" "$W" same_key
 is "$(count 200 "$W/idem")" "$CLIENTS" "the same key from $CLIENTS clients at once: every client gets 200"
 is "$(sql "SELECT count(*) FROM transactions WHERE card_id = '$CARD'")" 1 \
     "... and exactly one transaction is recorded"
@@ -75,16 +48,16 @@ is "$(sql "SELECT cashback_balance FROM cards WHERE id = '$CARD'")" 100 \
 # --- punches with distinct keys: one per cooldown window -------------------
 PCARD=$(new_card punch --title "Burst" --punches 10 --reward-title "R" --cooldown 3)
 punch() {
-	post /api/v1/transactions/record "{\"card_instance_id\":\"$PCARD\",
+	lt_race_req POST /api/v1/transactions/record "{\"card_instance_id\":\"$PCARD\",
 	    \"location_id\":\"$LOC\",\"staff_user_id\":\"$STAFF\",
 	    \"purchase_amount\":1,\"idempotency_key\":\"punch-$ROUND-$1\"}" "$W/punch$ROUND"
 }
-ROUND=1 run_clients punch
+ROUND=1 lt_race "$CLIENTS" "$W" punch
 is "$(count 200 "$W/punch1")" 1 "$CLIENTS clients punching one card at once: exactly one succeeds"
 is "$(count 429 "$W/punch1")" $((CLIENTS - 1)) "... the others get 429 COOLDOWN_ACTIVE"
 is "$(grep -c COOLDOWN_ACTIVE "$W/punch1")" $((CLIENTS - 1)) "... with the COOLDOWN_ACTIVE code"
 sleep 3.2
-ROUND=2 run_clients punch
+ROUND=2 lt_race "$CLIENTS" "$W" punch
 is "$(count 200 "$W/punch2")" 1 "after the 3 s cooldown, another burst: exactly one succeeds again"
 is "$(sql "SELECT count(*) || ' ' || (SELECT lifetime_punches FROM cards WHERE id = '$PCARD') FROM transactions WHERE card_id = '$PCARD'")" "2 2" \
     "... two punches recorded and counted in two windows"
@@ -96,13 +69,13 @@ buy() {	# amounts vary per client and purchase, many with half cents
 	local j a
 	for j in $(seq 1 $PER); do
 		a=$(( (j * 137 + $1 * 53) % 5000 + 1 ))
-		post /api/v1/transactions/record "{\"card_instance_id\":\"$CCARD\",
+		lt_race_req POST /api/v1/transactions/record "{\"card_instance_id\":\"$CCARD\",
 		    \"location_id\":\"$LOC\",\"staff_user_id\":\"$STAFF\",
 		    \"purchase_amount\":$((a / 100)).$(printf %02d $((a % 100))),
 		    \"idempotency_key\":\"buy-$1-$j\"}" "$W/buy"
 	done
 }
-run_clients buy
+lt_race "$CLIENTS" "$W" buy
 expect=0
 for i in $(seq 1 $CLIENTS); do
 	for j in $(seq 1 $PER); do
@@ -127,13 +100,13 @@ is "$(lt_jq .data.new_balance)" 10 "a 500.00 purchase at 2 % gives a 10.00 balan
 redeem() {
 	local j
 	for j in $(seq 1 20); do
-		post /api/v1/cashback/redeem "{\"card_instance_id\":\"$RCARD\",
+		lt_race_req POST /api/v1/cashback/redeem "{\"card_instance_id\":\"$RCARD\",
 		    \"location_id\":\"$LOC\",\"staff_user_id\":\"$STAFF\",
 		    \"redemption_amount\":1.00,\"purchase_amount\":5.00,
 		    \"idempotency_key\":\"red-$1-$j\"}" "$W/redeem"
 	done
 }
-run_clients redeem
+lt_race "$CLIENTS" "$W" redeem
 is "$(count 200 "$W/redeem")" 10 "$CLIENTS clients x 20 redemptions of 1.00 against 10.00: exactly 10 succeed"
 is "$(count 422 "$W/redeem")" $((CLIENTS * 20 - 10)) "... all the others are 422 INSUFFICIENT_BALANCE"
 is "$(sql "SELECT cashback_balance FROM cards WHERE id = '$RCARD'")" 0 "... the balance is 0.00"
@@ -148,10 +121,10 @@ LT_TOKEN=$TOKEN lt_req POST /api/v1/transactions/record "{\"card_instance_id\":\
     \"location_id\":\"$LOC\",\"staff_user_id\":\"$STAFF\",\"purchase_amount\":1,\"punch_count\":30}"
 is "$(lt_jq .data.rewards_earned)" 3 "30 punches on a 10-punch card earn 3 rewards"
 claim() {
-	post /api/v1/rewards/claim "{\"card_instance_id\":\"$QCARD\",
+	lt_race_req POST /api/v1/rewards/claim "{\"card_instance_id\":\"$QCARD\",
 	    \"location_id\":\"$LOC\",\"staff_user_id\":\"$STAFF\"}" "$W/claim"
 }
-run_clients claim
+lt_race "$CLIENTS" "$W" claim
 is "$(count 200 "$W/claim")" 3 "$CLIENTS clients claiming at once on a card with 3 pending rewards: exactly 3 succeed"
 is "$(count 409 "$W/claim")" $((CLIENTS - 3)) "... the others get 409 NO_PENDING_REWARDS"
 is "$(awk '$1 == 200 { print $2 }' "$W/claim" | jq -r .reward_id | sort -u | wc -l)" 3 \
@@ -165,10 +138,10 @@ for i in 1 2 3 4; do
 done
 is "$LT_STATUS" 401 "four wrong passwords: 401, one failure short of the limit"
 login_ok() {
-	post /api/v1/auth/login "{\"email\":\"$DEMO_STAFF_EMAIL\",
+	lt_race_req POST /api/v1/auth/login "{\"email\":\"$DEMO_STAFF_EMAIL\",
 	    \"password\":\"$DEMO_STAFF_PASSWORD\"}" "$W/logins"
 }
-run_clients login_ok
+lt_race "$CLIENTS" "$W" login_ok
 is "$(count 200 "$W/logins")" $CLIENTS "then $CLIENTS tills logging in at once with the right password all get in"
 
 # --- a sync batch against a locked database answers in bounded time -------

@@ -11,6 +11,7 @@ LT_PROCS=4
 lt_start
 lt_login "$DEMO_STAFF_EMAIL" "$DEMO_STAFF_PASSWORD" || bail "login failed"
 TOKEN=$LT_TOKEN
+LT_RACE_TOKEN=$TOKEN
 STAFF=$LT_USER_ID
 LOC=$LT_LOCATION_ID
 W=$LT_DIR/work
@@ -26,41 +27,13 @@ CARD=$(jq -r .card_instance_id <<<"$issued")
 BARCODE=$(jq -r .barcode_value <<<"$issued")
 SHARE=$(jq -r .share_token <<<"$issued")
 
-# req METHOD PATH BODY OUTFILE: one request (BODY "" for none);
-# appends "STATUS BODY" to OUTFILE.
-req() {	# METHOD PATH BODY OUTFILE
-	local s f=$4.body.$BASHPID
-	s=$(curl -s -o "$f" -w '%{http_code}' --max-time 60 -X "$1" \
-	    -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' \
-	    ${3:+--data-binary "$3"} "$LT_URL$2") || s=000
-	# One write(2) a line, so the lines of clients appending at once
-	# stay whole (bash's printf writes a long one in pieces).
-	printf '%s %s\n' "$s" "$(tr -d '\n' <"$f" 2>/dev/null)" >"$f.line"
-	cat "$f.line" >>"$4"
-	rm -f "$f.line"
-	rm -f "$f"
-}
-
-# Starts CLIENTS processes running FUNC CLIENT_NO, released together.
-run_clients() {	# FUNC
-	local i pids=()
-	rm -f "$W/go"
-	for i in $(seq 1 $CLIENTS); do
-		( while [ ! -e "$W/go" ]; do sleep 0.01; done; "$1" "$i" ) &
-		pids+=($!)
-	done
-	sleep 0.3
-	touch "$W/go"
-	wait "${pids[@]}"
-}
-
 # Each client reads the card as a till, its history, or the customer's page.
 reader() {
 	case $(($1 % 4)) in
-	0) req GET "/api/v1/mycard/$SHARE" "" "$W/page$ROUND" ;;
-	1) req GET "/api/v1/transactions/history?card_instance_id=$CARD" "" \
+	0) lt_race_req GET "/api/v1/mycard/$SHARE" "" "$W/page$ROUND" ;;
+	1) lt_race_req GET "/api/v1/transactions/history?card_instance_id=$CARD" "" \
 	    "$W/hist$ROUND" ;;
-	*) req POST /api/v1/cards/lookup "{\"barcode_value\":\"$BARCODE\"}" \
+	*) lt_race_req POST /api/v1/cards/lookup "{\"barcode_value\":\"$BARCODE\"}" \
 	    "$W/look$ROUND" ;;
 	esac
 }
@@ -81,7 +54,7 @@ for ROUND in $(seq 1 $ROUNDS); do
 	sql "UPDATE cashback_earnings SET expires_at = 1700000000000 + $ROUND WHERE card_id = '$CARD' AND remaining > 0 AND amount IN (100, 200)"
 	expired=$((expired + due))
 	before=$(sql "SELECT cashback_balance FROM cards WHERE id = '$CARD'")
-	run_clients reader
+	lt_race "$CLIENTS" "$W" reader
 	is "$(cat "$W"/*"$ROUND" | grep -c '^200 ')" "$CLIENTS" \
 	    "round $ROUND: $CLIENTS readers of a card with $due cents due at once all get 200" ||
 	    diag "$(cat "$W"/*"$ROUND" | grep -v '^200 ' | cut -c1-400)"

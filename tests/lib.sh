@@ -224,6 +224,36 @@ LT_STATUS=
 LT_BODY=
 LT_HEADERS=
 
+# lt_race_req METHOD PATH BODY OUTFILE: one request of a racing client
+# (BODY "" for none), with the bearer token LT_RACE_TOKEN; appends
+# "STATUS BODY" to OUTFILE in one write(2), so the lines of clients
+# appending at once stay whole (bash's printf writes a long one in
+# pieces).
+lt_race_req() {
+	local s f=$4.body.$BASHPID
+	s=$(curl -s -o "$f" -w '%{http_code}' --max-time 60 -X "$1" \
+	    -H "Authorization: Bearer ${LT_RACE_TOKEN:-}" \
+	    -H 'Content-Type: application/json' \
+	    ${3:+--data-binary "$3"} "$LT_URL$2") || s=000
+	printf '%s %s\n' "$s" "$(tr -d '\n' <"$f" 2>/dev/null)" >"$f.line"
+	cat "$f.line" >>"$4"
+	rm -f "$f" "$f.line"
+}
+
+# lt_race N DIR FUNC: N processes running FUNC CLIENT_NO, held until all
+# have started (DIR/go), then released together; waits for them all.
+lt_race() {
+	local i pids=()
+	rm -f "$2/go"
+	for i in $(seq 1 "$1"); do
+		( while [ ! -e "$2/go" ]; do sleep 0.01; done; "$3" "$i" ) &
+		pids+=($!)
+	done
+	sleep 0.3
+	touch "$2/go"
+	wait "${pids[@]}"
+}
+
 # lt_req METHOD PATH [BODY [CURL_ARGS...]]: BODY is sent as is with
 # Content-Type: application/json (unless CURL_ARGS set another); "@FILE"
 # sends a file. "" sends no body.

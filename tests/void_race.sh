@@ -13,6 +13,7 @@ LT_PROCS=4
 lt_start
 lt_login "$DEMO_STAFF_EMAIL" "$DEMO_STAFF_PASSWORD" || bail "login failed"
 TOKEN=$LT_TOKEN
+LT_RACE_TOKEN=$TOKEN
 STAFF=$LT_USER_ID
 LOC=$LT_LOCATION_ID
 W=$LT_DIR/work
@@ -26,31 +27,6 @@ P=$(admin program add --merchant "$DEMO_MERCHANT_ID" --type cashback \
 CARD=$(admin card issue --program "$P" --customer "Race" |
     jq -r .card_instance_id) || bail "card issue"
 
-req() {	# METHOD PATH BODY OUTFILE: appends "STATUS BODY" to OUTFILE
-	local s f=$4.body.$BASHPID
-	s=$(curl -s -o "$f" -w '%{http_code}' --max-time 60 -X "$1" \
-	    -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' \
-	    ${3:+--data-binary "$3"} "$LT_URL$2") || s=000
-	# One write(2) a line, so the lines of clients appending at once
-	# stay whole (bash's printf writes a long one in pieces).
-	printf '%s %s\n' "$s" "$(tr -d '\n' <"$f" 2>/dev/null)" >"$f.line"
-	cat "$f.line" >>"$4"
-	rm -f "$f.line"
-	rm -f "$f"
-}
-
-run_clients() {	# FUNC: CLIENTS processes running FUNC N, released together
-	local i pids=()
-	rm -f "$W/go"
-	for i in $(seq 1 $CLIENTS); do
-		( while [ ! -e "$W/go" ]; do sleep 0.01; done; "$1" "$i" ) &
-		pids+=($!)
-	done
-	sleep 0.3
-	touch "$W/go"
-	wait "${pids[@]}"
-}
-
 void_body() {	# TRANSACTION KEY
 	printf '{"transaction_id":"%s","reason":"race","location_id":"%s","staff_user_id":"%s","idempotency_key":"%s"}' \
 	    "$1" "$LOC" "$STAFF" "$2"
@@ -60,9 +36,9 @@ void_body() {	# TRANSACTION KEY
 # 5-8 redeem 0.75 each.
 racer() {
 	case $1 in
-	1|2) req POST /api/v1/transactions/void "$(void_body "$PURCHASE" "vp-$ROUND-$1")" "$W/vp$ROUND" ;;
-	3|4) req POST /api/v1/transactions/void "$(void_body "$REDEMPTION" "vr-$ROUND-$1")" "$W/vr$ROUND" ;;
-	*) req POST /api/v1/cashback/redeem \
+	1|2) lt_race_req POST /api/v1/transactions/void "$(void_body "$PURCHASE" "vp-$ROUND-$1")" "$W/vp$ROUND" ;;
+	3|4) lt_race_req POST /api/v1/transactions/void "$(void_body "$REDEMPTION" "vr-$ROUND-$1")" "$W/vr$ROUND" ;;
+	*) lt_race_req POST /api/v1/cashback/redeem \
 	    "{\"card_instance_id\":\"$CARD\",\"location_id\":\"$LOC\",\"staff_user_id\":\"$STAFF\",\"redemption_amount\":0.75,\"purchase_amount\":0.75,\"idempotency_key\":\"rd-$ROUND-$1\"}" \
 	    "$W/rd$ROUND" ;;
 	esac
@@ -84,7 +60,7 @@ for ROUND in $(seq 1 $ROUNDS); do
 	    "{\"card_instance_id\":\"$CARD\",\"location_id\":\"$LOC\",\"staff_user_id\":\"$STAFF\",\"redemption_amount\":1.00,\"purchase_amount\":1.00}"
 	[ "$LT_STATUS" = 200 ] || bail "redeem: $LT_STATUS $LT_BODY"
 	REDEMPTION=$(lt_jq .transaction_id)
-	run_clients racer
+	lt_race "$CLIENTS" "$W" racer
 	is "$(grep -c '^200 ' "$W/vp$ROUND")|$(grep -c '^409 .*ALREADY_VOIDED' "$W/vp$ROUND")|$(grep -c '^200 ' "$W/vr$ROUND")|$(grep -c '^409 .*ALREADY_VOIDED' "$W/vr$ROUND")" \
 	    "1|1|1|1" "round $ROUND: the purchase and the redemption are voided once each; the second void of each is 409 ALREADY_VOIDED"
 	is "$(grep -vc '^\(200 \|422 .*INSUFFICIENT_BALANCE\)' "$W/rd$ROUND")" 0 \
