@@ -1246,25 +1246,6 @@ lc_db_reward_add(struct lc_db *db, const struct lc_reward *r)
 	    r->earned_at));
 }
 
-int
-lc_db_reward_oldest(struct lc_db *db, const char *card_id, struct lc_reward *r)
-{
-	sqlite3_stmt *st = lc_sq_prep(db, LC_SQL_REWARD_OLDEST, "s", card_id);
-	int rc;
-
-	if ((rc = row(db, st)) != 1)
-		return rc;
-	COL(st, 0, r->id);
-	COL(st, 1, r->card_id);
-	COL(st, 2, r->earned_txn_id);
-	COL(st, 3, r->title);
-	COL(st, 4, r->description);
-	r->amount = sqlite3_column_int64(st, 5);
-	r->earned_at = sqlite3_column_int64(st, 6);
-	sqlite3_reset(st);
-	return 1;
-}
-
 /* The columns of REWARD_OLDEST and REWARD_PENDING_OF. */
 static int
 reward_get(struct lc_db *db, sqlite3_stmt *st, struct lc_reward *r)
@@ -1282,6 +1263,13 @@ reward_get(struct lc_db *db, sqlite3_stmt *st, struct lc_reward *r)
 	r->earned_at = sqlite3_column_int64(st, 6);
 	sqlite3_reset(st);
 	return 1;
+}
+
+int
+lc_db_reward_oldest(struct lc_db *db, const char *card_id, struct lc_reward *r)
+{
+	return reward_get(db, lc_sq_prep(db, LC_SQL_REWARD_OLDEST, "s", card_id),
+	    r);
 }
 
 int
