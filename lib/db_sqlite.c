@@ -8,11 +8,13 @@
 #include <string.h>
 #include <time.h>
 
+#include "lc_backend.h"
 #include "lc_int.h"
 #include "lc_queue.h"
 #include "lc_sqlite.h"
 
 struct lc_db {
+	const struct lc_db_ops *ops;	/* first: see lc_backend.h */
 	sqlite3 *h;
 	sqlite3_stmt *stmts[LC_SQL__MAX];
 	struct timespec wait_start;	/* of the lock wait under way */
@@ -20,6 +22,11 @@ struct lc_db {
 	int writer;			/* set up to write (writer_setup) */
 	int wal_frames;			/* in the log after our last commit */
 };
+
+#define SQ_DECL(ret, name, params) static ret sq_##name params;
+LC_DB_OPS(SQ_DECL)
+#undef SQ_DECL
+static const struct lc_db_ops sq_ops;
 
 static const char *const lc_sql[LC_SQL__MAX] = {
 #define X(name, sql) [LC_SQL_##name] = sql,
@@ -118,18 +125,6 @@ fold(sqlite3_context *cx, int argc, sqlite3_value **argv)
 	}
 	*o = '\0';
 	sqlite3_result_text(cx, (const char *)out, (int)(o - out), sqlite3_free);
-}
-
-const char *
-lc_db_default_path(const char *explicit_path)
-{
-	const char *env;
-
-	if (explicit_path != NULL && *explicit_path != '\0')
-		return explicit_path;
-	if ((env = getenv("LOYALTY_DB")) != NULL && *env != '\0')
-		return env;
-	return LC_DEFAULT_DB;
 }
 
 static int
@@ -249,13 +244,7 @@ unusable(sqlite3 *h, const char **errmsg)
 }
 
 struct lc_db *
-lc_db_open(const char *path, int create, const char **errmsg)
-{
-	return lc_db_open_ex(path, create, errmsg, NULL);
-}
-
-struct lc_db *
-lc_db_open_ex(const char *path, int create, const char **errmsg,
+lc_sq_open(const char *path, int create, const char **errmsg,
     int *misconfigured)
 {
 	struct lc_db *db;
@@ -270,6 +259,7 @@ lc_db_open_ex(const char *path, int create, const char **errmsg,
 		*errmsg = "out of memory";
 		return NULL;
 	}
+	db->ops = &sq_ops;
 	if (sqlite3_open_v2(path, &db->h, flags, NULL) != SQLITE_OK) {
 		*errmsg = "cannot open the database file";
 		goto fail;
@@ -309,12 +299,12 @@ lc_db_open_ex(const char *path, int create, const char **errmsg,
 fail:
 	if (misconfigured != NULL && *misconfigured == 0)
 		*misconfigured = unusable(db->h, errmsg);
-	lc_db_close(db);
+	sq_close(db);
 	return NULL;
 }
 
-void
-lc_db_close(struct lc_db *db)
+static void
+sq_close(struct lc_db *db)
 {
 	int i;
 
@@ -327,8 +317,8 @@ lc_db_close(struct lc_db *db)
 	free(db);
 }
 
-int
-lc_db_version(struct lc_db *db)
+static int
+sq_version(struct lc_db *db)
 {
 	return applied_version(db->h);
 }
@@ -552,15 +542,15 @@ log_sync(struct lc_db *db)
 	return 0;
 }
 
-void
-lc_db_shrink(struct lc_db *db)
+static void
+sq_shrink(struct lc_db *db)
 {
 	if (db != NULL)
 		(void)sqlite3_db_release_memory(db->h);
 }
 
-void
-lc_db_tidy(struct lc_db *db)
+static void
+sq_tidy(struct lc_db *db)
 {
 	/* SQLite's own threshold (wal_autocheckpoint): 1000 pages. A
 	 * passive checkpoint waits for no one; another process's
@@ -580,8 +570,8 @@ lc_db_tidy(struct lc_db *db)
 	lc_queue_leave(&db->queue);
 }
 
-int
-lc_db_begin(struct lc_db *db, int write)
+static int
+sq_begin(struct lc_db *db, int write)
 {
 	/* IMMEDIATE: a deferred read-then-write can fail with SQLITE_BUSY
 	 * that no busy timeout cures. A read takes no lock, only a
@@ -608,19 +598,19 @@ lc_db_begin(struct lc_db *db, int write)
 	return -1;
 }
 
-int
-lc_db_commit(struct lc_db *db)
+static int
+sq_commit(struct lc_db *db)
 {
 	if (exec(db->h, "COMMIT") == 0) {
 		lc_queue_leave(&db->queue);
 		return log_sync(db);
 	}
-	lc_db_rollback(db);
+	sq_rollback(db);
 	return -1;
 }
 
-void
-lc_db_idle(struct lc_db *db)
+static void
+sq_idle(struct lc_db *db)
 {
 	int i;
 
@@ -637,8 +627,8 @@ lc_db_idle(struct lc_db *db)
 			sqlite3_reset(db->stmts[i]);
 }
 
-void
-lc_db_rollback(struct lc_db *db)
+static void
+sq_rollback(struct lc_db *db)
 {
 	if (!sqlite3_get_autocommit(db->h))
 		(void)exec(db->h, "ROLLBACK");
@@ -647,8 +637,8 @@ lc_db_rollback(struct lc_db *db)
 
 /* Settings. */
 
-int
-lc_db_setting_get(struct lc_db *db, const char *key, char *out, size_t outsz)
+static int
+sq_setting_get(struct lc_db *db, const char *key, char *out, size_t outsz)
 {
 	sqlite3_stmt *st = lc_sq_prep(db, LC_SQL_SETTING_GET, "s", key);
 	int rc;
@@ -660,23 +650,23 @@ lc_db_setting_get(struct lc_db *db, const char *key, char *out, size_t outsz)
 	return rc;
 }
 
-int
-lc_db_setting_set(struct lc_db *db, const char *key, const char *value)
+static int
+sq_setting_set(struct lc_db *db, const char *key, const char *value)
 {
 	return put(db, lc_sq_prep(db, LC_SQL_SETTING_SET, "ss", key, value));
 }
 
 /* Merchants and locations. */
 
-int
-lc_db_merchant_add(struct lc_db *db, const char *id, const char *name,
+static int
+sq_merchant_add(struct lc_db *db, const char *id, const char *name,
     int64_t at)
 {
 	return put(db, lc_sq_prep(db, LC_SQL_MERCHANT_ADD, "ssi", id, name, at));
 }
 
-int
-lc_db_merchant_exists(struct lc_db *db, const char *id)
+static int
+sq_merchant_exists(struct lc_db *db, const char *id)
 {
 	sqlite3_stmt *st = lc_sq_prep(db, LC_SQL_MERCHANT_EXISTS, "s", id);
 	int rc;
@@ -686,8 +676,8 @@ lc_db_merchant_exists(struct lc_db *db, const char *id)
 	return rc;
 }
 
-int
-lc_db_location_add(struct lc_db *db, const struct lc_location *l, int64_t at)
+static int
+sq_location_add(struct lc_db *db, const struct lc_location *l, int64_t at)
 {
 	return put(db, lc_sq_prep(db, LC_SQL_LOCATION_ADD, "sssi", l->id,
 	    l->merchant_id, l->name, at));
@@ -702,8 +692,8 @@ location_row(sqlite3_stmt *st, struct lc_location *l)
 	l->created_at = sqlite3_column_int64(st, 3);
 }
 
-int
-lc_db_location_get(struct lc_db *db, const char *id, struct lc_location *l)
+static int
+sq_location_get(struct lc_db *db, const char *id, struct lc_location *l)
 {
 	sqlite3_stmt *st = lc_sq_prep(db, LC_SQL_LOCATION_GET, "s", id);
 	int rc;
@@ -715,8 +705,8 @@ lc_db_location_get(struct lc_db *db, const char *id, struct lc_location *l)
 	return rc;
 }
 
-int
-lc_db_locations(struct lc_db *db, const char *merchant_id,
+static int
+sq_locations(struct lc_db *db, const char *merchant_id,
     int (*each)(void *, const struct lc_location *), void *arg)
 {
 	sqlite3_stmt *st = lc_sq_prep(db, LC_SQL_LOCATIONS_OF_MERCHANT, "s",
@@ -764,20 +754,20 @@ user_get(struct lc_db *db, sqlite3_stmt *st, struct lc_user *u)
 	return rc;
 }
 
-int
-lc_db_user_by_email(struct lc_db *db, const char *email, struct lc_user *u)
+static int
+sq_user_by_email(struct lc_db *db, const char *email, struct lc_user *u)
 {
 	return user_get(db, lc_sq_prep(db, LC_SQL_USER_BY_EMAIL, "s", email), u);
 }
 
-int
-lc_db_user_get(struct lc_db *db, const char *id, struct lc_user *u)
+static int
+sq_user_get(struct lc_db *db, const char *id, struct lc_user *u)
 {
 	return user_get(db, lc_sq_prep(db, LC_SQL_USER_GET, "s", id), u);
 }
 
-int
-lc_db_user_add(struct lc_db *db, const struct lc_user *u, int64_t at)
+static int
+sq_user_add(struct lc_db *db, const struct lc_user *u, int64_t at)
 {
 	return put_unique(db, lc_sq_prep(db, LC_SQL_USER_ADD, "sssssssi",
 	    u->id, u->merchant_id, u->email,
@@ -786,15 +776,15 @@ lc_db_user_add(struct lc_db *db, const struct lc_user *u, int64_t at)
 	    u->is_owner ? NULL : u->location_id, u->password_hash, at));
 }
 
-int
-lc_db_user_set_disabled(struct lc_db *db, const char *id, int disabled)
+static int
+sq_user_set_disabled(struct lc_db *db, const char *id, int disabled)
 {
 	return change(db, lc_sq_prep(db, LC_SQL_USER_SET_DISABLED, "is",
 	    (int64_t)(disabled != 0), id));
 }
 
-int
-lc_db_user_set_password(struct lc_db *db, const char *id, const char *hash)
+static int
+sq_user_set_password(struct lc_db *db, const char *id, const char *hash)
 {
 	return change(db, lc_sq_prep(db, LC_SQL_USER_SET_PASSWORD, "ss", hash,
 	    id));
@@ -802,8 +792,8 @@ lc_db_user_set_password(struct lc_db *db, const char *id, const char *hash)
 
 /* Login attempts. */
 
-int
-lc_db_attempts(struct lc_db *db, const char *email, int64_t since,
+static int
+sq_attempts(struct lc_db *db, const char *email, int64_t since,
     int64_t stale_before, struct lc_attempts *a)
 {
 	sqlite3_stmt *st = lc_sq_prep(db, LC_SQL_ATTEMPTS, "sii", email, since,
@@ -820,8 +810,8 @@ lc_db_attempts(struct lc_db *db, const char *email, int64_t since,
 	return 0;
 }
 
-int
-lc_db_attempt_add(struct lc_db *db, const char *email, int64_t at, int64_t *id)
+static int
+sq_attempt_add(struct lc_db *db, const char *email, int64_t at, int64_t *id)
 {
 	if (put(db, lc_sq_prep(db, LC_SQL_ATTEMPT_ADD, "si", email, at)) == -1)
 		return -1;
@@ -829,22 +819,22 @@ lc_db_attempt_add(struct lc_db *db, const char *email, int64_t at, int64_t *id)
 	return 0;
 }
 
-int
-lc_db_attempt_settle(struct lc_db *db, int64_t id, int failed, int64_t at)
+static int
+sq_attempt_settle(struct lc_db *db, int64_t id, int failed, int64_t at)
 {
 	return failed ? change(db, lc_sq_prep(db, LC_SQL_ATTEMPT_FAIL, "ii", at,
 	    id)) : change(db, lc_sq_prep(db, LC_SQL_ATTEMPT_FORGET, "i", id));
 }
 
-int
-lc_db_attempts_clear(struct lc_db *db, const char *email, int64_t stale_before)
+static int
+sq_attempts_clear(struct lc_db *db, const char *email, int64_t stale_before)
 {
 	return put(db, lc_sq_prep(db, LC_SQL_ATTEMPTS_CLEAR, "si", email,
 	    stale_before));
 }
 
-int
-lc_db_attempts_prune(struct lc_db *db, int64_t before, int64_t stale_before)
+static int
+sq_attempts_prune(struct lc_db *db, int64_t before, int64_t stale_before)
 {
 	return put(db, lc_sq_prep(db, LC_SQL_ATTEMPTS_PRUNE, "ii", before,
 	    stale_before));
@@ -852,8 +842,8 @@ lc_db_attempts_prune(struct lc_db *db, int64_t before, int64_t stale_before)
 
 /* Tokens. */
 
-int
-lc_db_token_get(struct lc_db *db, const unsigned char digest[LC_DIGEST_LEN],
+static int
+sq_token_get(struct lc_db *db, const unsigned char digest[LC_DIGEST_LEN],
     struct lc_token *t)
 {
 	sqlite3_stmt *st = lc_sq_prep(db, LC_SQL_TOKEN_GET, "b", digest,
@@ -875,8 +865,8 @@ lc_db_token_get(struct lc_db *db, const unsigned char digest[LC_DIGEST_LEN],
 	return 1;
 }
 
-int
-lc_db_token_add(struct lc_db *db, const unsigned char digest[LC_DIGEST_LEN],
+static int
+sq_token_add(struct lc_db *db, const unsigned char digest[LC_DIGEST_LEN],
     const char *kind, const char *user_id, const char *family,
     int64_t expires_at, int64_t at)
 {
@@ -884,28 +874,28 @@ lc_db_token_add(struct lc_db *db, const unsigned char digest[LC_DIGEST_LEN],
 	    LC_DIGEST_LEN, kind, user_id, family, expires_at, at));
 }
 
-int
-lc_db_token_rotate(struct lc_db *db, const unsigned char digest[LC_DIGEST_LEN],
+static int
+sq_token_rotate(struct lc_db *db, const unsigned char digest[LC_DIGEST_LEN],
     int64_t at)
 {
 	return change(db, lc_sq_prep(db, LC_SQL_TOKEN_ROTATE, "ib", at, digest,
 	    LC_DIGEST_LEN));
 }
 
-int
-lc_db_tokens_revoke_family(struct lc_db *db, const char *family)
+static int
+sq_tokens_revoke_family(struct lc_db *db, const char *family)
 {
 	return put(db, lc_sq_prep(db, LC_SQL_TOKENS_REVOKE_FAMILY, "s", family));
 }
 
-int
-lc_db_tokens_revoke_user(struct lc_db *db, const char *user_id)
+static int
+sq_tokens_revoke_user(struct lc_db *db, const char *user_id)
 {
 	return put(db, lc_sq_prep(db, LC_SQL_TOKENS_REVOKE_USER, "s", user_id));
 }
 
-int
-lc_db_tokens_prune(struct lc_db *db, int64_t now)
+static int
+sq_tokens_prune(struct lc_db *db, int64_t now)
 {
 	return put(db, lc_sq_prep(db, LC_SQL_TOKENS_PRUNE, "i", now));
 }
@@ -915,8 +905,8 @@ lc_db_tokens_prune(struct lc_db *db, int64_t now)
 static int tiers_get(struct lc_db *, struct lc_program *);
 static int tiers_put(struct lc_db *, const struct lc_program *);
 
-int
-lc_db_program_add(struct lc_db *db, const struct lc_program *p, int64_t at)
+static int
+sq_program_add(struct lc_db *db, const struct lc_program *p, int64_t at)
 {
 	int punch = strcmp(p->type, "punch") == 0;
 	int cashback = strcmp(p->type, "cashback") == 0;
@@ -953,8 +943,8 @@ program_row(sqlite3_stmt *st, struct lc_program *p)
 	p->ntiers = 0;
 }
 
-int
-lc_db_program_get(struct lc_db *db, const char *id, struct lc_program *p)
+static int
+sq_program_get(struct lc_db *db, const char *id, struct lc_program *p)
 {
 	sqlite3_stmt *st = lc_sq_prep(db, LC_SQL_PROGRAM_GET, "s", id);
 	int rc;
@@ -979,8 +969,8 @@ tiers_put(struct lc_db *db, const struct lc_program *p)
 	return 0;
 }
 
-int
-lc_db_program_update(struct lc_db *db, const struct lc_program *p)
+static int
+sq_program_update(struct lc_db *db, const struct lc_program *p)
 {
 	if (change(db, lc_sq_prep(db, LC_SQL_PROGRAM_UPDATE, "sssiioos",
 	    p->title, p->reward_title, p->reward_description, p->reward_amount,
@@ -994,8 +984,8 @@ lc_db_program_update(struct lc_db *db, const struct lc_program *p)
 	    -1 : tiers_put(db, p);
 }
 
-int
-lc_db_programs(struct lc_db *db, const char *merchant_id,
+static int
+sq_programs(struct lc_db *db, const char *merchant_id,
     int (*each)(void *, const struct lc_program *, int64_t), void *arg)
 {
 	sqlite3_stmt *st = lc_sq_prep(db, LC_SQL_PROGRAMS_OF_MERCHANT, "s",
@@ -1105,8 +1095,8 @@ card_get(struct lc_db *db, sqlite3_stmt *st, struct lc_card *c)
 	return 1;
 }
 
-int
-lc_db_card_get(struct lc_db *db, enum lc_cardkey key, const char *merchant_id,
+static int
+sq_card_get(struct lc_db *db, enum lc_cardkey key, const char *merchant_id,
     const char *value, struct lc_card *c)
 {
 	static const enum lc_sql which[] = { LC_SQL_CARD_BY_ID,
@@ -1116,8 +1106,8 @@ lc_db_card_get(struct lc_db *db, enum lc_cardkey key, const char *merchant_id,
 	    value), c);
 }
 
-int
-lc_db_card_add(struct lc_db *db, const struct lc_card *c,
+static int
+sq_card_add(struct lc_db *db, const struct lc_card *c,
     const char *issued_by, const char *issued_location, int64_t at)
 {
 	return put_unique(db, lc_sq_prep(db, LC_SQL_CARD_ADD, "sssssssssi",
@@ -1125,14 +1115,14 @@ lc_db_card_add(struct lc_db *db, const struct lc_card *c,
 	    c->qr, c->share_token, issued_by, issued_location, at));
 }
 
-int
-lc_db_card_by_share(struct lc_db *db, const char *token, struct lc_card *c)
+static int
+sq_card_by_share(struct lc_db *db, const char *token, struct lc_card *c)
 {
 	return card_get(db, lc_sq_prep(db, LC_SQL_CARD_BY_SHARE, "s", token), c);
 }
 
-int
-lc_db_card_updated(struct lc_db *db, const struct lc_card *c, int64_t *at)
+static int
+sq_card_updated(struct lc_db *db, const struct lc_card *c, int64_t *at)
 {
 	sqlite3_stmt *st = lc_sq_prep(db, LC_SQL_CARD_UPDATED, "is",
 	    c->created_at, c->id);
@@ -1144,8 +1134,8 @@ lc_db_card_updated(struct lc_db *db, const struct lc_card *c, int64_t *at)
 	return 0;
 }
 
-int
-lc_db_card_save(struct lc_db *db, const struct lc_card *c)
+static int
+sq_card_save(struct lc_db *db, const struct lc_card *c)
 {
 	return change(db, lc_sq_prep(db, LC_SQL_CARD_SAVE, "iiiiiis",
 	    c->current_punches, c->pending_rewards, c->lifetime_punches,
@@ -1153,8 +1143,8 @@ lc_db_card_save(struct lc_db *db, const struct lc_card *c)
 	    c->id)) == 1 && sqlite3_changes(db->h) == 1 ? 0 : -1;
 }
 
-int
-lc_db_card_set_status(struct lc_db *db, const char *id, const char *status)
+static int
+sq_card_set_status(struct lc_db *db, const char *id, const char *status)
 {
 	return change(db, lc_sq_prep(db, LC_SQL_CARD_SET_STATUS, "ss", status,
 	    id));
@@ -1162,8 +1152,8 @@ lc_db_card_set_status(struct lc_db *db, const char *id, const char *status)
 
 /* Transactions, rewards, the ledger. */
 
-int
-lc_db_txn_add(struct lc_db *db, const struct lc_txn *t)
+static int
+sq_txn_add(struct lc_db *db, const struct lc_txn *t)
 {
 	/* A void's and an adjustment's amounts are signed: bound as
 	 * they are, NULL only for none. */
@@ -1181,8 +1171,8 @@ lc_db_txn_add(struct lc_db *db, const struct lc_txn *t)
 
 static int64_t int_or_none(sqlite3_stmt *, int);
 
-int
-lc_db_txn_get(struct lc_db *db, const char *merchant_id, const char *id,
+static int
+sq_txn_get(struct lc_db *db, const char *merchant_id, const char *id,
     struct lc_txn_info *t)
 {
 	sqlite3_stmt *st = lc_sq_prep(db, LC_SQL_TXN_GET, "ss", merchant_id,
@@ -1209,8 +1199,8 @@ lc_db_txn_get(struct lc_db *db, const char *merchant_id, const char *id,
 	return 1;
 }
 
-int
-lc_db_txn_child(struct lc_db *db, const char *id, char out[LC_ID_LEN + 1])
+static int
+sq_txn_child(struct lc_db *db, const char *id, char out[LC_ID_LEN + 1])
 {
 	sqlite3_stmt *st = lc_sq_prep(db, LC_SQL_TXN_CHILD, "s", id);
 	int rc;
@@ -1222,8 +1212,8 @@ lc_db_txn_child(struct lc_db *db, const char *id, char out[LC_ID_LEN + 1])
 	return rc;
 }
 
-int
-lc_db_punch_near(struct lc_db *db, const char *card_id, int64_t after,
+static int
+sq_punch_near(struct lc_db *db, const char *card_id, int64_t after,
     int64_t before, int64_t *at)
 {
 	sqlite3_stmt *st = lc_sq_prep(db, LC_SQL_PUNCH_NEAR, "sii", card_id,
@@ -1238,8 +1228,8 @@ lc_db_punch_near(struct lc_db *db, const char *card_id, int64_t after,
 	return found;
 }
 
-int
-lc_db_reward_add(struct lc_db *db, const struct lc_reward *r)
+static int
+sq_reward_add(struct lc_db *db, const struct lc_reward *r)
 {
 	return put(db, lc_sq_prep(db, LC_SQL_REWARD_ADD, "sssssii", r->id,
 	    r->card_id, r->earned_txn_id, r->title, r->description, r->amount,
@@ -1265,29 +1255,29 @@ reward_get(struct lc_db *db, sqlite3_stmt *st, struct lc_reward *r)
 	return 1;
 }
 
-int
-lc_db_reward_oldest(struct lc_db *db, const char *card_id, struct lc_reward *r)
+static int
+sq_reward_oldest(struct lc_db *db, const char *card_id, struct lc_reward *r)
 {
 	return reward_get(db, lc_sq_prep(db, LC_SQL_REWARD_OLDEST, "s", card_id),
 	    r);
 }
 
-int
-lc_db_reward_pending_of(struct lc_db *db, const char *txn_id,
+static int
+sq_reward_pending_of(struct lc_db *db, const char *txn_id,
     const char *card_id, struct lc_reward *r)
 {
 	return reward_get(db, lc_sq_prep(db, LC_SQL_REWARD_PENDING_OF, "ss",
 	    txn_id, card_id), r);
 }
 
-int
-lc_db_reward_withdraw(struct lc_db *db, const char *id)
+static int
+sq_reward_withdraw(struct lc_db *db, const char *id)
 {
 	return change(db, lc_sq_prep(db, LC_SQL_REWARD_WITHDRAW, "s", id));
 }
 
-int
-lc_db_reward_earning_voided(struct lc_db *db, const char *id)
+static int
+sq_reward_earning_voided(struct lc_db *db, const char *id)
 {
 	sqlite3_stmt *st = lc_sq_prep(db, LC_SQL_REWARD_EARNING_VOIDED, "s",
 	    id);
@@ -1298,31 +1288,31 @@ lc_db_reward_earning_voided(struct lc_db *db, const char *id)
 	return rc;
 }
 
-int
-lc_db_reward_unclaim(struct lc_db *db, const char *id,
+static int
+sq_reward_unclaim(struct lc_db *db, const char *id,
     const char *claim_txn_id)
 {
 	return change(db, lc_sq_prep(db, LC_SQL_REWARD_UNCLAIM, "ss", id,
 	    claim_txn_id));
 }
 
-int
-lc_db_reward_claim(struct lc_db *db, const char *id, int64_t at,
+static int
+sq_reward_claim(struct lc_db *db, const char *id, int64_t at,
     const char *claim_txn_id)
 {
 	return change(db, lc_sq_prep(db, LC_SQL_REWARD_CLAIM, "iss", at,
 	    claim_txn_id, id));
 }
 
-int
-lc_db_earning_add(struct lc_db *db, const char *txn_id, const char *card_id,
+static int
+sq_earning_add(struct lc_db *db, const char *txn_id, const char *card_id,
     int64_t amount, int64_t at)
 {
-	return lc_db_earning_add_until(db, txn_id, card_id, amount, at, -1);
+	return sq_earning_add_until(db, txn_id, card_id, amount, at, -1);
 }
 
-int
-lc_db_earning_add_until(struct lc_db *db, const char *txn_id,
+static int
+sq_earning_add_until(struct lc_db *db, const char *txn_id,
     const char *card_id, int64_t amount, int64_t at, int64_t expires_at)
 {
 	return put(db, lc_sq_prep(db, LC_SQL_EARNING_ADD, "ssiiio", txn_id,
@@ -1346,16 +1336,16 @@ earning_row(struct lc_db *db, sqlite3_stmt *st, struct lc_earning *e)
 	return 1;
 }
 
-int
-lc_db_earning_oldest(struct lc_db *db, const char *card_id,
+static int
+sq_earning_oldest(struct lc_db *db, const char *card_id,
     struct lc_earning *e)
 {
 	return earning_row(db, lc_sq_prep(db, LC_SQL_EARNING_OLDEST, "s",
 	    card_id), e);
 }
 
-int
-lc_db_expiry_next(struct lc_db *db, const char *card_id, int64_t *at,
+static int
+sq_expiry_next(struct lc_db *db, const char *card_id, int64_t *at,
     int64_t *amount, int64_t *balance)
 {
 	sqlite3_stmt *st = lc_sq_prep(db, LC_SQL_EXPIRY_NEXT, "s", card_id);
@@ -1374,16 +1364,16 @@ lc_db_expiry_next(struct lc_db *db, const char *card_id, int64_t *at,
 	return found;
 }
 
-int
-lc_db_earning_due(struct lc_db *db, const char *card_id, int64_t now,
+static int
+sq_earning_due(struct lc_db *db, const char *card_id, int64_t now,
     struct lc_earning *e)
 {
 	return earning_row(db, lc_sq_prep(db, LC_SQL_EARNING_DUE, "si", card_id,
 	    now), e);
 }
 
-int
-lc_db_earning_expire(struct lc_db *db, const struct lc_earning *e,
+static int
+sq_earning_expire(struct lc_db *db, const struct lc_earning *e,
     const char *txn_id)
 {
 	int rc;
@@ -1395,8 +1385,8 @@ lc_db_earning_expire(struct lc_db *db, const struct lc_earning *e,
 	    e->remaining, e->expires_at, e->txn_id)) == 1 ? 1 : -1;
 }
 
-int
-lc_db_expiry_due_card(struct lc_db *db, const char *merchant_id, int64_t now,
+static int
+sq_expiry_due_card(struct lc_db *db, const char *merchant_id, int64_t now,
     char card_id[LC_ID_LEN + 1])
 {
 	sqlite3_stmt *st = lc_sq_prep(db, LC_SQL_EXPIRY_DUE_CARD, "si",
@@ -1410,23 +1400,23 @@ lc_db_expiry_due_card(struct lc_db *db, const char *merchant_id, int64_t now,
 	return 1;
 }
 
-int
-lc_db_earning_use(struct lc_db *db, const char *txn_id, int64_t use)
+static int
+sq_earning_use(struct lc_db *db, const char *txn_id, int64_t use)
 {
 	return change(db, lc_sq_prep(db, LC_SQL_EARNING_USE, "isi", use, txn_id,
 	    use));
 }
 
-int
-lc_db_entry_add(struct lc_db *db, const char *redeem_txn_id,
+static int
+sq_entry_add(struct lc_db *db, const char *redeem_txn_id,
     const char *earning_txn_id, int64_t amount)
 {
 	return put(db, lc_sq_prep(db, LC_SQL_ENTRY_ADD, "ssi", redeem_txn_id,
 	    earning_txn_id, amount));
 }
 
-int
-lc_db_earning_get(struct lc_db *db, const char *txn_id, struct lc_earning *e)
+static int
+sq_earning_get(struct lc_db *db, const char *txn_id, struct lc_earning *e)
 {
 	sqlite3_stmt *st = lc_sq_prep(db, LC_SQL_EARNING_GET, "s", txn_id);
 	int rc;
@@ -1441,15 +1431,15 @@ lc_db_earning_get(struct lc_db *db, const char *txn_id, struct lc_earning *e)
 	return 1;
 }
 
-int
-lc_db_earning_return(struct lc_db *db, const char *txn_id, int64_t amount)
+static int
+sq_earning_return(struct lc_db *db, const char *txn_id, int64_t amount)
 {
 	return change(db, lc_sq_prep(db, LC_SQL_EARNING_RETURN, "is", amount,
 	    txn_id));
 }
 
-int
-lc_db_entries(struct lc_db *db, const char *txn_id, struct lc_entry **out,
+static int
+sq_entries(struct lc_db *db, const char *txn_id, struct lc_entry **out,
     size_t *n)
 {
 	sqlite3_stmt *st = lc_sq_prep(db, LC_SQL_ENTRIES_OF, "s", txn_id);
@@ -1483,8 +1473,8 @@ lc_db_entries(struct lc_db *db, const char *txn_id, struct lc_entry **out,
 
 /* Idempotency keys. */
 
-int
-lc_db_idem_get(struct lc_db *db, const char *merchant_id, const char *key,
+static int
+sq_idem_get(struct lc_db *db, const char *merchant_id, const char *key,
     struct lc_idem *k)
 {
 	sqlite3_stmt *st = lc_sq_prep(db, LC_SQL_IDEM_GET, "ss", merchant_id,
@@ -1503,8 +1493,8 @@ lc_db_idem_get(struct lc_db *db, const char *merchant_id, const char *key,
 	return k->answer == NULL ? -1 : 1;
 }
 
-int
-lc_db_idem_add(struct lc_db *db, const char *merchant_id, const char *key,
+static int
+sq_idem_add(struct lc_db *db, const char *merchant_id, const char *key,
     const char *kind, const char *txn_id, const char *answer, int64_t at)
 {
 	return put(db, lc_sq_prep(db, LC_SQL_IDEM_ADD, "sssssi", merchant_id,
@@ -1513,8 +1503,8 @@ lc_db_idem_add(struct lc_db *db, const char *merchant_id, const char *key,
 
 /* History. */
 
-int
-lc_db_history_count(struct lc_db *db, const struct lc_hist_query *q,
+static int
+sq_history_count(struct lc_db *db, const struct lc_hist_query *q,
     int64_t *total)
 {
 	sqlite3_stmt *st;
@@ -1594,8 +1584,8 @@ hist_row(sqlite3_stmt *st, struct lc_hist_item *it)
 	it->expired_amount = int_or_none(st, 18);
 }
 
-int
-lc_db_history_page(struct lc_db *db, const struct lc_hist_query *q,
+static int
+sq_history_page(struct lc_db *db, const struct lc_hist_query *q,
     int (*each)(void *, const struct lc_hist_item *), void *arg)
 {
 	struct lc_hist_item it;
@@ -1620,8 +1610,8 @@ lc_db_history_page(struct lc_db *db, const struct lc_hist_query *q,
 
 /* The owner's back office. */
 
-int
-lc_db_merchant_name(struct lc_db *db, const char *id, char *out, size_t outsz)
+static int
+sq_merchant_name(struct lc_db *db, const char *id, char *out, size_t outsz)
 {
 	sqlite3_stmt *st = lc_sq_prep(db, LC_SQL_MERCHANT_NAME, "s", id);
 	int rc;
@@ -1633,8 +1623,8 @@ lc_db_merchant_name(struct lc_db *db, const char *id, char *out, size_t outsz)
 	return rc;
 }
 
-int
-lc_db_merchant_count(struct lc_db *db, int64_t *n)
+static int
+sq_merchant_count(struct lc_db *db, int64_t *n)
 {
 	sqlite3_stmt *st = lc_sq_prep(db, LC_SQL_MERCHANT_COUNT, "");
 
@@ -1645,29 +1635,29 @@ lc_db_merchant_count(struct lc_db *db, int64_t *n)
 	return 0;
 }
 
-int
-lc_db_location_rename(struct lc_db *db, const char *id, const char *name)
+static int
+sq_location_rename(struct lc_db *db, const char *id, const char *name)
 {
 	return change(db, lc_sq_prep(db, LC_SQL_LOCATION_RENAME, "ss", name, id));
 }
 
-int
-lc_db_user_set_name(struct lc_db *db, const char *id, const char *name)
+static int
+sq_user_set_name(struct lc_db *db, const char *id, const char *name)
 {
 	return change(db, lc_sq_prep(db, LC_SQL_USER_SET_NAME, "ss",
 	    *name != '\0' ? name : NULL, id));
 }
 
-int
-lc_db_user_set_location(struct lc_db *db, const char *id,
+static int
+sq_user_set_location(struct lc_db *db, const char *id,
     const char *location_id)
 {
 	return change(db, lc_sq_prep(db, LC_SQL_USER_SET_LOCATION, "ss",
 	    location_id, id));
 }
 
-int
-lc_db_users(struct lc_db *db, const char *merchant_id,
+static int
+sq_users(struct lc_db *db, const char *merchant_id,
     int (*each)(void *, const struct lc_user *), void *arg)
 {
 	sqlite3_stmt *st = lc_sq_prep(db, LC_SQL_USERS_OF_MERCHANT, "s",
@@ -1687,8 +1677,8 @@ lc_db_users(struct lc_db *db, const char *merchant_id,
 	return rc == SQLITE_DONE ? 0 : -1;
 }
 
-int
-lc_db_owner_exists(struct lc_db *db)
+static int
+sq_owner_exists(struct lc_db *db)
 {
 	sqlite3_stmt *st = lc_sq_prep(db, LC_SQL_OWNER_EXISTS, "");
 	int rc;
@@ -1698,8 +1688,8 @@ lc_db_owner_exists(struct lc_db *db)
 	return rc;
 }
 
-int
-lc_db_card_set_name(struct lc_db *db, const char *id, const char *name)
+static int
+sq_card_set_name(struct lc_db *db, const char *id, const char *name)
 {
 	return change(db, lc_sq_prep(db, LC_SQL_CARD_SET_NAME, "ss", name, id));
 }
@@ -1735,8 +1725,8 @@ cards_prep(struct lc_db *db, enum lc_sql which, const struct lc_card_query *q,
 	    q->q ? word : NULL, q->program_id, q->status, q->limit, q->offset);
 }
 
-int
-lc_db_cards_count(struct lc_db *db, const struct lc_card_query *q,
+static int
+sq_cards_count(struct lc_db *db, const struct lc_card_query *q,
     int64_t *total)
 {
 	char start[2 * LC_REF_MAX + 8], word[2 * LC_REF_MAX + 16];
@@ -1750,8 +1740,8 @@ lc_db_cards_count(struct lc_db *db, const struct lc_card_query *q,
 	return 0;
 }
 
-int
-lc_db_cards(struct lc_db *db, const struct lc_card_query *q,
+static int
+sq_cards(struct lc_db *db, const struct lc_card_query *q,
     int (*each)(void *, const struct lc_card *), void *arg)
 {
 	char start[2 * LC_REF_MAX + 8], word[2 * LC_REF_MAX + 16];
@@ -1793,8 +1783,8 @@ out:
 	return rc;
 }
 
-int
-lc_db_report(struct lc_db *db, const char *merchant_id, int64_t from,
+static int
+sq_report(struct lc_db *db, const char *merchant_id, int64_t from,
     int64_t to, int64_t offset_ms, enum lc_report_group group,
     int (*each)(void *, const struct lc_report_row *), void *arg)
 {
@@ -1834,8 +1824,8 @@ lc_db_report(struct lc_db *db, const char *merchant_id, int64_t from,
 	return rc == SQLITE_DONE ? 0 : -1;
 }
 
-int
-lc_db_outstanding(struct lc_db *db, const char *merchant_id, int64_t to,
+static int
+sq_outstanding(struct lc_db *db, const char *merchant_id, int64_t to,
     int64_t *cents)
 {
 	sqlite3_stmt *st = lc_sq_prep(db, LC_SQL_OUTSTANDING, "si", merchant_id,
@@ -1848,8 +1838,8 @@ lc_db_outstanding(struct lc_db *db, const char *merchant_id, int64_t to,
 	return 0;
 }
 
-int
-lc_db_txns_count(struct lc_db *db, const char *merchant_id, int64_t from,
+static int
+sq_txns_count(struct lc_db *db, const char *merchant_id, int64_t from,
     int64_t to, int64_t *total)
 {
 	sqlite3_stmt *st = lc_sq_prep(db, LC_SQL_TXNS_COUNT, "sii", merchant_id,
@@ -1888,8 +1878,8 @@ txn_rows(struct lc_db *db, sqlite3_stmt *st,
 	return rc == SQLITE_DONE ? 0 : -1;
 }
 
-int
-lc_db_txns(struct lc_db *db, const char *merchant_id, int64_t from,
+static int
+sq_txns(struct lc_db *db, const char *merchant_id, int64_t from,
     int64_t to, int64_t limit, int64_t offset,
     int (*each)(void *, const struct lc_txn_row *), void *arg)
 {
@@ -1897,8 +1887,8 @@ lc_db_txns(struct lc_db *db, const char *merchant_id, int64_t from,
 	    merchant_id, from, to, limit, offset), each, arg);
 }
 
-int
-lc_db_txns_mine(struct lc_db *db, const char *merchant_id,
+static int
+sq_txns_mine(struct lc_db *db, const char *merchant_id,
     const char *staff_user_id, const char *location_id, int64_t since,
     int64_t limit, int (*each)(void *, const struct lc_txn_row *), void *arg)
 {
@@ -1971,8 +1961,8 @@ out:
 	return rc;
 }
 
-int
-lc_db_backup(struct lc_db *db, const char *path, const char *merchant_id)
+static int
+sq_backup(struct lc_db *db, const char *path, const char *merchant_id)
 {
 	sqlite3 *dst = NULL;
 	sqlite3_backup *b;
@@ -2010,8 +2000,8 @@ out:
 
 /* The audit trail. */
 
-int
-lc_db_audit_add(struct lc_db *db, const struct lc_audit_row *a)
+static int
+sq_audit_add(struct lc_db *db, const struct lc_audit_row *a)
 {
 	return put(db, lc_sq_prep(db, LC_SQL_AUDIT_ADD, "isssssssssss", a->at,
 	    a->merchant_id, a->actor_type, a->user_id, a->location_id,
@@ -2045,8 +2035,8 @@ audit_prep(struct lc_db *db, const struct lc_audit_query *q, int page)
 	    q->location_id);
 }
 
-int
-lc_db_audit_count(struct lc_db *db, const struct lc_audit_query *q,
+static int
+sq_audit_count(struct lc_db *db, const struct lc_audit_query *q,
     int64_t *total)
 {
 	sqlite3_stmt *st = audit_prep(db, q, 0);
@@ -2058,8 +2048,8 @@ lc_db_audit_count(struct lc_db *db, const struct lc_audit_query *q,
 	return 0;
 }
 
-int
-lc_db_audit(struct lc_db *db, const struct lc_audit_query *q,
+static int
+sq_audit(struct lc_db *db, const struct lc_audit_query *q,
     int (*each)(void *, const struct lc_audit_row *), void *arg)
 {
 	sqlite3_stmt *st = audit_prep(db, q, 1);
@@ -2092,8 +2082,15 @@ lc_db_audit(struct lc_db *db, const struct lc_audit_query *q,
 	return rc == SQLITE_DONE ? 0 : -1;
 }
 
-int
-lc_db_card_any(struct lc_db *db, const char *id, struct lc_card *c)
+static int
+sq_card_any(struct lc_db *db, const char *id, struct lc_card *c)
 {
 	return card_get(db, lc_sq_prep(db, LC_SQL_CARD_ANY, "s", id), c);
 }
+
+static const struct lc_db_ops sq_ops = {
+	"sqlite",
+#define SQ_OP(ret, name, params) sq_##name,
+	LC_DB_OPS(SQ_OP)
+#undef SQ_OP
+};

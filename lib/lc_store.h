@@ -1,7 +1,8 @@
 /*
  * The storage interface: every read and write of the service's data, as
- * typed structs. One backend implements it (db_sqlite.c); nothing here
- * names SQLite, so another backend can sit behind the same functions.
+ * typed structs. Two backends implement it: SQLite (db_sqlite.c) and,
+ * when built with it, PostgreSQL (db_pg*.c); the database's name chooses
+ * one when it opens (db.c).
  *
  * Conventions: a getter returns 1 found (struct filled), 0 not found, -1
  * on a storage failure (logged); a count or sum, always there, returns 0
@@ -39,6 +40,11 @@ void lc_db_close(struct lc_db *);
 int lc_db_version(struct lc_db *);	/* schema version, or -1 */
 /* The database path: explicit, else LOYALTY_DB, else the build default. */
 const char *lc_db_default_path(const char *explicit_path);
+/* 1 when a database name is PostgreSQL's (a postgresql:// or postgres://
+ * URI, or "postgres:" then a conninfo), 0 when it is a SQLite file. */
+int lc_db_name_is_pg(const char *name);
+/* The backend of an open connection: "sqlite" or "postgresql". */
+const char *lc_db_backend(struct lc_db *);
 
 /*
  * Transactions: only the write path (write.c) calls these. A write
