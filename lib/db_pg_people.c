@@ -28,9 +28,14 @@
 	X(LOCATION_RENAME, "UPDATE locations SET name = $1 WHERE id = $2") \
 	X(LOCATIONS_OF_MERCHANT, "SELECT id, merchant_id, name, created_at " \
 	    "FROM locations WHERE merchant_id = $1 ORDER BY rowid") \
-	/* SQLite's e-mail column compares without case (NOCASE); here \
-	 * the unique index is on lower(email), which this uses. */ \
-	X(USER_BY_EMAIL, USER_COLS "WHERE lower(email) = lower($1::text)") \
+	/* SQLite's e-mail column compares without case (NOCASE): ASCII \
+	 * letters only. The first test finds the row by the unique index \
+	 * on lower(email); the second keeps NOCASE's fold, since lower() \
+	 * under a UTF-8 locale folds more (the Kelvin sign to "k"): a \
+	 * login typed so would reach the account under another throttle \
+	 * key. */ \
+	X(USER_BY_EMAIL, USER_COLS "WHERE lower(email) = lower($1::text) " \
+	    "AND lower(email COLLATE \"C\") = lower($1::text COLLATE \"C\")") \
 	X(USER_GET, USER_COLS "WHERE id = $1") \
 	/* A taken id or e-mail inserts nothing (LC_DB_CONFLICT): an error \
 	 * would fail the whole transaction. */ \
@@ -43,7 +48,8 @@
 	X(USER_SET_NAME, "UPDATE users SET display_name = $1 WHERE id = $2") \
 	X(USER_SET_LOCATION, "UPDATE users SET location_id = $1 " \
 	    "WHERE id = $2 AND user_type = 'system_user'") \
-	X(USERS_OF_MERCHANT, USER_COLS "WHERE merchant_id = $1 ORDER BY rowid") \
+	X(USERS_OF_MERCHANT, USER_COLS "WHERE merchant_id = $1 " \
+	    "ORDER BY rowid") \
 	X(OWNER_EXISTS, "SELECT 1 FROM users WHERE user_type = 'owner' " \
 	    "LIMIT 1") \
 	/* $1 key, $2 window start, $3 stale before: failures in the window \
@@ -52,7 +58,8 @@
 	X(ATTEMPTS, "SELECT coalesce(sum((at > $2 AND (pending = 0 OR " \
 	    "at <= $3))::int), 0), " \
 	    "coalesce(sum((pending = 1 AND at > $3)::int), 0), " \
-	    "min(CASE WHEN at > $2 AND (pending = 0 OR at <= $3) THEN at END), " \
+	    "min(CASE WHEN at > $2 AND (pending = 0 OR at <= $3) " \
+	    "THEN at END), " \
 	    "min(CASE WHEN pending = 1 AND at > $3 THEN at END) " \
 	    "FROM login_attempts WHERE email = $1") \
 	X(ATTEMPT_ADD, "INSERT INTO login_attempts(email, at, pending) " \
