@@ -44,6 +44,8 @@ usage(void)
 	fputs(
 "usage: loyalty-admin [--db PATH] COMMAND ...\n"
 "  init                                 create or upgrade the database\n"
+"  migrate-to URI                       copy this SQLite shop into the empty\n"
+"                                       PostgreSQL database URI, checked\n"
 "  merchant add --name NAME\n"
 "  location add --merchant MID --name NAME\n"
 "  user add --merchant MID --email EMAIL --type owner|system_user\n"
@@ -697,15 +699,67 @@ db_path(const char *given, const char **from)
 	return lc_db_default_path(NULL);
 }
 
+/* The database opened (made when create is set), or NULL after saying
+ * why, naming it (without a password) and where its name came from. */
+static struct lc_db *
+db_open(const char *name, const char *from, int create)
+{
+	struct lc_db *db = NULL;
+	const char *why;
+	char shown[1024];
+	int unusable;
+
+	if ((why = lc_conf_db_problem(name, create)) == NULL &&
+	    (db = lc_db_open_ex(name, create, &why, &unusable)) != NULL)
+		return db;
+	/* Missing where init could make it: say so. */
+	fprintf(stderr, "loyalty-admin: %s (%s): %s%s\n",
+	    lc_db_name_shown(name, shown, sizeof(shown)), from, why,
+	    !create && !lc_db_name_is_pg(name) && access(name, F_OK) == -1 &&
+	    lc_conf_db_problem(name, 1) == NULL ?
+	    " (loyalty-admin init creates it)" : "");
+	return NULL;
+}
+
+/* migrate-to URI: the SQLite shop at name into the PostgreSQL database
+ * uri, which it sets up when it is empty (admin_migrate.c). */
+static int
+migrate_to(const char *name, const char *from, const char *uri)
+{
+#ifdef LC_WITH_POSTGRESQL
+	struct lc_db *src, *dst = NULL;
+	int rc = 1;
+
+	if (!lc_db_name_is_pg(uri))
+		return fail("migrate-to: %s is not a PostgreSQL database (a "
+		    "postgresql:// URI, or postgres: and a conninfo)", uri);
+	if ((src = db_open(name, from, 0)) == NULL ||
+	    (dst = db_open(uri, "migrate-to", 1)) == NULL)
+		goto out;
+	rc = lc_admin_migrate_to(src, dst) == 0 ? 0 : 1;
+out:
+	lc_db_close(dst);
+	lc_db_close(src);
+	return rc;
+#else
+	(void)name;
+	(void)from;
+	(void)uri;
+	return fail("%s", "migrate-to: this build has no PostgreSQL support "
+	    "(it is built with ./configure --with-postgresql)");
+#endif
+}
+
 int
 lc_admin_main(int argc, char *argv[])
 {
-	const char *dbpath = NULL, *why = NULL, *from = NULL;
+	const char *dbpath = NULL, *from = NULL;
 	struct lc_write w = { NULL, NULL, command_rule, NULL, NULL, NULL, NULL,
 	    NULL };
 	struct lc_dom dom;
 	struct cmd *c = NULL;
-	int i = 1, rc = 1, create, unusable;
+	char shown[1024];
+	int i = 1, rc = 1, create;
 
 	memset(&dom, 0, sizeof(dom));
 	/* A database made here is the service's user's and group's only. */
@@ -721,6 +775,11 @@ lc_admin_main(int argc, char *argv[])
 	if ((c = calloc(1, sizeof(*c))) == NULL)
 		return fail("%s", "out of memory");
 	c->noun = argv[i];
+	if (strcmp(c->noun, "migrate-to") == 0) {
+		rc = argc - i != 2 ? usage() : migrate_to(dbpath, from,
+		    argv[i + 1]);
+		goto out;
+	}
 	if (strcmp(c->noun, "init") == 0 ? argc - i != 1 :
 	    opts_parse(argc - i - 1, argv + i + 1, &c->o) == -1) {
 		rc = usage();
@@ -730,15 +789,8 @@ lc_admin_main(int argc, char *argv[])
 	/* Only init and demo create a file: a mistyped path must not start
 	 * an empty database that the API then serves from. */
 	create = strcmp(c->noun, "init") == 0 || strcmp(c->noun, "demo") == 0;
-	if ((why = lc_conf_db_problem(dbpath, create)) != NULL ||
-	    (dom.db = lc_db_open_ex(dbpath, create, &why, &unusable)) == NULL) {
-		/* Missing where init could make it: say so. */
-		fprintf(stderr, "loyalty-admin: %s (%s): %s%s\n", dbpath, from,
-		    why, !create && access(dbpath, F_OK) == -1 &&
-		    lc_conf_db_problem(dbpath, 1) == NULL ?
-		    " (loyalty-admin init creates it)" : "");
+	if ((dom.db = db_open(dbpath, from, create)) == NULL)
 		goto out;
-	}
 	if (strcmp(c->noun, "init") == 0) {
 		rc = 0;
 		goto out;
@@ -753,8 +805,8 @@ lc_admin_main(int argc, char *argv[])
 	if (lc_write(&dom, &w, NULL) == -1) {
 		/* A database that failed names its file. */
 		if (lc_err_info(dom.err.code)->status >= 500)
-			fprintf(stderr, "loyalty-admin: %s (%s):\n", dbpath,
-			    from);
+			fprintf(stderr, "loyalty-admin: %s (%s):\n",
+			    lc_db_name_shown(dbpath, shown, sizeof(shown)), from);
 		rc = fail_err(&dom.err);
 		goto out;
 	}

@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "lc_conf.h"
+#include "lc_store.h"
 
 #define LINE_MAX_LEN	(LC_CONF_PATH_MAX + 64)
 #define BOM		"\xef\xbb\xbf"	/* Windows editors begin files so */
@@ -81,7 +82,8 @@ set_db(struct lc_conf *c, int line, const char *v)
 	if (v[0] == '~')
 		return conf_fail(c, "%s:%d: database: write the whole path; "
 		    "~ means nothing here", c->file, line);
-	if (v[0] == '/' || slash == NULL)
+	/* A PostgreSQL database's name is no path. */
+	if (v[0] == '/' || slash == NULL || lc_db_name_is_pg(v))
 		n = snprintf(c->db, sizeof(c->db), "%s", v);
 	else
 		n = snprintf(c->db, sizeof(c->db), "%.*s/%s",
@@ -236,6 +238,9 @@ lc_conf_db_problem(const char *path, int create)
 
 	if (*path == '\0')
 		return "no database path is set";
+	/* PostgreSQL's server says what is wrong when it is asked. */
+	if (lc_db_name_is_pg(path))
+		return NULL;
 	if (slash == NULL)
 		snprintf(dir, sizeof(dir), ".");
 	else if (slash == path)

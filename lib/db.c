@@ -3,6 +3,7 @@
  * connection opens, and every lc_db_ call goes to that connection's
  * backend (lc_backend.h). The calls below are all alike by design.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -64,6 +65,57 @@ lc_db_open_ex(const char *name, int create, const char **errmsg,
 		*misconfigured = 1;
 	return NULL;
 #endif
+}
+
+/* out: s with "***" in place of its part from v to e (excluded). */
+static void
+masked(char *out, size_t outsz, const char *s, const char *v, const char *e)
+{
+	snprintf(out, outsz, "%.*s***%s", (int)(v - s), s, e);
+}
+
+const char *
+lc_db_name_shown(const char *name, char *out, size_t outsz)
+{
+	const char *ci = pg_conninfo(name), *p, *at, *end, *v;
+
+	snprintf(out, outsz, "%s", name);
+	if (ci == NULL)
+		return out;
+	if (ci == name) {
+		/* A URI: the password in its user part, or a parameter. */
+		p = strstr(name, "://") + 3;
+		end = p + strcspn(p, "/?#");
+		if ((at = memchr(p, '@', (size_t)(end - p))) != NULL &&
+		    (v = memchr(p, ':', (size_t)(at - p))) != NULL) {
+			masked(out, outsz, name, v + 1, at);
+			return out;
+		}
+		if ((v = strstr(name, "password=")) != NULL) {
+			v += strlen("password=");
+			masked(out, outsz, name, v, v + strcspn(v, "&#"));
+		}
+		return out;
+	}
+	/* A conninfo: password = value, or 'quoted value'. */
+	if ((p = strstr(ci, "password")) == NULL)
+		return out;
+	v = p + strlen("password");
+	v += strspn(v, " \t");
+	if (*v != '=')
+		return out;
+	v++;
+	v += strspn(v, " \t");
+	if (*v == '\'') {
+		for (end = v + 1; *end != '\0' && *end != '\''; end++)
+			if (*end == '\\' && end[1] != '\0')
+				end++;
+		if (*end == '\'')
+			end++;
+	} else
+		end = v + strcspn(v, " \t");
+	masked(out, outsz, name, v, end);
+	return out;
 }
 
 const char *

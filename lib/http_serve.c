@@ -244,9 +244,11 @@ static int
 unusable_db(struct lc_ctx *ctx, const char *path, const char *from,
     const char *why)
 {
+	char shown[1024];
+
 	lc_log("database %s (%s) cannot be used: %s (this process runs as "
-	    "uid %ld, gid %ld)", path, from, why, (long)geteuid(),
-	    (long)getegid());
+	    "uid %ld, gid %ld)", lc_db_name_shown(path, shown, sizeof(shown)),
+	    from, why, (long)geteuid(), (long)getegid());
 	return lc_fail(ctx, LC_E_CONFIG, NULL, "The database cannot be used: "
 	    "%s. Fix its permissions or the path set for the service; the "
 	    "server's error log names the file.", why);
@@ -256,6 +258,7 @@ static int
 ensure_db(struct lc_ctx *ctx)
 {
 	const char *path, *from, *why = NULL, *env;
+	char shown[1024];
 	int misconfigured = 0;
 
 	if (conf.err[0] != '\0') {
@@ -290,11 +293,14 @@ ensure_db(struct lc_ctx *ctx)
 	conn_path = NULL;
 	if ((why = lc_conf_db_problem(path, 1)) != NULL)
 		return unusable_db(ctx, path, from, why);
-	if ((conn = lc_db_open_ex(path, creatable(path), &why,
-	    &misconfigured)) == NULL) {
+	/* A new installation's first request makes its SQLite file; a
+	 * PostgreSQL database is set up by loyalty-admin init. */
+	if ((conn = lc_db_open_ex(path, !lc_db_name_is_pg(path) &&
+	    creatable(path), &why, &misconfigured)) == NULL) {
 		if (misconfigured)
 			return unusable_db(ctx, path, from, why);
-		lc_log("cannot open database %s: %s", path, why ? why : "unknown");
+		lc_log("cannot open database %s: %s", lc_db_name_shown(path,
+		    shown, sizeof(shown)), why ? why : "unknown");
 		return lc_fail(ctx, LC_E_DATABASE, NULL, NULL);
 	}
 	if ((conn_path = strdup(path)) == NULL) {

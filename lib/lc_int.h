@@ -20,6 +20,12 @@ struct lc_migration {
 };
 extern const struct lc_migration lc_migrations[];
 
+/* admin_migrate.c (built with PostgreSQL): loyalty-admin migrate-to, the
+ * SQLite shop src into the empty PostgreSQL database dst: 0, or -1 after
+ * saying why on stderr. */
+struct lc_db;
+int lc_admin_migrate_to(struct lc_db *src, struct lc_db *dst);
+
 /* util.c */
 int lc_random(void *buf, size_t len);			/* 0 or -1 */
 int lc_uuid(char out[LC_ID_LEN + 1]);			/* 0 or -1 */

@@ -43,6 +43,9 @@ const char *lc_db_default_path(const char *explicit_path);
 /* 1 when a database name is PostgreSQL's (a postgresql:// or postgres://
  * URI, or "postgres:" then a conninfo), 0 when it is a SQLite file. */
 int lc_db_name_is_pg(const char *name);
+/* A database name fit for a log or a message: a password in it replaced
+ * by "***". Returns out. */
+const char *lc_db_name_shown(const char *name, char *out, size_t outsz);
 /* The backend of an open connection: "sqlite" or "postgresql". */
 const char *lc_db_backend(struct lc_db *);
 

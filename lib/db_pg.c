@@ -1,0 +1,524 @@
+/*
+ * Storage on PostgreSQL: the connection, migrations, transactions and the
+ * statement helpers of lc_pg.h. The rest of lc_store.h is in
+ * db_pg_people.c, db_pg_cards.c and db_pg_lists.c.
+ *
+ * What gives the guarantees the rules rely on (lc_store.h: one write
+ * transaction at a time, each reading then writing):
+ *  - Each write transaction takes one transaction-level advisory lock
+ *    (pg_advisory_xact_lock) as it begins, so writes to one database run
+ *    one at a time whichever web server runs them, as on SQLite. This
+ *    is what keeps an idempotency key to one transaction when two
+ *    servers get it at once, a card from being overdrawn by parallel
+ *    redemptions, FIFO spending in order, the punch cooldown, and a
+ *    refresh token rotated once: each of those reads, then writes, inside
+ *    the one turn. Row locks would serve a card's own counters, but a
+ *    write also reads keys, rewards, the ledger and login failures, and
+ *    one lock at begin covers them all without serialization failures to
+ *    retry. The lock is released by COMMIT or ROLLBACK, also when the
+ *    process or its connection dies.
+ *  - Unique constraints stay the last word on what must be unique (keys,
+ *    cards' codes, e-mails): an insert that meets one uses ON CONFLICT DO
+ *    NOTHING and reports LC_DB_CONFLICT, leaving the transaction usable.
+ *  - Reads run in a REPEATABLE READ, READ ONLY transaction: one snapshot
+ *    per request, taking no lock.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lc_int.h"
+#include "lc_pg.h"
+
+#define STR_(x) #x
+#define STR(x) STR_(x)
+#define PARAMS_MAX 32
+
+enum { TXN_NONE, TXN_READ, TXN_WRITE };
+
+struct lc_db {
+	const struct lc_db_ops *ops;	/* first: see lc_backend.h */
+	PGconn *c;
+	int txn;			/* TXN_: what this connection began */
+	/* Statements are sent whole instead of prepared once: the server
+	 * lost one between transactions (a pooler in transaction mode). */
+	int unnamed;
+	unsigned char prepared[LC_PG__MAX];
+};
+
+static const struct lc_db_ops pg_ops;
+
+/* Runs SQL text of no parameters (one or more statements): 0 or -1. */
+static int
+exec(PGconn *c, const char *sql)
+{
+	PGresult *r = PQexec(c, sql);
+	ExecStatusType s = PQresultStatus(r);
+	int rc = 0;
+
+	if (s != PGRES_COMMAND_OK && s != PGRES_TUPLES_OK) {
+		lc_log("sql: %s", r != NULL ? PQresultErrorMessage(r) :
+		    PQerrorMessage(c));
+		rc = -1;
+	}
+	PQclear(r);
+	return rc;
+}
+
+/* Notices (such as "already exists, skipping") are not the service's to
+ * log. */
+static void
+quiet(void *arg, const char *message)
+{
+	(void)arg;
+	(void)message;
+}
+
+/* The highest applied migration, 0 for a database with none, -1. */
+static int
+applied_version(PGconn *c)
+{
+	PGresult *r;
+	int v = -1;
+
+	r = PQexec(c, "SELECT to_regclass('schema_migrations') IS NULL");
+	if (PQresultStatus(r) != PGRES_TUPLES_OK || PQntuples(r) != 1)
+		goto out;
+	if (strcmp(PQgetvalue(r, 0, 0), "t") == 0) {
+		v = 0;
+		goto out;
+	}
+	PQclear(r);
+	r = PQexec(c, "SELECT coalesce(max(version), 0) FROM "
+	    "schema_migrations");
+	if (PQresultStatus(r) != PGRES_TUPLES_OK || PQntuples(r) != 1)
+		goto out;
+	v = atoi(PQgetvalue(r, 0, 0));
+out:
+	if (v == -1)
+		lc_log("sql: %s", PQerrorMessage(c));
+	PQclear(r);
+	return v;
+}
+
+static int
+latest_version(void)
+{
+	int i, v = 0;
+
+	for (i = 0; lc_pg_migrations[i].sql != NULL; i++)
+		v = lc_pg_migrations[i].version;
+	return v;
+}
+
+/* Applies the missing migrations in one transaction, in the write turn,
+ * so servers starting at once on an old database upgrade it once. */
+static int
+migrate(struct lc_db *db)
+{
+	const char *vals[3];
+	char version[16], at[24];
+	PGresult *r;
+	int i, have, rc = -1;
+
+	if ((have = applied_version(db->c)) == -1)
+		return -1;
+	if (have >= latest_version())
+		return 0;
+	if (exec(db->c, "BEGIN ISOLATION LEVEL READ COMMITTED; "
+	    "SELECT pg_advisory_xact_lock(" LC_PG_WRITE_LOCK ")") == -1)
+		goto out;
+	if (exec(db->c, "CREATE TABLE IF NOT EXISTS schema_migrations ("
+	    "version BIGINT PRIMARY KEY, name TEXT NOT NULL, "
+	    "applied_at BIGINT NOT NULL)") == -1 ||
+	    (have = applied_version(db->c)) == -1)
+		goto out;
+	for (i = 0; lc_pg_migrations[i].sql != NULL; i++) {
+		if (lc_pg_migrations[i].version <= have)
+			continue;
+		if (exec(db->c, lc_pg_migrations[i].sql) == -1)
+			goto out;
+		snprintf(version, sizeof(version), "%d",
+		    lc_pg_migrations[i].version);
+		snprintf(at, sizeof(at), "%lld", (long long)lc_now_ms());
+		vals[0] = version;
+		vals[1] = lc_pg_migrations[i].name;
+		vals[2] = at;
+		r = PQexecParams(db->c, "INSERT INTO schema_migrations(version, "
+		    "name, applied_at) VALUES ($1, $2, $3)", 3, NULL, vals,
+		    NULL, NULL, 0);
+		if (PQresultStatus(r) != PGRES_COMMAND_OK) {
+			lc_log("sql: %s", PQresultErrorMessage(r));
+			PQclear(r);
+			goto out;
+		}
+		PQclear(r);
+	}
+	rc = exec(db->c, "COMMIT");
+out:
+	if (rc == -1 && PQtransactionStatus(db->c) != PQTRANS_IDLE)
+		(void)exec(db->c, "ROLLBACK");
+	return rc;
+}
+
+struct lc_db *
+lc_pg_open(const char *conninfo, int create, const char **errmsg,
+    int *misconfigured)
+{
+	/* The name is a URI or conninfo (expand_dbname); the others are
+	 * defaults it may override, but the encoding. */
+	const char *const keys[] = { "dbname", "fallback_application_name",
+	    "client_encoding", NULL };
+	const char *vals[] = { conninfo, "loyalty-pos", "UTF8", NULL };
+	PQconninfoOption *opts;
+	struct lc_db *db;
+	char *err = NULL;
+	int have;
+
+	*errmsg = NULL;
+	if (misconfigured != NULL)
+		*misconfigured = 0;
+	/* A name libpq cannot read is a set-up to fix, not a server to
+	 * wait for. */
+	if ((opts = PQconninfoParse(conninfo, &err)) == NULL) {
+		if (err != NULL)
+			lc_log("PostgreSQL connection string: %s", err);
+		PQfreemem(err);
+		*errmsg = "the PostgreSQL connection string is not valid";
+		if (misconfigured != NULL)
+			*misconfigured = 1;
+		return NULL;
+	}
+	PQconninfoFree(opts);
+	if ((db = calloc(1, sizeof(*db))) == NULL) {
+		*errmsg = "out of memory";
+		return NULL;
+	}
+	db->ops = &pg_ops;
+	db->c = PQconnectdbParams(keys, vals, 1);
+	if (db->c == NULL || PQstatus(db->c) != CONNECTION_OK) {
+		/* libpq's message names the server, never the password. */
+		lc_log("PostgreSQL: %s", db->c != NULL ?
+		    PQerrorMessage(db->c) : "out of memory");
+		*errmsg = "cannot connect to the PostgreSQL server";
+		goto fail;
+	}
+	(void)PQsetNoticeProcessor(db->c, quiet, NULL);
+	if ((have = applied_version(db->c)) == -1) {
+		*errmsg = "cannot read the database schema";
+		goto fail;
+	}
+	/* SQLite makes a new file on a new installation's first request;
+	 * an empty PostgreSQL database is set up by loyalty-admin init. */
+	if (have == 0 && !create) {
+		*errmsg = "the PostgreSQL database is empty: set it up with "
+		    "loyalty-admin init";
+		if (misconfigured != NULL)
+			*misconfigured = 1;
+		goto fail;
+	}
+	if (migrate(db) == -1) {
+		*errmsg = "cannot upgrade the database schema";
+		goto fail;
+	}
+	return db;
+fail:
+	lc_pg_close(db);
+	return NULL;
+}
+
+void
+lc_pg_close(struct lc_db *db)
+{
+	if (db == NULL)
+		return;
+	PQfinish(db->c);
+	free(db);
+}
+
+PGconn *
+lc_pg_handle(struct lc_db *db)
+{
+	return db->c;
+}
+
+int
+lc_pg_version(struct lc_db *db)
+{
+	return applied_version(db->c);
+}
+
+/* Between transactions: a connection the server dropped (a restart, a
+ * failover) is made again, with nothing prepared on it. */
+static int
+connected(struct lc_db *db)
+{
+	if (PQstatus(db->c) == CONNECTION_OK)
+		return 0;
+	PQreset(db->c);
+	memset(db->prepared, 0, sizeof(db->prepared));
+	if (PQstatus(db->c) != CONNECTION_OK) {
+		lc_log("PostgreSQL: %s", PQerrorMessage(db->c));
+		return -1;
+	}
+	return 0;
+}
+
+int
+lc_pg_begin(struct lc_db *db, int write)
+{
+	int rc;
+
+	/* A read begun inside the request's read reads its snapshot; a
+	 * write ends that read first, to start from the newest data. */
+	if (db->txn == TXN_READ) {
+		if (!write)
+			return 0;
+		lc_pg_rollback(db);
+	} else if (db->txn == TXN_WRITE) {
+		lc_log("a transaction was begun inside a write");
+		return -1;
+	}
+	if (connected(db) == -1)
+		return -1;
+	/* One round trip: the transaction, then the write turn, waited for
+	 * as long as SQLite's writers wait theirs (LC_BUSY_TIMEOUT_MS). A
+	 * write no one waits for (LC_DB_WRITE_LATER) queues as any other:
+	 * the advisory lock has no order to give way in. */
+	if (!write)
+		rc = exec(db->c, "BEGIN ISOLATION LEVEL REPEATABLE READ, "
+		    "READ ONLY");
+	else
+		rc = exec(db->c, "BEGIN ISOLATION LEVEL READ COMMITTED; "
+		    "SET LOCAL lock_timeout = " STR(LC_BUSY_TIMEOUT_MS) "; "
+		    "SELECT pg_advisory_xact_lock(" LC_PG_WRITE_LOCK ")");
+	if (rc == -1) {
+		if (PQtransactionStatus(db->c) != PQTRANS_IDLE)
+			(void)exec(db->c, "ROLLBACK");
+		return -1;
+	}
+	db->txn = write ? TXN_WRITE : TXN_READ;
+	return 0;
+}
+
+int
+lc_pg_commit(struct lc_db *db)
+{
+	PGresult *r = PQexec(db->c, "COMMIT");
+	int rc = -1;
+
+	/* COMMIT of a failed transaction answers ROLLBACK. Durable once
+	 * answered, as the server's synchronous_commit makes it (on by
+	 * default; README says not to turn it off). */
+	if (PQresultStatus(r) == PGRES_COMMAND_OK &&
+	    strcmp(PQcmdStatus(r), "COMMIT") == 0)
+		rc = 0;
+	else
+		lc_log("commit: %s", r != NULL && *PQresultErrorMessage(r) ?
+		    PQresultErrorMessage(r) : "the transaction had failed");
+	PQclear(r);
+	db->txn = TXN_NONE;
+	if (PQtransactionStatus(db->c) != PQTRANS_IDLE)
+		(void)exec(db->c, "ROLLBACK");
+	return rc;
+}
+
+void
+lc_pg_rollback(struct lc_db *db)
+{
+	PGTransactionStatusType s = PQtransactionStatus(db->c);
+
+	if (s == PQTRANS_INTRANS || s == PQTRANS_INERROR)
+		(void)exec(db->c, "ROLLBACK");
+	db->txn = TXN_NONE;
+}
+
+void
+lc_pg_idle(struct lc_db *db)
+{
+	/* The request's read ends here; a write left open is a bug, and
+	 * would hold every other writer's turn. */
+	if (db->txn == TXN_WRITE)
+		lc_log("a transaction was left open: rolled back");
+	lc_pg_rollback(db);
+}
+
+void
+lc_pg_tidy(struct lc_db *db)
+{
+	/* The server's autovacuum keeps the tables and the log. */
+	(void)db;
+}
+
+void
+lc_pg_shrink(struct lc_db *db)
+{
+	/* Results are freed as each statement is read: nothing is cached. */
+	(void)db;
+}
+
+int
+lc_pg_backup(struct lc_db *db, const char *path, const char *merchant_id)
+{
+	(void)db;
+	(void)path;
+	(void)merchant_id;
+	lc_log("a PostgreSQL database is backed up with the server's own "
+	    "tools (pg_dump), not by the service");
+	return -1;
+}
+
+PGresult *
+lc_pg_run(struct lc_db *db, int slot, const char *sql, const char *fmt, ...)
+{
+	const char *vals[PARAMS_MAX];
+	int lens[PARAMS_MAX], fmts[PARAMS_MAX];
+	char nums[PARAMS_MAX][24], name[16];
+	PGresult *r = NULL;
+	ExecStatusType s;
+	va_list ap;
+	int64_t v;
+	int n, bad = 0;
+	const char *state;
+
+	if (slot < 0 || slot >= LC_PG__MAX || strlen(fmt) > PARAMS_MAX) {
+		lc_log("statement %d: bad slot or too many parameters", slot);
+		return NULL;
+	}
+	va_start(ap, fmt);
+	for (n = 0; fmt[n] != '\0'; n++) {
+		vals[n] = NULL;
+		lens[n] = 0;
+		fmts[n] = 0;
+		switch (fmt[n]) {
+		case 's':
+			vals[n] = va_arg(ap, const char *);
+			break;
+		case 'N':
+			break;
+		case 'i':
+		case 'o':
+		case 'n':
+			v = va_arg(ap, int64_t);
+			if ((fmt[n] == 'o' && v < 0) ||
+			    (fmt[n] == 'n' && v == LC_TXN_NONE))
+				break;
+			snprintf(nums[n], sizeof(nums[n]), "%lld",
+			    (long long)v);
+			vals[n] = nums[n];
+			break;
+		case 'b':
+			vals[n] = va_arg(ap, const char *);
+			lens[n] = va_arg(ap, int);
+			fmts[n] = 1;
+			break;
+		default:
+			lc_log("statement %d: bad bind format '%c'", slot,
+			    fmt[n]);
+			bad = 1;
+		}
+	}
+	va_end(ap);
+	if (bad)
+		return NULL;
+	snprintf(name, sizeof(name), "s%d", slot);
+	if (!db->unnamed && !db->prepared[slot]) {
+		r = PQprepare(db->c, name, sql, 0, NULL);
+		if (PQresultStatus(r) != PGRES_COMMAND_OK)
+			goto fail;
+		PQclear(r);
+		db->prepared[slot] = 1;
+	}
+	if (db->unnamed)
+		r = PQexecParams(db->c, sql, n, NULL, vals, lens, fmts, 0);
+	else
+		r = PQexecPrepared(db->c, name, n, vals, lens, fmts, 0);
+	s = PQresultStatus(r);
+	if (s == PGRES_TUPLES_OK || s == PGRES_COMMAND_OK)
+		return r;
+	state = r != NULL ? PQresultErrorField(r, PG_DIAG_SQLSTATE) : NULL;
+	if (state != NULL && strcmp(state, "26000") == 0 && !db->unnamed) {
+		lc_log("the PostgreSQL server lost a prepared statement between "
+		    "transactions (a pooler in transaction mode?): statements "
+		    "are sent whole from now on");
+		db->unnamed = 1;
+	}
+fail:
+	lc_log("statement %d: %s", slot, r != NULL ?
+	    PQresultErrorMessage(r) : PQerrorMessage(db->c));
+	PQclear(r);
+	return NULL;
+}
+
+int
+lc_pg_put(PGresult *r)
+{
+	if (r == NULL)
+		return -1;
+	PQclear(r);
+	return 0;
+}
+
+int
+lc_pg_put_unique(PGresult *r)
+{
+	int rc;
+
+	if (r == NULL)
+		return -1;
+	rc = strcmp(PQcmdTuples(r), "0") == 0 ? LC_DB_CONFLICT : 0;
+	PQclear(r);
+	return rc;
+}
+
+int
+lc_pg_change(PGresult *r)
+{
+	int rc;
+
+	if (r == NULL)
+		return -1;
+	rc = atoi(PQcmdTuples(r)) > 0;
+	PQclear(r);
+	return rc;
+}
+
+int
+lc_pg_row(PGresult *r)
+{
+	if (r == NULL)
+		return -1;
+	if (PQntuples(r) > 0)
+		return 1;
+	PQclear(r);
+	return 0;
+}
+
+void
+lc_pg_col(const PGresult *r, int row, int col, char *out, size_t outsz)
+{
+	snprintf(out, outsz, "%s", PQgetisnull(r, row, col) ? "" :
+	    PQgetvalue(r, row, col));
+}
+
+int64_t
+lc_pg_int(const PGresult *r, int row, int col, int64_t none)
+{
+	if (PQgetisnull(r, row, col))
+		return none;
+	return (int64_t)strtoll(PQgetvalue(r, row, col), NULL, 10);
+}
+
+const char *
+lc_pg_text(const PGresult *r, int row, int col)
+{
+	return PQgetisnull(r, row, col) ? NULL : PQgetvalue(r, row, col);
+}
+
+static const struct lc_db_ops pg_ops = {
+	"postgresql",
+#define PG_OP(ret, name, params) lc_pg_##name,
+	LC_DB_OPS(PG_OP)
+#undef PG_OP
+};
