@@ -190,7 +190,6 @@ static const char *const q_sql[Q__N] = { SQL(LC_PG_Q_TEXT) };
 
 /* Programs and cards. */
 
-static int tiers_get(struct lc_db *, struct lc_program *);
 static int tiers_put(struct lc_db *, const struct lc_program *);
 
 int
@@ -242,7 +241,7 @@ lc_pg_program_get(struct lc_db *db, const char *id, struct lc_program *p)
 		return rc;
 	program_row(r, 0, p);
 	PQclear(r);
-	return tiers_get(db, p) == -1 ? -1 : 1;
+	return lc_pg_tiers_get(db, p) == -1 ? -1 : 1;
 }
 
 static int
@@ -286,7 +285,7 @@ lc_pg_programs(struct lc_db *db, const char *merchant_id,
 		return -1;
 	for (i = 0; i < PQntuples(r) && stop == 0; i++) {
 		program_row(r, i, &p);
-		if (tiers_get(db, &p) == -1)
+		if (lc_pg_tiers_get(db, &p) == -1)
 			goto out;
 		stop = each(arg, &p, lc_pg_int(r, i, PROGRAM_NCOLS, 0));
 	}
@@ -297,8 +296,8 @@ out:
 }
 
 /* Reads the tiers of p, in min_spend order, as many as it holds. */
-static int
-tiers_get(struct lc_db *db, struct lc_program *p)
+int
+lc_pg_tiers_get(struct lc_db *db, struct lc_program *p)
 {
 	PGresult *r = RUN(db, TIERS_OF_PROGRAM, "s", p->id);
 	struct lc_tier *t;
@@ -317,29 +316,30 @@ tiers_get(struct lc_db *db, struct lc_program *p)
 	return 0;
 }
 
-/* The CARD_COLS of row 0 (not the tiers). */
-static void
-card_row(const PGresult *r, struct lc_card *c)
+/* The CARD_COLS of row i (not the tiers); db_pg_lists.c's card search
+ * reads its pages with it too. */
+void
+lc_pg_card_row(const PGresult *r, int i, struct lc_card *c)
 {
 	const int n = PROGRAM_NCOLS;
 
 	memset(c, 0, sizeof(*c));
-	program_row(r, 0, &c->program);
-	LC_PG_COL(r, 0, n, c->id);
-	LC_PG_COL(r, 0, n + 1, c->merchant_id);
-	LC_PG_COL(r, 0, n + 2, c->merchant_name);
-	LC_PG_COL(r, 0, n + 3, c->customer_name);
-	LC_PG_COL(r, 0, n + 4, c->barcode);
-	LC_PG_COL(r, 0, n + 5, c->qr);
-	LC_PG_COL(r, 0, n + 6, c->status);
-	c->current_punches = lc_pg_int(r, 0, n + 7, 0);
-	c->pending_rewards = lc_pg_int(r, 0, n + 8, 0);
-	c->lifetime_punches = lc_pg_int(r, 0, n + 9, 0);
-	c->cashback_balance = lc_pg_int(r, 0, n + 10, 0);
-	c->lifetime_cashback = lc_pg_int(r, 0, n + 11, 0);
-	c->lifetime_spend = lc_pg_int(r, 0, n + 12, 0);
-	c->created_at = lc_pg_int(r, 0, n + 13, 0);
-	LC_PG_COL(r, 0, n + 14, c->share_token);
+	program_row(r, i, &c->program);
+	LC_PG_COL(r, i, n, c->id);
+	LC_PG_COL(r, i, n + 1, c->merchant_id);
+	LC_PG_COL(r, i, n + 2, c->merchant_name);
+	LC_PG_COL(r, i, n + 3, c->customer_name);
+	LC_PG_COL(r, i, n + 4, c->barcode);
+	LC_PG_COL(r, i, n + 5, c->qr);
+	LC_PG_COL(r, i, n + 6, c->status);
+	c->current_punches = lc_pg_int(r, i, n + 7, 0);
+	c->pending_rewards = lc_pg_int(r, i, n + 8, 0);
+	c->lifetime_punches = lc_pg_int(r, i, n + 9, 0);
+	c->cashback_balance = lc_pg_int(r, i, n + 10, 0);
+	c->lifetime_cashback = lc_pg_int(r, i, n + 11, 0);
+	c->lifetime_spend = lc_pg_int(r, i, n + 12, 0);
+	c->created_at = lc_pg_int(r, i, n + 13, 0);
+	LC_PG_COL(r, i, n + 14, c->share_token);
 	/* Not storage's: unknown until lc_expiry_fresh asks. */
 	c->next_expiry_at = c->next_expiry_amount = -1;
 }
@@ -353,10 +353,10 @@ card_get(struct lc_db *db, PGresult *r, struct lc_card *c)
 	memset(c, 0, sizeof(*c));
 	if ((rc = lc_pg_row(r)) != 1)
 		return rc;
-	card_row(r, c);
+	lc_pg_card_row(r, 0, c);
 	PQclear(r);
 	if (strcmp(c->program.type, "punch") != 0 &&
-	    tiers_get(db, &c->program) == -1)
+	    lc_pg_tiers_get(db, &c->program) == -1)
 		return -1;
 	return 1;
 }
