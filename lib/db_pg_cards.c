@@ -95,8 +95,9 @@
 	    "t.purchase_amount, t.created_at, t.punches_added, " \
 	    "t.cashback_earned, t.discount_amount, t.redeemed_amount " \
 	    "FROM transactions t WHERE t.merchant_id = $1 AND t.id = $2") \
+	/* The first, as SQLite's index gives it (one there should be). */ \
 	X(TXN_CHILD, "SELECT id FROM transactions " \
-	    "WHERE parent_transaction_id = $1") \
+	    "WHERE parent_transaction_id = $1 ORDER BY rowid LIMIT 1") \
 	/* A voided punch never started a cooldown (as in SQLite's). */ \
 	X(PUNCH_NEAR, "SELECT max(created_at) FROM transactions x WHERE " \
 	    "card_id = $1 AND type = 'punch' AND created_at > $2 " \
