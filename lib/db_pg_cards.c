@@ -18,6 +18,7 @@
 	"p.reward_description, coalesce(p.max_punches, 0), " \
 	"coalesce(p.expiry_days, 0)"
 #define PROGRAM_NCOLS 11
+/* lc_pg_card_row's; db_pg_lists.c's card search selects the same. */
 #define CARD_COLS "SELECT " PROGRAM_COLS ", c.id, c.merchant_id, " \
 	"m.name, c.customer_name, c.barcode, c.qr_code, c.status, " \
 	"c.current_punches, c.pending_rewards, c.lifetime_punches, " \
