@@ -639,7 +639,7 @@ async function boot() {
 	try {
 		const r = await rawFetch('GET', 'setup');
 		const d = payload(r);
-		if (d.setup_needed === true) showSetup(typeof d.code_file === 'string' && d.code_file ? d.code_file : 'loyalty.db.setup-code');
+		if (d.setup_needed === true) showSetup(typeof d.code_file === 'string' && d.code_file ? d.code_file : 'loyalty.db.setup-code', typeof d.code_command === 'string' && d.code_command !== '');
 		else showLogin(null);
 	} catch (e) {
 		if (e instanceof ApiError && e.status === 404) { showLogin(null); return; }
@@ -650,9 +650,11 @@ async function boot() {
 	}
 }
 
-function showSetup(codeFile) {
+function showSetup(codeFile, byCommand) {
 	showView('setup-view');
 	document.title = 'Set up your shop · Loyalty back office';
+	show('setup-code-in-file', !byCommand);
+	show('setup-code-by-command', byCommand);
 	$('setup-code-file').textContent = codeFile;
 	$('setup-db-file').textContent = codeFile.replace(/\.setup-code$/, '') || 'loyalty.db';
 	$('setup-code').focus();

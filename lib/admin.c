@@ -44,6 +44,8 @@ usage(void)
 	fputs(
 "usage: loyalty-admin [--db PATH] COMMAND ...\n"
 "  init                                 create or upgrade the database\n"
+"  setup-code                           the back office's one-time setup code\n"
+"                                       (made when there is none yet)\n"
 "  migrate-to URI                       copy this SQLite shop into the empty\n"
 "                                       PostgreSQL database URI, checked\n"
 "  merchant add --name NAME\n"
@@ -793,6 +795,20 @@ lc_admin_main(int argc, char *argv[])
 		goto out;
 	if (strcmp(c->noun, "init") == 0) {
 		rc = 0;
+		goto out;
+	}
+	if (strcmp(c->noun, "setup-code") == 0) {
+		char code[LC_SETUP_CODE_LEN + 1];
+
+		dom.now_ms = lc_now_ms();
+		if (c->o.npos != 0 || c->o.n != 0)
+			rc = usage();
+		else if (lc_setup_code(&dom, dbpath, code) == -1)
+			rc = fail("%s", lc_error_msg(&dom.err));
+		else {
+			printf("%s\n", code);
+			rc = 0;
+		}
 		goto out;
 	}
 	if ((rc = command_args(dom.db, c)) != 0) {

@@ -27,6 +27,13 @@ lc_h_admin_backup(struct lc_ctx *ctx)
 	FILE *f = NULL;
 	int fd;
 
+	/* A copy of one shop as a file is SQLite's; a PostgreSQL server is
+	 * backed up, replicated and restored by its own tools. */
+	if (strcmp(lc_db_backend(ctx->dom.db), "sqlite") != 0)
+		return lc_fail(ctx, LC_E_CONFLICT, NULL, "This shop's data is "
+		    "kept on a PostgreSQL server, which is backed up with its "
+		    "own tools (pg_dump, or the host's backups), not from this "
+		    "page.");
 	/* Beside the database: a folder the service may write in, on the
 	 * same disk, where a shared host's small /tmp is no limit. */
 	if (snprintf(path, sizeof(path), "%s.backup-XXXXXX", ctx->db_path) >=

@@ -17,6 +17,16 @@ setup_get(struct lc_ctx *ctx)
 		return -1;
 	if (rc == 0)
 		return lc_fail(ctx, LC_E_NOT_FOUND, NULL, NULL);
+	/* On PostgreSQL the code is the database's: the command that shows
+	 * it, instead of a file. */
+	if (lc_db_name_is_pg(ctx->db_path)) {
+		ctx->out = json_object_new_object();
+		json_object_object_add(ctx->out, "setup_needed",
+		    json_object_new_boolean(1));
+		json_object_object_add(ctx->out, "code_command",
+		    json_object_new_string("loyalty-admin setup-code"));
+		return 0;
+	}
 	if (lc_setup_file(ctx->db_path, file, sizeof(file)) == -1)
 		return lc_fail(ctx, LC_E_INTERNAL, NULL, NULL);
 	/* The file's name only: where the database lives is the host's

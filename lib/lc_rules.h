@@ -423,9 +423,15 @@ struct lc_setup_result {
 };
 /* The file of the setup code beside the database. 0 or -1. */
 int lc_setup_file(const char *db_path, char *out, size_t outsz);
-/* 1 when there is no owner yet (the code file then exists), 0 when there
- * is one, -1 with dom->err. */
+/* 1 when there is no owner yet (the code file then exists, on SQLite),
+ * 0 when there is one, -1 with dom->err. */
 int lc_setup_needed(struct lc_dom *, const char *db_path);
+/* loyalty-admin setup-code: the code, made when there is none yet (in
+ * the database on PostgreSQL, in the file on SQLite); NOT_FOUND once an
+ * owner exists. 0, or -1 with dom->err. */
+#define LC_SETUP_CODE_LEN 20
+int lc_setup_code(struct lc_dom *, const char *db_path,
+    char out[LC_SETUP_CODE_LEN + 1]);
 /* Guarded like a login; NOT_FOUND once an owner exists. */
 int lc_setup(struct lc_dom *, const char *db_path, const struct lc_setup *,
     struct lc_setup_result *);

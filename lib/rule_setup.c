@@ -6,6 +6,12 @@
  * and the owner, and deletes the file; with an owner in place there is
  * no setup any more. Finding a fresh install first is not enough to take
  * it: the code is on the server only.
+ *
+ * On PostgreSQL, whose database is on no web server's disk (and is shared
+ * by several), the code is kept in the database instead (the setting
+ * "setup_code", which no API reads out), made and shown by loyalty-admin
+ * setup-code on a machine that reaches the database, and emptied by the
+ * setup's own write.
  */
 #include <ctype.h>
 #include <sys/stat.h>
@@ -18,9 +24,17 @@
 
 #include "lc_int.h"
 
-#define CODE_LEN 20		/* 20 of 32 symbols: 100 bits */
+#define CODE_LEN LC_SETUP_CODE_LEN	/* 20 of 32 symbols: 100 bits */
 /* Not an e-mail: the throttle keys of logins never meet it. */
 #define GUARD_KEY "setup:code"
+#define CODE_SETTING "setup_code"
+
+/* 1 when the code is kept in the database (not in a file beside it). */
+static int
+code_in_db(const char *db_path)
+{
+	return lc_db_name_is_pg(db_path);
+}
 
 int
 lc_setup_file(const char *db_path, char *out, size_t outsz)
@@ -60,23 +74,35 @@ code_mode(void)
 	return (m & 004) ? 0600 : 0644 & ~m;
 }
 
+/* A new code: 0 or -1. */
+static int
+code_draw(char code[CODE_LEN + 1])
+{
+	/* No 0/O, 1/I/L: a code read off a screen is typed back right. */
+	static const char sym[] = "23456789ABCDEFGHJKMNPQRSTUVWXYZ";
+	unsigned char rnd[CODE_LEN];
+	int i;
+
+	if (lc_random(rnd, sizeof(rnd)) == -1)
+		return -1;
+	for (i = 0; i < CODE_LEN; i++)
+		code[i] = sym[rnd[i] % (sizeof(sym) - 1)];
+	code[CODE_LEN] = '\0';
+	return 0;
+}
+
 /* Writes a new code into file, unless one is there: made under another
  * name and linked into place, so two processes never see half a code. */
 static int
 code_make(const char *file)
 {
-	/* No 0/O, 1/I/L: a code read off a screen is typed back right. */
-	static const char sym[] = "23456789ABCDEFGHJKMNPQRSTUVWXYZ";
-	unsigned char rnd[CODE_LEN];
 	char code[CODE_LEN + 2], tmp[4200];
-	int fd, i, rc = -1;
+	int fd, rc = -1;
 
-	if (lc_random(rnd, sizeof(rnd)) == -1 ||
+	if (code_draw(code) == -1 ||
 	    snprintf(tmp, sizeof(tmp), "%s.%ld.tmp", file, (long)getpid()) >=
 	    (int)sizeof(tmp))
 		return -1;
-	for (i = 0; i < CODE_LEN; i++)
-		code[i] = sym[rnd[i] % (sizeof(sym) - 1)];
 	code[CODE_LEN] = '\n';
 	code[CODE_LEN + 1] = '\0';
 	(void)unlink(tmp);
@@ -93,6 +119,21 @@ code_make(const char *file)
 	return rc;
 }
 
+/* The code kept in the database: 1 read, 0 none (or emptied), -1. */
+static int
+code_get(struct lc_dom *dom, char code[CODE_LEN + 1])
+{
+	char v[64];
+	int rc;
+
+	if ((rc = lc_db_setting_get(dom->db, CODE_SETTING, v, sizeof(v))) != 1)
+		return rc;
+	if (strlen(v) != CODE_LEN)
+		return 0;
+	memcpy(code, v, CODE_LEN + 1);
+	return 1;
+}
+
 int
 lc_setup_needed(struct lc_dom *dom, const char *db_path)
 {
@@ -103,6 +144,9 @@ lc_setup_needed(struct lc_dom *dom, const char *db_path)
 		return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
 	if (rc == 1)
 		return 0;
+	/* Made by loyalty-admin setup-code, which the page names. */
+	if (code_in_db(db_path))
+		return 1;
 	if (lc_setup_file(db_path, file, sizeof(file)) == -1 ||
 	    ((rc = code_read(file, code)) == 0 && code_make(file) == -1) ||
 	    rc == -1) {
@@ -115,11 +159,57 @@ lc_setup_needed(struct lc_dom *dom, const char *db_path)
 	return 1;
 }
 
+/* loyalty-admin setup-code, in its write: the code kept, else a new one
+ * (none once the shop has an owner). */
+static int
+code_keep_rule(struct lc_dom *dom, void *arg)
+{
+	char *code = arg;
+	int rc;
+
+	if ((rc = lc_db_owner_exists(dom->db)) == -1)
+		return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
+	if (rc == 1)
+		return lc_dom_fail(dom, LC_E_NOT_FOUND, NULL, "This shop is set "
+		    "up already: its owner signs in to the back office.");
+	if ((rc = code_get(dom, code)) == -1)
+		return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
+	if (rc == 1)
+		return 0;
+	if (code_draw(code) == -1)
+		return lc_dom_fail(dom, LC_E_INTERNAL, NULL, NULL);
+	return lc_db_setting_set(dom->db, CODE_SETTING, code) == -1 ?
+	    lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL) : 0;
+}
+
+int
+lc_setup_code(struct lc_dom *dom, const char *db_path,
+    char out[LC_SETUP_CODE_LEN + 1])
+{
+	struct lc_write w = { NULL, NULL, code_keep_rule, NULL, out,
+	    LC_AUDIT_NONE, NULL, NULL };
+	char file[4200];
+	int rc;
+
+	if (code_in_db(db_path))
+		return lc_write(dom, &w, NULL);
+	if ((rc = lc_setup_needed(dom, db_path)) == -1)
+		return -1;
+	if (rc == 0)
+		return lc_dom_fail(dom, LC_E_NOT_FOUND, NULL, "This shop is set "
+		    "up already: its owner signs in to the back office.");
+	if (lc_setup_file(db_path, file, sizeof(file)) == -1 ||
+	    code_read(file, out) != 1)
+		return lc_dom_fail(dom, LC_E_INTERNAL, NULL, NULL);
+	return 0;
+}
+
 struct setup {
 	const struct lc_setup *in;
 	struct lc_guard g;
 	int right;
 	int taken;			/* an owner came first */
+	int in_db;			/* the code is the database's */
 	struct lc_setup_result *r;
 };
 
@@ -166,6 +256,9 @@ setup_rule(struct lc_dom *dom, void *arg)
 	if (lc_shop_user_add(dom, &u, su->r->user_id) == -1)
 		return -1;
 	memcpy(dom->txn_id, su->r->user_id, sizeof(dom->txn_id));
+	/* Used once: emptied in the write that used it. */
+	if (su->in_db && lc_db_setting_set(dom->db, CODE_SETTING, "") == -1)
+		return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
 	/* Done by the holder of the setup code, who is now the owner. */
 	lc_audit_who(dom, "setup", su->r->user_id, su->r->merchant_id);
 	lc_audit_object(dom, su->r->merchant_id);
@@ -187,14 +280,17 @@ lc_setup(struct lc_dom *dom, const char *db_path, const struct lc_setup *in,
 	memset(&su, 0, sizeof(su));
 	su.in = in;
 	su.r = r;
+	su.in_db = code_in_db(db_path);
 	if ((rc = lc_db_owner_exists(dom->db)) == -1)
 		return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
 	if (rc == 1 || lc_setup_file(db_path, file, sizeof(file)) == -1)
 		return lc_dom_fail(dom, LC_E_NOT_FOUND, NULL, NULL);
 	if (lc_guard_reserve(dom, GUARD_KEY, &su.g) == -1)
 		return -1;
-	if ((rc = code_read(file, code)) == -1) {
-		lc_log("cannot read the setup code in %s", file);
+	if ((rc = su.in_db ? code_get(dom, code) : code_read(file, code)) ==
+	    -1) {
+		lc_log("cannot read the setup code in %s", su.in_db ?
+		    "the database" : file);
 		lc_dom_fail(dom, LC_E_INTERNAL, NULL, NULL);
 		lc_guard_abandon(dom, &su.g, 0);
 		return -1;
@@ -212,12 +308,16 @@ lc_setup(struct lc_dom *dom, const char *db_path, const struct lc_setup *in,
 	}
 	if (su.taken)
 		return lc_dom_fail(dom, LC_E_NOT_FOUND, NULL, NULL);
+	if (!su.right && su.in_db)
+		return lc_dom_fail(dom, LC_E_FORBIDDEN, "setup_code",
+		    "The setup code is wrong. loyalty-admin setup-code shows "
+		    "it.");
 	if (!su.right)
 		return lc_dom_fail(dom, LC_E_FORBIDDEN, "setup_code",
 		    "The setup code is wrong. It is in the file %s beside the "
 		    "database.", strrchr(file, '/') ? strrchr(file, '/') + 1 :
 		    file);
-	if (unlink(file) == -1)
+	if (!su.in_db && unlink(file) == -1)
 		lc_log("setup done, but %s stays: %s", file, strerror(errno));
 	return 0;
 }
