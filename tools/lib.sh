@@ -69,6 +69,9 @@ LC_PKGS_NPM="npm"
 # SQLite's single file), the aarch64 cross compiler (for an amd64
 # machine) and qemu-user to run its programs in the test.
 LC_PKGS_BUNDLE="dpkg-dev cmake tcl xz-utils bzip2 file gcc-aarch64-linux-gnu qemu-user"
+# The PostgreSQL backend (./configure --with-postgresql): libpq to build,
+# the server for the tests' throwaway clusters (tests/pg_lib.sh).
+LC_PKGS_PG="libpq-dev postgresql"
 
 lc_say() { printf '%s\n' "$*" >&2; }
 lc_die() { printf '%s: %s\n' "${0##*/}" "$*" >&2; exit 1; }
@@ -86,7 +89,7 @@ lc_missing_packages() {
 }
 
 # Installs the missing packages of the named groups (build, run, test,
-# apache, browser): with apt-get as root (apt-get update first), else
+# apache, browser, fuzz, deb, npm, bench, bundle, pg): with apt-get as root (apt-get update first), else
 # prints the sudo command and exits 1. Without dpkg it only warns.
 lc_need_packages() {
 	local g want='' missing
@@ -102,6 +105,7 @@ lc_need_packages() {
 		npm) want="$want $LC_PKGS_NPM" ;;
 		bench) want="$want $LC_PKGS_BENCH" ;;
 		bundle) want="$want $LC_PKGS_BUNDLE" ;;
+		pg) want="$want $LC_PKGS_PG" ;;
 		*) lc_die "lc_need_packages: unknown group $g" ;;
 		esac
 	done
@@ -275,15 +279,17 @@ EOF
 		@REWRITE_RULES@) printf '%s' "$rw" ;;
 		@FASTCGI_SERVERS@) printf '%s' "$fc" ;;
 		*)
-			line=${line//@BIND@/$LC_BIND}
-			line=${line//@PORT@/$LC_PORT}
-			line=${line//@DOCROOT@/$LC_DOCROOT}
-			line=${line//@RUNDIR@/$LC_RUNDIR}
-			line=${line//@LOYALTY_DB@/$LC_DB}
-			line=${line//@ERRORLOG@/${LC_ERRORLOG:-/dev/stderr}}
-			line=${line//@URL@/$LC_URL_PREFIX}
-			line=${line//@CGIDIR@/${LC_CGI_BINDIR:-$cgi}}
-			line=${line//@RESPONDERS@/$LC_RESPONDER_DIR}
+			# Quoted: bash 5.2 puts the match in place of an
+			# unquoted & (a postgresql:// URI's ?a=1&b=2).
+			line=${line//@BIND@/"$LC_BIND"}
+			line=${line//@PORT@/"$LC_PORT"}
+			line=${line//@DOCROOT@/"$LC_DOCROOT"}
+			line=${line//@RUNDIR@/"$LC_RUNDIR"}
+			line=${line//@LOYALTY_DB@/"$LC_DB"}
+			line=${line//@ERRORLOG@/"${LC_ERRORLOG:-/dev/stderr}"}
+			line=${line//@URL@/"$LC_URL_PREFIX"}
+			line=${line//@CGIDIR@/"${LC_CGI_BINDIR:-$cgi}"}
+			line=${line//@RESPONDERS@/"$LC_RESPONDER_DIR"}
 			printf '%s\n' "$line"
 			;;
 		esac
