@@ -89,8 +89,9 @@ lc_missing_packages() {
 }
 
 # Installs the missing packages of the named groups (build, run, test,
-# apache, browser, fuzz, deb, npm, bench, bundle, pg): with apt-get as root (apt-get update first), else
-# prints the sudo command and exits 1. Without dpkg it only warns.
+# apache, browser, fuzz, deb, npm, bench, bundle, pg): with apt-get as
+# root (apt-get update first), else prints the sudo command and exits 1.
+# Without dpkg it only warns.
 lc_need_packages() {
 	local g want='' missing
 	for g in "$@"; do
