@@ -33,6 +33,7 @@ cleanup() {
 		wait "${CLIENT_PIDS[@]}" 2>/dev/null
 	fi
 	lt_stop
+	lt_backend_stop
 }
 trap cleanup EXIT
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Concurrency through the real HTTP server: several FastCGI processes of
-# each responder write one SQLite file while 8 client processes hit them at
-# once. Nothing may be lost or counted twice.
+# each responder write one database while 8 client processes hit them at
+# once. Nothing may be lost or counted twice. LT_BACKEND=postgresql runs
+# it on PostgreSQL (tests/concurrency_pg.sh).
 . "$top_srcdir/tests/lib.sh"
 
 CLIENTS=8
@@ -16,7 +17,22 @@ W=$LT_DIR/work
 mkdir -p "$W"
 
 admin() { "$LT_ADMIN" --db "$LT_DB" "$@"; }
-sql() { sqlite3 -cmd '.timeout 5000' "$LT_DB" "$@"; }
+
+# hold_write_lock SECONDS: holds the database's write lock that long, as
+# another writer would: SQLite's, or on PostgreSQL the advisory lock every
+# write transaction takes (LC_PG_WRITE_LOCK, lib/lc_pg.h).
+hold_write_lock() {
+	local key
+	if [ "$LT_BACKEND" = sqlite ]; then
+		sqlite3 "$LT_DB" "BEGIN IMMEDIATE;" ".shell sleep $1" "COMMIT;"
+		return
+	fi
+	key=$(sed -n 's/^#define LC_PG_WRITE_LOCK "\([0-9]*\)"$/\1/p' \
+	    "$top_srcdir/lib/lc_pg.h")
+	[ -n "$key" ] || { echo "no LC_PG_WRITE_LOCK in lib/lc_pg.h" >&2; return 1; }
+	lt_pg_sql "$LT_DB" "BEGIN; SELECT pg_advisory_xact_lock($key);
+	    SELECT pg_sleep($1); COMMIT" >/dev/null
+}
 
 # A new card on a new program of the demo merchant; prints card id.
 new_card() {	# TYPE ARGS...
@@ -36,13 +52,13 @@ same_key() {
 }
 lt_race "$CLIENTS" "$W" same_key
 is "$(count 200 "$W/idem")" "$CLIENTS" "the same key from $CLIENTS clients at once: every client gets 200"
-is "$(sql "SELECT count(*) FROM transactions WHERE card_id = '$CARD'")" 1 \
+is "$(lt_sql "SELECT count(*) FROM transactions WHERE card_id = '$CARD'")" 1 \
     "... and exactly one transaction is recorded"
 is "$(grep -c '"idempotent":true' "$W/idem")" $((CLIENTS - 1)) \
     "... the other $((CLIENTS - 1)) answers are replays"
 is "$(awk '{ print $2 }' "$W/idem" | jq -r .data.transaction_id | sort -u | wc -l)" 1 \
     "... all naming the same transaction"
-is "$(sql "SELECT cashback_balance FROM cards WHERE id = '$CARD'")" 100 \
+is "$(lt_sql "SELECT cashback_balance FROM cards WHERE id = '$CARD'")" 100 \
     "... and the card earned once (1.00)"
 
 # --- punches with distinct keys: one per cooldown window -------------------
@@ -59,7 +75,7 @@ is "$(grep -c COOLDOWN_ACTIVE "$W/punch1")" $((CLIENTS - 1)) "... with the COOLD
 sleep 3.2
 ROUND=2 lt_race "$CLIENTS" "$W" punch
 is "$(count 200 "$W/punch2")" 1 "after the 3 s cooldown, another burst: exactly one succeeds again"
-is "$(sql "SELECT count(*) || ' ' || (SELECT lifetime_punches FROM cards WHERE id = '$PCARD') FROM transactions WHERE card_id = '$PCARD'")" "2 2" \
+is "$(lt_sql "SELECT count(*) || ' ' || (SELECT lifetime_punches FROM cards WHERE id = '$PCARD') FROM transactions WHERE card_id = '$PCARD'")" "2 2" \
     "... two punches recorded and counted in two windows"
 
 # --- parallel cashback purchases sum to the cent ---------------------------
@@ -84,12 +100,12 @@ for i in $(seq 1 $CLIENTS); do
 	done
 done
 is "$(count 200 "$W/buy")" $((CLIENTS * PER)) "$((CLIENTS * PER)) parallel cashback purchases all succeed"
-is "$(sql "SELECT cashback_balance FROM cards WHERE id = '$CCARD'")" "$expect" \
+is "$(lt_sql "SELECT cashback_balance FROM cards WHERE id = '$CCARD'")" "$expect" \
     "... the balance is the sum of the parts, to the cent ($expect cents)"
 reported=$(awk '{ print $2 }' "$W/buy" | jq -r .data.cashback_earned |
     awk '{ s += sprintf("%.0f", $1 * 100) } END { print s }')
 is "$reported" "$expect" "... and equals the sum of the earnings reported to the tills"
-is "$(sql "SELECT sum(remaining) FROM cashback_earnings WHERE card_id = '$CCARD'")" "$expect" \
+is "$(lt_sql "SELECT sum(remaining) FROM cashback_earnings WHERE card_id = '$CCARD'")" "$expect" \
     "... and the ledger's remaining amounts"
 
 # --- 8 clients redeeming 1.00 twenty times against 10.00 -------------------
@@ -109,10 +125,10 @@ redeem() {
 lt_race "$CLIENTS" "$W" redeem
 is "$(count 200 "$W/redeem")" 10 "$CLIENTS clients x 20 redemptions of 1.00 against 10.00: exactly 10 succeed"
 is "$(count 422 "$W/redeem")" $((CLIENTS * 20 - 10)) "... all the others are 422 INSUFFICIENT_BALANCE"
-is "$(sql "SELECT cashback_balance FROM cards WHERE id = '$RCARD'")" 0 "... the balance is 0.00"
-is "$(sql "SELECT coalesce(sum(remaining), 0) FROM cashback_earnings WHERE card_id = '$RCARD'")" 0 \
+is "$(lt_sql "SELECT cashback_balance FROM cards WHERE id = '$RCARD'")" 0 "... the balance is 0.00"
+is "$(lt_sql "SELECT coalesce(sum(remaining), 0) FROM cashback_earnings WHERE card_id = '$RCARD'")" 0 \
     "... and the ledger agrees"
-is "$(sql "SELECT sum(amount_used) FROM redemption_entries e JOIN transactions t ON t.id = e.redeem_transaction_id WHERE t.card_id = '$RCARD'")" 1000 \
+is "$(lt_sql "SELECT sum(amount_used) FROM redemption_entries e JOIN transactions t ON t.id = e.redeem_transaction_id WHERE t.card_id = '$RCARD'")" 1000 \
     "... the redemption entries add up to exactly 10.00"
 
 # --- 8 clients claiming 3 pending rewards ----------------------------------
@@ -129,7 +145,7 @@ is "$(count 200 "$W/claim")" 3 "$CLIENTS clients claiming at once on a card with
 is "$(count 409 "$W/claim")" $((CLIENTS - 3)) "... the others get 409 NO_PENDING_REWARDS"
 is "$(awk '$1 == 200 { print $2 }' "$W/claim" | jq -r .reward_id | sort -u | wc -l)" 3 \
     "... each success claimed a different reward"
-is "$(sql "SELECT pending_rewards || ' ' || (SELECT count(*) FROM rewards WHERE card_id = '$QCARD' AND status = 'claimed') FROM cards WHERE id = '$QCARD'")" "0 3" \
+is "$(lt_sql "SELECT pending_rewards || ' ' || (SELECT count(*) FROM rewards WHERE card_id = '$QCARD' AND status = 'claimed') FROM cards WHERE id = '$QCARD'")" "0 3" \
     "... nothing is left pending and 3 are claimed"
 
 # --- tills logging in together are never throttled -------------------------
@@ -151,7 +167,7 @@ items=$(for i in $(seq 1 10); do
 	    "$SCARD" "$LOC" "$STAFF" "$i"
 done)
 batch="{\"transactions\":[${items%,}]}"
-sqlite3 "$LT_DB" "BEGIN IMMEDIATE;" ".shell sleep 24" "COMMIT;" &
+hold_write_lock 24 &
 locker=$!
 sleep 0.5
 t0=$(date +%s)
@@ -165,12 +181,12 @@ ok "... and it answered in ${took} s, within the batch deadline, not 10 x the bu
 wait "$locker"
 LT_TOKEN=$TOKEN lt_req POST /api/v1/transactions/sync "$batch"
 is "$LT_STATUS:$(lt_jq .data.success_count)" 200:10 "once the lock is gone the resent batch records all 10"
-is "$(sql "SELECT count(*) FROM transactions WHERE card_id = '$SCARD'")" 10 \
+is "$(lt_sql "SELECT count(*) FROM transactions WHERE card_id = '$SCARD'")" 10 \
     "... each exactly once"
 
 # --- the server stayed healthy ---------------------------------------------
 is "$(cat "$W"/* 2>/dev/null | grep -c '^\(000\|5[0-9][0-9]\) ')" 0 "no request failed or got a 5xx"
-is "$(sql 'PRAGMA integrity_check')" ok "integrity_check is ok after the load"
+is "$(lt_integrity)" ok "integrity_check is ok after the load"
 problems=$(lt_log_problems)
 is "$problems" "" "no sanitizer report or crashed responder in the server log"
 

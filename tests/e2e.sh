@@ -3,6 +3,7 @@
 # the FastCGI responders, a fresh demo database and the auth flow; then the
 # same flow through Apache 2.4 + mod_fcgid with htdocs/.htaccess and
 # conf/apache-fcgid.conf (skipped when apache2 is not installed).
+# LT_BACKEND=postgresql serves both from PostgreSQL (tests/e2e_pg.sh).
 # TAP; run by `make check`, or by hand: tests/e2e.sh (after tools/check or
 # a build in build/). LT_KEEP=1 keeps the temp folders.
 set -u
@@ -162,6 +163,12 @@ after=$(lt_responder_pids me | sort | tr '\n' ' ')
 is "$after" "$before" "the same me.fcgi processes served them all (FastCGI, not CGI)"
 held=0
 for p in $after; do
+	if [ "$LT_BACKEND" = postgresql ]; then
+		# Its connection: a TCP socket to the cluster's port.
+		ss -Htnp state established "( dport = :$LT_PG_PORT )" 2>/dev/null |
+		    grep -q "pid=$p," && held=$((held + 1))
+		continue
+	fi
 	for fd in "/proc/$p/fd/"*; do
 		if [ "$(readlink "$fd" 2>/dev/null)" = "$LT_DB" ]; then
 			held=$((held + 1))
@@ -193,7 +200,7 @@ fi
 # ap_start (tests/lib.sh): /shop/ is a shared host (htdocs/ with its
 # .htaccess in a subfolder, LOYALTY_DB set there as its comment says),
 # /pos/ a server of one's own through conf/apache-fcgid.conf.
-trap ap_cleanup EXIT
+trap 'ap_cleanup; lt_backend_stop' EXIT
 if ! ap_start; then
 	ok "apache2 starts with conf/apache-fcgid.conf and htdocs/.htaccess" false
 	skip $((APACHE_POINTS - 1)) "apache2 did not start"

@@ -11,8 +11,11 @@
 #          SEED_CMD run with LOYALTY_DB exported. Stopped with every
 #          responder on exit. Sets LT_URL, LT_DB, LT_DIR, LT_ADMIN and,
 #          for the demo, the DEMO_* variables (see lt_parse_demo). It sets
-#          an EXIT trap calling lt_stop: a script with a trap of its own
-#          calls lt_stop in it.
+#          an EXIT trap calling lt_stop and lt_backend_stop: a script with
+#          a trap of its own calls them in it.
+# Backend: LT_BACKEND=sqlite (default) or postgresql: the databases of
+#          lt_start and ap_start (see lt_db_new). lt_sql QUERY and
+#          lt_integrity read LT_DB with either.
 # HTTP:    lt_req METHOD PATH [BODY [CURL_ARGS...]]  sets LT_STATUS,
 #          LT_BODY, LT_HEADERS; sends LT_TOKEN as a bearer token when set.
 #          lt_header NAME   lt_jq FILTER   lt_login EMAIL PASSWORD
@@ -101,6 +104,71 @@ LT_KEEP=${LT_KEEP:-}	# set: keep the temp folder for a look afterwards
 LT_DOCROOT=${LT_DOCROOT:-}	# the web folder lt_start serves and ap_start
 				# copies; htdocs/ when empty
 
+# The storage backend of the databases lt_start and ap_start make:
+# sqlite (a file in the test's folder) or postgresql (a database of its
+# own in one throwaway cluster per script, tests/pg_lib.sh, started at the
+# first; LT_DB is then its postgresql:// URI).
+LT_BACKEND=${LT_BACKEND:-sqlite}
+LT_DB_SEQ=0
+case $LT_BACKEND in
+sqlite) ;;
+postgresql) . "$top_srcdir/tests/pg_lib.sh" ;;
+*) bail "LT_BACKEND=$LT_BACKEND: want sqlite or postgresql" ;;
+esac
+
+# lt_backend_start: starts the cluster on postgresql, once. In the
+# script's shell, not in $(...): the cluster must outlive the call.
+lt_backend_start() {
+	[ "$LT_BACKEND" = postgresql ] && [ -z "$LT_PG_PORT" ] && lt_pg_start
+	return 0
+}
+
+# lt_backend_stop: stops the cluster, if one runs. A script with an EXIT
+# trap of its own calls it there, after lt_stop or ap_cleanup.
+lt_backend_stop() {
+	[ "$LT_BACKEND" = postgresql ] && lt_pg_stop
+	return 0
+}
+
+# lt_db_new PATH: sets LT_NEW_DB to the name of a new, empty database:
+# PATH on sqlite (made by its first writer), else the URI of a new
+# database of the cluster (lt_backend_start first).
+LT_NEW_DB=
+lt_db_new() {
+	LT_NEW_DB=$1
+	[ "$LT_BACKEND" = postgresql ] || return 0
+	LT_DB_SEQ=$((LT_DB_SEQ + 1))
+	LT_NEW_DB=$(lt_pg_db "lt_db$LT_DB_SEQ")
+}
+
+# lt_sql QUERY: QUERY on LT_DB with either backend, printed as sqlite3
+# -batch prints it (values |-separated, NULL as nothing; psql prints
+# booleans as t/f); non-zero on an error. Portable SQL only.
+lt_sql() {
+	if [ "$LT_BACKEND" = postgresql ]; then
+		lt_pg_sql "$LT_DB" "$1"
+	else
+		sqlite3 -batch -cmd '.timeout 5000' "$LT_DB" "$1"
+	fi
+}
+
+# lt_integrity: "ok" when LT_DB is sound, else what is wrong: SQLite's
+# integrity_check, or on PostgreSQL amcheck's checks of every table
+# (verify_heapam) and B-tree index (bt_index_check, with every heap
+# tuple looked up in it) of the public schema.
+lt_integrity() {
+	[ "$LT_BACKEND" = postgresql ] || { lt_sql 'PRAGMA integrity_check'; return; }
+	lt_pg_sql "$LT_DB" "CREATE EXTENSION IF NOT EXISTS amcheck;
+	    SELECT c.relname || ': ' || v.msg FROM pg_class c
+	        JOIN pg_namespace n ON n.oid = c.relnamespace,
+	        verify_heapam(c.oid) v
+	    WHERE n.nspname = 'public' AND c.relkind = 'r';
+	    SELECT 'ok' FROM (SELECT count(bt_index_check(c.oid, true)) FROM pg_class c
+	        JOIN pg_namespace n ON n.oid = c.relnamespace
+	        JOIN pg_am a ON a.oid = c.relam
+	    WHERE n.nspname = 'public' AND c.relkind = 'i' AND a.amname = 'btree') s"
+}
+
 # A port of 127.0.0.1 that nothing listens on (lighttpd may still lose a
 # race for it: lt_start retries), taken at random from LC_TEST_PORTS,
 # LOW-HIGH (default 20000-59999): two suites side by side on one machine
@@ -157,16 +225,23 @@ lt_start() {
 	[ -x "$LT_ADMIN" ] || bail "$LT_ADMIN is not built"
 	command -v lighttpd >/dev/null || bail "lighttpd is not installed (tools/check installs it)"
 	LT_DIR=$(mktemp -d "${TMPDIR:-/tmp}/loyalty-test.XXXXXX") || bail "mktemp"
-	trap lt_stop EXIT
+	lt_backend_start
+	trap 'lt_stop; lt_backend_stop' EXIT
 	# A signal becomes an exit, so the EXIT trap stops the server.
 	trap 'exit 143' TERM
 	trap 'exit 130' INT
-	LT_DB=$LT_DIR/loyalty.db
+	lt_db_new "$LT_DIR/loyalty.db" || bail "no new database"
+	LT_DB=$LT_NEW_DB
 	if [ $# -eq 0 ]; then
 		"$LT_ADMIN" --db "$LT_DB" demo >"$LT_DIR/demo.txt" 2>"$LT_DIR/seed.err" ||
 		    bail "loyalty-admin demo failed: $(cat "$LT_DIR/seed.err")"
 		lt_parse_demo "$LT_DIR/demo.txt"
 	else
+		# A new SQLite file is made by its first writer; a PostgreSQL
+		# database is set up by init before anything reaches it.
+		[ "$LT_BACKEND" = sqlite ] ||
+		    "$LT_ADMIN" --db "$LT_DB" init 2>"$LT_DIR/seed.err" ||
+		    bail "loyalty-admin init failed: $(cat "$LT_DIR/seed.err")"
 		LOYALTY_DB=$LT_DB "$@" >"$LT_DIR/seed.out" 2>"$LT_DIR/seed.err" ||
 		    bail "seed command failed: $* ($(cat "$LT_DIR/seed.err"))"
 	fi
@@ -333,18 +408,22 @@ ap_available() {
 # ap_stop, or ap_cleanup (also removes AP_DIR unless LT_KEEP is set or a
 # test failed), from its own EXIT trap.
 ap_start() {
-	local www user group mods i
+	local www user group mods i db
 	[ -x "$LT_ADMIN" ] || bail "$LT_ADMIN is not built"
 	AP_DIR=$(mktemp -d "${TMPDIR:-/tmp}/loyalty-apache.XXXXXX") || bail "mktemp"
 	www=$AP_DIR/www
 	mkdir -p "$www/shop/$LC_RESPONDER_DIR" "$AP_DIR/data" "$AP_DIR/run" "$AP_DIR/fcgid"
 	cp -R "${LT_DOCROOT:-$top_srcdir/htdocs}/." "$www/shop/"
 	cp "$LC_BUILDDIR"/cgi-bin/*.fcgi "$www/shop/$LC_RESPONDER_DIR/"
-	sed -i "s|^# *SetEnv LOYALTY_DB .*|SetEnv LOYALTY_DB $AP_DIR/data/loyalty.db|" \
-	    "$www/shop/.htaccess"
+	lt_backend_start
+	lt_db_new "$AP_DIR/data/loyalty.db" || bail "no new database"
+	db=$LT_NEW_DB
+	# sed's replacement: & | and \ taken literally.
+	sed -i "s|^# *SetEnv LOYALTY_DB .*|SetEnv LOYALTY_DB $(printf '%s' "$db" |
+	    sed 's/[&|\\]/\\&/g')|" "$www/shop/.htaccess"
 	cp -R "$www/shop" "$AP_DIR/pos"
 	sed -i '/^SetEnv LOYALTY_DB/d' "$AP_DIR/pos/.htaccess"
-	"$LT_ADMIN" --db "$AP_DIR/data/loyalty.db" demo >"$AP_DIR/demo.txt" ||
+	"$LT_ADMIN" --db "$db" demo >"$AP_DIR/demo.txt" ||
 	    bail "loyalty-admin demo failed"
 	lt_parse_demo "$AP_DIR/demo.txt"
 	chmod 755 "$AP_DIR"
@@ -391,7 +470,7 @@ DocumentRoot "$www"
 	Require all granted
 </Directory>
 Define LOYALTY_WEBROOT "$AP_DIR/pos"
-Define LOYALTY_DB "$AP_DIR/data/loyalty.db"
+Define LOYALTY_DB "$db"
 Define LOYALTY_URL /pos
 Include "$top_srcdir/conf/apache-fcgid.conf"
 CONF

@@ -14,7 +14,9 @@ set -u
 export LC_ALL=C
 . "${top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}/tests/lib.sh"
 
-for tool in jq curl sqlite3 date; do
+tools="jq curl date"
+[ "$LT_BACKEND" = sqlite ] && tools="$tools sqlite3"
+for tool in $tools; do
 	command -v "$tool" >/dev/null || bail "$tool is not installed (tools/check installs it)"
 done
 
@@ -33,7 +35,7 @@ for v in PUNCH CASH DISC DEMO_PUNCH_QR DEMO_CASHBACK_QR DEMO_DISCOUNT_QR \
 done
 
 # A deactivated punch card of the same program, issued for this test.
-PUNCH_PROG=$(sqlite3 -batch "$LT_DB" "SELECT program_id FROM cards WHERE id = '$PUNCH'") ||
+PUNCH_PROG=$(lt_sql "SELECT program_id FROM cards WHERE id = '$PUNCH'") ||
     bail "cannot read the punch card's program"
 out=$("$LT_ADMIN" --db "$LT_DB" card issue --program "$PUNCH_PROG" \
     --customer "Ina Active" </dev/null) || bail "card issue failed"
@@ -195,21 +197,33 @@ diff_tuples() {	# GOT WANT
 	    head -30 | while IFS= read -r l; do diag "  $l"; done
 }
 
+# Every row a write of the batch could touch, each value typed (quoted
+# text, NULL as NULL): SQLite's quote mode, PostgreSQL's JSON of a row.
 dump() {
-	sqlite3 -batch -cmd '.mode quote' "$LT_DB" "
-	    SELECT * FROM transactions ORDER BY rowid;
-	    SELECT * FROM cards ORDER BY id;
-	    SELECT * FROM cashback_earnings ORDER BY rowid;
-	    SELECT * FROM rewards ORDER BY rowid;
-	    SELECT * FROM idempotency_keys ORDER BY merchant_id, key;
-	    SELECT * FROM redemption_entries ORDER BY 1, 2;"
+	if [ "$LT_BACKEND" = sqlite ]; then
+		sqlite3 -batch -cmd '.mode quote' "$LT_DB" "
+		    SELECT * FROM transactions ORDER BY rowid;
+		    SELECT * FROM cards ORDER BY id;
+		    SELECT * FROM cashback_earnings ORDER BY rowid;
+		    SELECT * FROM rewards ORDER BY rowid;
+		    SELECT * FROM idempotency_keys ORDER BY merchant_id, key;
+		    SELECT * FROM redemption_entries ORDER BY 1, 2;"
+		return
+	fi
+	lt_sql "SELECT row_to_json(t) FROM transactions t ORDER BY rowid;
+	    SELECT row_to_json(t) FROM cards t ORDER BY id;
+	    SELECT row_to_json(t) FROM cashback_earnings t ORDER BY rowid;
+	    SELECT row_to_json(t) FROM rewards t ORDER BY rowid;
+	    SELECT row_to_json(t) FROM idempotency_keys t ORDER BY merchant_id, key;
+	    SELECT row_to_json(t) FROM redemption_entries t
+	        ORDER BY redeem_transaction_id, earning_transaction_id;"
 }
 
 ms_now() { date +%s%3N; }
 
 # --- first send ------------------------------------------------------------
 
-ntx_before=$(sqlite3 -batch "$LT_DB" 'SELECT count(*) FROM transactions')
+ntx_before=$(lt_sql 'SELECT count(*) FROM transactions')
 t0=$(ms_now)
 lt_req POST /api/v1/transactions/sync "$BATCH"
 t1=$(ms_now)
@@ -249,23 +263,29 @@ is "$(lt_jq '[.data.results[] | select(.idempotency_key == "cash-01") |
 new=$(lt_jq '[.data.results[] | select(.result.success and
     (.result.idempotent | not)) | .result.transaction_id] | unique | length')
 is "$new" 70 "first send: 70 new transactions, all distinct"
-is "$(sqlite3 -batch "$LT_DB" 'SELECT count(*) FROM transactions')" \
+is "$(lt_sql 'SELECT count(*) FROM transactions')" \
     "$((ntx_before + 70))" "first send: exactly those 70 were written"
 ids=$(lt_jq '[.data.results[] | select(.result.success) | .result.transaction_id] |
     unique | map("'"'"'" + . + "'"'"'") | join(",")')
-is "$(sqlite3 -batch "$LT_DB" "SELECT count(*) FROM transactions WHERE id IN ($ids)")" 75 \
+is "$(lt_sql "SELECT count(*) FROM transactions WHERE id IN ($ids)")" 75 \
     "first send: every reported transaction_id is in the database"
-is "$(sqlite3 -batch "$LT_DB" "SELECT count(*) FROM transactions WHERE card_id = '$PUNCH'
+# client_timestamp's seconds since 1970 (an ISO 8601 time in UTC).
+if [ "$LT_BACKEND" = sqlite ]; then
+	epoch="CAST(strftime('%s', client_timestamp) AS INTEGER)"
+else
+	epoch="CAST(floor(extract(epoch FROM CAST(client_timestamp AS timestamptz))) AS BIGINT)"
+fi
+is "$(lt_sql "SELECT count(*) FROM transactions WHERE card_id = '$PUNCH'
     AND client_timestamp IS NOT NULL
-    AND created_at = CAST(strftime('%s', client_timestamp) AS INTEGER) * 1000")" 30 \
+    AND created_at = $epoch * 1000")" 30 \
     "first send: each offline punch is dated at its client_timestamp"
-is "$(sqlite3 -batch "$LT_DB" "SELECT lifetime_punches, current_punches, pending_rewards
+is "$(lt_sql "SELECT lifetime_punches, current_punches, pending_rewards
     FROM cards WHERE id = '$PUNCH'")" "31|1|3" "first send: punch card counters"
-is "$(sqlite3 -batch "$LT_DB" "SELECT (SELECT cashback_balance FROM cards WHERE id = '$CASH') -
+is "$(lt_sql "SELECT (SELECT cashback_balance FROM cards WHERE id = '$CASH') -
     (SELECT coalesce(sum(remaining), 0) FROM cashback_earnings WHERE card_id = '$CASH'),
     (SELECT count(*) FROM cashback_earnings WHERE card_id = '$CASH')")" "0|22" \
     "first send: cashback balance equals its ledger, one earning per purchase"
-is "$(sqlite3 -batch "$LT_DB" "SELECT count(*) FROM transactions WHERE card_id = '$INACT'
+is "$(lt_sql "SELECT count(*) FROM transactions WHERE card_id = '$INACT'
     OR location_id = '$DEMO_LOCATION2_ID'")" 0 \
     "first send: nothing on the deactivated card or the forbidden location"
 

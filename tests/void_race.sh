@@ -20,7 +20,6 @@ W=$LT_DIR/work
 mkdir -p "$W"
 
 admin() { "$LT_ADMIN" --db "$LT_DB" "$@"; }
-sql() { sqlite3 -cmd '.timeout 5000' "$LT_DB" "$@"; }
 
 P=$(admin program add --merchant "$DEMO_MERCHANT_ID" --type cashback \
     --title "Void race" --tier Base:0:0.05) || bail "program add"
@@ -65,15 +64,15 @@ for ROUND in $(seq 1 $ROUNDS); do
 	    "1|1|1|1" "round $ROUND: the purchase and the redemption are voided once each; the second void of each is 409 ALREADY_VOIDED"
 	is "$(grep -vc '^\(200 \|422 .*INSUFFICIENT_BALANCE\)' "$W/rd$ROUND")" 0 \
 	    "... each redemption is made or refused for the balance"
-	is "$(sql "SELECT count(*) FROM transactions WHERE type = 'void' AND voided_transaction_id IN ('$PURCHASE', '$REDEMPTION')")" \
+	is "$(lt_sql "SELECT count(*) FROM transactions WHERE type = 'void' AND voided_transaction_id IN ('$PURCHASE', '$REDEMPTION')")" \
 	    2 "... one void row for each"
-	is "$(sql "$ledger")" "0|0" \
+	is "$(lt_sql "$ledger")" "0|0" \
 	    "... balance = the remaining sum; earned = balance + redeemed net of voids"
 done
 
-is "$(sql "SELECT count(*) FROM cards WHERE id = '$CARD' AND cashback_balance >= 0")" 1 "the balance never went below 0"
+is "$(lt_sql "SELECT count(*) FROM cards WHERE id = '$CARD' AND cashback_balance >= 0")" 1 "the balance never went below 0"
 is "$(cat "$W"/* 2>/dev/null | grep -c '^\(000\|5[0-9][0-9]\) ')" 0 "no request failed or got a 5xx"
-is "$(sql 'PRAGMA integrity_check')" ok "integrity_check is ok after the load"
+is "$(lt_integrity)" ok "integrity_check is ok after the load"
 problems=$(lt_log_problems)
 is "$problems" "" "no sanitizer report or crashed responder in the server log"
 
