@@ -345,6 +345,22 @@ INSERT INTO transactions(id, merchant_id, card_id, location_id,
 INSERT INTO rewards(id, card_id, earned_transaction_id, title, earned_at)
 VALUES ('r4', 'c1', 'd03', 'Free coffee', 1700010000002);
 "
+# Written between 005 and 009, when 005's report_txn counted them.
+TXNS_005="
+INSERT INTO transactions(id, merchant_id, card_id, location_id,
+    staff_user_id, type, purchase_amount, punches_added, rate_bp,
+    cashback_earned, discount_amount, redeemed_amount, reward_id, created_at)
+VALUES
+    ('b01', 'm1', 'c1', 'l2', 's2', 'punch', 120, 2, NULL, NULL, NULL, NULL, NULL, -1800001),
+    ('b02', 'm1', 'c1', 'l2', 's2', 'punch', 130, 1, NULL, NULL, NULL, NULL, NULL, -1800000),
+    ('b03', 'm1', 'c1', 'l2', 's2', 'reward_claim', 0, NULL, NULL, NULL, NULL, NULL, 'r1', 1700000000001),
+    ('b04', 'm1', 'c2', 'l1', 's1', 'cashback_redeem', 0, NULL, NULL, NULL, NULL, 7, NULL, 1700000000002),
+    ('b05', 'm1', 'c2', 'l1', 's1', 'cashback', 50, NULL, 500, 2, NULL, NULL, NULL, 1700000000002),
+    ('b06', 'm1', 'c3', 'l1', 's1', 'discount', 900, NULL, 1000, NULL, 90, NULL, NULL, 1700000000003);
+INSERT INTO rewards(id, card_id, earned_transaction_id, title, earned_at)
+VALUES ('r5', 'c1', 'b01', 'Free coffee', -1800001),
+    ('r6', 'c1', 'b01', 'Free coffee', -1800001);
+"
 BUCKETS="SELECT * FROM report_buckets ORDER BY merchant_id, bucket, location_id, staff_user_id"
 COUNTS="SELECT * FROM txn_counts ORDER BY card_id, type"
 
@@ -386,10 +402,11 @@ stage "002-004" "" 002 003 004
 is "$(pg "$PGB" "$COUNTS")" "$(sq "$SQB" "$COUNTS")" "002 counts the transactions already there alike"
 stage "005" "" 005
 is "$(pg "$PGB" "$BUCKETS")" "$(sq "$SQB" "$BUCKETS")" "005 sums the transactions and rewards already there alike"
-stage "006-008" "" 006 007 008
+stage "006-008, then purchases, claims, redemptions, a reward" "$TXNS_005" 006 007 008
+is "$(pg "$PGB" "$BUCKETS")" "$(sq "$SQB" "$BUCKETS")" "005's triggers count the writes after it alike"
 is "$(pg "$PGB" "SELECT count(*), count(DISTINCT share_token),
     sum((share_token ~ '^[0-9a-f]{32}$')::int) FROM cards")" "4|4|4" \
-    "008 gives each card already there a token of its own, 32 lowercase hex digits (PostgreSQL)"
+    "008 gave each card already there a token of its own, 32 lowercase hex digits (PostgreSQL)"
 is "$(sq "$SQB" "SELECT count(*), count(DISTINCT share_token),
     sum(length(share_token) = 32 AND share_token NOT GLOB '*[^0-9a-f]*')
     FROM cards")" "4|4|4" "... and on SQLite"
