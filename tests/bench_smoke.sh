@@ -3,8 +3,14 @@
 # processes per responder) must end with status 0 (every request answered
 # as it should be), print every row of its table and every goal line, and
 # write JSON whose every figure is a number; it must leave no process and
-# no temporary folder behind, and refuse a bad option. Nothing here is
-# timed: the figures are not judged, only that they are there.
+# no temporary folder behind, and refuse a bad option. Then the same on
+# PostgreSQL (--postgresql --quick, a small shop): the header names the
+# backend and its cluster's settings (fsync and synchronous_commit on), the
+# ceiling is PostgreSQL's, the JSON says so, and the cluster is gone after;
+# skipped when the build has no PostgreSQL backend or PostgreSQL's server
+# programs are not installed, a failure then with LC_REQUIRE_PG set (but
+# to 0). Nothing here is timed: the figures are not judged, only that they
+# are there.
 # TAP; run by `make check`, or by hand with top_srcdir and top_builddir
 # exported (absolute paths).
 set -u
@@ -22,61 +28,135 @@ done
 dir=$(mktemp -d "${TMPDIR:-/tmp}/bench-smoke.XXXXXX") || bail "mktemp"
 trap 'rm -rf "$dir"' EXIT
 mkdir "$dir/tmp"
+# As root the cluster runs as the postgres user, which must reach it.
+chmod 711 "$dir" "$dir/tmp" || bail "chmod"
 
-TMPDIR=$dir/tmp BUILD_DIR=$top_builddir "$top_srcdir/tools/bench" --no-build \
-    --duration 1 --rounds 1 --cards 20 --cooldown 0 --procs 2 \
-    --json "$dir/out.json" >"$dir/out.txt" 2>"$dir/err.txt"
-rc=$?
-is "$rc" 0 "tools/bench --duration 1 --rounds 1 ends with status 0" ||
-    diag "$(tail -n 20 "$dir/err.txt")"
-out=$(cat "$dir/out.txt")
-
-# The table: each run's row with numbers, the memory rows, the goals.
 num='[0-9]+(\.[0-9]+)?'
 row() { grep -E "^$1" "$dir/out.txt"; }
-for r in 'do-nothing responder' 'lookup \(16 conn\)' \
-    'record \(cashback, 16 conn\)' 'record \(punch, 16 conn\)' \
-    'history \(16 conn\)' 'sync 100 items \(1 conn\)' \
-    'sqlite ceiling \(1 conn\)' 'till \(1 conn\) \+ 3 flushing' \
-    '8 clients alone' '8 clients \+ 3 flushing' 'login \(8 conn\)'; do
-	like "$(row "$r")" "^$r +$num +$num +$num +0$" \
-	    "table row: ${r//\\/}, req/s p50 p99 and no bad answer"
-done
-is "$(grep -cE "^  3 flushing tills \(batch/s\) +$num +$num +$num +0$" "$dir/out.txt")" 2 \
-    "table rows: the flushing tills of both mixed runs"
-for r in lookup record sync; do
-	like "$(row "$r +[0-9.]+ +[0-9]")" "^$r +$num +$num +$num +$num +[0-9]{3}$" \
-	    "memory row: $r, after load and after 100k keys, with the answer's status"
-done
-like "$(row 'login +[0-9]')" "^login +$num +$num " "memory row: 8 concurrent logins"
-n=$(grep -cE "^goal .* ($num) \((>=|<=) $num\) (NOT )?met$" <<<"$out")
-is "$n" 7 "seven goal lines, each with a figure and met or NOT met"
 
-# The JSON: every figure a number.
-jq -e . "$dir/out.json" >/dev/null 2>&1
-is "$?" 0 "--json wrote JSON"
-is "$(jq -r '[.runs[] | .rps, .p50_ms, .p99_ms] | map(select(type != "number" or . < 0)) | length' "$dir/out.json")" 0 \
-    "every run's req/s, p50 and p99 is a number"
-is "$(jq -r '.runs | length' "$dir/out.json")" 13 "13 runs in the JSON"
-is "$(jq -r '[.runs[] | .rps] | map(select(. > 0)) | length' "$dir/out.json")" 13 \
-    "every run answered requests"
-is "$(jq -r '[.memory_kib[] | .rss, .pss, .rss_100k, .pss_100k, .pss_all | numbers | select(. > 0)] | length' "$dir/out.json")" 18 \
-    "every memory figure is a number (5 responders after load, 3 after 100k keys, logins)"
-is "$(jq -r '[.memory_kib[] | .status_100k | numbers | select(. >= 200 and . < 500)] | length' "$dir/out.json")" 3 \
-    "the 100k-key requests were answered, and not with a server error"
-is "$(jq -r '[.goals[] | numbers] | length' "$dir/out.json")" 7 "seven goal figures"
-is "$(jq -r '[.goals_met[] | booleans] | length' "$dir/out.json")" 7 "seven goals met or not"
-is "$(jq -r '.bad_answers' "$dir/out.json")" 0 "no bad answer"
-is "$(jq -r '.log_problems' "$dir/out.json")" 0 \
-    "no sanitizer report or failed responder in the server's log"
+# checks BACKEND CEILING ARGS...: the points of tools/bench ARGS on BACKEND
+# (sqlite or postgresql), whose database ceiling's run is CEILING.
+checks() {
+	local backend=$1 ceil=$2 out r rc n
+	shift 2
+	TMPDIR=$dir/tmp BUILD_DIR=$top_builddir "$top_srcdir/tools/bench" \
+	    --no-build "$@" --json "$dir/out.json" >"$dir/out.txt" 2>"$dir/err.txt"
+	rc=$?
+	is "$rc" 0 "$backend: tools/bench $* ends with status 0" ||
+	    diag "$(tail -n 20 "$dir/err.txt")"
+	out=$(cat "$dir/out.txt")
 
-# Cleaned up: its folder is gone and nothing runs from it.
-is "$(find "$dir/tmp" -mindepth 1 | wc -l)" 0 "the temporary folder is removed"
-is "$(pgrep -f "$dir/tmp" | wc -l)" 0 "no process of the run is left"
+	# The table: each run's row with numbers, the memory rows, the goals.
+	for r in 'do-nothing responder' 'lookup \(16 conn\)' \
+	    'record \(cashback, 16 conn\)' 'record \(punch, 16 conn\)' \
+	    'history \(16 conn\)' 'sync 100 items \(1 conn\)' \
+	    "$ceil ceiling \\(1 conn\\)" 'till \(1 conn\) \+ 3 flushing' \
+	    '8 clients alone' '8 clients \+ 3 flushing' 'login \(8 conn\)'; do
+		like "$(row "$r")" "^$r +$num +$num +$num +0$" \
+		    "$backend: table row: ${r//\\/}, req/s p50 p99 and no bad answer"
+	done
+	is "$(grep -cE "^  3 flushing tills \(batch/s\) +$num +$num +$num +0$" "$dir/out.txt")" 2 \
+	    "$backend: table rows: the flushing tills of both mixed runs"
+	for r in lookup record sync; do
+		like "$(row "$r +[0-9.]+ +[0-9]")" "^$r +$num +$num +$num +$num +[0-9]{3}$" \
+		    "$backend: memory row: $r, after load and after 100k keys, with the answer's status"
+	done
+	like "$(row 'login +[0-9]')" "^login +$num +$num " \
+	    "$backend: memory row: 8 concurrent logins"
+	n=$(grep -cE "^goal .* ($num) \((>=|<=) $num\) (NOT )?met$" <<<"$out")
+	is "$n" 7 "$backend: seven goal lines, each with a figure and met or NOT met"
+
+	# The JSON: every figure a number.
+	jq -e . "$dir/out.json" >/dev/null 2>&1
+	is "$?" 0 "$backend: --json wrote JSON"
+	is "$(jq -r .backend "$dir/out.json")" "$backend" "$backend: the JSON names the backend"
+	is "$(jq -r '[.runs[] | .rps, .p50_ms, .p99_ms] | map(select(type != "number" or . < 0)) | length' "$dir/out.json")" 0 \
+	    "$backend: every run's req/s, p50 and p99 is a number"
+	is "$(jq -r '.runs | length' "$dir/out.json")" 13 "$backend: 13 runs in the JSON"
+	is "$(jq -r --arg c "$ceil" '.runs[$c].rps | type' "$dir/out.json")" number \
+	    "$backend: the ceiling's run is $ceil"
+	is "$(jq -r '[.runs[] | .rps] | map(select(. > 0)) | length' "$dir/out.json")" 13 \
+	    "$backend: every run answered requests"
+	is "$(jq -r '[.memory_kib[] | .rss, .pss, .rss_100k, .pss_100k, .pss_all | numbers | select(. > 0)] | length' "$dir/out.json")" 18 \
+	    "$backend: every memory figure is a number (5 responders after load, 3 after 100k keys, logins)"
+	is "$(jq -r '[.memory_kib[] | .status_100k | numbers | select(. >= 200 and . < 500)] | length' "$dir/out.json")" 3 \
+	    "$backend: the 100k-key requests were answered, and not with a server error"
+	is "$(jq -r '[.goals[] | numbers] | length' "$dir/out.json")" 7 "$backend: seven goal figures"
+	is "$(jq -r --arg k "record_vs_$ceil" '.goals[$k] | type' "$dir/out.json")" number \
+	    "$backend: the purchase goal is against $ceil's ceiling"
+	is "$(jq -r '[.goals_met[] | booleans] | length' "$dir/out.json")" 7 "$backend: seven goals met or not"
+	is "$(jq -r '.bad_answers' "$dir/out.json")" 0 "$backend: no bad answer"
+	is "$(jq -r '.log_problems' "$dir/out.json")" 0 \
+	    "$backend: no sanitizer report or failed responder in the server's log"
+
+	# Cleaned up: its folder is gone and nothing runs from it (the
+	# cluster's server would: its data folder is on its command line).
+	is "$(find "$dir/tmp" -mindepth 1 | wc -l)" 0 "$backend: the temporary folder is removed"
+	is "$(pgrep -f "$dir/tmp" | wc -l)" 0 "$backend: no process of the run is left"
+}
+CHECKS=33	# the points of checks
+
+checks sqlite sqlite --duration 1 --rounds 1 --cards 20 --cooldown 0 --procs 2
+like "$(grep -m 1 '^Loyalty POS benchmark' "$dir/out.txt")" \
+    '^Loyalty POS benchmark, ' "sqlite: the header, as before"
 
 TMPDIR=$dir/tmp "$top_srcdir/tools/bench" --no-build --duration 0 \
     >/dev/null 2>"$dir/bad.txt"
 rc=$?
 is "$rc:$(grep -c 'duration' "$dir/bad.txt")" 1:1 "--duration 0 is refused, naming the option"
+for bad in '--db shop.db' '--postgresql --db postgresql://x@127.0.0.1/y' \
+    '--postgresql --runs sqlite'; do
+	# shellcheck disable=SC2086
+	TMPDIR=$dir/tmp "$top_srcdir/tools/bench" --no-build $bad \
+	    >/dev/null 2>"$dir/bad.txt"
+	rc=$?
+	is "$rc:$(grep -cE -- '--db|--runs' "$dir/bad.txt")" 1:1 "$bad is refused, naming the option"
+done
+
+# PostgreSQL: why it cannot run here, nothing when it can.
+pg_why() {
+	local out
+	out=$("$top_builddir/tools/loyalty-admin" --db \
+	    'postgresql://127.0.0.1:1/none?connect_timeout=2' init 2>&1)
+	case $out in
+	*"no PostgreSQL support"*)
+		echo "no PostgreSQL backend in this build (./configure --with-postgresql)"
+		return ;;
+	*PostgreSQL*) ;;
+	*)	echo "loyalty-admin init of a PostgreSQL URI said: $out"
+		return ;;
+	esac
+	(. "$top_srcdir/tests/pg_lib.sh" && lt_pg_available) ||
+	    echo "PostgreSQL's server programs are not installed (Debian's postgresql package)"
+}
+PG_POINTS=$((CHECKS + 5))
+why=$(pg_why)
+if [ -n "$why" ]; then
+	if [ -n "${LC_REQUIRE_PG:-}" ] && [ "$LC_REQUIRE_PG" != 0 ]; then
+		tap_result 1 "tools/bench --postgresql: $why (LC_REQUIRE_PG is set)"
+	else
+		skip "$PG_POINTS" "$why"
+	fi
+else
+	checks postgresql postgresql --postgresql --quick --cards 20 \
+	    --cooldown 0 --procs 2
+	like "$(grep -m 1 '^Loyalty POS benchmark' "$dir/out.txt")" \
+	    '^Loyalty POS benchmark on PostgreSQL, ' \
+	    "postgresql: the header names the backend"
+	like "$(grep '^PostgreSQL ' "$dir/out.txt")" \
+	    '^PostgreSQL [0-9][^,]*, a throwaway cluster on 127\.0\.0\.1: fsync on, synchronous_commit on, wal_sync_method [a-z_]+, shared_buffers [0-9]+[kMG]B,$' \
+	    "postgresql: then its cluster's settings, fsync and synchronous_commit on"
+	is "$(jq -r '[.postgresql.server, .postgresql.fsync, .postgresql.synchronous_commit] | join(" ")' "$dir/out.json")" \
+	    "throwaway on on" "postgresql: the JSON has the cluster's settings"
+	# A server that does not answer: a clear error, nothing left.
+	TMPDIR=$dir/tmp BUILD_DIR=$top_builddir "$top_srcdir/tools/bench" \
+	    --no-build --quick --db 'postgresql://loyalty@127.0.0.1:1/none?connect_timeout=2' \
+	    >/dev/null 2>"$dir/bad.txt"
+	rc=$?
+	is "$rc:$(grep -c 'cannot read the server' "$dir/bad.txt")" 1:1 \
+	    "postgresql: --db of a server that does not answer fails, saying so"
+	is "$(find "$dir/tmp" -mindepth 1 | wc -l)" 0 \
+	    "postgresql: and removes its temporary folder"
+fi
 
 done_testing
