@@ -75,7 +75,7 @@ lt_pg_run() {
 }
 
 lt_pg_start() {
-	local fsync=${LC_TEST_PG_FSYNC:-on} sync=() tries rc=1 prev
+	local fsync=${LC_TEST_PG_FSYNC:-on} sync=() rc=1 prev
 	[ -z "$LT_PG_DIR" ] || bail "lt_pg_start: a cluster is running already ($LT_PG_DIR)"
 	lt_pg_available ||
 	    bail "PostgreSQL's server programs (initdb, pg_ctl) are not installed: Debian's postgresql package"
@@ -91,13 +91,6 @@ lt_pg_start() {
 	trap "lt_pg_stop; ${3:-}" EXIT
 	[ -n "$(trap -p TERM)" ] || trap 'exit 143' TERM
 	[ -n "$(trap -p INT)" ] || trap 'exit 130' INT
-	# The watcher: polls for the script, then stops the cluster it left.
-	(
-		while kill -0 $$ 2>/dev/null; do sleep 1; done
-		lt_pg_run "$LT_PG_BIN/pg_ctl" -D "$LT_PG_DIR/data" -m immediate -w -t 30 stop
-		[ -n "$LT_KEEP" ] || rm -rf "$LT_PG_DIR"
-	) </dev/null >/dev/null 2>&1 &
-	LT_PG_WATCH=$!
 	case $LT_PG_DIR in
 	*[!A-Za-z0-9/._-]*) bail "lt_pg_start: $LT_PG_DIR: want a TMPDIR of letters, digits and / . _ - (it goes into postgresql.conf)" ;;
 	esac
@@ -109,6 +102,19 @@ lt_pg_start() {
 		lt_pg_run test -w "$LT_PG_DIR" ||
 		    bail "lt_pg_start: the postgres user cannot write $LT_PG_DIR (set TMPDIR to a folder it can reach)"
 	fi
+	# The watcher (as the server's user, so after LT_PG_AS): polls for the
+	# script, then stops the cluster it left, waiting out a start in
+	# progress (pg_ctl start -t 60) for a script killed while starting it.
+	(
+		while kill -0 $$ 2>/dev/null; do sleep 1; done
+		for _ in $(seq 1 65); do
+			[ -f "$LT_PG_DIR/data/postmaster.pid" ] && break
+			sleep 1
+		done
+		lt_pg_run "$LT_PG_BIN/pg_ctl" -D "$LT_PG_DIR/data" -m immediate -w -t 30 stop
+		[ -n "$LT_KEEP" ] || rm -rf "$LT_PG_DIR"
+	) </dev/null >/dev/null 2>&1 &
+	LT_PG_WATCH=$!
 	lt_pg_run "$LT_PG_BIN/initdb" -D "$LT_PG_DIR/data" -U "$LT_PG_USER" \
 	    --auth=trust -E UTF8 --no-locale --no-instructions "${sync[@]}" \
 	    >"$LT_PG_DIR/initdb.log" 2>&1 ||
@@ -125,7 +131,7 @@ CONF
 	LT_PG_HOST=$LT_PG_DIR
 	# The port is free when chosen, but another suite may take it first:
 	# then the server cannot bind and another is tried.
-	for tries in 1 2 3 4 5; do
+	for _ in 1 2 3 4 5; do
 		LT_PG_PORT=$(lt_free_port) || bail "no free port"
 		rc=0
 		lt_pg_run "$LT_PG_BIN/pg_ctl" -D "$LT_PG_DIR/data" \

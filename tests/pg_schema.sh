@@ -180,7 +180,7 @@ is "$(pg "$PG" "SELECT a.attidentity, format_type(a.atttypid, NULL),
 # Indexes made by CREATE INDEX: table, name, unique, columns, predicate
 # (parentheses, casts and case aside). users_email_nocase stands for
 # SQLite's UNIQUE COLLATE NOCASE on users.email: compared apart, below.
-norm_pred() { sed -e 's/::text//g' -e 's/[()]//g' -e 's/  */ /g' | tr 'A-Z' 'a-z'; }
+norm_pred() { sed -e 's/::text//g' -e 's/[()]//g' -e 's/  */ /g' | tr '[:upper:]' '[:lower:]'; }
 want=$(sq "$SQ" "SELECT m.tbl_name, m.name, il.\"unique\",
     (SELECT group_concat(name, ',') FROM (SELECT name FROM
     pragma_index_info(m.name) ORDER BY seqno)),
@@ -381,14 +381,16 @@ is "$(pg "$PGW" "$COUNTS")" "$(sq "$SQW" "$COUNTS")" "txn_counts: the same count
 SQB=$W/staged.db
 PGB=$(lt_pg_db staged) || bail "cannot create a database"
 stage_sq() {	# SQL NUMBERS...
-	local sql=$1
+	local sql=$1 fs
 	shift
-	sq_apply "$SQB" $(sq_files "$@") && { [ -z "$sql" ] || quiet sq "$SQB" "$sql"; }
+	mapfile -t fs < <(sq_files "$@")
+	sq_apply "$SQB" "${fs[@]}" && { [ -z "$sql" ] || quiet sq "$SQB" "$sql"; }
 }
 stage_pg() {	# SQL NUMBERS...
-	local sql=$1
+	local sql=$1 fs
 	shift
-	pg_apply "$PGB" $(pg_files "$@") && { [ -z "$sql" ] || quiet pg "$PGB" "$sql"; }
+	mapfile -t fs < <(pg_files "$@")
+	pg_apply "$PGB" "${fs[@]}" && { [ -z "$sql" ] || quiet pg "$PGB" "$sql"; }
 }
 stage() {	# DESC SQL NUMBERS...
 	local d=$1
