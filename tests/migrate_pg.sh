@@ -153,14 +153,14 @@ post /api/v1/transactions/record "{\"card_instance_id\":\"$QUICK_ID\",$at,\"purc
 post /api/v1/transactions/record "{\"card_instance_id\":\"$CASH_ID\",$at,\"purchase_amount\":20.00}"
 post /api/v1/transactions/record "{\"card_instance_id\":\"$CASH_ID\",$at,\"purchase_amount\":40.00,\"idempotency_key\":\"rec-2\"}"
 post /api/v1/transactions/record "{\"card_instance_id\":\"$CASH_ID\",$at,\"purchase_amount\":30.00}"
-post /api/v1/cashback/redeem "{\"card_instance_id\":\"$CASH_ID\",$at,\"redemption_amount\":2.50,\"purchase_amount\":10.00}"
+post /api/v1/cashback/redeem "{\"card_instance_id\":\"$CASH_ID\",$at,\"redemption_amount\":2.50,\"purchase_amount\":10.00,\"earn_on_remainder\":true}"
 [ "$(lt_jq '.redeemed_entries | length')" = 2 ] || bail "the redemption did not span two earnings: $LT_BODY"
+[ "$(lt_jq '.earned.transaction_id | type')" = string ] || bail "the redemption earned nothing on its remainder: $LT_BODY"
 post /api/v1/transactions/record "{\"card_instance_id\":\"$CASH_ID\",$at,\"purchase_amount\":12.34}"
 VOID_PURCHASE=$(lt_jq .data.transaction_id)
 post /api/v1/transactions/void "{\"transaction_id\":\"$VOID_PURCHASE\",\"reason\":$(js "$ODD_REASON"),$at}"
 post /api/v1/cashback/redeem "{\"card_instance_id\":\"$CASH_ID\",$at,\"redemption_amount\":0.50,\"purchase_amount\":5.00}"
-VOID_REDEEM=$(lt_jq .data.transaction_id)
-[ -n "$VOID_REDEEM" ] && [ "$VOID_REDEEM" != null ] || VOID_REDEEM=$(lt_jq .transaction_id)
+VOID_REDEEM=$(lt_jq .transaction_id)
 post /api/v1/transactions/void "{\"transaction_id\":\"$VOID_REDEEM\",\"reason\":\"wrong card\",$at}"
 post /api/v1/transactions/record "{\"card_instance_id\":\"$ODD_ID\",$at,\"purchase_amount\":8.00,\"transaction_notes\":$(js "$ODD_NAME")}"
 # Discount card, twice.
@@ -181,7 +181,6 @@ post /api/v1/transactions/sync "{\"transactions\":[{\"qr_code_data\":\"$PUNCH_QR
 # An enrolment, and the owner's adjustment of its card.
 post /api/v1/cards/enrol "{\"program_id\":\"$PUNCH_PROG\",\"customer_name\":$(js "$ODD_NAME"),\"idempotency_key\":\"enrol-1\"}"
 ENROLLED=$(lt_jq .data.card_instance_id)
-[ -n "$ENROLLED" ] && [ "$ENROLLED" != null ] || ENROLLED=$(lt_jq .card_instance_id)
 LT_TOKEN=$OWNER_TOKEN
 post "/api/v1/admin/cards/$ENROLLED/adjust" "{\"punches\":4,\"reason\":$(js "$ODD_REASON"),\"idempotency_key\":\"adj-1\"}"
 post "/api/v1/admin/cards/$CASH_ID/adjust" "{\"cashback_amount\":-0.25,\"reason\":\"goodwill taken back\"}"
@@ -366,7 +365,7 @@ is "$(lt_jq '[.data.transactions[1:][].transaction_id] | join(" ")')" \
     "then the old ones, in their order"
 oldest=$(sq "SELECT transaction_id FROM cashback_earnings WHERE card_id = '$CASH_ID' AND remaining > 0 ORDER BY rowid LIMIT 1")
 lt_req POST /api/v1/cashback/redeem "{\"card_instance_id\":\"$CASH_ID\",$at,\"redemption_amount\":0.10,\"purchase_amount\":1.00}"
-is "$LT_STATUS $(lt_jq '.redeemed_entries[0].earning_transaction_id // .data.redeemed_entries[0].earning_transaction_id')" \
+is "$LT_STATUS $(lt_jq '.redeemed_entries[0].earning_transaction_id')" \
     "200 $oldest" "a redemption on PostgreSQL spends the oldest copied earning first"
 
 lt_req POST /api/v1/auth/refresh "{\"refresh_token\":\"$STAFF_REFRESH\"}"
