@@ -305,11 +305,14 @@ is "$(lt_pg_sql "$PG" "SELECT string_agg(version::text || ':' || name, ',' ORDER
     "PostgreSQL's migrations are SQLite's"
 
 # --- the service on the copy ---------------------------------------------------
-restart_on() {	# DB: lighttpd again (same folders), on database DB
-	local tries rc=1
+# restart_on DB: lighttpd again, on database DB, rendered by tools/lib.sh
+# with lt_start's settings (LC_*), as tests/crash.sh restarts it: lt_start
+# always makes a new database, on PostgreSQL too (LT_BACKEND).
+restart_on() {
+	local rc=1
 	lc_server_stop
 	LC_DB=$1
-	for tries in 1 2 3 4 5; do
+	for _ in 1 2 3 4 5; do
 		LC_PORT=$(lt_free_port) || break
 		rc=0
 		lc_server_start 2>>"$LT_DIR/start.log" || rc=$?
@@ -334,7 +337,7 @@ for c in $CARDS; do
 		    [ "$(head -c 3 "$W/after/$c.$k")" = 200 ] || bad="$bad $k:$c"
 	done
 done
-is "$bad" "" "every card's lookup and history answer on PostgreSQL as on SQLite ($(echo $CARDS | wc -w) cards)"
+is "$bad" "" "every card's lookup and history answer on PostgreSQL as on SQLite ($(echo "$CARDS" | wc -w) cards)"
 # What the comparison rests on: the answers carry the balances.
 bal() { cut -d' ' -f2- "$1" | jq -r "$2"; }
 is "$(bal "$W/after/$CASH_ID.lookup" '.data.cashback_balance // .data.card.cashback_balance')" \
