@@ -29,13 +29,12 @@
 	X(LOCATIONS_OF_MERCHANT, "SELECT id, merchant_id, name, created_at " \
 	    "FROM locations WHERE merchant_id = $1 ORDER BY rowid") \
 	/* SQLite's e-mail column compares without case (NOCASE): ASCII \
-	 * letters only. The first test finds the row by the unique index \
-	 * on lower(email); the second keeps NOCASE's fold, since lower() \
-	 * under a UTF-8 locale folds more (the Kelvin sign to "k"): a \
-	 * login typed so would reach the account under another throttle \
-	 * key. */ \
-	X(USER_BY_EMAIL, USER_COLS "WHERE lower(email) = lower($1::text) " \
-	    "AND lower(email COLLATE \"C\") = lower($1::text COLLATE \"C\")") \
+	 * letters only, as lower() does under the "C" collation, the unique \
+	 * index's (schema/pg/001): under a UTF-8 locale lower() folds more \
+	 * (the Kelvin sign to "k"), and a login typed so would reach the \
+	 * account under another throttle key. */ \
+	X(USER_BY_EMAIL, USER_COLS \
+	    "WHERE lower(email COLLATE \"C\") = lower($1::text COLLATE \"C\")") \
 	X(USER_GET, USER_COLS "WHERE id = $1") \
 	/* A taken id or e-mail inserts nothing (LC_DB_CONFLICT): an error \
 	 * would fail the whole transaction. */ \

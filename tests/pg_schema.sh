@@ -11,7 +11,7 @@
 #   there), audit_log.seq an identity;
 # - the same indexes (name, table, uniqueness, columns, partial predicate),
 #   primary keys, unique constraints and foreign keys; users.email unique
-#   in any ASCII case (users_email_nocase on lower(email));
+#   in any ASCII case (users_email_nocase on lower(email COLLATE "C"));
 # - the same outcome for writes that each CHECK, NOT NULL, UNIQUE and
 #   foreign key refuses, and for ones they let through;
 # - the same triggers (name, table, timing, event; PostgreSQL refuses
@@ -207,8 +207,8 @@ is "$got" "$want" "the same indexes (table, name, unique, columns, predicate)"
 is "$(sq "$SQ" "SELECT il.\"unique\", x.name, x.coll FROM
     pragma_index_list('users') il JOIN pragma_index_xinfo(il.name) x
     WHERE il.origin = 'u' AND x.key")|$(pg "$PG" "SELECT pg_get_indexdef('users_email_nocase'::regclass)")" \
-    "1|email|NOCASE|CREATE UNIQUE INDEX users_email_nocase ON public.users USING btree (lower(email))" \
-    "users.email: SQLite's UNIQUE COLLATE NOCASE is PostgreSQL's unique index on lower(email)"
+    "1|email|NOCASE|CREATE UNIQUE INDEX users_email_nocase ON public.users USING btree (lower((email COLLATE \"C\")))" \
+    "users.email: SQLite's UNIQUE COLLATE NOCASE is PostgreSQL's unique index on lower(email COLLATE \"C\")"
 
 # Primary keys and unique constraints: table, kind, columns; the rowid
 # columns' and users.email's (above) aside.
