@@ -9,8 +9,9 @@
 # ceiling is PostgreSQL's, the JSON says so, and the cluster is gone after;
 # skipped when the build has no PostgreSQL backend or PostgreSQL's server
 # programs are not installed, a failure then with LC_REQUIRE_PG set (but
-# to 0). Nothing here is timed: the figures are not judged, only that they
-# are there.
+# to 0). --db of a server that does not answer, or of a database that has
+# tables, is refused. Nothing here is timed: the figures are not judged,
+# only that they are there.
 # TAP; run by `make check`, or by hand with top_srcdir and top_builddir
 # exported (absolute paths).
 set -u
@@ -129,7 +130,7 @@ pg_why() {
 	(. "$top_srcdir/tests/pg_lib.sh" && lt_pg_available) ||
 	    echo "PostgreSQL's server programs are not installed (Debian's postgresql package)"
 }
-PG_POINTS=$((CHECKS + 5))
+PG_POINTS=$((CHECKS + 7))
 why=$(pg_why)
 if [ -n "$why" ]; then
 	if [ -n "${LC_REQUIRE_PG:-}" ] && [ "$LC_REQUIRE_PG" != 0 ]; then
@@ -157,6 +158,19 @@ else
 	    "postgresql: --db of a server that does not answer fails, saying so"
 	is "$(find "$dir/tmp" -mindepth 1 | wc -l)" 0 \
 	    "postgresql: and removes its temporary folder"
+	# --db of a database that has a table: refused before seeding.
+	. "$top_srcdir/tests/pg_lib.sh"
+	TMPDIR=$dir lt_pg_start
+	uri=$(lt_pg_db given) && lt_pg_sql "$uri" 'CREATE TABLE t (x int)' ||
+	    bail "cannot make the database"
+	TMPDIR=$dir/tmp BUILD_DIR=$top_builddir "$top_srcdir/tools/bench" \
+	    --no-build --quick --db "$uri" >/dev/null 2>"$dir/bad.txt"
+	rc=$?
+	is "$rc:$(grep -c 'database is not empty (1 tables)' "$dir/bad.txt")" 1:1 \
+	    "postgresql: --db of a database that is not empty is refused, saying so"
+	is "$(lt_pg_sql "$uri" "SELECT count(*) FROM pg_tables WHERE schemaname = 'public'")" 1 \
+	    "postgresql: and left as it was"
+	lt_pg_stop
 fi
 
 done_testing
