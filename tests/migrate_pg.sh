@@ -420,6 +420,57 @@ ok "migrate-to from a PostgreSQL database fails" isnt_zero "$rc"
 like "$out" "copies a SQLite database" "and says what it copies"
 is "$(sqlite3 "$SQ" .dump | sha256sum)" "$SQ_SUM" "the SQLite shop is unchanged by all of these"
 
+# --- a sale during the copy ----------------------------------------------------
+# The copy waits for PostgreSQL's write turn (the service's advisory lock)
+# after it has taken its snapshot of the file: a session holding that lock
+# keeps it there while the service, on SQLite again, records a sale.
+LOCK_KEY=$(sed -n 's/^#define LC_PG_WRITE_LOCK "\([0-9]*\)"$/\1/p' "$top_srcdir/lib/lc_pg.h")
+[ -n "$LOCK_KEY" ] || bail "no LC_PG_WRITE_LOCK in lib/lc_pg.h"
+PGW=$(lt_pg_db during) || bail "no PostgreSQL database"
+# Set up first: the copy would otherwise wait for the lock to make the
+# tables, before its snapshot.
+"$ADM" --db "$PGW" init >/dev/null 2>"$W/init.err" || bail "init failed: $(cat "$W/init.err")"
+restart_on "$SQ"
+LT_TOKEN=$STAFF_TOKEN
+psql=psql
+[ -x "$LT_PG_BIN/psql" ] && psql=$LT_PG_BIN/psql
+advisory() {	# GRANTED: the count of advisory locks so
+	lt_pg_sql "$PGW" "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted = $1"
+}
+waitfor() {	# WHAT GRANTED COUNT
+	local i
+	for i in $(seq 1 100); do
+		[ "$(advisory "$2")" = "$3" ] && return 0
+		sleep 0.1
+	done
+	bail "$1 never happened"
+}
+mkfifo "$W/hold" || bail "mkfifo"
+# Both bounded in time; the lock ends with the session, when the FIFO is
+# closed (migrate-to must not hold it open too).
+timeout 60 "$psql" -X -A -t -q -v ON_ERROR_STOP=1 -d "$PGW" -f "$W/hold" >"$W/hold.out" 2>&1 &
+HOLD_PID=$!
+exec 7>"$W/hold"
+echo "SELECT pg_advisory_lock($LOCK_KEY);" >&7
+waitfor "the lock held" true 1
+timeout 60 "$ADM" --db "$SQ" migrate-to "$PGW" >"$W/during.out" 2>"$W/during.err" 7>&- &
+MIG_PID=$!
+waitfor "migrate-to waiting for the lock" false 1
+lt_req POST /api/v1/transactions/record "{\"card_instance_id\":\"$DISC_ID\",$at,\"purchase_amount\":7.00}"
+LATE_TX=$(lt_jq .data.transaction_id)
+is "$LT_STATUS" 200 "the service sells on SQLite while migrate-to waits with its snapshot"
+exec 7>&-
+wait "$MIG_PID"
+rc=$?
+wait "$HOLD_PID"
+lc_server_stop
+ok "migrate-to fails when a write reached the file during the copy" isnt_zero "$rc"
+like "$(cat "$W/during.err")" "1 writes reached the SQLite database during the copy" \
+    "and says how many writes came after"
+like "$(cat "$W/during.out")" "^copied [0-9]+ tables" "the copy of the snapshot is committed, as it says"
+is "$(lt_pg_sql "$PGW" "SELECT count(*) FROM transactions WHERE id = '$LATE_TX'") $(lt_pg_sql "$PGW" "SELECT count(*) FROM transactions")" \
+    "0 $(( $(sq "SELECT count(*) FROM transactions") - 1 ))" "without the sale made after the snapshot"
+
 # --- setup-code on PostgreSQL ------------------------------------------------------
 PGS=$(lt_pg_db fresh) || bail "no PostgreSQL database"
 "$ADM" --db "$PGS" init >/dev/null 2>"$W/init.err" || bail "init failed: $(cat "$W/init.err")"
