@@ -118,6 +118,23 @@ lc_db_name_shown(const char *name, char *out, size_t outsz)
 	return out;
 }
 
+int
+lc_db_like_patterns(const char *q, char *start, char *word, size_t sz)
+{
+	size_t i, o = 0;
+
+	for (i = 0; q[i] != '\0'; i++) {
+		if (o + 4 >= sz)
+			return -1;
+		if (q[i] == '%' || q[i] == '_' || q[i] == '\\')
+			start[o++] = '\\';
+		start[o++] = q[i];
+	}
+	start[o++] = '%';
+	start[o] = '\0';
+	return snprintf(word, sz, "%% %s", start) >= (int)sz ? -1 : 0;
+}
+
 const char *
 lc_db_backend(struct lc_db *db)
 {

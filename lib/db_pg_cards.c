@@ -12,20 +12,6 @@
 #include "lc_pg.h"
 
 /* Column lists, each decoded by one function below. */
-#define PROGRAM_COLS "p.id, p.merchant_id, p.type, p.title, " \
-	"coalesce(p.punch_requirement, 0), p.reward_amount, " \
-	"p.cooldown_seconds, coalesce(p.reward_title, ''), " \
-	"p.reward_description, coalesce(p.max_punches, 0), " \
-	"coalesce(p.expiry_days, 0)"
-#define PROGRAM_NCOLS 11
-/* lc_pg_card_row's; db_pg_lists.c's card search selects the same. */
-#define CARD_COLS "SELECT " PROGRAM_COLS ", c.id, c.merchant_id, " \
-	"m.name, c.customer_name, c.barcode, c.qr_code, c.status, " \
-	"c.current_punches, c.pending_rewards, c.lifetime_punches, " \
-	"c.cashback_balance, c.lifetime_cashback, c.lifetime_spend, " \
-	"c.created_at, coalesce(c.share_token, '') FROM cards c " \
-	"JOIN programs p ON p.id = c.program_id " \
-	"JOIN merchants m ON m.id = c.merchant_id "
 #define REWARD_COLS "SELECT id, card_id, earned_transaction_id, title, " \
 	"description, amount, earned_at FROM rewards "
 #define EARNING_COLS "SELECT transaction_id, amount, remaining, " \
@@ -45,7 +31,7 @@
 	    "reward_amount, cooldown_seconds, created_at, max_punches, " \
 	    "expiry_days) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, " \
 	    "$11, $12)") \
-	X(PROGRAM_GET, "SELECT " PROGRAM_COLS " FROM programs p " \
+	X(PROGRAM_GET, "SELECT " LC_PROGRAM_COLS " FROM programs p " \
 	    "WHERE p.id = $1") \
 	X(PROGRAM_UPDATE, "UPDATE programs SET title = $1, " \
 	    "reward_title = CASE type WHEN 'punch' THEN $2::text " \
@@ -53,7 +39,7 @@
 	    "reward_description = $3, reward_amount = $4, " \
 	    "cooldown_seconds = $5, max_punches = $6, expiry_days = $7 " \
 	    "WHERE id = $8") \
-	X(PROGRAMS_OF_MERCHANT, "SELECT " PROGRAM_COLS ", (SELECT count(*) " \
+	X(PROGRAMS_OF_MERCHANT, "SELECT " LC_PROGRAM_COLS ", (SELECT count(*) " \
 	    "FROM cards c WHERE c.program_id = p.id) FROM programs p " \
 	    "WHERE p.merchant_id = $1 ORDER BY p.rowid") \
 	X(TIER_ADD, "INSERT INTO tiers(program_id, name, min_spend, rate_bp) " \
@@ -66,12 +52,12 @@
 	    "issued_location_id, created_at) " \
 	    "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) " \
 	    "ON CONFLICT DO NOTHING") \
-	X(CARD_BY_ID, CARD_COLS "WHERE c.merchant_id = $1 AND c.id = $2") \
-	X(CARD_BY_QR, CARD_COLS "WHERE c.merchant_id = $1 AND c.qr_code = $2") \
-	X(CARD_BY_BARCODE, CARD_COLS "WHERE c.merchant_id = $1 " \
+	X(CARD_BY_ID, LC_CARD_COLS "WHERE c.merchant_id = $1 AND c.id = $2") \
+	X(CARD_BY_QR, LC_CARD_COLS "WHERE c.merchant_id = $1 AND c.qr_code = $2") \
+	X(CARD_BY_BARCODE, LC_CARD_COLS "WHERE c.merchant_id = $1 " \
 	    "AND c.barcode = $2") \
-	X(CARD_BY_SHARE, CARD_COLS "WHERE c.share_token = $1") \
-	X(CARD_ANY, CARD_COLS "WHERE c.id = $1") \
+	X(CARD_BY_SHARE, LC_CARD_COLS "WHERE c.share_token = $1") \
+	X(CARD_ANY, LC_CARD_COLS "WHERE c.id = $1") \
 	X(CARD_UPDATED, "SELECT coalesce(max(created_at), $1::bigint) " \
 	    "FROM transactions WHERE card_id = $2") \
 	X(CARD_SAVE, "UPDATE cards SET current_punches = $1, " \
@@ -215,7 +201,7 @@ lc_pg_program_add(struct lc_db *db, const struct lc_program *p, int64_t at)
 	return tiers_put(db, p);
 }
 
-/* The PROGRAM_COLS at column 0 of row i. */
+/* The LC_PROGRAM_COLS at column 0 of row i. */
 static void
 program_row(const PGresult *r, int i, struct lc_program *p)
 {
@@ -289,7 +275,7 @@ lc_pg_programs(struct lc_db *db, const char *merchant_id,
 		program_row(r, i, &p);
 		if (lc_pg_tiers_get(db, &p) == -1)
 			goto out;
-		stop = each(arg, &p, lc_pg_int(r, i, PROGRAM_NCOLS, 0));
+		stop = each(arg, &p, lc_pg_int(r, i, LC_PROGRAM_NCOLS, 0));
 	}
 	rc = stop;
 out:
@@ -318,12 +304,12 @@ lc_pg_tiers_get(struct lc_db *db, struct lc_program *p)
 	return 0;
 }
 
-/* The CARD_COLS of row i (not the tiers); db_pg_lists.c's card search
+/* The LC_CARD_COLS of row i (not the tiers); db_pg_lists.c's card search
  * reads its pages with it too. */
 void
 lc_pg_card_row(const PGresult *r, int i, struct lc_card *c)
 {
-	const int n = PROGRAM_NCOLS;
+	const int n = LC_PROGRAM_NCOLS;
 
 	memset(c, 0, sizeof(*c));
 	program_row(r, i, &c->program);
@@ -346,7 +332,7 @@ lc_pg_card_row(const PGresult *r, int i, struct lc_card *c)
 	c->next_expiry_at = c->next_expiry_amount = -1;
 }
 
-/* The card of a CARD_COLS result, with its tiers. */
+/* The card of a LC_CARD_COLS result, with its tiers. */
 static int
 card_get(struct lc_db *db, PGresult *r, struct lc_card *c)
 {

@@ -11,19 +11,6 @@
 #include "lc_int.h"
 #include "lc_pg.h"
 
-/* The columns lc_pg_card_row reads: lc_sqlite.h's LC_CARD_COLS. */
-#define PROGRAM_COLS "p.id, p.merchant_id, p.type, p.title, " \
-	"coalesce(p.punch_requirement, 0), p.reward_amount, " \
-	"p.cooldown_seconds, coalesce(p.reward_title, ''), " \
-	"p.reward_description, coalesce(p.max_punches, 0), " \
-	"coalesce(p.expiry_days, 0)"
-#define CARD_COLS "SELECT " PROGRAM_COLS ", c.id, c.merchant_id, " \
-	"m.name, c.customer_name, c.barcode, c.qr_code, c.status, " \
-	"c.current_punches, c.pending_rewards, c.lifetime_punches, " \
-	"c.cashback_balance, c.lifetime_cashback, c.lifetime_spend, " \
-	"c.created_at, coalesce(c.share_token, '') FROM cards c " \
-	"JOIN programs p ON p.id = c.program_id " \
-	"JOIN merchants m ON m.id = c.merchant_id "
 /* $1 merchant, $2 the search text (NULL: all), $3 and $4 its LIKE
  * patterns (a name's start, a later word's start), $5 program, $6 status.
  * A parameter only tested for NULL has no type of its own: ::text. */
@@ -99,7 +86,7 @@
 
 #define SQL(X) \
 	X(CARDS_COUNT, "SELECT count(*) FROM cards c " CARD_SEARCH) \
-	X(CARDS_PAGE, CARD_COLS CARD_SEARCH \
+	X(CARDS_PAGE, LC_CARD_COLS CARD_SEARCH \
 	    "ORDER BY c.created_at DESC, c.rowid DESC LIMIT $7 OFFSET $8") \
 	X(HISTORY_COUNT, "SELECT count(*) FROM transactions " \
 	    "WHERE card_id = $1 AND created_at BETWEEN $2 AND $3") \
@@ -201,30 +188,11 @@ one_int(PGresult *r, int64_t *v)
 
 /* The card search. */
 
-/* The LIKE patterns of a search: its text escaped, then "%" after it
- * (start of the name) or "% " before too (start of a later word). */
-static int
-like_patterns(const char *q, char *start, char *word, size_t sz)
-{
-	size_t i, o = 0;
-
-	for (i = 0; q[i] != '\0'; i++) {
-		if (o + 4 >= sz)
-			return -1;
-		if (q[i] == '%' || q[i] == '_' || q[i] == '\\')
-			start[o++] = '\\';
-		start[o++] = q[i];
-	}
-	start[o++] = '%';
-	start[o] = '\0';
-	return snprintf(word, sz, "%% %s", start) >= (int)sz ? -1 : 0;
-}
-
 static PGresult *
 cards_run(struct lc_db *db, int page, const struct lc_card_query *q,
     char *start, char *word, size_t sz)
 {
-	if (q->q != NULL && like_patterns(q->q, start, word, sz) == -1)
+	if (q->q != NULL && lc_db_like_patterns(q->q, start, word, sz) == -1)
 		return NULL;
 	/* The count takes the filters only; the page its limit too. */
 	if (!page)

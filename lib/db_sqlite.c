@@ -1694,30 +1694,11 @@ sq_card_set_name(struct lc_db *db, const char *id, const char *name)
 	return change(db, lc_sq_prep(db, LC_SQL_CARD_SET_NAME, "ss", name, id));
 }
 
-/* The LIKE patterns of a search: its text escaped, then "%" after it
- * (start of the name) or "% " before too (start of a later word). */
-static int
-like_patterns(const char *q, char *start, char *word, size_t sz)
-{
-	size_t i, o = 0;
-
-	for (i = 0; q[i] != '\0'; i++) {
-		if (o + 4 >= sz)
-			return -1;
-		if (q[i] == '%' || q[i] == '_' || q[i] == '\\')
-			start[o++] = '\\';
-		start[o++] = q[i];
-	}
-	start[o++] = '%';
-	start[o] = '\0';
-	return snprintf(word, sz, "%% %s", start) >= (int)sz ? -1 : 0;
-}
-
 static sqlite3_stmt *
 cards_prep(struct lc_db *db, enum lc_sql which, const struct lc_card_query *q,
     char *start, char *word, size_t sz)
 {
-	if (q->q != NULL && like_patterns(q->q, start, word, sz) == -1)
+	if (q->q != NULL && lc_db_like_patterns(q->q, start, word, sz) == -1)
 		return NULL;
 	/* The count takes the filters only; the page its limit too. */
 	return lc_sq_prep(db, which, which == LC_SQL_CARDS_COUNT ? "ssssss" :

@@ -186,6 +186,28 @@ struct lc_db_head {
 	const struct lc_db_ops *ops;
 };
 
+/* The LIKE patterns of a card search for q (db.c), both backends': its
+ * text escaped with \, then "%" after it (start of the name) or "% "
+ * before too (start of a later word). 0, or -1 when sz is too small. */
+int lc_db_like_patterns(const char *q, char *start, char *word, size_t sz);
+
+/* The columns of a card with its program, in the order each backend's
+ * one decoder reads them (card_row, lc_pg_card_row); plain SQL both
+ * understand. */
+#define LC_PROGRAM_COLS "p.id, p.merchant_id, p.type, p.title, " \
+	"coalesce(p.punch_requirement, 0), p.reward_amount, " \
+	"p.cooldown_seconds, coalesce(p.reward_title, ''), " \
+	"p.reward_description, coalesce(p.max_punches, 0), " \
+	"coalesce(p.expiry_days, 0)"
+#define LC_PROGRAM_NCOLS 11
+#define LC_CARD_COLS "SELECT " LC_PROGRAM_COLS ", c.id, c.merchant_id, " \
+	"m.name, c.customer_name, c.barcode, c.qr_code, c.status, " \
+	"c.current_punches, c.pending_rewards, c.lifetime_punches, " \
+	"c.cashback_balance, c.lifetime_cashback, c.lifetime_spend, " \
+	"c.created_at, coalesce(c.share_token, '') FROM cards c " \
+	"JOIN programs p ON p.id = c.program_id " \
+	"JOIN merchants m ON m.id = c.merchant_id "
+
 /* Opening, as lc_db_open_ex; each backend's own (name: a path for SQLite,
  * the URI or conninfo for PostgreSQL, its "postgres:" prefix taken off). */
 struct lc_db *lc_sq_open(const char *path, int create, const char **errmsg,

@@ -8,7 +8,7 @@
 
 #include <sqlite3.h>
 
-#include "lc_store.h"
+#include "lc_backend.h"
 
 /* Every statement of the service: static text, bound parameters,
  * prepared once per connection and kept. */
@@ -312,19 +312,6 @@
 #define LC_USER_COLS "SELECT id, merchant_id, coalesce(location_id, ''), " \
 	"email, coalesce(display_name, ''), password_hash, " \
 	"user_type = 'owner', disabled, created_at FROM users "
-#define LC_PROGRAM_COLS "p.id, p.merchant_id, p.type, p.title, " \
-	"coalesce(p.punch_requirement, 0), p.reward_amount, " \
-	"p.cooldown_seconds, coalesce(p.reward_title, ''), " \
-	"p.reward_description, coalesce(p.max_punches, 0), " \
-	"coalesce(p.expiry_days, 0)"
-#define LC_CARD_COLS "SELECT " LC_PROGRAM_COLS ", c.id, c.merchant_id, " \
-	"m.name, c.customer_name, c.barcode, c.qr_code, c.status, " \
-	"c.current_punches, c.pending_rewards, c.lifetime_punches, " \
-	"c.cashback_balance, c.lifetime_cashback, c.lifetime_spend, " \
-	"c.created_at, coalesce(c.share_token, '') FROM cards c " \
-	"JOIN programs p ON p.id = c.program_id " \
-	"JOIN merchants m ON m.id = c.merchant_id "
-#define LC_PROGRAM_NCOLS 11
 #define LC_EARNING_COLS "transaction_id, amount, remaining, earned_at, " \
 	"coalesce(expires_at, -1) "
 /* ?1 merchant, ?2 the search text (NULL: all), ?3 and ?4 its LIKE
