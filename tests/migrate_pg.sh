@@ -19,7 +19,9 @@
 #     purchase comes after the old ones (the identity counters continue);
 #   - a second copy into the same database, a copy from a database at
 #     another schema version and one into a name that is not PostgreSQL's
-#     fail, say why, and change nothing;
+#     fail, say why, and change no row;
+#   - a sale made on SQLite after the copy's snapshot makes it fail, saying
+#     so (the snapshot's copy, committed, lacks the sale);
 #   - setup-code on a fresh PostgreSQL database prints one 20-symbol code,
 #     the back office's setup takes it and empties it, and setup-code then
 #     says the shop is set up already.
