@@ -530,7 +530,8 @@ lc_admin_migrate_to(struct lc_db *src, struct lc_db *dst)
 			goto out;
 		}
 	}
-	if (triggers(m, 1) == -1 || identities(m) == -1 || check(m) == -1)
+	/* Checked first: a refused copy leaves no counter moved. */
+	if (triggers(m, 1) == -1 || check(m) == -1 || identities(m) == -1)
 		goto out;
 	if (pg_do(m->pg, "COMMIT") == -1)
 		goto out;
