@@ -10,8 +10,24 @@
 # Environment: FIXTURES_JOBS (cases run at once; default: the number of
 # processors), FIXTURES_MODE=fcgi (every request goes through cgi-fcgi to
 # one long-running FastCGI server per responder, started with spawn-fcgi,
-# instead of a plain CGI process), ASAN_OPTIONS, UBSAN_OPTIONS and
-# LSAN_OPTIONS (passed to the responders).
+# instead of a plain CGI process), FIXTURES_DB=postgresql (see below),
+# ASAN_OPTIONS, UBSAN_OPTIONS and LSAN_OPTIONS (passed to the responders).
+#
+# FIXTURES_DB=postgresql runs every case on PostgreSQL instead of SQLite
+# (the build needs --with-postgresql, the machine PostgreSQL's server
+# programs): one throwaway cluster (tests/pg_lib.sh, a port of
+# LC_TEST_PORTS; fsync off unless LC_TEST_PG_FSYNC=on: nothing here is
+# about durability), the seed built into a template database, and each
+# case on its own database copied from it (CREATE DATABASE ... TEMPLATE)
+# and dropped afterwards; CASEDB is its postgresql:// URI. sql and
+# expect sql go through psql, which prints as sqlite3 does but for
+# booleans (t/f: write CAST(x AS INTEGER) to print 1/0 on both), so a
+# case's SQL must be written for both: no rowid but on the tables that
+# keep one on PostgreSQL too (schema/pg/001_init.sql), no SQLite-only
+# function. json_extract and json_array_length, which have no spelling
+# common to both for a TEXT column, exist for psql as SQLite answers
+# them (in a schema of their own, fixture_sqlite, that only psql's
+# search path names; the service never sees it).
 #
 # Case file grammar: one directive a line, KEYWORD then blanks then its
 # argument (the rest of the line); leading blanks, blank lines and a final
@@ -47,9 +63,15 @@
 #                          request (words split as by xargs: quotes work;
 #                          stdin is empty)
 #   sleep SECONDS          before the request
+#   sql-sqlite STATEMENT   sql, run only on SQLite; sql-postgresql only on
+#   sql-postgresql STATEMENT   PostgreSQL: for what has no common
+#                          spelling (a trigger), one of each
 #   cgi-only               (anywhere) the case is skipped in FastCGI mode,
 #                          e.g. for a body without Content-Length, which
 #                          cgi-fcgi cannot send
+#   sqlite-only            (anywhere) the case is skipped on PostgreSQL:
+#                          it is about SQLite itself (a database file, its
+#                          folder, its journal), a comment says why
 #   expect status N
 #   expect header Name value     present with exactly that value
 #   expect header Name           present
@@ -71,10 +93,13 @@
 #                                exactly one row more: a write that
 #                                changed nothing else (a backup, a PATCH
 #                                of no field) is still recorded
-#   expect sql QUERY => VALUE    sqlite3 output of QUERY after the
+#   expect sql QUERY => VALUE    sqlite3 (psql) output of QUERY after the
 #                                request (columns joined by |, rows by
 #                                the two characters \n) equals VALUE; the
 #                                first " =>" splits (VALUE may be empty)
+#   expect no-file PATH          no file (of any kind) at PATH after the
+#                                request, e.g. a code file beside the
+#                                database (${VAR} replaced in PATH)
 #   save VAR FILTER              VAR = jq -r FILTER of the body: exactly
 #                                one value (strings raw, others as JSON)
 #   save-file VAR PATH           VAR = the first line of the file PATH
@@ -89,7 +114,9 @@
 # body-file) is a seed variable (tests/seed.sh), a saved one, or
 # STAFF_TOKEN STAFF_REFRESH STAFF2_TOKEN ... OWNER2_REFRESH (the seed's
 # logins), or CASEDIR (a scratch folder of the case) and CASEDB (its
-# database). An unknown variable fails the case.
+# database), or NOW_MS (the time when the line is read, in milliseconds
+# since 1970, as the service stores times). An unknown variable fails the
+# case.
 #
 # Every response is also checked: exit status 0, no sanitizer report on
 # stderr, CGI headers with a Status, Content-Type exactly
@@ -103,11 +130,13 @@
 # present; on errors the one error body, the status of the code,
 # WWW-Authenticate (Bearer...) on every 401, Allow on 405, Retry-After
 # in whole seconds on 429 and 503. After the last request the database must pass integrity_check and
-# foreign_key_check.
+# foreign_key_check (SQLite; PostgreSQL checks every foreign key as it
+# writes, and has no such check of its files).
 #
 # On a failure the diagnostics show the response and a command line that
 # replays the request; the files it needs are kept in
-# $top_builddir/tests/fixtures.out/CASE/.
+# $top_builddir/tests/fixtures.out/MODE-DB/CASE/ (cgi-sqlite, fcgi-sqlite,
+# cgi-postgresql, fcgi-postgresql: the four runs may go side by side).
 
 export LC_ALL=C
 set -u
@@ -119,7 +148,6 @@ case $top_builddir in /*) ;; *) top_builddir=$PWD/$top_builddir ;; esac
 
 FIXTURES=$top_srcdir/tests/fixtures
 ADMIN=$top_builddir/tools/loyalty-admin
-OUTDIR=$top_builddir/tests/fixtures.out
 TIMEOUT=60
 
 bail()
@@ -129,11 +157,18 @@ bail()
 }
 
 MODE=${FIXTURES_MODE:-cgi}
-TOOLS=(jq sqlite3 timeout xargs)
+DBMODE=${FIXTURES_DB:-sqlite}
+OUTDIR=$top_builddir/tests/fixtures.out/$MODE-$DBMODE
+TOOLS=(jq timeout xargs)
 case $MODE in
 cgi) ;;
 fcgi) TOOLS+=(spawn-fcgi cgi-fcgi) ;;
 *) bail "FIXTURES_MODE must be cgi or fcgi, not $MODE" ;;
+esac
+case $DBMODE in
+sqlite) TOOLS+=(sqlite3) ;;
+postgresql) ;;
+*) bail "FIXTURES_DB must be sqlite or postgresql, not $DBMODE" ;;
 esac
 for tool in "${TOOLS[@]}"; do
 	command -v "$tool" >/dev/null || bail "$tool is needed"
@@ -173,9 +208,63 @@ trap 'exit 130' INT TERM HUP
 # shellcheck source=tests/seed.sh
 . "$top_srcdir/tests/seed.sh" || bail "cannot read tests/seed.sh"
 
-SEED_DB=$WORK/seed.db
+# PostgreSQL: the cluster (its helpers want tests/lib.sh's ports; this
+# script's own bail and diag are defined again below), and the seed's
+# template database. The SQLite functions the cases may use (see the
+# top), for psql alone.
+SEED_TEMPLATE=fixtures_seed
+PG_COMPAT="CREATE SCHEMA fixture_sqlite;
+CREATE FUNCTION fixture_sqlite.json_extract(doc text, path text)
+RETURNS text LANGUAGE sql IMMUTABLE AS \$\$
+	SELECT CASE jsonb_typeof(v)
+	WHEN 'string' THEN v #>> '{}'
+	WHEN 'boolean' THEN CASE WHEN v = 'true' THEN '1' ELSE '0' END
+	WHEN 'null' THEN NULL
+	WHEN 'number' THEN CASE WHEN v::text ~ '[.eE]'
+	    THEN regexp_replace(v::text::float8::text, '^(-?[0-9]+)$', '\\1.0')
+	    ELSE v::text END
+	ELSE v::text END
+	FROM (SELECT jsonb_path_query_first(doc::jsonb, path::jsonpath) AS v) j
+\$\$;
+CREATE FUNCTION fixture_sqlite.json_array_length(doc text, path text)
+RETURNS bigint LANGUAGE sql IMMUTABLE AS \$\$
+	SELECT jsonb_array_length(jsonb_path_query_first(doc::jsonb, path::jsonpath))
+\$\$;"
+if [[ $DBMODE == postgresql ]]; then
+	# shellcheck source=tests/lib.sh
+	. "$top_srcdir/tests/lib.sh" || bail "cannot read tests/lib.sh"
+	# shellcheck source=tests/pg_lib.sh
+	. "$top_srcdir/tests/pg_lib.sh" || bail "cannot read tests/pg_lib.sh"
+	bail()
+	{
+		echo "Bail out! $*"
+		exit 1
+	}
+	LC_TEST_PG_FSYNC=${LC_TEST_PG_FSYNC:-off} lt_pg_start
+	# The servers go before the cluster they are connected to.
+	trap 'cleanup; lt_pg_stop' EXIT
+	SEED_DB=$(lt_pg_db "$SEED_TEMPLATE" 2>&1) || bail "cannot create the seed database: $SEED_DB"
+else
+	SEED_DB=$WORK/seed.db
+fi
+
+# db_sql DB SQL: runs SQL on the database DB (a file or a URI) and prints
+# its rows as sqlite3 -batch does.
+db_sql()
+{
+	if [[ $DBMODE == postgresql ]]; then
+		PGOPTIONS='-c search_path=public,fixture_sqlite' lt_pg_sql "$1" "$2"
+	else
+		"${SQLITE[@]}" "$1" "$2"
+	fi
+}
+
 seed_build "$top_builddir" "$SEED_DB" "$WORK/seed.vars" 2>"$WORK/seed.err" ||
 	bail "seed failed: $(tr '\n' ' ' <"$WORK/seed.err")"
+if [[ $DBMODE == postgresql ]]; then
+	out=$(lt_pg_sql "$SEED_DB" "$PG_COMPAT" 2>&1) ||
+		bail "cannot add the SQLite functions to the seed: $out"
+fi
 
 # Seed variables, then one login per user.
 declare -A VARS=()
@@ -196,8 +285,12 @@ done >"$WORK/logins"
 			bail "login of ${who} gave no token"
 	done
 } < <(jq -r '.access_token, .refresh_token' "$WORK/logins")
-"${SQLITE[@]}" "$SEED_DB" 'PRAGMA wal_checkpoint(TRUNCATE);' >/dev/null ||
-	bail "checkpoint of the seed failed"
+# Each case copies the seed's one file (PostgreSQL copies a template
+# database whole, its log included).
+if [[ $DBMODE == sqlite ]]; then
+	"${SQLITE[@]}" "$SEED_DB" 'PRAGMA wal_checkpoint(TRUNCATE);' >/dev/null ||
+		bail "checkpoint of the seed failed"
+fi
 
 # FastCGI mode: one long-running server per responder, on a UNIX socket,
 # serving every case in turn (each request names its own database).
@@ -221,18 +314,39 @@ if [[ $MODE == fcgi ]]; then
 fi
 
 # What "expect unchanged" compares: every table but the two that failed
-# requests may write.
-TABLES=$("${SQLITE[@]}" "$SEED_DB" "SELECT name FROM sqlite_master
-    WHERE type = 'table' AND name NOT LIKE 'sqlite_%'
-    AND name NOT IN ('login_attempts', 'tokens') ORDER BY name;") ||
-	bail "cannot list tables"
+# requests may write. PostgreSQL keeps no order of its own: the rows are
+# sorted by every column, and each is one JSON object (NULL and '' apart,
+# as SQLite's quote mode keeps them).
+if [[ $DBMODE == postgresql ]]; then
+	TABLES=$(lt_pg_sql "$SEED_DB" "SELECT t.table_name || '|' ||
+	    string_agg('x.' || quote_ident(c.column_name), ', '
+	    ORDER BY c.ordinal_position)
+	    FROM information_schema.tables t JOIN information_schema.columns c
+	    ON c.table_schema = t.table_schema AND c.table_name = t.table_name
+	    WHERE t.table_schema = 'public' AND t.table_type = 'BASE TABLE'
+	    AND t.table_name NOT IN ('login_attempts', 'tokens')
+	    GROUP BY t.table_name ORDER BY t.table_name;") ||
+		bail "cannot list tables"
+else
+	TABLES=$("${SQLITE[@]}" "$SEED_DB" "SELECT name FROM sqlite_master
+	    WHERE type = 'table' AND name NOT LIKE 'sqlite_%'
+	    AND name NOT IN ('login_attempts', 'tokens') ORDER BY name;") ||
+		bail "cannot list tables"
+fi
+[[ -n $TABLES ]] || bail "no tables in the seed"
 DUMP_SQL=
 DUMP_SQL_AUDIT=
-for t in $TABLES; do
-	DUMP_SQL+="SELECT '# $t', count(*) FROM \"$t\"; SELECT * FROM \"$t\"; "
-	[ "$t" = audit_log ] ||
-	    DUMP_SQL_AUDIT+="SELECT '# $t', count(*) FROM \"$t\"; SELECT * FROM \"$t\"; "
-done
+while IFS= read -r t; do
+	if [[ $DBMODE == postgresql ]]; then
+		cols=${t#*|}
+		t=${t%%|*}
+		q="SELECT '# $t', count(*) FROM \"$t\"; SELECT row_to_json(x) FROM \"$t\" x ORDER BY $cols; "
+	else
+		q="SELECT '# $t', count(*) FROM \"$t\"; SELECT * FROM \"$t\"; "
+	fi
+	DUMP_SQL+=$q
+	[ "$t" = audit_log ] || DUMP_SQL_AUDIT+=$q
+done <<<"$TABLES"
 
 # The cases: arguments (files or folders), else every case.
 CASES=()
@@ -284,6 +398,8 @@ subst()
 			out+=${SAVED[$name]}
 		elif [[ -v VARS[$name] ]]; then
 			out+=${VARS[$name]}
+		elif [[ $name == NOW_MS ]]; then
+			out+=$(( ${EPOCHREALTIME/[.,]/} / 1000 ))
 		else
 			SUBST_ERR="unknown variable \${$name}"
 			return 1
@@ -392,16 +508,19 @@ directive()
 		esac
 		R_BODY_KIND=$kw
 		R_BODY_ARG=$arg ;;
-	sql|admin|sleep)
+	sql|sql-sqlite|sql-postgresql|admin|sleep)
 		if [[ -z $arg ]]; then
 			diag "line $ln: $kw needs an argument"
 			return 1
 		fi
-		R_SETUP+=("$ln"$'\t'"$kw"$'\t'"$arg") ;;
+		# The other database's statement is not run at all.
+		[[ $kw == sql-* && $kw != "sql-$DBMODE" ]] && return 0
+		R_SETUP+=("$ln"$'\t'"${kw%%-*}"$'\t'"$arg") ;;
 	expect)
 		case $arg in
 		status\ *|header\ *|no-header\ *|header-match\ *|json\ *|\
 		body-contains\ *|body-not-contains\ *|unchanged|unchanged-but-audit|\
+		no-file\ *|\
 		sql\ *' => '*|\
 		sql\ *' =>')
 			R_EXPECT+=("$ln"$'\t'"$arg") ;;
@@ -443,7 +562,7 @@ run_setup()
 			sleep "$arg" || { diag "line $ln: bad sleep $arg"; return 1; } ;;
 		sql)
 			subst "$arg" || { diag "line $ln: $SUBST_ERR"; return 1; }
-			if ! out=$("${SQLITE[@]}" "$CASEDB" "$REPLY" 2>&1); then
+			if ! out=$(db_sql "$CASEDB" "$REPLY" 2>&1); then
 				diag "line $ln: sql failed: $out"
 				return 1
 			fi ;;
@@ -504,14 +623,20 @@ make_body()
 # The dump that "expect unchanged" compares; with a second argument, the
 # one of "unchanged-but-audit": the other tables, then the count of audit
 # rows on the last line.
+# A dump that fails sets DUMP_FAILED: two failures alike must not pass.
 dump_rows()
 {
-	if [ $# -gt 1 ]; then
-		"${SQLITE[@]}" -cmd '.mode quote' "$CASEDB" \
-		    "$DUMP_SQL_AUDIT SELECT count(*) FROM audit_log;" >"$1" 2>&1
+	local sql=$DUMP_SQL
+
+	[ $# -gt 1 ] && sql="$DUMP_SQL_AUDIT SELECT count(*) FROM audit_log;"
+	if [[ $DBMODE == postgresql ]]; then
+		lt_pg_sql "$CASEDB" "$sql" >"$1" 2>&1
 	else
-		"${SQLITE[@]}" -cmd '.mode quote' "$CASEDB" "$DUMP_SQL" >"$1" 2>&1
-	fi
+		"${SQLITE[@]}" -cmd '.mode quote' "$CASEDB" "$sql" >"$1" 2>&1
+	fi || {
+		diag "cannot dump the rows: $(head -c 500 "$1")"
+		DUMP_FAILED=1
+	}
 }
 
 # Headers of the last response, lower-cased names: first value of each.
@@ -742,8 +867,9 @@ end
 				done < <(diff "$CASEDIR/before-$k.arows" \
 				    "$CASEDIR/after-$k.arows" | head -20)
 				ok=0
-			elif [ "$(tail -n 1 "$CASEDIR/after-$k.arows")" != \
-			    "$(($(tail -n 1 "$CASEDIR/before-$k.arows") + 1))" ]; then
+			elif x=$(tail -n 1 "$CASEDIR/before-$k.arows") &&
+			    [[ ! $x =~ ^[0-9]+$ ]] ||
+			    [ "$(tail -n 1 "$CASEDIR/after-$k.arows")" != "$((x + 1))" ]; then
 				diag "line $ln: expect unchanged-but-audit: audit rows $(tail -n 1 "$CASEDIR/before-$k.arows") before, $(tail -n 1 "$CASEDIR/after-$k.arows") after"
 				ok=0
 			fi ;;
@@ -812,12 +938,17 @@ end
 				diag "line $ln: expect body-not-contains: found it"
 				ok=0
 			fi ;;
+		no-file\ *)
+			if [[ -e ${arg#no-file } || -L ${arg#no-file } ]]; then
+				diag "line $ln: expect no-file: ${arg#no-file } exists"
+				ok=0
+			fi ;;
 		sql\ *)
 			arg=${arg#sql }
 			f=${arg%% =>*}
 			want=${arg#* =>}
 			want=${want# }
-			if ! got=$("${SQLITE[@]}" "$CASEDB" "$f" 2>&1); then
+			if ! got=$(db_sql "$CASEDB" "$f" 2>&1); then
 				diag "line $ln: expect sql: query failed: $got"
 				ok=0
 				continue
@@ -860,7 +991,7 @@ end
 		fi
 		SAVED[$name]=$got
 	done
-	(( ok ))
+	(( ok && !DUMP_FAILED ))
 }
 
 # Runs the request just read. 1 after diags.
@@ -921,9 +1052,14 @@ run_request()
 		envlist+=("$key=${env[$key]}")
 	done
 
-	cp "$CASEDB" "$CASEDIR/before-$k.db"
-	# A FastCGI server may hold the database open: take its log too.
-	cp "$CASEDB-wal" "$CASEDIR/before-$k.db-wal" 2>/dev/null
+	# The database as the request found it, for a replay. Not on
+	# PostgreSQL: the cluster goes with the run.
+	if [[ $DBMODE == sqlite ]]; then
+		cp "$CASEDB" "$CASEDIR/before-$k.db"
+		# A FastCGI server may hold the database open: take its log too.
+		cp "$CASEDB-wal" "$CASEDIR/before-$k.db-wal" 2>/dev/null
+	fi
+	DUMP_FAILED=0
 	for x in "${R_EXPECT[@]}"; do
 		if [[ ${x#*$'\t'} == unchanged ]]; then
 			dump_rows "$CASEDIR/before-$k.rows"
@@ -951,12 +1087,14 @@ run_request()
 		KEEP=${KEEP%.case}
 		rm -rf "$KEEP"
 		mkdir -p "$KEEP"
-		cp "$CASEDIR/before-$k.db" "$CASEDIR/body-$k" "$KEEP/"
+		cp "$CASEDIR/body-$k" "$KEEP/"
+		[[ $DBMODE == sqlite ]] && cp "$CASEDIR/before-$k.db" "$KEEP/"
 		cp "$CASEDIR/out-$k" "$KEEP/response-$k"
 		cp "$CASEDIR/err-$k" "$KEEP/stderr-$k"
 		repro="env -i"
 		for key in "${envlist[@]}"; do
-			[[ $key == LOYALTY_DB=* ]] && key=LOYALTY_DB=$KEEP/replay.db
+			[[ $DBMODE == sqlite && $key == LOYALTY_DB=* ]] &&
+			    key=LOYALTY_DB=$KEEP/replay.db
 			repro+=" $(printf '%q' "$key")"
 		done
 		repro+=" $(printf '%q' "$resp") < $(printf '%q' "$KEEP/body-$k")"
@@ -977,6 +1115,11 @@ run_request()
 				diag "  stderr: $line"
 			done < <(head -c 2000 "$CASEDIR/err-$k")
 		fi
+		if [[ $DBMODE == postgresql ]]; then
+			diag "replay (the cluster and its copy of the database go with the run: LOYALTY_DB=a database of yours, or FIXTURES_DB=sqlite): $repro"
+			printf '%s\n' "$repro" >"$KEEP/replay-$k.sh"
+			return 1
+		fi
 		diag "replay: cp $(printf '%q' "$KEEP/before-$k.db") $(printf '%q' "$KEEP/replay.db") && $repro"
 		printf '%s\n' "cp $(printf '%q' "$KEEP/before-$k.db") $(printf '%q' "$KEEP/replay.db") && $repro" >"$KEEP/replay-$k.sh"
 		return 1
@@ -995,8 +1138,19 @@ run_case()
 	SAVED=()
 	NREQ=0
 	CASEDIR=$(mktemp -d "$WORK/case.XXXXXX")
-	CASEDB=$CASEDIR/case.db
-	cp "$SEED_DB" "$CASEDB"
+	if [[ $DBMODE == postgresql ]]; then
+		# Named by the case's number: unique in the run, and
+		# run_one drops it.
+		if ! CASEDB=$(lt_pg_db "case_$CASENUM" "$SEED_TEMPLATE" 2>&1); then
+			diag "cannot create the case's database: $CASEDB"
+			CASEDB=
+			rm -rf "$CASEDIR"
+			return 1
+		fi
+	else
+		CASEDB=$CASEDIR/case.db
+		cp "$SEED_DB" "$CASEDB"
+	fi
 	VARS[CASEDIR]=$CASEDIR
 	VARS[CASEDB]=$CASEDB
 	reset_request
@@ -1014,7 +1168,7 @@ run_case()
 			fi
 			continue
 		fi
-		if [[ $line == cgi-only ]]; then
+		if [[ $line == cgi-only || $line == sqlite-only ]]; then
 			continue
 		fi
 		kw=${line%%[[:space:]]*}
@@ -1049,7 +1203,10 @@ run_case()
 	fi
 	[[ -n $DESC ]] || diag "no description (a first # comment line)"
 	run_request || { rm -rf "$CASEDIR"; return 1; }
-	integrity=$("${SQLITE[@]}" "$CASEDB" 'PRAGMA integrity_check;
+	# PostgreSQL checks every foreign key as it writes.
+	integrity=ok
+	[[ $DBMODE == sqlite ]] &&
+	    integrity=$("${SQLITE[@]}" "$CASEDB" 'PRAGMA integrity_check;
 	    PRAGMA foreign_key_check;' 2>&1)
 	if [[ $integrity != ok ]]; then
 		diag "the database fails integrity_check/foreign_key_check: $integrity"
@@ -1065,9 +1222,10 @@ run_case()
 # run_one N FILE: runs a case into $WORK/res-N, its TAP lines.
 run_one()
 {
-	local n=$1 file=$2 ok=0 line
+	local n=$1 file=$2 ok=0 line out
 
 	CASEREL=$file
+	CASENUM=$n
 	[[ $file == "$FIXTURES"/* ]] && CASEREL=${file#"$FIXTURES"/}
 	if [[ $MODE == fcgi ]] &&
 	    grep -q '^[[:space:]]*cgi-only[[:space:]]*$' "$file"; then
@@ -1076,7 +1234,22 @@ run_one()
 		    >"$WORK/res-$n"
 		return
 	fi
+	if [[ $DBMODE != sqlite ]] &&
+	    grep -q '^[[:space:]]*sqlite-only[[:space:]]*$' "$file"; then
+		DESC=$(grep -m1 '^[[:space:]]*#' "$file" | sed 's/^[[:space:]]*# *//')
+		echo "ok $n - $CASEREL: ${DESC//'#'/'\#'} # SKIP SQLite only" \
+		    >"$WORK/res-$n"
+		return
+	fi
 	run_case "$file" && ok=1
+	# A FastCGI server may still be connected to the case's database:
+	# FORCE ends that session (its next request names another).
+	if [[ $DBMODE == postgresql && -n $CASEDB ]] &&
+	    ! out=$(lt_pg_sql "$(lt_pg_uri postgres)" \
+	    "DROP DATABASE case_$n WITH (FORCE)" 2>&1); then
+		ok=0
+		diag "cannot drop the case's database: $out"
+	fi
 	DESC=${DESC//'#'/'\#'}
 	{
 		if (( ok )); then

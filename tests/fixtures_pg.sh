@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# The CGI fixtures on PostgreSQL (tests/fixtures.sh, FIXTURES_DB=postgresql),
+# each request a plain CGI process; tests/fixtures_pg_fcgi.sh sends them
+# through FastCGI. Skipped when the build has no PostgreSQL backend
+# (./configure --with-postgresql) or the machine no PostgreSQL server
+# programs, unless LC_REQUIRE_PG is set (but to 0): then either is a
+# failure.
+top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}
+top_builddir=${top_builddir:-$PWD}
+# shellcheck source=tests/lib.sh
+. "$top_srcdir/tests/lib.sh"
+# shellcheck source=tests/pg_lib.sh
+. "$top_srcdir/tests/pg_lib.sh"
+
+why=
+# The compiler's flags of this build say whether lib/db.c has the backend.
+if ! grep -q '^DEFS = .*-DLC_WITH_POSTGRESQL=1' "$top_builddir/Makefile" \
+    2>/dev/null; then
+	why="this build has no PostgreSQL backend (./configure --with-postgresql)"
+elif ! lt_pg_available; then
+	why="PostgreSQL's server programs are not installed (Debian's postgresql package)"
+fi
+if [ -n "$why" ]; then
+	if [ -n "${LC_REQUIRE_PG:-}" ] && [ "$LC_REQUIRE_PG" != 0 ]; then
+		echo "1..1"
+		echo "not ok 1 - the fixtures on PostgreSQL: $why (LC_REQUIRE_PG is set)"
+		exit 1
+	fi
+	echo "1..0 # SKIP $why"
+	exit 0
+fi
+export top_srcdir top_builddir
+FIXTURES_DB=postgresql exec bash "$top_srcdir/tests/fixtures.sh" "$@"
