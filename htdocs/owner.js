@@ -373,6 +373,17 @@ function configHelp() {
 		h('p', null, 'Then reload this page.'));
 }
 
+/* The same for a shop kept on a PostgreSQL server (the message names it):
+ * nothing about files and folders. */
+function pgConfigHelp() {
+	return h('div', { className: 'db-help' },
+		h('p', null, 'This is fixed on the server, not on this page: whoever runs the shop\'s servers sets ',
+			h('code', null, 'LOYALTY_DB'), ' (or the ', h('code', null, 'database'), ' line of ',
+			h('code', null, 'loyalty.conf'), ') to the PostgreSQL database, with a user and password the server accepts, and sets a new database up with ',
+			h('code', null, 'loyalty-admin init'), '. The server\'s error log says what is wrong.'),
+		h('p', null, 'Then reload this page.'));
+}
+
 /* An error as text: the message (the API's own); its code is kept in a
  * data attribute (for support), not shown. */
 function errorNode(e, noWait) {
@@ -383,7 +394,8 @@ function errorNode(e, noWait) {
 		const parts = [h('strong', { dataset: { code: e.code || '' } }, e.message || e.code)];
 		if (!noWait && e.retryAfter !== null && e.retryAfter !== undefined && (e.status === 429 || e.status === 503))
 			parts.push(' Try again in ' + plural(e.retryAfter, 'second', 'seconds') + '.');
-		if (e.code === 'CONFIGURATION_ERROR') parts.push(configHelp());
+		if (e.code === 'CONFIGURATION_ERROR')
+			parts.push(/PostgreSQL/.test(e.message || '') ? pgConfigHelp() : configHelp());
 		return h('span', null, parts);
 	}
 	return h('span', null, h('strong', null, 'Unexpected error.'), ' ' + (e && e.message ? e.message : ''));

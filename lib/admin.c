@@ -38,11 +38,12 @@ struct cmd {
 	FILE *svg;			/* card issue --svg, opened first */
 };
 
+/* The usage on f; 2, the status of a command line it was shown for. */
 static int
-usage(void)
+usage_on(FILE *f)
 {
 	fputs(
-"usage: loyalty-admin [--db PATH] COMMAND ...\n"
+"usage: loyalty-admin [--db DATABASE] COMMAND ...   (a file, or PostgreSQL's URI)\n"
 "  init                                 create or upgrade the database\n"
 "  setup-code                           the back office's one-time setup code\n"
 "                                       (made when there is none yet)\n"
@@ -68,9 +69,16 @@ usage(void)
 "                                       a page, newest first) on stdout\n"
 "  card deactivate CARD_ID | card activate CARD_ID\n"
 "  setting set KEY VALUE | setting get KEY | setting list\n"
-"  demo                                 demo merchant, users and cards\n",
-	    stderr);
+"  demo                                 demo merchant, users and cards\n"
+"  --help                               this\n",
+	    f);
 	return 2;
+}
+
+static int
+usage(void)
+{
+	return usage_on(stderr);
 }
 
 static int
@@ -772,6 +780,12 @@ lc_admin_main(int argc, char *argv[])
 	}
 	if (i >= argc)
 		return usage();
+	/* Asked for: on stdout, and a success. */
+	if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0 ||
+	    strcmp(argv[i], "help") == 0) {
+		(void)usage_on(stdout);
+		return 0;
+	}
 	if ((dbpath = db_path(dbpath, &from)) == NULL)
 		return 1;
 	if ((c = calloc(1, sizeof(*c))) == NULL)

@@ -3,8 +3,9 @@
  * PostgreSQL database, and says it is done only once the copy is checked.
  *
  * The copy is of one read snapshot of the SQLite file, so the service may
- * keep selling while it runs; what it writes after the snapshot is not in
- * the copy, and the command says so (and fails) when that happened. The
+ * keep selling while it runs; but what it writes after the snapshot is
+ * not in the copy: when that happened, the copy is rolled back and the
+ * command fails, saying so. The
  * tables and their columns are read from the two schemas, which are the
  * same migrations (schema/ and schema/pg/): a column a later migration
  * adds is copied without a change here. Every row goes in one PostgreSQL
@@ -533,18 +534,26 @@ lc_admin_migrate_to(struct lc_db *src, struct lc_db *dst)
 	/* Checked first: a refused copy leaves no counter moved. */
 	if (triggers(m, 1) == -1 || check(m) == -1 || identities(m) == -1)
 		goto out;
-	if (pg_do(m->pg, "COMMIT") == -1)
-		goto out;
+	/* What the service wrote after the snapshot is not in the copy:
+	 * then nothing is committed. */
 	(void)sqlite3_exec(m->sq, "COMMIT", NULL, NULL, NULL);
-	printf("copied %d tables, %" PRId64 " rows; counts, balances and "
-	    "ledger sums checked\n", m->nt, m->rows);
-	/* What the service wrote after the snapshot is not in the copy. */
 	if ((after = writes(m->sq)) != before) {
 		fail("%" PRId64 " writes reached the SQLite database during "
-		    "the copy and are not in PostgreSQL: stop the service's "
-		    "writes (or wait until the shop is closed), empty the "
-		    "PostgreSQL database and run migrate-to again",
-		    after - before);
+		    "the copy: nothing was copied. Stop the service's writes "
+		    "(or wait until the shop is closed) and run migrate-to "
+		    "again", after - before);
+		goto out;
+	}
+	if (pg_do(m->pg, "COMMIT") == -1)
+		goto out;
+	printf("copied %d tables, %" PRId64 " rows; counts, balances and "
+	    "ledger sums checked\n", m->nt, m->rows);
+	/* A write in the instant between that count and the commit. */
+	if ((after = writes(m->sq)) != before) {
+		fail("%" PRId64 " writes reached the SQLite database as the "
+		    "copy was committed and are not in PostgreSQL: stop the "
+		    "service's writes, empty the PostgreSQL database and run "
+		    "migrate-to again", after - before);
 		goto done;
 	}
 	rc = 0;

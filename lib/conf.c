@@ -241,6 +241,8 @@ lc_conf_db_problem(const char *path, int create)
 	/* PostgreSQL's server says what is wrong when it is asked. */
 	if (lc_db_name_is_pg(path))
 		return NULL;
+	if (lc_db_name_problem(path) != NULL)
+		return lc_db_name_problem(path);
 	if (slash == NULL)
 		snprintf(dir, sizeof(dir), ".");
 	else if (slash == path)

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "lc_backend.h"
 
@@ -23,15 +24,36 @@ lc_db_default_path(const char *explicit_path)
 	return LC_DEFAULT_DB;
 }
 
-/* The conninfo of a PostgreSQL database name, or NULL for a SQLite path. */
+/* The conninfo of a PostgreSQL database name, or NULL for a SQLite path:
+ * a URI as it is, else the conninfo after "postgres:" or "postgresql:". */
 static const char *
 pg_conninfo(const char *name)
 {
 	if (strncmp(name, "postgresql://", 13) == 0 ||
 	    strncmp(name, "postgres://", 11) == 0)
 		return name;
+	if (strncmp(name, "postgresql:", 11) == 0)
+		return name + 11;
 	if (strncmp(name, "postgres:", 9) == 0)
 		return name + 9;
+	return NULL;
+}
+
+const char *
+lc_db_name_problem(const char *name)
+{
+	size_t n = strspn(name, "abcdefghijklmnopqrstuvwxyz"
+	    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+.-");
+
+	if (pg_conninfo(name) != NULL)
+		return NULL;
+	/* A mistyped PostgreSQL name, or another scheme's URI, would
+	 * otherwise be a new SQLite file of that name. */
+	if (strncasecmp(name, "postgre", 7) == 0 ||
+	    (n > 0 && strncmp(name + n, "://", 3) == 0))
+		return "not a database name this service knows: a PostgreSQL "
+		    "database is postgresql://... or postgres: and a conninfo "
+		    "(in small letters), a SQLite one a file's path";
 	return NULL;
 }
 
@@ -53,6 +75,11 @@ lc_db_open_ex(const char *name, int create, const char **errmsg,
 {
 	const char *conninfo = pg_conninfo(name);
 
+	if ((*errmsg = lc_db_name_problem(name)) != NULL) {
+		if (misconfigured != NULL)
+			*misconfigured = 1;
+		return NULL;
+	}
 	if (conninfo == NULL)
 		return lc_sq_open(name, create, errmsg, misconfigured);
 #ifdef LC_WITH_POSTGRESQL
@@ -79,10 +106,14 @@ lc_db_name_shown(const char *name, char *out, size_t outsz)
 {
 	const char *ci = pg_conninfo(name), *p, *at, *end, *v;
 
+	/* Any name, a mistyped one too, keeps its password to itself. */
 	snprintf(out, outsz, "%s", name);
 	if (ci == NULL)
+		ci = strstr(name, "://") != NULL ? name : strchr(name, '=') !=
+		    NULL ? name : NULL;
+	if (ci == NULL)
 		return out;
-	if (ci == name) {
+	if (strstr(ci, "://") != NULL) {
 		/* A URI: the password in its user part, or a parameter. */
 		p = strstr(name, "://") + 3;
 		end = p + strcspn(p, "/?#");

@@ -41,10 +41,12 @@ struct lc_db {
 	const struct lc_db_ops *ops;	/* first: see lc_backend.h */
 	PGconn *c;
 	int txn;			/* TXN_: what this connection began */
-	/* Statements are sent whole instead of prepared once: the server
-	 * lost one between transactions (a pooler in transaction mode). */
+	/* Statements are sent whole instead of prepared once: a pooler in
+	 * transaction mode hands this process other server connections,
+	 * which lack what it prepared or hold another's (lc_pg_run). */
 	int unnamed;
 	unsigned char prepared[LC_PG__MAX];
+	char names[LC_PG__MAX][20];	/* "lc" and a hash of the text */
 };
 
 static const struct lc_db_ops pg_ops;
@@ -162,6 +164,30 @@ out:
 	return rc;
 }
 
+/*
+ * Whether a failed connection was refused for its set-up (no password, a
+ * wrong one, no such user or database, no pg_hba.conf line), which no
+ * retry cures, rather than a server down or restarting. libpq gives the
+ * server's words only, in the server's language: those of an English one
+ * are known here; any other stays a failure to retry.
+ */
+static int
+refused(PGconn *c)
+{
+	static const char *const words[] = { "password authentication failed",
+	    "no password supplied", "authentication failed",
+	    "does not exist", "no pg_hba.conf entry", "permission denied" };
+	const char *m = PQerrorMessage(c);
+	size_t i;
+
+	if (PQconnectionNeedsPassword(c))
+		return 1;
+	for (i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+		if (strstr(m, words[i]) != NULL)
+			return 1;
+	return 0;
+}
+
 struct lc_db *
 lc_pg_open(const char *conninfo, int create, const char **errmsg,
     int *misconfigured)
@@ -202,6 +228,12 @@ lc_pg_open(const char *conninfo, int create, const char **errmsg,
 		lc_log("PostgreSQL: %s", db->c != NULL ?
 		    PQerrorMessage(db->c) : "out of memory");
 		*errmsg = "cannot connect to the PostgreSQL server";
+		if (db->c != NULL && refused(db->c)) {
+			*errmsg = "the PostgreSQL server refused this user or "
+			    "database (the server's error log says why)";
+			if (misconfigured != NULL)
+				*misconfigured = 1;
+		}
 		goto fail;
 	}
 	(void)PQsetNoticeProcessor(db->c, quiet, NULL);
@@ -265,6 +297,17 @@ connected(struct lc_db *db)
 	return 0;
 }
 
+static int
+begin_sql(struct lc_db *db, int write)
+{
+	if (!write)
+		return exec(db->c, "BEGIN ISOLATION LEVEL REPEATABLE READ, "
+		    "READ ONLY");
+	return exec(db->c, "BEGIN ISOLATION LEVEL READ COMMITTED; "
+	    "SET LOCAL lock_timeout = " STR(LC_BUSY_TIMEOUT_MS) "; "
+	    "SELECT pg_advisory_xact_lock(" LC_PG_WRITE_LOCK ")");
+}
+
 int
 lc_pg_begin(struct lc_db *db, int write)
 {
@@ -286,13 +329,13 @@ lc_pg_begin(struct lc_db *db, int write)
 	 * as long as SQLite's writers wait theirs (LC_BUSY_TIMEOUT_MS). A
 	 * write no one waits for (LC_DB_WRITE_LATER) queues as any other:
 	 * the advisory lock has no order to give way in. */
-	if (!write)
-		rc = exec(db->c, "BEGIN ISOLATION LEVEL REPEATABLE READ, "
-		    "READ ONLY");
-	else
-		rc = exec(db->c, "BEGIN ISOLATION LEVEL READ COMMITTED; "
-		    "SET LOCAL lock_timeout = " STR(LC_BUSY_TIMEOUT_MS) "; "
-		    "SELECT pg_advisory_xact_lock(" LC_PG_WRITE_LOCK ")");
+	rc = begin_sql(db, write);
+	/* A connection the server dropped while this process was idle is
+	 * found dead only now: nothing was done yet, so it is made again
+	 * and the transaction begun once more. */
+	if (rc == -1 && PQstatus(db->c) == CONNECTION_BAD &&
+	    connected(db) == 0)
+		rc = begin_sql(db, write);
 	if (rc == -1) {
 		if (PQtransactionStatus(db->c) != PQTRANS_IDLE)
 			(void)exec(db->c, "ROLLBACK");
@@ -369,12 +412,23 @@ lc_pg_backup(struct lc_db *db, const char *path, const char *merchant_id)
 	return -1;
 }
 
+/* "lc" and 16 hex digits of the FNV-1a hash of sql. */
+static void
+name_of(const char *sql, char out[20])
+{
+	uint64_t h = 14695981039346656037ULL;
+
+	for (; *sql != '\0'; sql++)
+		h = (h ^ (unsigned char)*sql) * 1099511628211ULL;
+	snprintf(out, 20, "lc%016llx", (unsigned long long)h);
+}
+
 PGresult *
 lc_pg_run(struct lc_db *db, int slot, const char *sql, const char *fmt, ...)
 {
 	const char *vals[PARAMS_MAX];
 	int lens[PARAMS_MAX], fmts[PARAMS_MAX];
-	char nums[PARAMS_MAX][24], name[16];
+	char nums[PARAMS_MAX][24];
 	PGresult *r = NULL;
 	ExecStatusType s;
 	va_list ap;
@@ -422,9 +476,14 @@ lc_pg_run(struct lc_db *db, int slot, const char *sql, const char *fmt, ...)
 	va_end(ap);
 	if (bad)
 		return NULL;
-	snprintf(name, sizeof(name), "s%d", slot);
+	/* A statement's name is a hash of its text: a server connection
+	 * shared through a pooler may hold statements another process
+	 * prepared, and a name found there then still means this text
+	 * (another version of the service has other names). */
+	if (db->names[slot][0] == '\0')
+		name_of(sql, db->names[slot]);
 	if (!db->unnamed && !db->prepared[slot]) {
-		r = PQprepare(db->c, name, sql, 0, NULL);
+		r = PQprepare(db->c, db->names[slot], sql, 0, NULL);
 		if (PQresultStatus(r) != PGRES_COMMAND_OK)
 			goto fail;
 		PQclear(r);
@@ -433,18 +492,24 @@ lc_pg_run(struct lc_db *db, int slot, const char *sql, const char *fmt, ...)
 	if (db->unnamed)
 		r = PQexecParams(db->c, sql, n, NULL, vals, lens, fmts, 0);
 	else
-		r = PQexecPrepared(db->c, name, n, vals, lens, fmts, 0);
+		r = PQexecPrepared(db->c, db->names[slot], n, vals, lens, fmts,
+		    0);
 	s = PQresultStatus(r);
 	if (s == PGRES_TUPLES_OK || s == PGRES_COMMAND_OK)
 		return r;
+fail:
+	/* Not prepared on this server connection (26000), or prepared
+	 * already by another process sharing it (42P05): a pooler in
+	 * transaction mode. This request's transaction has failed; from
+	 * now on statements go whole, which any pooler passes on. */
 	state = r != NULL ? PQresultErrorField(r, PG_DIAG_SQLSTATE) : NULL;
-	if (state != NULL && strcmp(state, "26000") == 0 && !db->unnamed) {
-		lc_log("the PostgreSQL server lost a prepared statement between "
-		    "transactions (a pooler in transaction mode?): statements "
-		    "are sent whole from now on");
+	if (state != NULL && (strcmp(state, "26000") == 0 ||
+	    strcmp(state, "42P05") == 0) && !db->unnamed) {
+		lc_log("PostgreSQL: the server connection does not keep this "
+		    "process's prepared statements (a pooler in transaction "
+		    "mode?): statements are sent whole from now on");
 		db->unnamed = 1;
 	}
-fail:
 	lc_log("statement %d: %s", slot, r != NULL ?
 	    PQresultErrorMessage(r) : PQerrorMessage(db->c));
 	PQclear(r);

@@ -249,6 +249,10 @@ unusable_db(struct lc_ctx *ctx, const char *path, const char *from,
 	lc_log("database %s (%s) cannot be used: %s (this process runs as "
 	    "uid %ld, gid %ld)", lc_db_name_shown(path, shown, sizeof(shown)),
 	    from, why, (long)geteuid(), (long)getegid());
+	if (lc_db_name_is_pg(path))
+		return lc_fail(ctx, LC_E_CONFIG, NULL, "The database cannot be "
+		    "used: %s. Fix the PostgreSQL database set for the "
+		    "service; the server's error log says more.", why);
 	return lc_fail(ctx, LC_E_CONFIG, NULL, "The database cannot be used: "
 	    "%s. Fix its permissions or the path set for the service; the "
 	    "server's error log names the file.", why);

@@ -41,8 +41,12 @@ int lc_db_version(struct lc_db *);	/* schema version, or -1 */
 /* The database path: explicit, else LOYALTY_DB, else the build default. */
 const char *lc_db_default_path(const char *explicit_path);
 /* 1 when a database name is PostgreSQL's (a postgresql:// or postgres://
- * URI, or "postgres:" then a conninfo), 0 when it is a SQLite file. */
+ * URI, or "postgres:" or "postgresql:" then a conninfo), 0 when it is a
+ * SQLite file. */
 int lc_db_name_is_pg(const char *name);
+/* Why a name is neither (a mistyped PostgreSQL name, another scheme's
+ * URI), or NULL when it is one of them. */
+const char *lc_db_name_problem(const char *name);
 /* A database name fit for a log or a message: a password in it replaced
  * by "***". Returns out. */
 const char *lc_db_name_shown(const char *name, char *out, size_t outsz);
