@@ -94,58 +94,75 @@ lc_db_open_ex(const char *name, int create, const char **errmsg,
 #endif
 }
 
-/* out: s with "***" in place of its part from v to e (excluded). */
+/* Appends n bytes of s to out (of size sz, o used), cut to fit. */
 static void
-masked(char *out, size_t outsz, const char *s, const char *v, const char *e)
+put(char *out, size_t sz, size_t *o, const char *s, size_t n)
 {
-	snprintf(out, outsz, "%.*s***%s", (int)(v - s), s, e);
+	if (*o + 1 >= sz)
+		return;
+	if (n > sz - 1 - *o)
+		n = sz - 1 - *o;
+	memcpy(out + *o, s, n);
+	*o += n;
+	out[*o] = '\0';
+}
+
+/* The end of the value that starts at v: quoted (conninfo) or plain. */
+static const char *
+value_end(const char *v)
+{
+	if (*v != '\'')
+		return v + strcspn(v, " \t&#");
+	for (v++; *v != '\0' && *v != '\''; v++)
+		if (*v == '\\' && v[1] != '\0')
+			v++;
+	return *v == '\'' ? v + 1 : v;
 }
 
 const char *
 lc_db_name_shown(const char *name, char *out, size_t outsz)
 {
-	const char *ci = pg_conninfo(name), *p, *at, *end, *v;
+	const char *s = name, *k, *e, *at, *colon;
+	size_t o = 0, n;
 
-	/* Any name, a mistyped one too, keeps its password to itself. */
-	snprintf(out, outsz, "%s", name);
-	if (ci == NULL)
-		ci = strstr(name, "://") != NULL ? name : strchr(name, '=') !=
-		    NULL ? name : NULL;
-	if (ci == NULL)
+	/* Any name, a mistyped one too, keeps its secrets: the password of
+	 * a URI's user part, and the value of every parameter whose name
+	 * ends in "password" (password, sslpassword), in a URI's query or
+	 * a conninfo's pairs. */
+	if (outsz == 0)
 		return out;
-	if (strstr(ci, "://") != NULL) {
-		/* A URI: the password in its user part, or a parameter. */
-		p = strstr(name, "://") + 3;
-		end = p + strcspn(p, "/?#");
-		if ((at = memchr(p, '@', (size_t)(end - p))) != NULL &&
-		    (v = memchr(p, ':', (size_t)(at - p))) != NULL) {
-			masked(out, outsz, name, v + 1, at);
-			return out;
+	out[0] = '\0';
+	while (*s != '\0') {
+		if (strncmp(s, "://", 3) == 0) {
+			put(out, outsz, &o, s, 3);
+			s += 3;
+			e = s + strcspn(s, "/?#");
+			if ((at = memchr(s, '@', (size_t)(e - s))) != NULL &&
+			    (colon = memchr(s, ':', (size_t)(at - s))) != NULL) {
+				put(out, outsz, &o, s, (size_t)(colon - s));
+				put(out, outsz, &o, ":***", 4);
+				s = at;
+			}
+			continue;
 		}
-		if ((v = strstr(name, "password=")) != NULL) {
-			v += strlen("password=");
-			masked(out, outsz, name, v, v + strcspn(v, "&#"));
+		/* A parameter's name, after a start, a blank, : ? or &. */
+		if ((s == name || strchr(" \t:?&", s[-1]) != NULL) &&
+		    (n = strspn(s, "abcdefghijklmnopqrstuvwxyz"
+		    "ABCDEFGHIJKLMNOPQRSTUVWXYZ_")) >= 8 &&
+		    strncasecmp(s + n - 8, "password", 8) == 0) {
+			k = s + n + strspn(s + n, " \t");
+			if (*k == '=') {
+				k++;
+				k += strspn(k, " \t");
+				put(out, outsz, &o, s, (size_t)(k - s));
+				put(out, outsz, &o, "***", 3);
+				s = value_end(k);
+				continue;
+			}
 		}
-		return out;
+		put(out, outsz, &o, s, 1);
+		s++;
 	}
-	/* A conninfo: password = value, or 'quoted value'. */
-	if ((p = strstr(ci, "password")) == NULL)
-		return out;
-	v = p + strlen("password");
-	v += strspn(v, " \t");
-	if (*v != '=')
-		return out;
-	v++;
-	v += strspn(v, " \t");
-	if (*v == '\'') {
-		for (end = v + 1; *end != '\0' && *end != '\''; end++)
-			if (*end == '\\' && end[1] != '\0')
-				end++;
-		if (*end == '\'')
-			end++;
-	} else
-		end = v + strcspn(v, " \t");
-	masked(out, outsz, name, v, end);
 	return out;
 }
 

@@ -164,6 +164,21 @@ out:
 	return rc;
 }
 
+/* The count of tables in the database's schema (-1 on failure): any
+ * before the service's own are another program's. */
+static int
+foreign_tables(PGconn *c)
+{
+	PGresult *r = PQexec(c, "SELECT count(*) FROM "
+	    "information_schema.tables WHERE table_schema = current_schema()");
+	int n = -1;
+
+	if (PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1)
+		n = atoi(PQgetvalue(r, 0, 0));
+	PQclear(r);
+	return n;
+}
+
 /*
  * Whether a failed connection was refused for its set-up (no password, a
  * wrong one, no such user or database, no pg_hba.conf line), which no
@@ -192,11 +207,13 @@ struct lc_db *
 lc_pg_open(const char *conninfo, int create, const char **errmsg,
     int *misconfigured)
 {
-	/* The name is a URI or conninfo (expand_dbname); the others are
-	 * defaults it may override, but the encoding. */
-	const char *const keys[] = { "dbname", "fallback_application_name",
-	    "client_encoding", NULL };
-	const char *vals[] = { conninfo, "loyalty-pos", "UTF8", NULL };
+	/* The name is a URI or conninfo (expanded in dbname's place): what
+	 * it says wins over the defaults before it, the encoding after it
+	 * wins over the name. A server that does not answer is given up
+	 * after 10 s, not the system's TCP timeout. */
+	const char *const keys[] = { "connect_timeout",
+	    "fallback_application_name", "dbname", "client_encoding", NULL };
+	const char *vals[] = { "10", "loyalty-pos", conninfo, "UTF8", NULL };
 	PQconninfoOption *opts;
 	struct lc_db *db;
 	char *err = NULL;
@@ -208,8 +225,7 @@ lc_pg_open(const char *conninfo, int create, const char **errmsg,
 	/* A name libpq cannot read is a set-up to fix, not a server to
 	 * wait for. */
 	if ((opts = PQconninfoParse(conninfo, &err)) == NULL) {
-		if (err != NULL)
-			lc_log("PostgreSQL connection string: %s", err);
+		/* libpq's reason may quote the string, password and all. */
 		PQfreemem(err);
 		*errmsg = "the PostgreSQL connection string is not valid";
 		if (misconfigured != NULL)
@@ -242,7 +258,15 @@ lc_pg_open(const char *conninfo, int create, const char **errmsg,
 		goto fail;
 	}
 	/* SQLite makes a new file on a new installation's first request;
-	 * an empty PostgreSQL database is set up by loyalty-admin init. */
+	 * an empty PostgreSQL database is set up by loyalty-admin init, and
+	 * one that holds another program's tables never. */
+	if (have == 0 && create && foreign_tables(db->c) != 0) {
+		*errmsg = "the PostgreSQL database holds tables of something "
+		    "else: give the service an empty database of its own";
+		if (misconfigured != NULL)
+			*misconfigured = 1;
+		goto fail;
+	}
 	if (have == 0 && !create) {
 		*errmsg = "the PostgreSQL database is empty: set it up with "
 		    "loyalty-admin init";

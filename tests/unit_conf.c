@@ -213,6 +213,56 @@ test_open(void)
 	lc_db_close(db);
 }
 
+/* Database names: which backend, which are refused, and never a password
+ * shown. */
+static void
+test_names(void)
+{
+	static const char *const refused[] = { "postgre:host=x dbname=y",
+	    "PostgreSQL://u@h/d", "POSTGRES:dbname=y", "http://x/y",
+	    "pgsql://u@h/d" };
+	static const struct { const char *in, *out; } shown[] = {
+		{ "/var/lib/x.db", "/var/lib/x.db" },
+		{ "postgresql://u:pw@h:5/db?sslpassword=x&password=y&a=b",
+		    "postgresql://u:***@h:5/db?sslpassword=***&password=***&a=b" },
+		{ "postgres:dbname=password_db password=sec user=u",
+		    "postgres:dbname=password_db password=*** user=u" },
+		{ "postgres:password = 'a b\\' c' host=x",
+		    "postgres:password = *** host=x" },
+		{ "postgres:postgresql://u:pw@h/d", "postgres:postgresql://u:***@h/d" },
+		{ "postgre:host=x password=p", "postgre:host=x password=***" },
+		{ "postgresql://u@h/d?passfile=/etc/p",
+		    "postgresql://u@h/d?passfile=/etc/p" },
+	};
+	char out[256];
+	const char *why = NULL;
+	struct lc_db *db;
+	size_t i;
+	int mis;
+
+	ok(lc_db_name_is_pg("postgresql://u@h/d") &&
+	    lc_db_name_is_pg("postgres://u@h/d") &&
+	    lc_db_name_is_pg("postgres:dbname=d") &&
+	    lc_db_name_is_pg("postgresql:dbname=d") &&
+	    !lc_db_name_is_pg("/a/postgres:x.db") && !lc_db_name_is_pg("x.db"),
+	    "lc_db_name_is_pg: the URI and conninfo forms, and files");
+	for (i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
+		mis = -1;
+		db = lc_db_open_ex(refused[i], 1, &why, &mis);
+		ok(db == NULL && mis == 1 && lc_db_name_problem(refused[i]) !=
+		    NULL && lc_conf_db_problem(refused[i], 1) != NULL &&
+		    access(refused[i], F_OK) == -1,
+		    "%s is refused, set up wrong, and makes no file",
+		    refused[i]);
+		lc_db_close(db);
+	}
+	for (i = 0; i < sizeof(shown) / sizeof(shown[0]); i++)
+		is_string(lc_db_name_shown(shown[i].in, out, sizeof(out)),
+		    shown[i].out, "lc_db_name_shown: %s", shown[i].out);
+	ok(strcmp(lc_db_name_shown("postgresql://u:pw@h/d", out, 12),
+	    "postgresql:") == 0, "lc_db_name_shown: cut to fit");
+}
+
 int
 main(void)
 {
@@ -225,6 +275,7 @@ main(void)
 	test_conf();
 	test_problem();
 	test_open();
+	test_names();
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 	if (system(cmd) != 0)
 		diag("could not remove %s", dir);
