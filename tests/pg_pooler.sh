@@ -245,6 +245,7 @@ login
 LT_RACE_TOKEN=$LT_TOKEN
 load() { local j; for j in $(seq 1 "$REQS"); do req "$1" "$j" "$W/load"; done; }
 PIDS_A=$(pids_of lookup record history login)
+TX0=$(lt_sql "SELECT count(*) FROM transactions WHERE card_id = '$CARD'")
 lt_race "$CLIENTS" "$W" load
 procs=$(echo "$PIDS_A" | wc -w)
 # A process takes its one 503 at its first request (its statements'
@@ -289,6 +290,8 @@ is "$(lt_sql "SELECT count(*) || ' ' || count(DISTINCT k.transaction_id) || ' ' 
     count(DISTINCT k.key) FROM idempotency_keys k JOIN transactions t ON t.id = k.transaction_id
     WHERE k.key LIKE 'pb-%' AND t.card_id = '$CARD'")" "$purchases $purchases $purchases" \
     "... each of the $purchases purchases recorded exactly once"
+is "$(lt_sql "SELECT count(*) - $TX0 FROM transactions WHERE card_id = '$CARD'")" "$purchases" \
+    "... and the card has $purchases transactions more than before, none without its key"
 # An earlier lt_sql's session may not have gone yet: a moment for it.
 for _ in $(seq 1 30); do
 	conns=$(backends)
