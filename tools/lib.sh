@@ -70,8 +70,9 @@ LC_PKGS_NPM="npm"
 # machine) and qemu-user to run its programs in the test.
 LC_PKGS_BUNDLE="dpkg-dev cmake tcl xz-utils bzip2 file gcc-aarch64-linux-gnu qemu-user"
 # The PostgreSQL backend (./configure --with-postgresql): libpq to build,
-# the server for the tests' throwaway clusters (tests/pg_lib.sh).
-LC_PKGS_PG="libpq-dev postgresql"
+# the server for the tests' throwaway clusters (tests/pg_lib.sh), and
+# PgBouncer for tests/pg_pooler.sh (its own instance on a test port).
+LC_PKGS_PG="libpq-dev postgresql pgbouncer"
 
 lc_say() { printf '%s\n' "$*" >&2; }
 lc_die() { printf '%s: %s\n' "${0##*/}" "$*" >&2; exit 1; }
