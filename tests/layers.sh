@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The library's layers hold: each of these rules names the only files of
 # lib/ allowed to do a thing, and fails naming any other file that does.
-#   storage: only the SQLite backend names SQLite or holds SQL text;
+#   storage: only the storage backends (SQLite's, PostgreSQL's, and
+#            loyalty-admin migrate-to, which copies one into the other)
+#            name their database library or hold SQL text;
 #   writes:  only the write path begins, commits or rolls back;
 #   answers: only the handlers (api_*.c) and the JSON module build JSON
 #            (and the audit trail, whose rows keep an object's values as
@@ -48,13 +50,19 @@ somewhere() {
 }
 
 only "only the storage backend names SQLite" \
-    'sqlite3_[a-z]|sqlite3\.h|sqlite3 \*|SQLITE_' db_sqlite.c lc_sqlite.h
+    'sqlite3_[a-z]|sqlite3\.h|sqlite3 \*|SQLITE_' db_sqlite.c lc_sqlite.h \
+    admin_migrate.c
 somewhere "the storage backend steps statements" 'sqlite3_step\(' db_sqlite.c
-only "only the storage backend holds SQL" \
+only "only the PostgreSQL backend names libpq" \
+    '\bPQ[a-zA-Z]+\(|libpq-fe\.h|PGconn|PGresult' 'db_pg*.c' lc_pg.h \
+    admin_migrate.c
+somewhere "the PostgreSQL backend runs prepared statements" \
+    'PQexecPrepared\(' db_pg.c
+only "only the storage backends hold SQL" \
     '"(SELECT|INSERT|UPDATE|DELETE|BEGIN|COMMIT|ROLLBACK)[ "]' \
-    db_sqlite.c lc_sqlite.h
+    db_sqlite.c lc_sqlite.h 'db_pg*.c' lc_pg.h lc_backend.h admin_migrate.c
 only "only the write path begins, commits or rolls back" \
-    'lc_db_(begin|commit|rollback)\(' write.c lc_store.h db_sqlite.c
+    'lc_db_(begin|commit|rollback)\(' write.c lc_store.h db.c db_sqlite.c
 somewhere "the write path begins transactions" 'lc_db_begin\(' write.c
 only "only handlers and the JSON module build JSON" \
     'json_object_new_|json_tokener_|json_object_object_add\(|json_object_array_add\(' \
