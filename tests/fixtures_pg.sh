@@ -4,10 +4,10 @@
 # through FastCGI. Skipped when the build has no PostgreSQL backend
 # (./configure --with-postgresql) or the machine no PostgreSQL server
 # programs, unless LC_REQUIRE_PG is set (but to 0): then either is a
-# failure. LC_PG_FIXTURES=skip skips them on purpose: tools/check runs
-# them in its normal build and not again under the sanitizers, whose
-# build runs the backend through the other PostgreSQL suites, to keep CI
-# within its time.
+# failure. LC_PG_FIXTURES skips them on purpose, for CI's time: "skip"
+# both modes, "cgi" the FastCGI one. tools/check runs them in plain CGI in
+# its normal build only; the sanitizers' build runs the backend through
+# the other PostgreSQL suites, and the FastCGI path through them too.
 top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}
 top_builddir=${top_builddir:-$PWD}
 # shellcheck source=tests/lib.sh
@@ -16,10 +16,11 @@ top_builddir=${top_builddir:-$PWD}
 . "$top_srcdir/tests/pg_lib.sh"
 
 why=
-if [ "${LC_PG_FIXTURES:-}" = skip ]; then
-	echo "1..0 # SKIP LC_PG_FIXTURES=skip (run in tools/check's normal build)"
-	exit 0
-fi
+case ${LC_PG_FIXTURES:-}:${FIXTURES_MODE:-} in
+skip:* | cgi:fcgi)
+	echo "1..0 # SKIP LC_PG_FIXTURES=$LC_PG_FIXTURES (tools/check: plain CGI, normal build)"
+	exit 0 ;;
+esac
 # The compiler's flags of this build say whether lib/db.c has the backend.
 if ! grep -q '^DEFS = .*-DLC_WITH_POSTGRESQL=1' "$top_builddir/Makefile" \
     2>/dev/null; then
