@@ -252,6 +252,14 @@ lt_start() {
 	LC_ERRORLOG=$LT_DIR/lighttpd.log
 	LC_DOCROOT=${LT_DOCROOT:-$top_srcdir/htdocs}
 	mkdir -p "$LC_RUNDIR"
+	lt_serve
+}
+
+# lt_serve: lighttpd with lt_start's settings (LC_*) on a free port, one
+# another suite took first being tried again with another; sets LT_URL.
+# Bails out on failure.
+lt_serve() {
+	local tries rc=1
 	for tries in 1 2 3 4 5; do
 		LC_PORT=$(lt_free_port) || bail "no free port"
 		rc=0
@@ -261,6 +269,15 @@ lt_start() {
 	done
 	[ $rc -eq 0 ] || bail "lighttpd did not start: $(tail -5 "$LC_ERRORLOG" "$LT_DIR/start.log" 2>/dev/null)"
 	LT_URL=http://127.0.0.1:$LC_PORT
+}
+
+# lt_restart_on DB: the server again, on database DB, as lt_start set it
+# up (lt_start always makes a new database: a test that made its own,
+# such as a copy, serves it so); its responders connect anew.
+lt_restart_on() {
+	lc_server_stop
+	LC_DB=$1
+	lt_serve
 }
 
 # The pids of the running processes of responder NAME (e.g. me).

@@ -35,45 +35,12 @@ top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}
 top_builddir=${top_builddir:-$top_srcdir/build}
 export top_srcdir top_builddir
 
-# Why this cannot run here; nothing when it can (as tests/pg_wrap.sh).
-why() {
-	local out
-	[ -x "$top_builddir/tools/loyalty-admin" ] &&
-	    [ -x "$top_builddir/cgi-bin/notfound.fcgi" ] ||
-	    { echo "the server programs are not built in $top_builddir"; return; }
-	out=$("$top_builddir/tools/loyalty-admin" --db \
-	    'postgresql://127.0.0.1:1/none?connect_timeout=2' init 2>&1)
-	case $out in
-	*"no PostgreSQL support"*)
-		echo "no PostgreSQL backend in this build (./configure --with-postgresql)"
-		return ;;
-	*PostgreSQL*) ;;
-	*)	echo "loyalty-admin init of a PostgreSQL URI said: $out"
-		return ;;
-	esac
-	(
-		. "$top_srcdir/tests/lib.sh"
-		. "$top_srcdir/tests/pg_lib.sh"
-		lt_pg_available
-	) >/dev/null 2>&1 ||
-	    echo "PostgreSQL's server programs are not installed (Debian's postgresql package)"
-}
-why=$(why)
-if [ -n "$why" ]; then
-	if [ -n "${LC_REQUIRE_PG:-}" ] && [ "$LC_REQUIRE_PG" != 0 ]; then
-		echo "1..1"
-		echo "not ok 1 - migrate-to: $why (LC_REQUIRE_PG is set)"
-		exit 1
-	fi
-	echo "1..0 # SKIP $why"
-	exit 0
-fi
-
 LT_BACKEND=sqlite
 # Nothing here is about durability (as tests/fixtures.sh).
 LC_TEST_PG_FSYNC=${LC_TEST_PG_FSYNC:-off}
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/pg_lib.sh"
+lt_pg_gate migrate-to
 . "$top_srcdir/tests/seed.sh"
 for tool in jq curl sqlite3 sha256sum; do
 	command -v "$tool" >/dev/null || bail "$tool is not installed (tools/check installs it)"
@@ -307,24 +274,7 @@ is "$(lt_pg_sql "$PG" "SELECT string_agg(version::text || ':' || name, ',' ORDER
     "PostgreSQL's migrations are SQLite's"
 
 # --- the service on the copy ---------------------------------------------------
-# restart_on DB: lighttpd again, on database DB, rendered by tools/lib.sh
-# with lt_start's settings (LC_*), as tests/crash.sh restarts it: lt_start
-# always makes a new database, on PostgreSQL too (LT_BACKEND).
-restart_on() {
-	local rc=1
-	lc_server_stop
-	LC_DB=$1
-	for _ in 1 2 3 4 5; do
-		LC_PORT=$(lt_free_port) || break
-		rc=0
-		lc_server_start 2>>"$LT_DIR/start.log" || rc=$?
-		[ $rc -eq 0 ] && break
-		[ $rc -eq 1 ] || break
-	done
-	[ $rc -eq 0 ] || bail "lighttpd did not start on $1: $(tail -5 "$LC_ERRORLOG")"
-	LT_URL=http://127.0.0.1:$LC_PORT
-}
-restart_on "$PG"
+lt_restart_on "$PG"
 LT_TOKEN=$STAFF_TOKEN
 lt_req GET /api/v1/auth/me
 is "$LT_STATUS $(lt_jq .id)" "200 $STAFF_ID" "an access token given by the SQLite shop opens the copy"
@@ -432,7 +382,7 @@ PGW=$(lt_pg_db during) || bail "no PostgreSQL database"
 # Set up first: the copy would otherwise wait for the lock to make the
 # tables, before its snapshot.
 "$ADM" --db "$PGW" init >/dev/null 2>"$W/init.err" || bail "init failed: $(cat "$W/init.err")"
-restart_on "$SQ"
+lt_restart_on "$SQ"
 LT_TOKEN=$STAFF_TOKEN
 psql=psql
 [ -x "$LT_PG_BIN/psql" ] && psql=$LT_PG_BIN/psql
@@ -484,7 +434,7 @@ like "$code1" '^[23456789ABCDEFGHJKMNPQRSTUVWXYZ]{20}$' "it prints a code of 20 
 is "$code2" "$code1" "twice the same"
 is "$(lt_pg_sql "$PGS" "SELECT value FROM settings WHERE key = 'setup_code'")" "$code1" \
     "kept in the database"
-restart_on "$PGS"
+lt_restart_on "$PGS"
 LT_TOKEN=
 lt_req GET /api/v1/setup
 is "$LT_STATUS $(lt_jq .data.setup_needed) $(lt_jq .data.code_command)" \

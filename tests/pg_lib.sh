@@ -198,3 +198,43 @@ lt_pg_db() {
 	lt_pg_sql "$(lt_pg_uri postgres)" "$sql" || return 1
 	lt_pg_uri "$name"
 }
+
+# lt_pg_why: why the PostgreSQL tests cannot run here (this build has no
+# backend, its programs are not built, no PostgreSQL server programs);
+# nothing when they can.
+lt_pg_why() {
+	local out
+	[ -x "$top_builddir/tools/loyalty-admin" ] &&
+	    [ -x "$top_builddir/cgi-bin/notfound.fcgi" ] ||
+	    { echo "the server programs are not built in $top_builddir"; return; }
+	# A port nothing listens on: a build with the backend fails to
+	# connect, one without says so before trying.
+	out=$("$top_builddir/tools/loyalty-admin" --db \
+	    'postgresql://127.0.0.1:1/none?connect_timeout=2' init 2>&1)
+	case $out in
+	*"no PostgreSQL support"*)
+		echo "no PostgreSQL backend in this build (./configure --with-postgresql)"
+		return ;;
+	*PostgreSQL*) ;;
+	*)	echo "loyalty-admin init of a PostgreSQL URI said: $out"
+		return ;;
+	esac
+	lt_pg_available ||
+	    echo "PostgreSQL's server programs are not installed (Debian's postgresql package)"
+}
+
+# lt_pg_gate WHAT: returns when the PostgreSQL tests can run; else ends
+# the script, skipped (TAP's 1..0), or with LC_REQUIRE_PG set (but to 0)
+# failed, naming WHAT and why.
+lt_pg_gate() {
+	local why
+	why=$(lt_pg_why)
+	[ -z "$why" ] && return 0
+	if [ -n "${LC_REQUIRE_PG:-}" ] && [ "$LC_REQUIRE_PG" != 0 ]; then
+		echo "1..1"
+		echo "not ok 1 - $1 on PostgreSQL: $why (LC_REQUIRE_PG is set)"
+		exit 1
+	fi
+	echo "1..0 # SKIP $why"
+	exit 0
+}

@@ -52,22 +52,6 @@ pb_stop() {
 }
 trap 'pb_stop; lt_stop; lt_backend_stop' EXIT
 
-# restart_on DB: lighttpd again on database DB, with lt_start's settings
-# (as tests/migrate_pg.sh does), so its responders connect anew.
-restart_on() {
-	local rc=1
-	lc_server_stop
-	LC_DB=$1
-	for _ in 1 2 3 4 5; do
-		LC_PORT=$(lt_free_port) || break
-		rc=0
-		lc_server_start 2>>"$LT_DIR/start.log" || rc=$?
-		[ $rc -eq 0 ] && break
-		[ $rc -eq 1 ] || break
-	done
-	[ $rc -eq 0 ] || bail "lighttpd did not start on $1: $(tail -5 "$LC_ERRORLOG")"
-	LT_URL=http://127.0.0.1:$LC_PORT
-}
 pg_ctl() { lt_pg_run "$LT_PG_BIN/pg_ctl" -D "$LT_PG_DIR/data" "$@" >>"$LT_PG_DIR/start.log" 2>&1; }
 pg_start() { pg_ctl -l "$LT_PG_DIR/server.log" -o "-p $LT_PG_PORT" -w -t 60 "$@"; }
 # The server connections to LT_DB's database but this one.
@@ -176,7 +160,7 @@ ok "... the cluster now asks pw_user for its password over TCP" \
     bash -c '! PGCONNECT_TIMEOUT=5 PGPASSWORD=x "$1" -X -w -c "SELECT 1" "$2" >/dev/null 2>&1' _ \
     "$( [ -x "$LT_PG_BIN/psql" ] && echo "$LT_PG_BIN/psql" || echo psql)" \
     "${DIRECT/loyalty@/pw_user@}"
-restart_on "${DIRECT/loyalty@/pw_user:$SECRET@}"
+lt_restart_on "${DIRECT/loyalty@/pw_user:$SECRET@}"
 mark=$(wc -c <"$LC_ERRORLOG")
 LT_TOKEN=$LT_RACE_TOKEN lt_req POST /api/v1/cards/lookup "{\"barcode_value\":\"$BARCODE\"}"
 is "$LT_STATUS $(lt_jq .error.code)" "500 CONFIGURATION_ERROR" \
@@ -239,7 +223,7 @@ done
 PB_URI=postgresql://loyalty@127.0.0.1:$PB_PORT/${DIRECT##*/}
 is "$(lt_pg_sql "$PB_URI" "SELECT 1")" 1 "a) PgBouncer $("$PGBOUNCER" --version | head -1 | awk '{ print $2 }') runs, in transaction mode, before the cluster" ||
     bail "PgBouncer did not start: $(tail -5 "$PB_DIR/out.log" "$PB_DIR/pgbouncer.log" 2>/dev/null)"
-restart_on "$PB_URI"
+lt_restart_on "$PB_URI"
 mark=$(wc -c <"$LC_ERRORLOG")
 login
 LT_RACE_TOKEN=$LT_TOKEN
