@@ -16,6 +16,13 @@
  * row count, the sum of each integer column (balances, the ledger, the
  * figures) and the total length of each other column are compared with
  * the snapshot's: any difference rolls everything back.
+ *
+ * The one place of the library whose SQL is not all static text: a
+ * statement per table names that table and its columns, which no
+ * parameter can stand for. Those names come from the two schemas' own
+ * catalogs, never from input, and each must be plain_name()'s (small
+ * letters, digits, _) before it is put between double quotes; values are
+ * bound or go through COPY.
  */
 #include <inttypes.h>
 #include <stdarg.h>
