@@ -354,10 +354,12 @@ B.run(async () => {
 		await sleep(400);
 		const a = await shot('camera-scanning-1280');
 		await viewport(390, 844);
-		await sleep(400);
+		// The new layout, not a fixed pause: a loaded machine lays out late.
+		const fits = `(() => { const r = dlg().getBoundingClientRect(); return innerWidth === 390 && r.left >= 0 && r.right <= innerWidth && r.bottom <= innerHeight && document.documentElement.scrollWidth <= innerWidth; })()`;
+		let fit = true;
+		try { await waitFor(fits, 5000); } catch (e) { fit = false; }
 		const b = await shot('camera-scanning-390');
 		note('screenshots: ' + a + ' ' + b);
-		const fit = await ev(`(() => { const r = dlg().getBoundingClientRect(); return r.left >= 0 && r.right <= innerWidth && r.bottom <= innerHeight && document.documentElement.scrollWidth <= innerWidth; })()`);
 		await viewport(1280, 800);
 		if (!fit) throw new Error('the dialog does not fit a 390x844 screen');
 		return true;

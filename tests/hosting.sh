@@ -58,11 +58,20 @@ have_suexec=0
 
 H= U= AP_F= AP_C=
 cleanup() {
-	local pid p
+	local pid p f
+	# The servers' logs when a point failed, even when the script died.
+	if [ -n "$H" ] && [ "$tap_failed" -gt 0 ]; then
+		for f in "$H/apache-f/error.log" "$H/apache-c/error.log" /var/log/apache2/suexec.log; do
+			[ -f "$f" ] || continue
+			diag "--- $f"
+			tail -n 15 "$f" | while IFS= read -r l; do diag "$l"; done
+		done
+	fi
 	for pid in $AP_F $AP_C; do
 		kill -TERM "$pid" 2>/dev/null
 		for p in $(seq 1 50); do lc_alive "$pid" || break; sleep 0.1; done
-		kill -KILL "$pid" 2>/dev/null
+		# Its session (setsid): children a killed parent left too.
+		kill -KILL -- "-$pid" 2>/dev/null
 		wait "$pid" 2>/dev/null
 	done
 	AP_F= AP_C=
@@ -290,7 +299,9 @@ ap_run() {
 	dir=$(dirname "$conf")
 	# A session of its own: prefork's Apache signals its whole process
 	# group as it stops, which must not be this script.
-	setsid apache2 -f "$conf" -DFOREGROUND </dev/null >>"$dir/error.log" 2>&1 &
+	# Without the lock's descriptor: a server outliving this script
+	# must not hold the next run up.
+	setsid apache2 -f "$conf" -DFOREGROUND </dev/null >>"$dir/error.log" 2>&1 9>&- &
 	pid=$!
 	for i in $(seq 1 100); do
 		lc_alive "$pid" || break
@@ -308,7 +319,7 @@ ap_run() {
 		grep -q 'could not bind' "$dir/error.log" && break
 		sleep 0.1
 	done
-	kill -KILL "$pid" 2>/dev/null
+	kill -KILL -- "-$pid" 2>/dev/null
 	wait "$pid" 2>/dev/null
 	while IFS= read -r l; do diag "$l"; done <"$dir/error.log"
 	return 1
@@ -331,6 +342,8 @@ for try in 1 2 3 4 5; do
 	for pid in $AP_F $AP_C; do
 		kill -TERM "$pid" 2>/dev/null
 		for p in $(seq 1 50); do lc_alive "$pid" || break; sleep 0.1; done
+		kill -KILL -- "-$pid" 2>/dev/null
+		wait "$pid" 2>/dev/null
 	done
 	AP_F= AP_C=
 done
@@ -524,11 +537,4 @@ ok "... in data/" test -s "$H/direct/data/loyalty.db"
 is "$(cat "$H"/apache-?/error.log | grep -E 'AddressSanitizer|LeakSanitizer|runtime error:|child (pid [0-9]+ )?exit signal|Segmentation' | head -n 3)" "" \
     "no sanitizer report or crashed responder in the servers' logs"
 
-if [ "$tap_failed" -gt 0 ]; then
-	for f in "$H/apache-f/error.log" "$H/apache-c/error.log" /var/log/apache2/suexec.log; do
-		[ -f "$f" ] || continue
-		diag "--- $f"
-		tail -n 15 "$f" | while IFS= read -r l; do diag "$l"; done
-	done
-fi
 done_testing

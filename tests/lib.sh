@@ -386,7 +386,8 @@ lt_jq() {
 lt_login() {
 	local body
 	body=$(jq -cn --arg e "$1" --arg p "$2" '{email: $e, password: $p}')
-	LT_TOKEN=
+	# A failed login leaves none of the last one's values behind.
+	LT_TOKEN= LT_REFRESH= LT_USER_ID= LT_LOCATION_ID=
 	lt_req POST /api/v1/auth/login "$body"
 	[ "$LT_STATUS" = 200 ] || return 1
 	LT_TOKEN=$(lt_jq .access_token)
