@@ -164,6 +164,9 @@ docroot=$LT_DIR/docroot
 cp -R "$top_srcdir/htdocs" "$docroot" || bail "cannot copy htdocs"
 csp=$(grep -o 'http-equiv="Content-Security-Policy" content="[^"]*"' "$top_srcdir/htdocs/index.html")
 [ -n "$csp" ] || bail "no CSP in htdocs/index.html"
+# The harness's own lines fold: a code wider than a phone is the
+# harness's, not the dialog's, and must not scroll the page sideways.
+printf '#avail, #out { overflow-wrap: anywhere; }\n' >"$docroot/harness.css"
 cat >"$docroot/harness.html" <<EOF
 <!doctype html>
 <html lang="en">
@@ -174,6 +177,7 @@ cat >"$docroot/harness.html" <<EOF
 <title>Camera harness</title>
 <link rel="icon" href="data:,">
 <link rel="stylesheet" href="pos.css">
+<link rel="stylesheet" href="harness.css">
 <script type="module" src="harness.js"></script>
 </head>
 <body>
