@@ -473,6 +473,17 @@ row(struct lc_db *db, sqlite3_stmt *st)
 
 /* Transactions. */
 
+/* BEGIN, COMMIT and ROLLBACK run on every request: prepared once per
+ * connection like every other statement instead of parsed each time
+ * (the parse was a twentieth of a lookup's time). */
+static int
+txn(struct lc_db *db, enum lc_sql which)
+{
+	sqlite3_stmt *st = lc_sq_prep(db, which, "");
+
+	return st == NULL ? -1 : lc_sq_exec(db, st);
+}
+
 /*
  * A commit is made durable after the write lock is let go, so commits
  * share their syncs instead of queueing for them.
@@ -583,16 +594,16 @@ sq_begin(struct lc_db *db, int write)
 	    sqlite3_txn_state(db->h, NULL) != SQLITE_TXN_WRITE) {
 		if (!write)
 			return 0;
-		(void)exec(db->h, "ROLLBACK");
+		(void)txn(db, LC_SQL_TXN_ROLLBACK);
 	}
 	if (!write)
-		return exec(db->h, "BEGIN");
+		return txn(db, LC_SQL_TXN_BEGIN);
 	if (!db->writer && writer_setup(db) == -1)
 		return -1;
 	if (lc_queue_enter(&db->queue, sqlite3_db_filename(db->h, "main"),
 	    write == LC_DB_WRITE_LATER, LC_BUSY_TIMEOUT_MS) == -1)
 		return -1;
-	if (exec(db->h, "BEGIN IMMEDIATE") == 0)
+	if (txn(db, LC_SQL_TXN_BEGIN_WRITE) == 0)
 		return 0;
 	lc_queue_leave(&db->queue);
 	return -1;
@@ -601,7 +612,7 @@ sq_begin(struct lc_db *db, int write)
 static int
 sq_commit(struct lc_db *db)
 {
-	if (exec(db->h, "COMMIT") == 0) {
+	if (txn(db, LC_SQL_TXN_COMMIT) == 0) {
 		lc_queue_leave(&db->queue);
 		return log_sync(db);
 	}
@@ -619,7 +630,7 @@ sq_idle(struct lc_db *db)
 	if (!sqlite3_get_autocommit(db->h)) {
 		if (sqlite3_txn_state(db->h, NULL) == SQLITE_TXN_WRITE)
 			lc_log("a transaction was left open: rolled back");
-		(void)exec(db->h, "ROLLBACK");
+		(void)txn(db, LC_SQL_TXN_ROLLBACK);
 	}
 	lc_queue_leave(&db->queue);
 	for (i = 0; i < LC_SQL__MAX; i++)
@@ -631,7 +642,7 @@ static void
 sq_rollback(struct lc_db *db)
 {
 	if (!sqlite3_get_autocommit(db->h))
-		(void)exec(db->h, "ROLLBACK");
+		(void)txn(db, LC_SQL_TXN_ROLLBACK);
 	lc_queue_leave(&db->queue);
 }
 
