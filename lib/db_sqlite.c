@@ -284,10 +284,17 @@ lc_sq_open(const char *path, int create, const char **errmsg,
 	 * connection first writes; writer_setup then takes NORMAL, and
 	 * lc_db_commit syncs the log itself, after the write turn and
 	 * before any answer: an acknowledged write survives a power cut
-	 * either way (the argument is at lc_db_commit). */
+	 * either way (the argument is at lc_db_commit).
+	 * A page cache of 256 KiB, not SQLite's 2 MiB: a write by any
+	 * other process empties it (WAL), the kernel's page cache holds
+	 * the file for every process at once, and a server runs up to
+	 * four processes of each of 22 responders. The trees' hot upper
+	 * pages fit; lookups ran no slower with it (tools/bench) and each
+	 * process's own memory fell by about 1 MiB. */
 	if (exec(db->h, "PRAGMA journal_mode = WAL") == -1 ||
 	    exec(db->h, "PRAGMA synchronous = FULL") == -1 ||
-	    exec(db->h, "PRAGMA foreign_keys = ON") == -1) {
+	    exec(db->h, "PRAGMA foreign_keys = ON") == -1 ||
+	    exec(db->h, "PRAGMA cache_size = -256") == -1) {
 		*errmsg = "cannot configure the database";
 		goto fail;
 	}
