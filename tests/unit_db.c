@@ -194,6 +194,13 @@ test_open(void)
 	    "open: foreign_keys is on");
 	is_int(q1i(lc_sq_handle(db), "PRAGMA synchronous"), 2,
 	    "open: synchronous is 2 (FULL)");
+	is_int(q1i(lc_sq_handle(db), "PRAGMA cache_size"), -256,
+	    "open: the page cache is 256 KiB");
+	/* SQLite builds a temporary b-tree for an IN list of more than two
+	 * constants each time a trigger runs it (migration 013). */
+	is_int(q1i(lc_sq_handle(db), "SELECT count(*) FROM sqlite_master "
+	    "WHERE type = 'trigger' AND sql LIKE '% IN (''%'"), 0,
+	    "open: no trigger tests a list of constants with IN (...)");
 	integrity_ok(db, "after create");
 	lc_db_close(db);
 
