@@ -284,22 +284,26 @@ lc_sq_open(const char *path, int create, const char **errmsg,
 	 * connection first writes; writer_setup then takes NORMAL, and
 	 * lc_db_commit syncs the log itself, after the write turn and
 	 * before any answer: an acknowledged write survives a power cut
-	 * either way (the argument is at lc_db_commit).
-	 * A page cache of 256 KiB, not SQLite's 2 MiB: a write by any
-	 * other process empties it (WAL), the kernel's page cache holds
-	 * the file for every process at once, and a server runs up to
-	 * four processes of each of 22 responders. The trees' hot upper
-	 * pages fit; lookups ran no slower with it (tools/bench) and each
-	 * process's own memory fell by about 1 MiB. */
+	 * either way (the argument is at lc_db_commit). */
 	if (exec(db->h, "PRAGMA journal_mode = WAL") == -1 ||
 	    exec(db->h, "PRAGMA synchronous = FULL") == -1 ||
-	    exec(db->h, "PRAGMA foreign_keys = ON") == -1 ||
-	    exec(db->h, "PRAGMA cache_size = -256") == -1) {
+	    exec(db->h, "PRAGMA foreign_keys = ON") == -1) {
 		*errmsg = "cannot configure the database";
 		goto fail;
 	}
 	if (migrate(db) == -1) {
 		*errmsg = "cannot upgrade the database schema";
+		goto fail;
+	}
+	/* Then a page cache of 256 KiB, not SQLite's 2 MiB (a migration
+	 * rewriting a big table keeps the larger one): a write by any
+	 * other process empties it (WAL), the kernel's page cache holds
+	 * the file for every process at once, and a server runs up to
+	 * four processes of each of 22 responders. The trees' hot upper
+	 * pages fit; lookups ran no slower with it (tools/bench) and each
+	 * process's own memory fell by about 1 MiB. */
+	if (exec(db->h, "PRAGMA cache_size = -256") == -1) {
+		*errmsg = "cannot configure the database";
 		goto fail;
 	}
 	return db;
@@ -601,16 +605,16 @@ sq_begin(struct lc_db *db, int write)
 	    sqlite3_txn_state(db->h, NULL) != SQLITE_TXN_WRITE) {
 		if (!write)
 			return 0;
-		(void)txn(db, LC_SQL_TXN_ROLLBACK);
+		(void)txn(db, LC_SQL_ROLLBACK);
 	}
 	if (!write)
-		return txn(db, LC_SQL_TXN_BEGIN);
+		return txn(db, LC_SQL_BEGIN);
 	if (!db->writer && writer_setup(db) == -1)
 		return -1;
 	if (lc_queue_enter(&db->queue, sqlite3_db_filename(db->h, "main"),
 	    write == LC_DB_WRITE_LATER, LC_BUSY_TIMEOUT_MS) == -1)
 		return -1;
-	if (txn(db, LC_SQL_TXN_BEGIN_WRITE) == 0)
+	if (txn(db, LC_SQL_BEGIN_WRITE) == 0)
 		return 0;
 	lc_queue_leave(&db->queue);
 	return -1;
@@ -619,7 +623,7 @@ sq_begin(struct lc_db *db, int write)
 static int
 sq_commit(struct lc_db *db)
 {
-	if (txn(db, LC_SQL_TXN_COMMIT) == 0) {
+	if (txn(db, LC_SQL_COMMIT) == 0) {
 		lc_queue_leave(&db->queue);
 		return log_sync(db);
 	}
@@ -637,7 +641,7 @@ sq_idle(struct lc_db *db)
 	if (!sqlite3_get_autocommit(db->h)) {
 		if (sqlite3_txn_state(db->h, NULL) == SQLITE_TXN_WRITE)
 			lc_log("a transaction was left open: rolled back");
-		(void)txn(db, LC_SQL_TXN_ROLLBACK);
+		(void)txn(db, LC_SQL_ROLLBACK);
 	}
 	lc_queue_leave(&db->queue);
 	for (i = 0; i < LC_SQL__MAX; i++)
@@ -649,7 +653,7 @@ static void
 sq_rollback(struct lc_db *db)
 {
 	if (!sqlite3_get_autocommit(db->h))
-		(void)txn(db, LC_SQL_TXN_ROLLBACK);
+		(void)txn(db, LC_SQL_ROLLBACK);
 	lc_queue_leave(&db->queue);
 }
 

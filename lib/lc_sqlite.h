@@ -13,10 +13,10 @@
 /* Every statement of the service: static text, bound parameters,
  * prepared once per connection and kept. */
 #define LC_SQL_LIST \
-	X(TXN_BEGIN, "BEGIN") \
-	X(TXN_BEGIN_WRITE, "BEGIN IMMEDIATE") \
-	X(TXN_COMMIT, "COMMIT") \
-	X(TXN_ROLLBACK, "ROLLBACK") \
+	X(BEGIN, "BEGIN") \
+	X(BEGIN_WRITE, "BEGIN IMMEDIATE") \
+	X(COMMIT, "COMMIT") \
+	X(ROLLBACK, "ROLLBACK") \
 	X(SETTING_GET, "SELECT value FROM settings WHERE key = ?") \
 	X(SETTING_SET, "INSERT INTO settings(key, value) VALUES (?, ?) " \
 	    "ON CONFLICT(key) DO UPDATE SET value = excluded.value") \

@@ -361,7 +361,7 @@ B.run(async () => {
 		// The new layout, not a fixed pause: a loaded machine lays out late.
 		const fits = `(() => { const r = dlg().getBoundingClientRect(); return innerWidth === 390 && r.left >= 0 && r.right <= innerWidth && r.bottom <= innerHeight && document.documentElement.scrollWidth <= innerWidth; })()`;
 		let fit = true;
-		try { await waitFor(fits, 5000); } catch (e) { fit = false; }
+		try { await waitFor(fits, 5000); } catch (e) { fit = false; note(e.message); }
 		const b = await shot('camera-scanning-390');
 		note('screenshots: ' + a + ' ' + b);
 		await viewport(1280, 800);

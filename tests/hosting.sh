@@ -58,9 +58,9 @@ have_suexec=0
 
 H= U= AP_F= AP_C=
 cleanup() {
-	local pid p f
-	# The servers' logs when a point failed, even when the script died.
-	if [ -n "$H" ] && [ "$tap_failed" -gt 0 ]; then
+	local rc=$? pid p f
+	# The servers' logs when a point failed or the script died.
+	if [ -n "$H" ] && { [ "$rc" -ne 0 ] || [ "$tap_failed" -gt 0 ]; }; then
 		for f in "$H/apache-f/error.log" "$H/apache-c/error.log" /var/log/apache2/suexec.log; do
 			[ -f "$f" ] || continue
 			diag "--- $f"
@@ -71,7 +71,7 @@ cleanup() {
 		kill -TERM "$pid" 2>/dev/null
 		for p in $(seq 1 50); do lc_alive "$pid" || break; sleep 0.1; done
 		# Its session (setsid): children a killed parent left too.
-		kill -KILL -- "-$pid" 2>/dev/null
+		kill -KILL -- "-$pid" "$pid" 2>/dev/null
 		wait "$pid" 2>/dev/null
 	done
 	AP_F= AP_C=
@@ -319,7 +319,7 @@ ap_run() {
 		grep -q 'could not bind' "$dir/error.log" && break
 		sleep 0.1
 	done
-	kill -KILL -- "-$pid" 2>/dev/null
+	kill -KILL -- "-$pid" "$pid" 2>/dev/null
 	wait "$pid" 2>/dev/null
 	while IFS= read -r l; do diag "$l"; done <"$dir/error.log"
 	return 1
@@ -342,7 +342,7 @@ for try in 1 2 3 4 5; do
 	for pid in $AP_F $AP_C; do
 		kill -TERM "$pid" 2>/dev/null
 		for p in $(seq 1 50); do lc_alive "$pid" || break; sleep 0.1; done
-		kill -KILL -- "-$pid" 2>/dev/null
+		kill -KILL -- "-$pid" "$pid" 2>/dev/null
 		wait "$pid" 2>/dev/null
 	done
 	AP_F= AP_C=
