@@ -321,7 +321,9 @@ ap_run() {
 	done
 	kill -KILL -- "-$pid" "$pid" 2>/dev/null
 	wait "$pid" 2>/dev/null
-	while IFS= read -r l; do diag "$l"; done <"$dir/error.log"
+	# On stderr: stdout is the pid the caller takes (a line of this log
+	# taken for a pid once made a server that could not bind look up).
+	while IFS= read -r l; do diag "$l"; done <"$dir/error.log" >&2
 	return 1
 }
 
@@ -335,7 +337,7 @@ for try in 1 2 3 4 5; do
 	else
 		AP_C=$(ap_run "$H/apache-c/httpd.conf" "$P_CROOT" "$P_CBAD")
 	fi
-	[ -n "$AP_F" ] && [ -n "$AP_C" ] && break
+	[[ $AP_F =~ ^[0-9]+$ && $AP_C =~ ^[0-9]+$ ]] && break
 	grep -q 'could not bind' "$H/apache-f/error.log" "$H/apache-c/error.log" ||
 	    break
 	diag "a port was taken meanwhile (try $try): again with others"
@@ -347,8 +349,8 @@ for try in 1 2 3 4 5; do
 	done
 	AP_F= AP_C=
 done
-ok "Apache with mod_fcgid starts: three sites, .htaccess only" test -n "$AP_F"
-ok "Apache with mod_cgi (prefork) starts as root, User www-data" test -n "$AP_C"
+like "$AP_F" '^[0-9]+$' "Apache with mod_fcgid starts: three sites, .htaccess only"
+like "$AP_C" '^[0-9]+$' "Apache with mod_cgi (prefork) starts as root, User www-data"
 if [ "$have_suexec" -eq 1 ]; then
 	ok "... with suEXEC on ($(readlink -f "$SUEXEC"))" \
 	    grep -q 'suEXEC mechanism enabled' "$H/apache-c/error.log"
