@@ -415,9 +415,12 @@ identities(struct migration *m)
 	PGresult *r;
 	int i, n, rc = -1;
 
-	r = PQexec(m->pg, "SELECT table_name, column_name FROM "
-	    "information_schema.columns WHERE table_schema = current_schema() "
-	    "AND is_identity = 'YES'");
+	/* Each counter's sequence named by the catalog itself: only the
+	 * table and column the maximum is read from are in the text. */
+	r = PQexec(m->pg, "SELECT table_name, column_name, "
+	    "pg_get_serial_sequence(quote_ident(table_name), column_name) "
+	    "FROM information_schema.columns WHERE table_schema = "
+	    "current_schema() AND is_identity = 'YES'");
 	if (PQresultStatus(r) != PGRES_TUPLES_OK) {
 		fail("PostgreSQL: %s", PQresultErrorMessage(r));
 		goto out;
@@ -425,13 +428,12 @@ identities(struct migration *m)
 	n = PQntuples(r);
 	for (i = 0; i < n; i++) {
 		if (!plain_name(PQgetvalue(r, i, 0)) ||
-		    !plain_name(PQgetvalue(r, i, 1)))
+		    !plain_name(PQgetvalue(r, i, 1)) || PQgetisnull(r, i, 2))
 			continue;
-		snprintf(q, sizeof(q), "SELECT setval(pg_get_serial_sequence("
-		    "'\"%s\"', '%s'), coalesce(max(\"%s\"), 0) + 1, false) "
-		    "FROM \"%s\"", PQgetvalue(r, i, 0), PQgetvalue(r, i, 1),
+		snprintf(q, sizeof(q), "SELECT setval($1::regclass, "
+		    "coalesce(max(\"%s\"), 0) + 1, false) FROM \"%s\"",
 		    PQgetvalue(r, i, 1), PQgetvalue(r, i, 0));
-		if (pg_value(m->pg, q, NULL, v, sizeof(v)) == -1)
+		if (pg_value(m->pg, q, PQgetvalue(r, i, 2), v, sizeof(v)) == -1)
 			goto out;
 	}
 	rc = 0;

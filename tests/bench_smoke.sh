@@ -115,23 +115,9 @@ for bad in '--db shop.db' '--postgresql --db postgresql://x@127.0.0.1/y' \
 done
 
 # PostgreSQL: why it cannot run here, nothing when it can.
-pg_why() {
-	local out
-	out=$("$top_builddir/tools/loyalty-admin" --db \
-	    'postgresql://127.0.0.1:1/none?connect_timeout=2' init 2>&1)
-	case $out in
-	*"no PostgreSQL support"*)
-		echo "no PostgreSQL backend in this build (./configure --with-postgresql)"
-		return ;;
-	*PostgreSQL*) ;;
-	*)	echo "loyalty-admin init of a PostgreSQL URI said: $out"
-		return ;;
-	esac
-	(. "$top_srcdir/tests/pg_lib.sh" && lt_pg_available) ||
-	    echo "PostgreSQL's server programs are not installed (Debian's postgresql package)"
-}
+. "$top_srcdir/tests/pg_lib.sh"
 PG_POINTS=$((CHECKS + 7))
-why=$(pg_why)
+why=$(lt_pg_why)
 if [ -n "$why" ]; then
 	if [ -n "${LC_REQUIRE_PG:-}" ] && [ "$LC_REQUIRE_PG" != 0 ]; then
 		tap_result 1 "tools/bench --postgresql: $why (LC_REQUIRE_PG is set)"
@@ -159,7 +145,6 @@ else
 	is "$(find "$dir/tmp" -mindepth 1 | wc -l)" 0 \
 	    "postgresql: and removes its temporary folder"
 	# --db of a database that has a table: refused before seeding.
-	. "$top_srcdir/tests/pg_lib.sh"
 	TMPDIR=$dir lt_pg_start
 	uri=$(lt_pg_db given) && lt_pg_sql "$uri" 'CREATE TABLE t (x int)' ||
 	    bail "cannot make the database"
