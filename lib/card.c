@@ -159,7 +159,7 @@ lc_txn_new(struct lc_dom *dom, struct lc_txn *t, const struct lc_card *card,
     int64_t at)
 {
 	memset(t, 0, sizeof(*t));
-	if (lc_uuid(t->id) == -1)
+	if (lc_uuid_at(t->id, at) == -1)
 		return lc_dom_fail(dom, LC_E_INTERNAL, NULL, NULL);
 	t->merchant_id = card->merchant_id;
 	t->card_id = card->id;

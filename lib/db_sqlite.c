@@ -423,12 +423,22 @@ lc_sq_exec(struct lc_db *db, sqlite3_stmt *st)
 	return rc == SQLITE_DONE || rc == SQLITE_ROW ? 0 : -1;
 }
 
+/* A text column into out, cut to fit as snprintf would; copied by hand:
+ * a row's many columns through snprintf showed in a lookup's profile. */
 void
 lc_sq_col(sqlite3_stmt *st, int i, char *out, size_t outsz)
 {
 	const unsigned char *t = sqlite3_column_text(st, i);
+	size_t n;
 
-	snprintf(out, outsz, "%s", t == NULL ? "" : (const char *)t);
+	if (outsz == 0)
+		return;
+	n = t == NULL ? 0 : (size_t)sqlite3_column_bytes(st, i);
+	if (n >= outsz)
+		n = outsz - 1;
+	if (n > 0)
+		memcpy(out, t, n);
+	out[n] = '\0';
 }
 
 #define COL(st, i, field) lc_sq_col((st), (i), (field), sizeof(field))

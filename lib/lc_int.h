@@ -31,6 +31,7 @@ int lc_random(void *buf, size_t len);			/* 0 or -1 */
 int lc_uuid(char out[LC_ID_LEN + 1]);			/* 0 or -1 */
 /* A version 4 UUID's text of 16 bytes (its version and variant set). */
 void lc_uuid_text(unsigned char b[16], char out[LC_ID_LEN + 1]);
+int lc_uuid_at(char out[LC_ID_LEN + 1], int64_t at);
 int64_t lc_now_ms(void);
 void lc_time_fmt(int64_t ms, char out[32]);		/* YYYY-MM-DDTHH:MM:SS.mmmZ */
 /* ISO 8601 date or date-time. 0 or -1. *date_only set when only a date

@@ -68,6 +68,39 @@ test_uuid(void)
 	is_int(dups, 0, "uuid: 1000 ids are distinct");
 }
 
+/* lc_uuid_at: version 7, the time first, so ids sort by time. */
+static void
+test_uuid_at(void)
+{
+	char u[LC_ID_LEN + 1], prev[LC_ID_LEN + 1];
+	/* 2026-11-23 (UTC), in milliseconds */
+	const int64_t at = INT64_C(1795410000123);
+	char want[13];
+	int i, bad = 0, unsorted = 0;
+
+	is_int(lc_uuid_at(u, at), 0, "uuid_at: returns 0");
+	ok(uuid_well_formed(u), "uuid_at: is 8-4-4-4-12 lowercase hex (%s)", u);
+	is_int(u[14], '7', "uuid_at: version nibble is 7");
+	ok(strchr("89ab", u[19]) != NULL,
+	    "uuid_at: variant nibble is 8, 9, a or b");
+	snprintf(want, sizeof(want), "%012llx", (unsigned long long)at);
+	ok(strncmp(u, want, 8) == 0 && strncmp(u + 9, want + 8, 4) == 0,
+	    "uuid_at: the first 48 bits are the milliseconds (%.13s, %s)", u,
+	    want);
+	is_int(lc_uuid_at(prev, at), 0, "uuid_at: again");
+	ok(strcmp(u, prev) != 0, "uuid_at: two ids of one millisecond differ");
+	for (i = 1; i <= 1000; i++) {
+		if (lc_uuid_at(u, at + i * 997) != 0 || !uuid_well_formed(u) ||
+		    u[14] != '7')
+			bad++;
+		if (strcmp(prev, u) >= 0)
+			unsorted++;
+		memcpy(prev, u, sizeof(u));
+	}
+	is_int(bad, 0, "uuid_at: 1000 ids are well formed, version 7");
+	is_int(unsorted, 0, "uuid_at: ids of later times sort after");
+}
+
 /* ---- lc_time_fmt ---- */
 
 static void
@@ -482,6 +515,7 @@ int
 main(void)
 {
 	test_uuid();
+	test_uuid_at();
 	test_time_fmt();
 	test_time_parse();
 	test_time_roundtrip();
