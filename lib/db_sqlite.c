@@ -260,7 +260,8 @@ lc_sq_open(const char *path, int create, const char **errmsg,
 		return NULL;
 	}
 	db->ops = &sq_ops;
-	if (sqlite3_open_v2(path, &db->h, flags, NULL) != SQLITE_OK) {
+	if (sqlite3_open_v2(path, &db->h, flags, lc_walbuf_vfs()) !=
+	    SQLITE_OK) {
 		*errmsg = "cannot open the database file";
 		goto fail;
 	}

@@ -394,5 +394,8 @@ int lc_sq_exec(struct lc_db *, sqlite3_stmt *);
 void lc_sq_col(sqlite3_stmt *, int i, char *out, size_t outsz);
 /* The connection, for the tests' own queries. */
 sqlite3 *lc_sq_handle(struct lc_db *);
+/* The VFS that writes a commit's log frames in one call (db_walbuf.c),
+ * registered on first use; NULL: SQLite's own (it could not be). */
+const char *lc_walbuf_vfs(void);
 
 #endif /* LC_SQLITE_H */

@@ -6,10 +6,13 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <signal.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <libscrypt.h>
@@ -509,6 +512,165 @@ test_tx(struct lc_db *db, const char *path)
 	lc_db_close(db2);
 }
 
+/* ---- the log's writes held until the commit's last (db_walbuf.c) ---- */
+
+/* Copies a file as a power cut leaves it to the recovery: what the
+ * kernel holds of it, synced or not. */
+static int
+copy_file(const char *from, const char *to)
+{
+	char buf[65536];
+	FILE *in, *out;
+	size_t n;
+	int rc = 0;
+
+	if ((in = fopen(from, "rb")) == NULL)
+		return errno == ENOENT ? 0 : -1;
+	if ((out = fopen(to, "wb")) == NULL) {
+		fclose(in);
+		return -1;
+	}
+	while ((n = fread(buf, 1, sizeof(buf), in)) > 0)
+		if (fwrite(buf, 1, n, out) != n)
+			rc = -1;
+	if (ferror(in))
+		rc = -1;
+	fclose(in);
+	if (fclose(out) != 0)
+		rc = -1;
+	return rc;
+}
+
+/* Rows of wb another process would find, from its own connection
+ * through SQLite's own VFS; with crash, from a copy of the database and
+ * its log made now, as recovery after a crash would find them. Every row
+ * must hold the value its key gives it. */
+static long long
+wb_rows(const char *path, int crash)
+{
+	char copy[512], from[600], to[600];
+	sqlite3 *h = NULL;
+	long long n = -1;
+
+	snprintf(copy, sizeof(copy), "%s", path);
+	if (crash) {
+		path_of(copy, sizeof(copy), "crash.db");
+		snprintf(to, sizeof(to), "%s-wal", copy);
+		(void)unlink(to);
+		snprintf(to, sizeof(to), "%s-shm", copy);
+		(void)unlink(to);
+		snprintf(from, sizeof(from), "%s-wal", path);
+		snprintf(to, sizeof(to), "%s-wal", copy);
+		if (copy_file(path, copy) == -1 || copy_file(from, to) == -1)
+			return -2;
+	}
+	if (sqlite3_open_v2(copy, &h, SQLITE_OPEN_READWRITE, NULL) ==
+	    SQLITE_OK && q1i(h, "SELECT count(*) FROM wb WHERE v <> "
+	    "CAST(printf('%03000d', k) AS BLOB)") == 0)
+		n = q1i(h, "SELECT count(*) FROM wb");
+	sqlite3_close(h);
+	return n;
+}
+
+static int
+wb_exec(struct lc_db *db, const char *sql)
+{
+	return sqlite3_exec(lc_sq_handle(db), sql, NULL, NULL, NULL) ==
+	    SQLITE_OK ? 0 : -1;
+}
+
+static void
+test_walbuf(void)
+{
+	char path[512], wal[600];
+	struct lc_db *db;
+	sqlite3 *h = NULL;
+	sqlite3_vfs *vfs = NULL;
+	struct rlimit was, small;
+	int rc;
+
+	path_of(path, sizeof(path), "walbuf.db");
+	snprintf(wal, sizeof(wal), "%s-wal", path);
+	db = open_or_bail(path, 1);
+	ok(sqlite3_file_control(lc_sq_handle(db), "main",
+	    SQLITE_FCNTL_VFS_POINTER, &vfs) == SQLITE_OK && vfs != NULL &&
+	    strcmp(vfs->zName, "lc-walbuf") == 0,
+	    "walbuf: the service's connections use it (%s)",
+	    vfs != NULL ? vfs->zName : "none");
+	ok(lc_db_begin(db, 1) == 0 && wb_exec(db, "CREATE TABLE wb(k INTEGER "
+	    "PRIMARY KEY, v BLOB)") == 0 && lc_db_commit(db) == 0,
+	    "walbuf: a table is made");
+
+	/* 1.2 MB in a 256 KiB page cache: SQLite spills pages into the log
+	 * before the commit, then writes some of them again in place and
+	 * recomputes the frames' checksums at the commit. */
+	ok(lc_db_begin(db, 1) == 0 && wb_exec(db, "WITH RECURSIVE n(k) AS "
+	    "(SELECT 1 UNION ALL SELECT k + 1 FROM n WHERE k < 400) "
+	    "INSERT INTO wb SELECT k, zeroblob(3000) FROM n") == 0 &&
+	    wb_exec(db, "UPDATE wb SET v = CAST(printf('%03000d', k) AS "
+	    "BLOB)") == 0 && lc_db_commit(db) == 0,
+	    "walbuf: a transaction larger than the page cache commits");
+	is_int(wb_rows(path, 0), 400,
+	    "walbuf: another connection reads all of it, exactly");
+	is_int(wb_rows(path, 1), 400,
+	    "walbuf: a crash just after the commit keeps all of it "
+	    "(nothing was held back)");
+
+	ok(lc_db_begin(db, 1) == 0 && wb_exec(db, "WITH RECURSIVE n(k) AS "
+	    "(SELECT 401 UNION ALL SELECT k + 1 FROM n WHERE k < 800) "
+	    "INSERT INTO wb SELECT k, CAST(printf('%03000d', k) AS BLOB) "
+	    "FROM n") == 0, "walbuf: a second large write spills");
+	lc_db_rollback(db);
+	is_int(wb_rows(path, 0), 400, "walbuf: its rollback leaves nothing");
+	ok(lc_db_begin(db, 1) == 0 && wb_exec(db, "INSERT INTO wb VALUES "
+	    "(401, CAST(printf('%03000d', 401) AS BLOB))") == 0 &&
+	    lc_db_commit(db) == 0, "walbuf: the next write commits");
+	is_int(wb_rows(path, 0), 401, "walbuf: it is read by another");
+	is_int(wb_rows(path, 1), 401, "walbuf: and kept by a crash after");
+
+	/* A commit whose held frames cannot be written fails as a write
+	 * of SQLite's own would: the log is emptied first, then the
+	 * process may write 8 KiB of any file (its header goes in,
+	 * the frames held for the commit do not). Nothing is printed
+	 * meanwhile. */
+	if (sqlite3_open_v2(path, &h, SQLITE_OPEN_READWRITE, NULL) !=
+	    SQLITE_OK || sqlite3_wal_checkpoint_v2(h, "main",
+	    SQLITE_CHECKPOINT_TRUNCATE, NULL, NULL) != SQLITE_OK)
+		bail("walbuf: cannot empty the log: %s", sqlite3_errmsg(h));
+	sqlite3_close(h);
+	signal(SIGXFSZ, SIG_IGN);
+	if (getrlimit(RLIMIT_FSIZE, &was) == -1)
+		bail("getrlimit: %s", strerror(errno));
+	small = was;
+	small.rlim_cur = 8192;
+	rc = lc_db_begin(db, 1) == 0 && wb_exec(db, "INSERT INTO wb "
+	    "SELECT k + 1000, v FROM wb WHERE k <= 5") == 0 ? 0 : -1;
+	if (rc == 0 && setrlimit(RLIMIT_FSIZE, &small) == -1)
+		bail("setrlimit: %s", strerror(errno));
+	if (rc == 0)
+		rc = lc_db_commit(db);
+	if (setrlimit(RLIMIT_FSIZE, &was) == -1)
+		bail("setrlimit: %s", strerror(errno));
+	is_int(rc, -1, "walbuf: a commit whose frames cannot be written fails");
+	ok(sqlite3_get_autocommit(lc_sq_handle(db)),
+	    "walbuf: and rolls back");
+	is_int(wb_rows(path, 0), 401, "walbuf: nothing of it is read");
+	is_int(wb_rows(path, 1), 401, "walbuf: nor kept by a crash");
+	ok(lc_db_begin(db, 1) == 0 && wb_exec(db, "INSERT INTO wb VALUES "
+	    "(402, CAST(printf('%03000d', 402) AS BLOB))") == 0 &&
+	    lc_db_commit(db) == 0, "walbuf: the next commit works");
+	is_int(wb_rows(path, 1), 402,
+	    "walbuf: and a crash after it keeps all that was committed");
+	/* Straight through SQLite, with no sync of the log after (the
+	 * connection writes at synchronous = NORMAL): the moment COMMIT
+	 * returns, others may read its frames, so they are in the file. */
+	ok(wb_exec(db, "INSERT INTO wb VALUES (403, CAST(printf('%03000d', "
+	    "403) AS BLOB))") == 0, "walbuf: a commit of SQLite's alone");
+	is_int(wb_rows(path, 0), 403, "walbuf: is read by another at once");
+	is_int(wb_rows(path, 1), 403, "walbuf: and kept by a crash at once");
+	lc_db_close(db);
+}
+
 /* ---- settings ---- */
 
 static void
@@ -777,6 +939,7 @@ main(void)
 	test_audit(db);
 	lc_db_close(db);
 
+	test_walbuf();
 	test_password();
 	test_default_path();
 	test_limits();
