@@ -10,21 +10,26 @@
  *  - when the page of the commit frame (the one whose header carries the
  *    database's size) has joined them: the last write of a commit;
  *  - when a write does not continue them, or would overflow the buffer;
- *  - before any other use of the file (read, sync, truncate, size, file
- *    control, lock, close).
+ *  - before any other use of the log (read, sync, truncate, size, file
+ *    control, lock, close);
+ *  - when the connection gives back the write lock.
  *
  * Why no one can tell: other connections (and checkpoints) learn of
  * frames only from the log's index in the -shm file, which SQLite
  * updates once the last frame's write has returned; that write is the
  * commit frame's page, and it returns only when everything held is in
  * the file, with the system's error if it is not, so SQLite fails the
- * commit as it fails one whose own write failed. Frames held after a
- * write of no commit (SQLite spilling a large transaction's pages) are
- * in no one's view until their commit, and reading them back writes
- * them first. A rewrite of a frame's header (checksums recomputed at a
- * commit) never continues the held run, so it goes straight through: no
- * write is ever held once a commit has returned. A crash loses only what
- * no one could see yet, as a crash in the middle of SQLite's own writes.
+ * commit as it fails one whose own write failed. A rewrite of a frame's
+ * header (checksums recomputed at a commit) never continues the held
+ * run, so it goes straight through: nothing is held once a commit has
+ * returned. Frames of no commit (SQLite spilling a large transaction's
+ * pages) are in no one's view; reading them back writes them first, and
+ * those of a transaction rolled back are written (or dropped) before the
+ * write lock is given back, while no one else may write where they go.
+ * On a device without "powersafe overwrite" SQLite pads a commit and
+ * writes its last frame's tail after a sync: nothing is held there. A
+ * crash loses only what no one could see yet, as a crash in the middle
+ * of SQLite's own writes does.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -46,35 +51,65 @@ struct wb_file {
 	sqlite3_int64 at;
 	sqlite3_int64 next;	/* where the last write ended (-1 none) */
 	int commit_next;	/* the last write was a commit frame's header */
+	struct wb_file *log_of;	/* on a database: its open log, if ours */
+	struct wb_file *db_of;	/* on a log: its database, if ours */
 };
 
 static int
 flush(struct wb_file *f)
 {
-	size_t n = f->held;
+	int rc;
 
-	if (n == 0)
+	if (f->held == 0)
 		return SQLITE_OK;
+	/* Kept when the write fails: the next flush tries again (the
+	 * commit cannot succeed without them), or they are given up with
+	 * the write lock. */
+	if ((rc = f->real->pMethods->xWrite(f->real, f->buf, (int)f->held,
+	    f->at)) != SQLITE_OK) {
+		f->next = -1;
+		return rc;
+	}
 	f->held = 0;
-	return f->real->pMethods->xWrite(f->real, f->buf, (int)n, f->at);
+	return SQLITE_OK;
 }
 
-/* Writes what is held, then hands a call on: for every method but
- * xWrite, of the log as of any other file. */
-#define FLUSHED(f) ((f)->log ? flush(f) : SQLITE_OK)
+/*
+ * Writes what is held before any other call on the log. A failure is
+ * given as SQLITE_IOERR_WRITE, never SQLITE_FULL: after a failed read
+ * SQLite rolls back only the statement on FULL, and would go on with a
+ * transaction whose frames are not in the file; an I/O error makes it
+ * roll back the whole transaction.
+ */
+static int
+flushed(struct wb_file *f)
+{
+	int rc = f->log ? flush(f) : SQLITE_OK;
+
+	return (rc & 0xff) == SQLITE_FULL ? SQLITE_IOERR_WRITE : rc;
+}
+
+#define FLUSHED(f) flushed(f)
 #define REAL(p) (((struct wb_file *)(p))->real)
 
+/* Nothing can be held here but frames of no commit (see wb_shm_lock):
+ * dropped, never written once the write lock may be another's. */
 static int
 wb_close(sqlite3_file *p)
 {
 	struct wb_file *f = (struct wb_file *)p;
-	int rc = FLUSHED(f), rc2;
+	int rc;
 
-	rc2 = f->real->pMethods != NULL ?
+	if (f->db_of != NULL)
+		f->db_of->log_of = NULL;
+	if (f->log_of != NULL)
+		f->log_of->db_of = NULL;
+	rc = f->real->pMethods != NULL ?
 	    f->real->pMethods->xClose(f->real) : SQLITE_OK;
 	free(f->buf);
 	f->buf = NULL;
-	return rc != SQLITE_OK ? rc : rc2;
+	f->held = 0;
+	return rc;
 }
 
 static int
@@ -209,10 +244,26 @@ wb_shm_map(sqlite3_file *p, int pg, int pgsz, int extend, void volatile **pp)
 	return REAL(p)->pMethods->xShmMap(REAL(p), pg, pgsz, extend, pp);
 }
 
+/*
+ * The write lock (slot 0 of the shared locks) given back: nothing of this
+ * writer may stay held, once another may write at the log's end. What
+ * is still held then belongs to no commit (a rolled-back transaction
+ * that spilled pages into the log, or one whose commit failed): written
+ * now, while the lock is still ours, past the log's last commit where no
+ * one reads, or dropped if even that fails.
+ */
 static int
 wb_shm_lock(sqlite3_file *p, int off, int n, int flags)
 {
-	return REAL(p)->pMethods->xShmLock(REAL(p), off, n, flags);
+	struct wb_file *f = (struct wb_file *)p, *log = f->log_of;
+
+	if ((flags & SQLITE_SHM_UNLOCK) && off == 0 && log != NULL) {
+		if (flush(log) != SQLITE_OK)
+			log->held = 0;
+		log->next = -1;
+		log->commit_next = 0;
+	}
+	return f->real->pMethods->xShmLock(f->real, off, n, flags);
 }
 
 static void
@@ -259,6 +310,7 @@ wb_open(sqlite3_vfs *vfs, sqlite3_filename name, sqlite3_file *p, int flags,
 {
 	sqlite3_vfs *sys = vfs->pAppData;
 	struct wb_file *f = (struct wb_file *)p;
+	sqlite3_file *d;
 	int rc;
 
 	memset(f, 0, sizeof(*f));
@@ -266,13 +318,31 @@ wb_open(sqlite3_vfs *vfs, sqlite3_filename name, sqlite3_file *p, int flags,
 	f->log = (flags & SQLITE_OPEN_WAL) != 0;
 	f->next = -1;
 	rc = sys->xOpen(sys, name, f->real, flags, out);
+	if (rc == SQLITE_OK && f->real->pMethods->iVersion < 3) {
+		/* Not the "unix" VFS this was written for: never happens on
+		 * the systems this runs on, refused rather than guessed. */
+		f->real->pMethods->xClose(f->real);
+		f->real->pMethods = NULL;
+		rc = SQLITE_CANTOPEN;
+	}
 	/* SQLite closes a file whose methods are set, even when its open
 	 * failed: ours then close the system's. */
 	f->base.pMethods = f->real->pMethods != NULL ? &wb_methods : NULL;
-	if (f->real->pMethods != NULL && f->real->pMethods->iVersion < 3)
-		/* Not the "unix" VFS this was written for: never happens on
-		 * the systems this runs on, refused rather than guessed. */
-		return rc != SQLITE_OK ? rc : SQLITE_CANTOPEN;
+	if (rc != SQLITE_OK || !f->log)
+		return rc;
+	/* The log's database, to hear when the write lock is given back
+	 * (wb_shm_lock). Without it, or when the database's device may not
+	 * overwrite a sector's bytes alone (then SQLite pads a commit and
+	 * writes its last frame's tail after a sync, no header after it),
+	 * nothing is held. */
+	if ((d = sqlite3_database_file_object(name)) != NULL &&
+	    d->pMethods == &wb_methods &&
+	    (d->pMethods->xDeviceCharacteristics(d) &
+	    SQLITE_IOCAP_POWERSAFE_OVERWRITE)) {
+		f->db_of = (struct wb_file *)d;
+		f->db_of->log_of = f;
+	} else
+		f->log = 0;
 	return rc;
 }
 
@@ -379,8 +449,10 @@ lc_walbuf_vfs(void)
 	vfs.xGetLastError = wb_lasterror;
 	vfs.xCurrentTimeInt64 = wb_time64;
 	vfs.zName = "lc-walbuf";
-	if (sqlite3_vfs_register(&vfs, 0) != SQLITE_OK)
-		return NULL;
 	vfs.pAppData = sys;
+	if (sqlite3_vfs_register(&vfs, 0) != SQLITE_OK) {
+		vfs.pAppData = NULL;
+		return NULL;
+	}
 	return vfs.zName;
 }

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The library's layers hold: each of these rules names the only files of
 # lib/ allowed to do a thing, and fails naming any other file that does.
-#   storage: only the storage backends (SQLite's, PostgreSQL's, and
-#            loyalty-admin migrate-to, which copies one into the other)
-#            name their database library or hold SQL text;
+#   storage: only the storage backends (SQLite's with its VFS,
+#            PostgreSQL's, and loyalty-admin migrate-to, which copies one
+#            into the other) name their database library or hold SQL
+#            text;
 #   writes:  only the write path begins, commits or rolls back;
 #   answers: only the handlers (api_*.c) and the JSON module build JSON
 #            (and the audit trail, whose rows keep an object's values as
@@ -50,8 +51,8 @@ somewhere() {
 }
 
 only "only the storage backend names SQLite" \
-    'sqlite3_[a-z]|sqlite3\.h|sqlite3 \*|SQLITE_' db_sqlite.c lc_sqlite.h \
-    admin_migrate.c
+    'sqlite3_[a-z]|sqlite3\.h|sqlite3 \*|SQLITE_' db_sqlite.c db_walbuf.c \
+    lc_sqlite.h admin_migrate.c
 somewhere "the storage backend steps statements" 'sqlite3_step\(' db_sqlite.c
 only "only the PostgreSQL backend names libpq" \
     '\bPQ[a-zA-Z]+\(|libpq-fe\.h|PGconn|PGresult' 'db_pg*.c' lc_pg.h \

@@ -587,7 +587,8 @@ test_walbuf(void)
 	sqlite3 *h = NULL;
 	sqlite3_vfs *vfs = NULL;
 	struct rlimit was, small;
-	int rc;
+	char sql[256];
+	int rc, i, bad;
 
 	path_of(path, sizeof(path), "walbuf.db");
 	snprintf(wal, sizeof(wal), "%s-wal", path);
@@ -627,6 +628,69 @@ test_walbuf(void)
 	    lc_db_commit(db) == 0, "walbuf: the next write commits");
 	is_int(wb_rows(path, 0), 401, "walbuf: it is read by another");
 	is_int(wb_rows(path, 1), 401, "walbuf: and kept by a crash after");
+
+	/* A rolled-back transaction that spilled frames into the log, then
+	 * another writer committing at the same place in the log (emptied
+	 * first): what the first held is never written over the commit.
+	 * Spills of several sizes, so that some end with frames held. */
+	if (sqlite3_open_v2(path, &h, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK)
+		bail("walbuf: %s", sqlite3_errmsg(h));
+	for (i = 0, bad = 0; i < 8; i++) {
+		snprintf(sql, sizeof(sql), "WITH RECURSIVE n(k) AS (SELECT 2001 "
+		    "UNION ALL SELECT k + 1 FROM n WHERE k < %d) INSERT INTO wb "
+		    "SELECT k, zeroblob(3000) FROM n", 2150 + 7 * i);
+		if (sqlite3_wal_checkpoint_v2(h, "main",
+		    SQLITE_CHECKPOINT_TRUNCATE, NULL, NULL) != SQLITE_OK ||
+		    lc_db_begin(db, 1) != 0 || wb_exec(db, sql) != 0) {
+			bad++;
+			lc_db_rollback(db);
+			continue;
+		}
+		lc_db_rollback(db);
+		if (sqlite3_exec(h, "WITH RECURSIVE n(k) AS (SELECT 3001 "
+		    "UNION ALL SELECT k + 1 FROM n WHERE k < 3300) INSERT INTO "
+		    "wb SELECT k, CAST(printf('%03000d', k) AS BLOB) FROM n",
+		    NULL, NULL, NULL) != SQLITE_OK ||
+		    q1i(lc_sq_handle(db), "SELECT count(*) FROM wb") != 701 ||
+		    wb_rows(path, 0) != 701 ||
+		    sqlite3_exec(h, "DELETE FROM wb WHERE k > 3000", NULL, NULL,
+		    NULL) != SQLITE_OK)
+			bad++;
+	}
+	is_int(bad, 0, "walbuf: 8 rolled-back spills, each followed by "
+	    "another's commit at the same place in the log: every row reads "
+	    "as it was written");
+	is_int(q1i(h, "SELECT count(*) FROM pragma_integrity_check "
+	    "WHERE integrity_check <> 'ok'"), 0,
+	    "walbuf: the database is intact after");
+	sqlite3_close(h);
+	h = NULL;
+
+	/* A transaction's held frames that cannot be written when it reads
+	 * them back: the whole transaction is rolled back (SQLite would
+	 * roll back only the statement on a full disk, and commit the rest
+	 * without them). */
+	signal(SIGXFSZ, SIG_IGN);
+	if (getrlimit(RLIMIT_FSIZE, &was) == -1)
+		bail("getrlimit: %s", strerror(errno));
+	small = was;
+	small.rlim_cur = 8192;
+	ok(lc_db_begin(db, 1) == 0 && wb_exec(db, "WITH RECURSIVE n(k) AS "
+	    "(SELECT 4001 UNION ALL SELECT k + 1 FROM n WHERE k < 4400) "
+	    "INSERT INTO wb SELECT k, CAST(printf('%03000d', k) AS BLOB) "
+	    "FROM n") == 0, "walbuf: a write spills");
+	if (setrlimit(RLIMIT_FSIZE, &small) == -1)
+		bail("setrlimit: %s", strerror(errno));
+	rc = wb_exec(db, "SELECT sum(length(v)) FROM wb");
+	if (setrlimit(RLIMIT_FSIZE, &was) == -1)
+		bail("setrlimit: %s", strerror(errno));
+	is_int(rc, -1, "walbuf: its read fails when its frames cannot be "
+	    "written");
+	ok(sqlite3_get_autocommit(lc_sq_handle(db)) ||
+	    lc_db_commit(db) == -1,
+	    "walbuf: the transaction is over, or cannot commit");
+	lc_db_rollback(db);
+	is_int(wb_rows(path, 0), 401, "walbuf: nothing of it is kept");
 
 	/* A commit whose held frames cannot be written fails as a write
 	 * of SQLite's own would: the log is emptied first, then the
