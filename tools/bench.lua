@@ -105,9 +105,14 @@ function init(args)
 	    stride == nil then
 		error("usage: -- MODE DATA TAG TILL START THREADS")
 	end
+	-- Lookups: the cashback cards and twice as many punch cards, the
+	-- first of them (the rest are there so that a punch run never comes
+	-- back to a card within its cooldown).
 	data.all = {}
 	for _, c in ipairs(data.cash) do table.insert(data.all, c) end
-	for _, c in ipairs(data.punch) do table.insert(data.all, c) end
+	for i = 1, math.min(#data.punch, 2 * #data.cash) do
+		table.insert(data.all, data.punch[i])
+	end
 end
 
 function request()
