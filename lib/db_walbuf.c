@@ -11,25 +11,25 @@
  *    database's size) has joined them: the last write of a commit;
  *  - when a write does not continue them, or would overflow the buffer;
  *  - before any other use of the log (read, sync, truncate, size, file
- *    control, lock, close);
- *  - when the connection gives back the write lock.
+ *    control, lock).
  *
  * Why no one can tell: other connections (and checkpoints) learn of
  * frames only from the log's index in the -shm file, which SQLite
  * updates once the last frame's write has returned; that write is the
  * commit frame's page, and it returns only when everything held is in
  * the file, with the system's error if it is not, so SQLite fails the
- * commit as it fails one whose own write failed. A rewrite of a frame's
- * header (checksums recomputed at a commit) never continues the held
- * run, so it goes straight through: nothing is held once a commit has
- * returned. Frames of no commit (SQLite spilling a large transaction's
- * pages) are in no one's view; reading them back writes them first, and
- * those of a transaction rolled back are written (or dropped) before the
- * write lock is given back, while no one else may write where they go.
- * On a device without "powersafe overwrite" SQLite pads a commit and
- * writes its last frame's tail after a sync: nothing is held there. A
- * crash loses only what no one could see yet, as a crash in the middle
- * of SQLite's own writes does.
+ * commit as it fails one whose own write failed. What was held is then
+ * dropped, never written later, where a crash's recovery would find a
+ * commit that was refused. A rewrite of a frame's header (checksums
+ * recomputed at a commit) never continues the held run, so it goes
+ * straight through: nothing is held once a commit has returned. Frames
+ * of no commit (SQLite spilling a large transaction's pages) are in no
+ * one's view: reading them back writes them first, and those of a
+ * transaction rolled back are dropped when the write lock is given back,
+ * before anyone else may write where they would go. On a device without
+ * "powersafe overwrite" SQLite pads a commit and writes its last frame's
+ * tail after a sync: nothing is held there. A crash loses only what no
+ * one could see yet, as a crash in the middle of SQLite's own writes.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -38,7 +38,7 @@
 
 #include "lc_sqlite.h"
 
-/* A purchase writes about 26 frames (107 KB): two calls at most. */
+/* A purchase writes about 26 frames (107 KB): two calls. */
 #define BUF_SIZE (64 * 1024)
 #define FRAME_HDR 24
 
@@ -63,8 +63,8 @@ flush(struct wb_file *f)
 	if (f->held == 0)
 		return SQLITE_OK;
 	/* Kept when the write fails: the next flush tries again (the
-	 * commit cannot succeed without them), or they are given up with
-	 * the write lock. */
+	 * commit cannot succeed without them), or they are dropped with
+	 * the write lock or a failed write (wb_write). */
 	if ((rc = f->real->pMethods->xWrite(f->real, f->buf, (int)f->held,
 	    f->at)) != SQLITE_OK) {
 		f->next = -1;
@@ -93,7 +93,9 @@ flushed(struct wb_file *f)
 #define REAL(p) (((struct wb_file *)(p))->real)
 
 /* Nothing can be held here but frames of no commit (see wb_shm_lock):
- * dropped, never written once the write lock may be another's. */
+ * dropped, never written once the write lock may be another's. A
+ * database closed before its log (SQLite closes the log first) leaves
+ * it holding nothing more. */
 static int
 wb_close(sqlite3_file *p)
 {
@@ -102,8 +104,11 @@ wb_close(sqlite3_file *p)
 
 	if (f->db_of != NULL)
 		f->db_of->log_of = NULL;
-	if (f->log_of != NULL)
+	if (f->log_of != NULL) {
 		f->log_of->db_of = NULL;
+		f->log_of->held = 0;
+		f->log_of->log = 0;
+	}
 	rc = f->real->pMethods != NULL ?
 	    f->real->pMethods->xClose(f->real) : SQLITE_OK;
 	free(f->buf);
@@ -139,12 +144,12 @@ wb_write(sqlite3_file *p, const void *data, int n, sqlite3_int64 off)
 	    (f->buf == NULL && (f->buf = malloc(BUF_SIZE)) == NULL)) {
 		/* Not the continuation of the last write: straight through,
 		 * after what is held. */
-		f->next = -1;
-		if ((rc = flush(f)) == SQLITE_OK &&
+		if ((rc = flush(f)) != SQLITE_OK ||
 		    (rc = f->real->pMethods->xWrite(f->real, data, n,
-		    off)) == SQLITE_OK)
-			f->next = off + n;
-		return rc;
+		    off)) != SQLITE_OK)
+			goto fail;
+		f->next = off + n;
+		return SQLITE_OK;
 	}
 	if (f->held + (size_t)n > BUF_SIZE && (rc = flush(f)) != SQLITE_OK)
 		goto fail;
@@ -157,6 +162,12 @@ wb_write(sqlite3_file *p, const void *data, int n, sqlite3_int64 off)
 		goto fail;
 	return SQLITE_OK;
 fail:
+	/* The write of the log failed: SQLite fails this transaction
+	 * whole (a spill puts its pager in its error state, a commit
+	 * fails) and never reads its frames again. Written later, a
+	 * failed commit's frames would come back with a crash's
+	 * recovery: dropped. */
+	f->held = 0;
 	f->next = -1;
 	return rc;
 }
@@ -197,6 +208,16 @@ wb_lock(sqlite3_file *p, int lock)
 	struct wb_file *f = (struct wb_file *)p;
 	int rc = FLUSHED(f);
 
+	/* The database's exclusive lock: locking_mode=EXCLUSIVE (never
+	 * the service's) or the log's close. SQLite takes no shared locks
+	 * after it, so wb_shm_lock would not hear the write lock given
+	 * back: hold nothing from here on. It is taken before any frame
+	 * is written. */
+	if (lock == SQLITE_LOCK_EXCLUSIVE && f->log_of != NULL) {
+		f->log_of->held = 0;
+		f->log_of->next = -1;
+		f->log_of->log = 0;
+	}
 	return rc != SQLITE_OK ? rc : f->real->pMethods->xLock(f->real, lock);
 }
 
@@ -248,9 +269,7 @@ wb_shm_map(sqlite3_file *p, int pg, int pgsz, int extend, void volatile **pp)
  * The write lock (slot 0 of the shared locks) given back: nothing of this
  * writer may stay held, once another may write at the log's end. What
  * is still held then belongs to no commit (a rolled-back transaction
- * that spilled pages into the log, or one whose commit failed): written
- * now, while the lock is still ours, past the log's last commit where no
- * one reads, or dropped if even that fails.
+ * that spilled pages into the log): dropped.
  */
 static int
 wb_shm_lock(sqlite3_file *p, int off, int n, int flags)
@@ -258,9 +277,10 @@ wb_shm_lock(sqlite3_file *p, int off, int n, int flags)
 	struct wb_file *f = (struct wb_file *)p, *log = f->log_of;
 
 	if ((flags & SQLITE_SHM_UNLOCK) && off == 0 && log != NULL) {
-		if (flush(log) != SQLITE_OK)
+		if (log->held > 0) {
 			log->held = 0;
-		log->next = -1;
+			log->next = -1;
+		}
 		log->commit_next = 0;
 	}
 	return f->real->pMethods->xShmLock(f->real, off, n, flags);

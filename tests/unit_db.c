@@ -572,6 +572,17 @@ wb_rows(const char *path, int crash)
 	return n;
 }
 
+/* SIGXFSZ: the write past the file size limit fails, and the limit is
+ * lifted for the ones after, as a disk full for one write. */
+static struct rlimit xfsz_was;
+
+static void
+xfsz_lift(int sig)
+{
+	(void)sig;
+	(void)setrlimit(RLIMIT_FSIZE, &xfsz_was);
+}
+
 static int
 wb_exec(struct lc_db *db, const char *sql)
 {
@@ -587,6 +598,7 @@ test_walbuf(void)
 	sqlite3 *h = NULL;
 	sqlite3_vfs *vfs = NULL;
 	struct rlimit was, small;
+	struct sigaction sa;
 	char sql[256];
 	int rc, i, bad;
 
@@ -732,6 +744,45 @@ test_walbuf(void)
 	    "403) AS BLOB))") == 0, "walbuf: a commit of SQLite's alone");
 	is_int(wb_rows(path, 0), 403, "walbuf: is read by another at once");
 	is_int(wb_rows(path, 1), 403, "walbuf: and kept by a crash at once");
+
+	/* A commit whose write fails once (a disk full for one write: the
+	 * limit is lifted as the write fails): refused, and never written
+	 * later, by the rollback's reads or anything after, where a crash's
+	 * recovery would bring the refused purchase back. */
+	if (sqlite3_open_v2(path, &h, SQLITE_OPEN_READWRITE, NULL) !=
+	    SQLITE_OK || sqlite3_wal_checkpoint_v2(h, "main",
+	    SQLITE_CHECKPOINT_TRUNCATE, NULL, NULL) != SQLITE_OK)
+		bail("walbuf: cannot empty the log: %s", sqlite3_errmsg(h));
+	sqlite3_close(h);
+	h = NULL;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = xfsz_lift;
+	sigemptyset(&sa.sa_mask);
+	if (getrlimit(RLIMIT_FSIZE, &xfsz_was) == -1 ||
+	    sigaction(SIGXFSZ, &sa, NULL) == -1)
+		bail("SIGXFSZ: %s", strerror(errno));
+	small = xfsz_was;
+	small.rlim_cur = 8192;
+	rc = lc_db_begin(db, 1) == 0 && wb_exec(db, "WITH RECURSIVE n(k) AS "
+	    "(SELECT 5001 UNION ALL SELECT k + 1 FROM n WHERE k < 5005) "
+	    "INSERT INTO wb SELECT k, CAST(printf('%03000d', k) AS BLOB) "
+	    "FROM n") == 0 ? 0 : -1;
+	if (rc == 0 && setrlimit(RLIMIT_FSIZE, &small) == -1)
+		bail("setrlimit: %s", strerror(errno));
+	if (rc == 0)
+		rc = lc_db_commit(db);
+	if (setrlimit(RLIMIT_FSIZE, &xfsz_was) == -1)
+		bail("setrlimit: %s", strerror(errno));
+	signal(SIGXFSZ, SIG_IGN);
+	is_int(rc, -1, "walbuf: a commit whose write fails once is refused");
+	is_int(wb_rows(path, 0), 403, "walbuf: nothing of it is read");
+	is_int(wb_rows(path, 1), 403,
+	    "walbuf: nor brought back by a crash's recovery");
+	ok(lc_db_begin(db, 1) == 0 && wb_exec(db, "INSERT INTO wb VALUES "
+	    "(404, CAST(printf('%03000d', 404) AS BLOB))") == 0 &&
+	    lc_db_commit(db) == 0, "walbuf: the next commit works");
+	is_int(wb_rows(path, 1), 404,
+	    "walbuf: and a crash after it keeps exactly what was committed");
 	lc_db_close(db);
 }
 
