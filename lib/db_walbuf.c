@@ -89,7 +89,6 @@ flushed(struct wb_file *f)
 	return (rc & 0xff) == SQLITE_FULL ? SQLITE_IOERR_WRITE : rc;
 }
 
-#define FLUSHED(f) flushed(f)
 #define REAL(p) (((struct wb_file *)(p))->real)
 
 /* Nothing can be held here but frames of no commit (see wb_shm_lock):
@@ -121,7 +120,7 @@ static int
 wb_read(sqlite3_file *p, void *out, int n, sqlite3_int64 off)
 {
 	struct wb_file *f = (struct wb_file *)p;
-	int rc = FLUSHED(f);
+	int rc = flushed(f);
 
 	return rc != SQLITE_OK ? rc :
 	    f->real->pMethods->xRead(f->real, out, n, off);
@@ -176,7 +175,7 @@ static int
 wb_truncate(sqlite3_file *p, sqlite3_int64 size)
 {
 	struct wb_file *f = (struct wb_file *)p;
-	int rc = FLUSHED(f);
+	int rc = flushed(f);
 
 	f->next = -1;
 	return rc != SQLITE_OK ? rc :
@@ -187,7 +186,7 @@ static int
 wb_sync(sqlite3_file *p, int flags)
 {
 	struct wb_file *f = (struct wb_file *)p;
-	int rc = FLUSHED(f);
+	int rc = flushed(f);
 
 	return rc != SQLITE_OK ? rc : f->real->pMethods->xSync(f->real, flags);
 }
@@ -196,7 +195,7 @@ static int
 wb_size(sqlite3_file *p, sqlite3_int64 *size)
 {
 	struct wb_file *f = (struct wb_file *)p;
-	int rc = FLUSHED(f);
+	int rc = flushed(f);
 
 	return rc != SQLITE_OK ? rc :
 	    f->real->pMethods->xFileSize(f->real, size);
@@ -206,7 +205,7 @@ static int
 wb_lock(sqlite3_file *p, int lock)
 {
 	struct wb_file *f = (struct wb_file *)p;
-	int rc = FLUSHED(f);
+	int rc = flushed(f);
 
 	/* The database's exclusive lock: locking_mode=EXCLUSIVE (never
 	 * the service's) or the log's close. SQLite takes no shared locks
@@ -225,7 +224,7 @@ static int
 wb_unlock(sqlite3_file *p, int lock)
 {
 	struct wb_file *f = (struct wb_file *)p;
-	int rc = FLUSHED(f);
+	int rc = flushed(f);
 
 	return rc != SQLITE_OK ? rc :
 	    f->real->pMethods->xUnlock(f->real, lock);
@@ -241,7 +240,7 @@ static int
 wb_fcntl(sqlite3_file *p, int op, void *arg)
 {
 	struct wb_file *f = (struct wb_file *)p;
-	int rc = FLUSHED(f);
+	int rc = flushed(f);
 
 	return rc != SQLITE_OK ? rc :
 	    f->real->pMethods->xFileControl(f->real, op, arg);
@@ -302,7 +301,7 @@ static int
 wb_fetch(sqlite3_file *p, sqlite3_int64 off, int n, void **pp)
 {
 	struct wb_file *f = (struct wb_file *)p;
-	int rc = FLUSHED(f);
+	int rc = flushed(f);
 
 	return rc != SQLITE_OK ? rc :
 	    f->real->pMethods->xFetch(f->real, off, n, pp);
