@@ -583,6 +583,20 @@ xfsz_lift(int sig)
 	(void)setrlimit(RLIMIT_FSIZE, &xfsz_was);
 }
 
+/* Checkpoints the whole log and empties it, from a connection of its
+ * own: the next frames go at its start. */
+static void
+log_empty(const char *path)
+{
+	sqlite3 *h = NULL;
+
+	if (sqlite3_open_v2(path, &h, SQLITE_OPEN_READWRITE, NULL) !=
+	    SQLITE_OK || sqlite3_wal_checkpoint_v2(h, "main",
+	    SQLITE_CHECKPOINT_TRUNCATE, NULL, NULL) != SQLITE_OK)
+		bail("walbuf: cannot empty the log: %s", sqlite3_errmsg(h));
+	sqlite3_close(h);
+}
+
 static int
 wb_exec(struct lc_db *db, const char *sql)
 {
@@ -685,6 +699,7 @@ test_walbuf(void)
 	signal(SIGXFSZ, SIG_IGN);
 	if (getrlimit(RLIMIT_FSIZE, &was) == -1)
 		bail("getrlimit: %s", strerror(errno));
+	xfsz_was = was;
 	small = was;
 	small.rlim_cur = 8192;
 	ok(lc_db_begin(db, 1) == 0 && wb_exec(db, "WITH RECURSIVE n(k) AS "
@@ -709,16 +724,7 @@ test_walbuf(void)
 	 * process may write 8 KiB of any file (its header goes in,
 	 * the frames held for the commit do not). Nothing is printed
 	 * meanwhile. */
-	if (sqlite3_open_v2(path, &h, SQLITE_OPEN_READWRITE, NULL) !=
-	    SQLITE_OK || sqlite3_wal_checkpoint_v2(h, "main",
-	    SQLITE_CHECKPOINT_TRUNCATE, NULL, NULL) != SQLITE_OK)
-		bail("walbuf: cannot empty the log: %s", sqlite3_errmsg(h));
-	sqlite3_close(h);
-	signal(SIGXFSZ, SIG_IGN);
-	if (getrlimit(RLIMIT_FSIZE, &was) == -1)
-		bail("getrlimit: %s", strerror(errno));
-	small = was;
-	small.rlim_cur = 8192;
+	log_empty(path);
 	rc = lc_db_begin(db, 1) == 0 && wb_exec(db, "INSERT INTO wb "
 	    "SELECT k + 1000, v FROM wb WHERE k <= 5") == 0 ? 0 : -1;
 	if (rc == 0 && setrlimit(RLIMIT_FSIZE, &small) == -1)
@@ -749,20 +755,12 @@ test_walbuf(void)
 	 * limit is lifted as the write fails): refused, and never written
 	 * later, by the rollback's reads or anything after, where a crash's
 	 * recovery would bring the refused purchase back. */
-	if (sqlite3_open_v2(path, &h, SQLITE_OPEN_READWRITE, NULL) !=
-	    SQLITE_OK || sqlite3_wal_checkpoint_v2(h, "main",
-	    SQLITE_CHECKPOINT_TRUNCATE, NULL, NULL) != SQLITE_OK)
-		bail("walbuf: cannot empty the log: %s", sqlite3_errmsg(h));
-	sqlite3_close(h);
-	h = NULL;
+	log_empty(path);
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = xfsz_lift;
 	sigemptyset(&sa.sa_mask);
-	if (getrlimit(RLIMIT_FSIZE, &xfsz_was) == -1 ||
-	    sigaction(SIGXFSZ, &sa, NULL) == -1)
+	if (sigaction(SIGXFSZ, &sa, NULL) == -1)
 		bail("SIGXFSZ: %s", strerror(errno));
-	small = xfsz_was;
-	small.rlim_cur = 8192;
 	rc = lc_db_begin(db, 1) == 0 && wb_exec(db, "WITH RECURSIVE n(k) AS "
 	    "(SELECT 5001 UNION ALL SELECT k + 1 FROM n WHERE k < 5005) "
 	    "INSERT INTO wb SELECT k, CAST(printf('%03000d', k) AS BLOB) "
@@ -771,7 +769,7 @@ test_walbuf(void)
 		bail("setrlimit: %s", strerror(errno));
 	if (rc == 0)
 		rc = lc_db_commit(db);
-	if (setrlimit(RLIMIT_FSIZE, &xfsz_was) == -1)
+	if (setrlimit(RLIMIT_FSIZE, &was) == -1)
 		bail("setrlimit: %s", strerror(errno));
 	signal(SIGXFSZ, SIG_IGN);
 	is_int(rc, -1, "walbuf: a commit whose write fails once is refused");
