@@ -22,7 +22,7 @@ for tool in wrk jq curl lighttpd; do
 	command -v "$tool" >/dev/null ||
 	    bail "$tool is not installed (tools/check installs it)"
 done
-for f in tools/bench_noop tools/bench_sqlite tools/loyalty-admin; do
+for f in tools/bench_noop tools/bench_floor tools/bench_sqlite tools/loyalty-admin; do
 	[ -x "$top_builddir/$f" ] || bail "$top_builddir/$f is not built"
 done
 
@@ -48,7 +48,7 @@ checks() {
 	out=$(cat "$dir/out.txt")
 
 	# The table: each run's row with numbers, the memory rows, the goals.
-	for r in 'do-nothing responder' 'lookup \(16 conn\)' \
+	for r in 'do-nothing responder' "lookup's reads alone" 'lookup \(16 conn\)' \
 	    'record \(cashback, 16 conn\)' 'record \(punch, 16 conn\)' \
 	    'history \(16 conn\)' 'sync 100 items \(1 conn\)' \
 	    "$ceil ceiling \\(1 conn\\)" 'till \(1 conn\) \+ 3 flushing' \
@@ -58,6 +58,8 @@ checks() {
 	done
 	is "$(grep -cE "^  3 flushing tills \(batch/s\) +$num +$num +$num +0$" "$dir/out.txt")" 2 \
 	    "$backend: table rows: the flushing tills of both mixed runs"
+	like "$(row 'floor +[0-9]')" "^floor +$num +$num +- +- +-$" \
+	    "$backend: memory row: lookup's reads alone, after load"
 	for r in lookup record sync; do
 		like "$(row "$r +[0-9.]+ +[0-9]")" "^$r +$num +$num +$num +$num +[0-9]{3}$" \
 		    "$backend: memory row: $r, after load and after 100k keys, with the answer's status"
@@ -66,6 +68,8 @@ checks() {
 	    "$backend: memory row: 8 concurrent logins"
 	n=$(grep -cE "^goal .* ($num) \((>=|<=) $num\) (NOT )?met$" <<<"$out")
 	is "$n" 7 "$backend: seven goal lines, each with a figure and met or NOT met"
+	n=$(grep -cE "^bound .* $num( \(.*\))?$" <<<"$out")
+	is "$n" 5 "$backend: five bound lines, each with a figure"
 
 	# The JSON: every figure a number.
 	jq -e . "$dir/out.json" >/dev/null 2>&1
@@ -73,19 +77,21 @@ checks() {
 	is "$(jq -r .backend "$dir/out.json")" "$backend" "$backend: the JSON names the backend"
 	is "$(jq -r '[.runs[] | .rps, .p50_ms, .p99_ms] | map(select(type != "number" or . < 0)) | length' "$dir/out.json")" 0 \
 	    "$backend: every run's req/s, p50 and p99 is a number"
-	is "$(jq -r '.runs | length' "$dir/out.json")" 13 "$backend: 13 runs in the JSON"
+	is "$(jq -r '.runs | length' "$dir/out.json")" 14 "$backend: 14 runs in the JSON"
 	is "$(jq -r --arg c "$ceil" '.runs[$c].rps | type' "$dir/out.json")" number \
 	    "$backend: the ceiling's run is $ceil"
-	is "$(jq -r '[.runs[] | .rps] | map(select(. > 0)) | length' "$dir/out.json")" 13 \
+	is "$(jq -r '[.runs[] | .rps] | map(select(. > 0)) | length' "$dir/out.json")" 14 \
 	    "$backend: every run answered requests"
-	is "$(jq -r '[.memory_kib[] | .rss, .pss, .rss_100k, .pss_100k, .pss_all | numbers | select(. > 0)] | length' "$dir/out.json")" 18 \
-	    "$backend: every memory figure is a number (5 responders after load, 3 after 100k keys, logins)"
+	is "$(jq -r '[.memory_kib[] | .rss, .pss, .rss_100k, .pss_100k, .pss_all | numbers | select(. > 0)] | length' "$dir/out.json")" 20 \
+	    "$backend: every memory figure is a number (6 responders after load, 3 after 100k keys, logins)"
 	is "$(jq -r '[.memory_kib[] | .status_100k | numbers | select(. >= 200 and . < 500)] | length' "$dir/out.json")" 3 \
 	    "$backend: the 100k-key requests were answered, and not with a server error"
 	is "$(jq -r '[.goals[] | numbers] | length' "$dir/out.json")" 7 "$backend: seven goal figures"
 	is "$(jq -r --arg k "record_vs_$ceil" '.goals[$k] | type' "$dir/out.json")" number \
 	    "$backend: the purchase goal is against $ceil's ceiling"
 	is "$(jq -r '[.goals_met[] | booleans] | length' "$dir/out.json")" 7 "$backend: seven goals met or not"
+	is "$(jq -r '[.bounds[] | numbers | select(. > 0)] | length' "$dir/out.json")" 5 \
+	    "$backend: five bounds, each a number"
 	is "$(jq -r '.bad_answers' "$dir/out.json")" 0 "$backend: no bad answer"
 	is "$(jq -r '.log_problems' "$dir/out.json")" 0 \
 	    "$backend: no sanitizer report or failed responder in the server's log"
@@ -95,7 +101,7 @@ checks() {
 	is "$(find "$dir/tmp" -mindepth 1 | wc -l)" 0 "$backend: the temporary folder is removed"
 	is "$(pgrep -f "$dir/tmp" | wc -l)" 0 "$backend: no process of the run is left"
 }
-CHECKS=33	# the points of checks
+CHECKS=37	# the points of checks
 
 checks sqlite sqlite --duration 1 --rounds 1 --cards 20 --cooldown 0 --procs 2
 like "$(grep -m 1 '^Loyalty POS benchmark' "$dir/out.txt")" \

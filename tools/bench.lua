@@ -2,7 +2,7 @@
 --
 --   wrk -s tools/bench.lua URL -- MODE DATA TAG TILL START THREADS
 --
--- MODE    noop | lookup | cash | punch | history | sync | login
+-- MODE    noop | floor | lookup | cash | punch | history | sync | login
 -- DATA    a Lua file tools/bench writes: the cards (id, qr) of each
 --         program, the location and the tills (staff id, token, login)
 -- TAG     unique to the run: the idempotency keys are TAG-thread-n, so
@@ -13,9 +13,10 @@
 -- THREADS wrk's -t: thread k of T takes cards k, k+T, k+2T, ...
 --
 -- Every request carries what a till sends (Authorization, Content-Type,
--- X-Terminal-Id); noop sends lookup's very request to the do-nothing
--- responder. Any answer but 200 counts as bad (a sync batch with a failed
--- item answers 207). done() prints one line for tools/bench:
+-- X-Terminal-Id); noop and floor send lookup's very request to the
+-- do-nothing responder and to the one of lookup's reads alone. Any
+-- answer but 200 counts as bad (a sync batch with a failed item answers
+-- 207). done() prints one line for tools/bench:
 --   BENCH req=N dur_us=D rps=R p50_us=P p99_us=Q bad=B
 -- and the first bad answer on stderr.
 
@@ -42,6 +43,11 @@ local bodies = {}
 
 function bodies.noop()
 	return "POST", "/api/v1/bench/noop",
+	    '{"qr_code_data":"' .. card(data.all).qr .. '"}'
+end
+
+function bodies.floor()
+	return "POST", "/api/v1/bench/floor",
 	    '{"qr_code_data":"' .. card(data.all).qr .. '"}'
 end
 

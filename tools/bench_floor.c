@@ -1,0 +1,141 @@
+/*
+ * bench_floor: a lookup's database reads and nothing else, for
+ * tools/bench. It answers lookup's very request as the do-nothing
+ * responder (bench_noop) does, and in between makes the reads no lookup
+ * can do without, with the library's own functions: one read snapshot,
+ * the bearer token's check (lc_auth_token) and the card by its QR code
+ * (lc_card_get), on the connection of the process. No JSON is parsed
+ * (the QR code is cut out of the body tools/bench.lua sends) and none is
+ * built (the answer is the do-nothing responder's).
+ *
+ * Its requests a second over the do-nothing responder's are as far as
+ * any lookup on this database can come: a lookup does all this and
+ * more. Served like any responder (tools/bench adds it under
+ * /api/v1/bench/floor); the database is LOYALTY_DB, as the service's.
+ * An unknown token or card is answered 404, a failed read 500: the run
+ * counts either as a bad answer.
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <fcgiapp.h>
+
+#include "lc_int.h"
+
+#define BODY_MAX 4096
+
+static const char answer[] =
+    "{\"data\":{\"card_instance_id\":\"00000000-0000-4000-8000-000000000000\","
+    "\"status\":\"active\",\"card_type\":\"cashback\"}}\n";
+static const char missing[] = "Status: 404 Not Found\r\n\r\n";
+static const char failed[] = "Status: 500 Internal Server Error\r\n\r\n";
+
+/* Reads the whole body, as any responder does, keeping its first
+ * BODY_MAX - 1 bytes in buf, NUL-terminated. */
+static void
+body_read(FCGX_Stream *in, char *buf)
+{
+	char rest[1024];
+	int len = 0, n;
+
+	while (len < BODY_MAX - 1 &&
+	    (n = FCGX_GetStr(buf + len, BODY_MAX - 1 - len, in)) > 0)
+		len += n;
+	buf[len] = '\0';
+	while (FCGX_GetStr(rest, (int)sizeof(rest), in) > 0)
+		;
+}
+
+/* The value of "qr_code_data" in the body bench.lua sends, or NULL. */
+static const char *
+qr_of(char *body)
+{
+	static const char key[] = "\"qr_code_data\":\"";
+	char *v, *end;
+
+	if ((v = strstr(body, key)) == NULL)
+		return NULL;
+	v += sizeof(key) - 1;
+	if ((end = strchr(v, '"')) == NULL)
+		return NULL;
+	*end = '\0';
+	return v;
+}
+
+/* The two reads in one snapshot: 1 found, 0 not, -1 failed. */
+static int
+reads(struct lc_db *db, const char *auth, const char *qr)
+{
+	struct lc_dom dom;
+	struct lc_card card;
+	int rc = 0;
+
+	memset(&dom, 0, sizeof(dom));
+	dom.db = db;
+	dom.now_ms = lc_now_ms();
+	if (auth == NULL || strncmp(auth, "Bearer ", 7) != 0 || qr == NULL)
+		return 0;
+	if (lc_read_begin(&dom) == -1)
+		return -1;
+	if (lc_auth_token(&dom, auth + 7) == 0)
+		rc = lc_card_get(&dom, LC_CARDKEY_QR, qr, &card);
+	else if (dom.err.code == LC_E_DATABASE)
+		rc = -1;
+	lc_db_idle(db);
+	return rc;
+}
+
+int
+main(void)
+{
+	FCGX_Request req;
+	struct lc_db *db = NULL;
+	char head[256], body[BODY_MAX];
+	const char *path, *why;
+	int n, rc;
+
+	signal(SIGPIPE, SIG_IGN);
+	if (FCGX_IsCGI()) {
+		fputs("bench_floor: run me under a FastCGI server\n", stderr);
+		return 1;
+	}
+	if (FCGX_Init() != 0 || FCGX_InitRequest(&req, 0, 0) != 0) {
+		fputs("bench_floor: cannot initialise FastCGI\n", stderr);
+		return 1;
+	}
+	n = snprintf(head, sizeof(head),
+	    "Status: 200 OK\r\n"
+	    "Content-Type: application/json; charset=utf-8\r\n"
+	    "Content-Length: %zu\r\n"
+	    "Cache-Control: no-store\r\n"
+	    "\r\n", sizeof(answer) - 1);
+	if (n < 0 || (size_t)n >= sizeof(head))
+		return 1;
+	while (FCGX_Accept_r(&req) >= 0) {
+		body_read(req.in, body);
+		/* Once per process, as a responder's connection. */
+		if (db == NULL) {
+			if ((path = FCGX_GetParam("LOYALTY_DB", req.envp)) == NULL)
+				path = getenv("LOYALTY_DB");
+			if (path == NULL ||
+			    (db = lc_db_open(path, 0, &why)) == NULL) {
+				fprintf(stderr, "bench_floor: %s: %s\n",
+				    path ? path : "LOYALTY_DB unset",
+				    path ? why : "");
+				return 1;
+			}
+		}
+		rc = reads(db, FCGX_GetParam("HTTP_AUTHORIZATION", req.envp),
+		    qr_of(body));
+		if (rc == 1) {
+			FCGX_PutStr(head, n, req.out);
+			FCGX_PutStr(answer, (int)sizeof(answer) - 1, req.out);
+		} else
+			FCGX_PutS(rc == 0 ? missing : failed, req.out);
+		FCGX_Finish_r(&req);
+	}
+	lc_db_close(db);
+	return 0;
+}
