@@ -1,19 +1,22 @@
 /*
- * bench_floor: a lookup's database reads and nothing else, for
+ * bench_floor: a lookup's database work and nothing else, for
  * tools/bench. It answers lookup's very request as the do-nothing
  * responder (bench_noop) does, and in between makes the reads no lookup
- * can do without, with the library's own functions: one read snapshot,
- * the bearer token's check (lc_auth_token) and the card by its QR code
- * (lc_card_get), on the connection of the process. No JSON is parsed
- * (the QR code is cut out of the body tools/bench.lua sends) and none is
- * built (the answer is the do-nothing responder's).
+ * can do without, with the library's own functions, as lookup calls
+ * them: one read snapshot, the bearer token's check (lc_auth_token), the
+ * card by its QR code (lc_card_get) and its cashback's next expiry
+ * (lc_expiry_fresh, which writes only when some is due), on the
+ * connection of the process. No JSON is parsed (the QR code is cut out
+ * of the body tools/bench.lua sends) and none is built (the answer is
+ * the do-nothing responder's).
  *
  * Its requests a second over the do-nothing responder's are as far as
  * any lookup on this database can come: a lookup does all this and
  * more. Served like any responder (tools/bench adds it under
  * /api/v1/bench/floor); the database is LOYALTY_DB, as the service's.
- * An unknown token or card is answered 404, a failed read 500: the run
- * counts either as a bad answer.
+ * An unknown token or card is answered 404, any other failure 500: the
+ * run counts either as a bad answer. A database it cannot open ends the
+ * process (lighttpd's log says so, which fails the run).
  */
 #include <signal.h>
 #include <stdio.h>
@@ -64,13 +67,13 @@ qr_of(char *body)
 	return v;
 }
 
-/* The two reads in one snapshot: 1 found, 0 not, -1 failed. */
+/* A lookup's reads in one snapshot: 1 found, 0 not, -1 failed. */
 static int
 reads(struct lc_db *db, const char *auth, const char *qr)
 {
 	struct lc_dom dom;
 	struct lc_card card;
-	int rc = 0;
+	int rc = -1;
 
 	memset(&dom, 0, sizeof(dom));
 	dom.db = db;
@@ -78,11 +81,15 @@ reads(struct lc_db *db, const char *auth, const char *qr)
 	if (auth == NULL || strncmp(auth, "Bearer ", 7) != 0 || qr == NULL)
 		return 0;
 	if (lc_read_begin(&dom) == -1)
-		return -1;
-	if (lc_auth_token(&dom, auth + 7) == 0)
-		rc = lc_card_get(&dom, LC_CARDKEY_QR, qr, &card);
-	else if (dom.err.code == LC_E_DATABASE)
+		goto out;
+	if (lc_auth_token(&dom, auth + 7) == -1) {
+		rc = dom.err.code == LC_E_UNAUTHORIZED ? 0 : -1;
+		goto out;
+	}
+	if ((rc = lc_card_get(&dom, LC_CARDKEY_QR, qr, &card)) == 1 &&
+	    lc_expiry_fresh(&dom, &card) == -1)
 		rc = -1;
+out:
 	lc_db_idle(db);
 	return rc;
 }
@@ -117,13 +124,17 @@ main(void)
 		body_read(req.in, body);
 		/* Once per process, as a responder's connection. */
 		if (db == NULL) {
-			if ((path = FCGX_GetParam("LOYALTY_DB", req.envp)) == NULL)
+			if ((path = FCGX_GetParam("LOYALTY_DB", req.envp)) ==
+			    NULL || *path == '\0')
 				path = getenv("LOYALTY_DB");
-			if (path == NULL ||
-			    (db = lc_db_open(path, 0, &why)) == NULL) {
-				fprintf(stderr, "bench_floor: %s: %s\n",
-				    path ? path : "LOYALTY_DB unset",
-				    path ? why : "");
+			if (path == NULL || *path == '\0') {
+				fputs("bench_floor: LOYALTY_DB is not set\n",
+				    stderr);
+				return 1;
+			}
+			if ((db = lc_db_open(path, 0, &why)) == NULL) {
+				fprintf(stderr, "bench_floor: %s: %s\n", path,
+				    why != NULL ? why : "cannot open it");
 				return 1;
 			}
 		}
