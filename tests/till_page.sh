@@ -724,8 +724,14 @@ async function main() {
 		const id = await ev(`$('#void-sale').options[0].value`);
 		await lookupCard(E.CASH_BARCODE);
 		await waitFor(`text('#card-title') === 'Cashback Club' && !$('#history-panel').getAttribute('aria-busy')`);
+		/* Opening the form reads the list again; the other till voids
+		 * once that read is in, or the page may learn of the void from
+		 * it (and say so in the form) before its own void is refused. */
+		await ev(`performance.clearResourceTimings()`);
 		await ev(`click('#void-open')`);
 		await waitFor(`document.activeElement === $('#void-reason') && $('#void-sale').value === ${JSON.stringify(id)}`);
+		await waitFor(`performance.getEntriesByType('resource').some((e) => e.name.includes('/transactions/void?'))`);
+		await waitFor(`$('#void-sale').value === ${JSON.stringify(id)} && $('#void-late').hidden`);
 		const first = await call('POST', 'transactions/void', { transaction_id: id, reason: 'other till', location_id: me.location.id, staff_user_id: me.id }, tok);
 		if (first.status !== 200) throw new Error(JSON.stringify(first.body));
 		const bal = first.body.data.balance.cashback_balance.toFixed(2);
