@@ -604,6 +604,24 @@ wb_exec(struct lc_db *db, const char *sql)
 	    SQLITE_OK ? 0 : -1;
 }
 
+/* A write transaction of sql whose commit runs with the file size limit
+ * at small (was after): the commit's result, or -1. */
+static int
+wb_commit_limited(struct lc_db *db, const char *sql,
+    const struct rlimit *small, const struct rlimit *was)
+{
+	int rc;
+
+	rc = lc_db_begin(db, 1) == 0 && wb_exec(db, sql) == 0 ? 0 : -1;
+	if (rc == 0 && setrlimit(RLIMIT_FSIZE, small) == -1)
+		bail("setrlimit: %s", strerror(errno));
+	if (rc == 0)
+		rc = lc_db_commit(db);
+	if (setrlimit(RLIMIT_FSIZE, was) == -1)
+		bail("setrlimit: %s", strerror(errno));
+	return rc;
+}
+
 static void
 test_walbuf(void)
 {
@@ -725,14 +743,8 @@ test_walbuf(void)
 	 * the frames held for the commit do not). Nothing is printed
 	 * meanwhile. */
 	log_empty(path);
-	rc = lc_db_begin(db, 1) == 0 && wb_exec(db, "INSERT INTO wb "
-	    "SELECT k + 1000, v FROM wb WHERE k <= 5") == 0 ? 0 : -1;
-	if (rc == 0 && setrlimit(RLIMIT_FSIZE, &small) == -1)
-		bail("setrlimit: %s", strerror(errno));
-	if (rc == 0)
-		rc = lc_db_commit(db);
-	if (setrlimit(RLIMIT_FSIZE, &was) == -1)
-		bail("setrlimit: %s", strerror(errno));
+	rc = wb_commit_limited(db, "INSERT INTO wb SELECT k + 1000, v FROM wb "
+	    "WHERE k <= 5", &small, &was);
 	is_int(rc, -1, "walbuf: a commit whose frames cannot be written fails");
 	ok(sqlite3_get_autocommit(lc_sq_handle(db)),
 	    "walbuf: and rolls back");
@@ -761,16 +773,9 @@ test_walbuf(void)
 	sigemptyset(&sa.sa_mask);
 	if (sigaction(SIGXFSZ, &sa, NULL) == -1)
 		bail("SIGXFSZ: %s", strerror(errno));
-	rc = lc_db_begin(db, 1) == 0 && wb_exec(db, "WITH RECURSIVE n(k) AS "
-	    "(SELECT 5001 UNION ALL SELECT k + 1 FROM n WHERE k < 5005) "
-	    "INSERT INTO wb SELECT k, CAST(printf('%03000d', k) AS BLOB) "
-	    "FROM n") == 0 ? 0 : -1;
-	if (rc == 0 && setrlimit(RLIMIT_FSIZE, &small) == -1)
-		bail("setrlimit: %s", strerror(errno));
-	if (rc == 0)
-		rc = lc_db_commit(db);
-	if (setrlimit(RLIMIT_FSIZE, &was) == -1)
-		bail("setrlimit: %s", strerror(errno));
+	rc = wb_commit_limited(db, "WITH RECURSIVE n(k) AS (SELECT 5001 "
+	    "UNION ALL SELECT k + 1 FROM n WHERE k < 5005) INSERT INTO wb "
+	    "SELECT k, CAST(printf('%03000d', k) AS BLOB) FROM n", &small, &was);
 	signal(SIGXFSZ, SIG_IGN);
 	is_int(rc, -1, "walbuf: a commit whose write fails once is refused");
 	is_int(wb_rows(path, 0), 403, "walbuf: nothing of it is read");

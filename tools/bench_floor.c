@@ -18,20 +18,15 @@
  * run counts either as a bad answer. A database it cannot open ends the
  * process (lighttpd's log says so, which fails the run).
  */
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <fcgiapp.h>
-
 #include "lc_int.h"
+#include "bench_fcgi.h"
 
 #define BODY_MAX 4096
 
-static const char answer[] =
-    "{\"data\":{\"card_instance_id\":\"00000000-0000-4000-8000-000000000000\","
-    "\"status\":\"active\",\"card_type\":\"cashback\"}}\n";
 static const char missing[] = "Status: 404 Not Found\r\n\r\n";
 static const char failed[] = "Status: 500 Internal Server Error\r\n\r\n";
 
@@ -103,22 +98,8 @@ main(void)
 	const char *path, *why;
 	int n, rc;
 
-	signal(SIGPIPE, SIG_IGN);
-	if (FCGX_IsCGI()) {
-		fputs("bench_floor: run me under a FastCGI server\n", stderr);
-		return 1;
-	}
-	if (FCGX_Init() != 0 || FCGX_InitRequest(&req, 0, 0) != 0) {
-		fputs("bench_floor: cannot initialise FastCGI\n", stderr);
-		return 1;
-	}
-	n = snprintf(head, sizeof(head),
-	    "Status: 200 OK\r\n"
-	    "Content-Type: application/json; charset=utf-8\r\n"
-	    "Content-Length: %zu\r\n"
-	    "Cache-Control: no-store\r\n"
-	    "\r\n", sizeof(answer) - 1);
-	if (n < 0 || (size_t)n >= sizeof(head))
+	if ((n = bench_fcgi_start("bench_floor", &req, head, sizeof(head))) ==
+	    -1)
 		return 1;
 	while (FCGX_Accept_r(&req) >= 0) {
 		body_read(req.in, body);
@@ -142,7 +123,8 @@ main(void)
 		    qr_of(body));
 		if (rc == 1) {
 			FCGX_PutStr(head, n, req.out);
-			FCGX_PutStr(answer, (int)sizeof(answer) - 1, req.out);
+			FCGX_PutStr(bench_answer, (int)sizeof(bench_answer) - 1,
+			    req.out);
 		} else
 			FCGX_PutS(rc == 0 ? missing : failed, req.out);
 		FCGX_Finish_r(&req);
