@@ -5,6 +5,9 @@
  * a failure leaves nothing half-made, and its output is printed once it
  * is committed: an "add" prints the new id alone on stdout.
  */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>

@@ -3,6 +3,9 @@
  * connection opens, and every lc_db_ call goes to that connection's
  * backend (lc_backend.h). The calls below are all alike by design.
  */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -5,6 +5,9 @@
  * method, size, media type, database, bearer token, JSON body). The
  * database connection is the only state kept across requests.
  */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
 #include <signal.h>
 #include <sys/stat.h>
 #include <stdlib.h>
@@ -440,6 +443,9 @@ serve_one(const struct lc_endpoint *ep,
 	struct lc_ctx ctx;
 
 	memset(&ctx, 0, sizeof(ctx));
+#ifdef LC_TEST_CLOCK
+	lc_test_clock_set(getparam("LOYALTY_TEST_NOW", envp));
+#endif
 	ctx.dom.now_ms = lc_now_ms();
 	if (lc_req_read(&ctx.req, getparam, envp, readfn, rd) == -1)
 		lc_fail(&ctx, LC_E_INTERNAL, NULL, NULL);

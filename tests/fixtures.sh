@@ -63,6 +63,13 @@
 #                          request (words split as by xargs: quotes work;
 #                          stdin is empty)
 #   sleep SECONDS          before the request
+#   clock MS               the request runs with the service's clock at
+#                          ${CLOCK_MS} + MS milliseconds (MS may be
+#                          negative): CLOCK_MS is the time the case
+#                          started, fixed for the case, so a time rule's
+#                          window never depends on how fast the machine
+#                          runs it (LOYALTY_TEST_NOW; the build needs
+#                          --enable-test-clock, else the case is skipped)
 #   sql-sqlite STATEMENT   sql, run only on SQLite; sql-postgresql only on
 #   sql-postgresql STATEMENT   PostgreSQL: for what has no common
 #                          spelling (a trigger), one of each
@@ -115,8 +122,8 @@
 # STAFF_TOKEN STAFF_REFRESH STAFF2_TOKEN ... OWNER2_REFRESH (the seed's
 # logins), or CASEDIR (a scratch folder of the case) and CASEDB (its
 # database), or NOW_MS (the time when the line is read, in milliseconds
-# since 1970, as the service stores times). An unknown variable fails the
-# case.
+# since 1970, as the service stores times), or CLOCK_MS (see clock). An
+# unknown variable fails the case.
 #
 # Every response is also checked: exit status 0, no sanitizer report on
 # stderr, CGI headers with a Status, Content-Type exactly
@@ -174,6 +181,11 @@ for tool in "${TOOLS[@]}"; do
 	command -v "$tool" >/dev/null || bail "$tool is needed"
 done
 [[ -x $ADMIN ]] || bail "no $ADMIN: build first"
+# Whether the responders take a request's LOYALTY_TEST_NOW (configure
+# --enable-test-clock); the cases that set the clock need it.
+TEST_CLOCK=0
+grep -q '^#define LC_TEST_CLOCK 1' "$top_builddir/config.h" 2>/dev/null &&
+    TEST_CLOCK=1
 
 # The sqlite3 shell, waiting out a lock (a FastCGI server closing a case's
 # database checkpoints it) rather than failing at once.
@@ -476,6 +488,14 @@ directive()
 		fi
 		unset 'R_ENV[$arg]'
 		R_UNSET[$arg]=1 ;;
+	clock)
+		if [[ ! $arg =~ ^[+-]?[0-9]{1,12}$ ]]; then
+			diag "line $ln: want clock MILLISECONDS (after the case's start)"
+			return 1
+		fi
+		value=$((10#${arg#[+-]}))
+		[[ $arg == -* ]] && value=$((-value))
+		set_env LOYALTY_TEST_NOW $((VARS[CLOCK_MS] + value)) ;;
 	as)
 		name=${arg^^}
 		case $name in
@@ -1137,6 +1157,8 @@ run_case()
 	DIAG=()
 	SAVED=()
 	NREQ=0
+	# The case's clock: "clock MS" requests run at this time plus MS.
+	VARS[CLOCK_MS]=$(( ${EPOCHREALTIME/[.,]/} / 1000 ))
 	CASEDIR=$(mktemp -d "$WORK/case.XXXXXX")
 	if [[ $DBMODE == postgresql ]]; then
 		# Named by the case's number: unique in the run, and
@@ -1231,6 +1253,12 @@ run_one()
 	    grep -q '^[[:space:]]*cgi-only[[:space:]]*$' "$file"; then
 		DESC=$(grep -m1 '^[[:space:]]*#' "$file" | sed 's/^[[:space:]]*# *//')
 		echo "ok $n - $CASEREL: ${DESC//'#'/'\#'} # SKIP plain CGI only" \
+		    >"$WORK/res-$n"
+		return
+	fi
+	if (( !TEST_CLOCK )) && grep -q '^[[:space:]]*clock[[:space:]]' "$file"; then
+		DESC=$(grep -m1 '^[[:space:]]*#' "$file" | sed 's/^[[:space:]]*# *//')
+		echo "ok $n - $CASEREL: ${DESC//'#'/'\#'} # SKIP needs a build configured with --enable-test-clock" \
 		    >"$WORK/res-$n"
 		return
 	fi

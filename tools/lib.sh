@@ -6,6 +6,13 @@
 #   lc_build BUILDDIR [CONFIGURE_ARGS...]        out-of-tree build
 #   lc_server_start / lc_server_stop            lighttpd + responders
 
+# Debian gives a normal user a PATH without the sbin folders, where
+# lighttpd, apache2ctl and runuser live.
+case ":$PATH:" in
+*:/usr/sbin:*) ;;
+*) PATH=$PATH:/usr/local/sbin:/usr/sbin:/sbin ;;
+esac
+
 # The source tree: the folder above this file.
 LC_SRCDIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
@@ -122,8 +129,16 @@ lc_need_packages() {
 	missing=$(lc_missing_packages $want)
 	[ -z "$missing" ] && return 0
 	if [ "$(id -u)" -ne 0 ]; then
-		lc_say "Missing Debian packages. Install them with:"
-		lc_say "  sudo apt-get update && sudo apt-get install -y $missing"
+		lc_say "Missing Debian packages: $missing"
+		# A Debian installed with a root password has no sudo.
+		if command -v sudo >/dev/null 2>&1; then
+			lc_say "Install them with:"
+			lc_say "  sudo apt-get update && sudo apt-get install -y $missing"
+		else
+			lc_say "Install them as root (su asks for root's password):"
+			lc_say "  su -c 'apt-get update && apt-get install -y $missing'"
+		fi
+		lc_say "then run ${0##*/} again."
 		exit 1
 	fi
 	lc_say "Installing missing packages: $missing"
@@ -135,6 +150,27 @@ lc_need_packages() {
 	# shellcheck disable=SC2086
 	apt-get install -y -q --no-install-recommends $missing </dev/null >&2 ||
 	    lc_die "apt-get install $missing failed"
+	case " $missing " in *" lighttpd "*) lc_quiet_system_lighttpd ;; esac
+}
+
+# Debian's lighttpd package starts the system's lighttpd on port 80 and
+# enables it at boot. tools/serve and tools/check run lighttpd of their
+# own: the one they installed is stopped and disabled, and they say so.
+# (The Debian package of this service, which is served by the system's
+# lighttpd, does not come through here.)
+lc_quiet_system_lighttpd() {
+	if [ -d /run/systemd/system ] && command -v systemctl >/dev/null 2>&1; then
+		systemctl disable --now lighttpd.service >/dev/null 2>&1
+	else
+		invoke-rc.d lighttpd stop >/dev/null 2>&1 ||
+		    /etc/init.d/lighttpd stop >/dev/null 2>&1
+		update-rc.d lighttpd disable >/dev/null 2>&1
+	fi
+	lc_say "note: installing lighttpd started Debian's own lighttpd service on" \
+	    "port 80; it is stopped and disabled again (this tool runs a" \
+	    "lighttpd of its own). To serve port 80 with it after all:" \
+	    "systemctl enable --now lighttpd (or update-rc.d lighttpd enable" \
+	    "&& service lighttpd start)."
 }
 
 # Like lc_need_packages, but returns 1 instead of exiting when the
@@ -211,6 +247,12 @@ lc_build() {
 		lc_say "configure $args (in $b)"
 		(cd "$b" && "$LC_SRCDIR/configure" -q "$@") >&2 ||
 		    lc_die "configure failed; see $b/config.log"
+		# Other arguments may change compiler flags (sanitizers, the
+		# default database), which make does not track: built anew.
+		if [ -e "$stamp" ] && [ "$(cat "$stamp")" != "$args" ]; then
+			lc_say "other configure arguments than before: make clean (in $b)"
+			make -C "$b" -s clean >&2 || lc_die "make clean failed in $b"
+		fi
 		printf '%s' "$args" >"$stamp"
 	fi
 	lc_say "make (in $b)"
