@@ -108,6 +108,12 @@ LT_DIR=$H/http
 mkdir -p "$LT_DIR" "$H/home"
 chmod 755 "$H/home"
 U=lchost$$
+# What the site's user runs comes from here, not from the build: a
+# checkout under a folder only its owner may enter (/root is 0700 on
+# Debian) must work as well.
+mkdir -p "$H/bin"
+install -m 755 "$LT_ADMIN" "$H/bin/loyalty-admin" || bail "cannot copy $LT_ADMIN"
+U_ADMIN=$H/bin/loyalty-admin
 useradd -M -d "$H/home/$U" -s /usr/sbin/nologin -U "$U" ||
     bail "useradd $U failed"
 mkdir -p "$H/home/$U/public_html"
@@ -170,7 +176,7 @@ chmod 755 "$H/home/$U" "$H/home/$U/public_html"
 # the web server's own user: SQLite's "attempt to write a readonly
 # database".
 site_make "$H/fcgid-upload" own
-runuser -u "$U" -- "$LT_ADMIN" --db "$H/fcgid-upload/data/loyalty.db" init ||
+runuser -u "$U" -- "$U_ADMIN" --db "$H/fcgid-upload/data/loyalty.db" init ||
     bail "loyalty-admin init as $U failed"
 chmod 644 "$H/fcgid-upload/data/loyalty.db"
 # data/ of another user under suEXEC: the service may not create its
