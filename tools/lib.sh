@@ -166,11 +166,11 @@ lc_quiet_system_lighttpd() {
 		    /etc/init.d/lighttpd stop >/dev/null 2>&1
 		update-rc.d lighttpd disable >/dev/null 2>&1
 	fi
-	lc_say "note: installing lighttpd started Debian's own lighttpd service on" \
-	    "port 80; it is stopped and disabled again (this tool runs a" \
-	    "lighttpd of its own). To serve port 80 with it after all:" \
-	    "systemctl enable --now lighttpd (or update-rc.d lighttpd enable" \
-	    "&& service lighttpd start)."
+	lc_say "note: Debian's lighttpd package runs a system lighttpd on port 80" \
+	    "and starts it at boot; ${0##*/} runs a lighttpd of its own, so that" \
+	    "service is stopped and disabled. To have it back: systemctl enable" \
+	    "--now lighttpd (without systemd: update-rc.d lighttpd enable &&" \
+	    "service lighttpd start)."
 }
 
 # Like lc_need_packages, but returns 1 instead of exiting when the
