@@ -228,16 +228,18 @@ function keyOf(ch) {
 }
 /* Key events as a person or a keyboard-wedge scanner sends them, a key
  * every msPerKey ms (from key down to key down, so the protocol's own
- * round trips do not add up). */
+ * round trips do not add up). Each event carries the time it is meant
+ * for (the page's event.timeStamp), so a loaded machine that delivers
+ * them late still shows the page the pace they were typed at. */
 async function typeKeysTimed(s, msPerKey) {
 	const t0 = Date.now();
 	let i = 0;
 	for (const ch of s) {
-		const wait = t0 + i++ * (msPerKey || 0) - Date.now();
+		const at = t0 + i++ * (msPerKey || 0), wait = at - Date.now();
 		if (msPerKey && wait > 0) await sleep(wait);
-		const k = keyOf(ch);
-		await S('Input.dispatchKeyEvent', Object.assign({ type: 'keyDown', text: ch }, k));
-		await S('Input.dispatchKeyEvent', Object.assign({ type: 'keyUp' }, k));
+		const k = keyOf(ch), timestamp = (msPerKey ? at : Date.now()) / 1000;
+		await S('Input.dispatchKeyEvent', Object.assign({ type: 'keyDown', text: ch, timestamp }, k));
+		await S('Input.dispatchKeyEvent', Object.assign({ type: 'keyUp', timestamp }, k));
 	}
 }
 /* As fast as the protocol goes. */
@@ -248,11 +250,14 @@ const typeKeys = (s) => typeKeysTimed(s, 0);
 async function scan(code) {
 	/* A card is never scanned within a keystroke of the last key. */
 	await sleep(100);
-	const sent = [];
+	const sent = [], t0 = Date.now();
+	let i = 0;
 	for (const ch of code + '\r') {
 		const k = ch === '\r' ? { key: 'Enter', code: 'Enter', windowsVirtualKeyCode: 13, text: '\r' } : Object.assign(keyOf(ch), { text: ch });
-		sent.push(S('Input.dispatchKeyEvent', Object.assign({ type: 'keyDown' }, k)));
-		sent.push(S('Input.dispatchKeyEvent', Object.assign({ type: 'keyUp' }, k, { text: undefined })));
+		/* 4 ms a key, as a scanner types, however late they arrive. */
+		const timestamp = (t0 + 4 * i++) / 1000;
+		sent.push(S('Input.dispatchKeyEvent', Object.assign({ type: 'keyDown', timestamp }, k)));
+		sent.push(S('Input.dispatchKeyEvent', Object.assign({ type: 'keyUp', timestamp }, k, { text: undefined })));
 	}
 	return Promise.all(sent);
 }

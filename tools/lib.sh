@@ -2,7 +2,7 @@
 # tests/lib.sh. Source it from bash; it defines functions and variables
 # prefixed lc_ / LC_ and changes no shell option.
 #
-#   lc_need_packages build|run|test|apache|browser|bundle|bench ...  install what is missing
+#   lc_need_packages build|run|test|apache|browser|bundle|bench|... install what is missing
 #   lc_build BUILDDIR [CONFIGURE_ARGS...]        out-of-tree build
 #   lc_server_start / lc_server_stop            lighttpd + responders
 
@@ -76,6 +76,8 @@ LC_PKGS_NPM="npm"
 # SQLite's single file), the aarch64 cross compiler (for an amd64
 # machine) and qemu-user to run its programs in the test.
 LC_PKGS_BUNDLE="dpkg-dev cmake tcl xz-utils bzip2 file gcc-aarch64-linux-gnu qemu-user"
+# tests/fresh_debian.sh: a Debian 12 root bootstrapped into a folder.
+LC_PKGS_FRESH="debootstrap"
 # The PostgreSQL backend (./configure --with-postgresql): libpq to build,
 # the server for the tests' throwaway clusters (tests/pg_lib.sh), and
 # PgBouncer for tests/pg_pooler.sh (its own instance on a test port).
@@ -97,7 +99,7 @@ lc_missing_packages() {
 }
 
 # Installs the missing packages of the named groups (build, run, test,
-# apache, browser, fuzz, deb, npm, bench, bundle, pg): with apt-get as
+# apache, browser, fuzz, deb, npm, bench, bundle, pg, fresh): with apt-get as
 # root (apt-get update first), else prints the sudo command and exits 1.
 # Without dpkg it only warns.
 lc_need_packages() {
@@ -115,6 +117,7 @@ lc_need_packages() {
 		bench) want="$want $LC_PKGS_BENCH" ;;
 		bundle) want="$want $LC_PKGS_BUNDLE" ;;
 		pg) want="$want $LC_PKGS_PG" ;;
+		fresh) want="$want $LC_PKGS_FRESH" ;;
 		*) lc_die "lc_need_packages: unknown group $g" ;;
 		esac
 	done
