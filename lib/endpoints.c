@@ -65,7 +65,10 @@ const struct lc_endpoint lc_endpoints[] = {
 	{ "admin_audit", V1 "/admin/audit", "GET",
 	    LC_EP_OWNER | LC_EP_NOSTORE, lc_h_admin_audit },
 	/* Anything else under /api/: 404 in JSON. */
-	{ "notfound", NULL, "GET", 0, lc_h_notfound },
+	/* Also the web server's error handler, for any path (a customer's
+	 * card link among them): never stored, never indexed. */
+	{ "notfound", NULL, "GET", LC_EP_NOSTORE | LC_EP_NOINDEX,
+	    lc_h_notfound },
 	{ NULL, NULL, NULL, 0, NULL }
 };
 
@@ -83,13 +86,17 @@ lc_endpoint_named(const char *name)
 /*
  * Anything else under /api/, and the web server's own errors: lighttpd
  * runs this responder as its error handler (REDIRECT_STATUS set), so a
- * body too large for it or a responder that died still answers JSON in
- * the service's shape, with Retry-After where a retry helps.
+ * request it refused, a body too large for it or a responder that died
+ * still answers JSON in the service's shape. A request the server
+ * refused is the client's to mend: a 4xx, never retried, never logged;
+ * Retry-After only where a retry helps.
  */
 int
 lc_h_notfound(struct lc_ctx *ctx)
 {
-	switch (ctx->req.redirect_status) {
+	int st = ctx->req.redirect_status;
+
+	switch (st) {
 	case 0:
 	case 200:
 	case 404:
@@ -102,12 +109,29 @@ lc_h_notfound(struct lc_ctx *ctx)
 		return lc_fail(ctx, LC_E_METHOD_NOT_ALLOWED, NULL, NULL);
 	case 413:
 		return lc_fail(ctx, LC_E_PAYLOAD_TOO_LARGE, NULL, NULL);
+	case 414:
+		return lc_fail(ctx, LC_E_URI_TOO_LONG, NULL, NULL);
+	case 431:
+		return lc_fail(ctx, LC_E_HEADERS_TOO_LARGE, NULL, NULL);
+	/* Not implemented (a Transfer-Encoding, a method it does not
+	 * know) and an HTTP version it does not speak: the request's. */
+	case 501:
+	case 505:
+		return lc_fail(ctx, LC_E_VALIDATION, NULL, "The web server "
+		    "refused the request (HTTP %d): check its method, "
+		    "headers and HTTP version.", st);
 	case 502:
 	case 503:
 	case 504:
 		ctx->dom.err.retry_after = 1;
 		return lc_fail(ctx, LC_E_UNAVAILABLE, NULL, NULL);
 	default:
+		/* A malformed request line, URL or header (400), a body
+		 * without its length (411) and the like. */
+		if (st >= 400 && st < 500)
+			return lc_fail(ctx, LC_E_VALIDATION, NULL, "The web "
+			    "server refused the request as malformed (HTTP "
+			    "%d): check its URL and headers.", st);
 		ctx->dom.err.retry_after = 1;
 		return lc_fail(ctx, LC_E_INTERNAL, NULL, NULL);
 	}

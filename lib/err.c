@@ -20,6 +20,9 @@ static const struct lc_errinfo lc_errs[LC_E__MAX] = {
 	[LC_E_CARD_INACTIVE] = { "CARD_INACTIVE", 409, "The card is deactivated." },
 	[LC_E_NO_PENDING_REWARDS] = { "NO_PENDING_REWARDS", 409, "The card has no pending reward." },
 	[LC_E_PAYLOAD_TOO_LARGE] = { "PAYLOAD_TOO_LARGE", 413, "The request body is over 1 MiB." },
+	/* The web server's own refusals (lc_h_notfound answers them). */
+	[LC_E_URI_TOO_LONG] = { "URI_TOO_LONG", 414, "The request's URL is too long for this server." },
+	[LC_E_HEADERS_TOO_LARGE] = { "HEADERS_TOO_LARGE", 431, "The request's headers are too large for this server." },
 	[LC_E_UNSUPPORTED_MEDIA_TYPE] = { "UNSUPPORTED_MEDIA_TYPE", 415, "The body must be application/json." },
 	[LC_E_INSUFFICIENT_BALANCE] = { "INSUFFICIENT_BALANCE", 422, "The cashback balance is too low." },
 	[LC_E_WRONG_CARD_TYPE] = { "WRONG_CARD_TYPE", 422, "The card is not of the right type." },

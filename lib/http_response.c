@@ -21,9 +21,11 @@ reason(int status)
 	case 405: return "Method Not Allowed";
 	case 409: return "Conflict";
 	case 413: return "Payload Too Large";
+	case 414: return "URI Too Long";
 	case 415: return "Unsupported Media Type";
 	case 422: return "Unprocessable Entity";
 	case 429: return "Too Many Requests";
+	case 431: return "Request Header Fields Too Large";
 	case 503: return "Service Unavailable";
 	default: return "Internal Server Error";
 	}

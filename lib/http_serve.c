@@ -76,26 +76,24 @@ fcgi_write(void *wr, const char *buf, size_t n)
 }
 
 /*
- * A request's own id: 16 random bytes drawn once per process, the last
- * six of them counting its requests, so a request costs no draw from
- * the OS's random source. The id names a request in the log and the
- * audit trail: it must be unique, never secret.
+ * A request's own id: a version 4 UUID, random as documented, from
+ * kernel randomness read for 256 ids at once (one system call in 256
+ * requests). The id names a request in the log and the audit trail: it
+ * must be unique, never secret.
  */
 static int
 request_uuid(char out[LC_ID_LEN + 1])
 {
-	static unsigned char base[16];
-	static uint64_t served;
-	unsigned char b[16];
-	int i;
+	static unsigned char pool[16 * 256];
+	static size_t used = sizeof(pool);
 
-	if (served == 0 && lc_random(base, sizeof(base)) == -1)
-		return -1;
-	served++;
-	memcpy(b, base, sizeof(b));
-	for (i = 0; i < 6; i++)
-		b[10 + i] ^= (unsigned char)(served >> (8 * i));
-	lc_uuid_text(b, out);
+	if (used == sizeof(pool)) {
+		if (lc_random(pool, sizeof(pool)) == -1)
+			return -1;
+		used = 0;
+	}
+	lc_uuid_text(pool + used, out);
+	used += 16;
 	return 0;
 }
 

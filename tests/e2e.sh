@@ -16,6 +16,56 @@ json_ct='application/json; charset=utf-8'
 
 # The checks every error response must pass: status, JSON error body with
 # code, Content-Type and X-Request-Id equal to meta.request_id.
+# raw URL FORMAT [ARG...]: printf's FORMAT and ARGs sent as they are to
+# URL's host and port, for requests curl will not send; sets RAW (the
+# answer, without CRs).
+raw() {
+	local hp=${1#http://}
+	# shellcheck disable=SC2059 # the format is the test's own
+	RAW=$( (exec 3<>"/dev/tcp/${hp%%:*}/${hp##*:}" &&
+	    printf "$2" "${@:3}" >&3 && timeout 10 cat <&3) 2>/dev/null | tr -d '\r')
+}
+raw_status() { printf '%s\n' "$RAW" | sed -n '1s/^HTTP\/1\.[01] \([0-9]*\).*/\1/p'; }
+raw_header() { printf '%s\n' "$RAW" | sed -n "/^\$/q; s/^$1: //Ip" | head -n 1; }
+raw_code() { printf '%s\n' "$RAW" | sed -n '/^{/p' | jq -r .error.code 2>/dev/null; }
+
+# Requests the web server itself refuses, as PREFIX/api/v1/...: each line
+# NAME|FORMAT (printf's: %s for the prefix, %% for a %).
+REFUSED='a NUL in the query|GET %s/api/v1/transactions/history?page=%%00 HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n
+a control byte in the query|GET %s/api/v1/transactions/history?page=%%01 HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n
+an invalid UTF-8 byte in the query|GET %s/api/v1/transactions/history?page=%%ff HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n
+a NUL in the path|POST %s/api/v1/transactions/record%%00 HTTP/1.1\r\nHost: t\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}
+a garbage request line|GARBAGE\r\n\r\n
+a negative Content-Length|POST %s/api/v1/cards/lookup HTTP/1.1\r\nHost: t\r\nContent-Length: -5\r\nConnection: close\r\n\r\n
+a NUL in a header|GET %s/api/v1/cards/lookup HTTP/1.1\r\nHost: t\r\nX-A: a\000b\r\nConnection: close\r\n\r\n
+an unknown Transfer-Encoding|POST %s/api/v1/cards/lookup HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: gzip\r\nConnection: close\r\n\r\n
+a request line of 9,000 bytes|GET %s/api/v1/cards/lookup?q='"$(head -c 9000 /dev/zero | tr '\0' a)"' HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n
+a header of 70,000 bytes|GET %s/api/v1/cards/lookup HTTP/1.1\r\nHost: t\r\nX-Big: '"$(head -c 70000 /dev/zero | tr '\0' a)"'\r\nConnection: close\r\n\r\n'
+
+# refused SERVER URL PREFIX LOG: each of REFUSED is a 4xx that tells no
+# client to retry and writes nothing to the error log LOG; under
+# lighttpd (its error handler is the service's) in the service's shape,
+# never stored, and with a code of its status.
+refused() {
+	local server=$1 url=$2 prefix=$3 log=$4 name text st want mark
+	mark=$(wc -c <"$log")
+	while IFS='|' read -r name text; do
+		raw "$url" "$text" "$prefix"
+		st=$(raw_status)
+		like "$st/$(raw_header Retry-After)" '^4[0-9][0-9]/$' \
+		    "$server: $name: a 4xx without Retry-After"
+		[ "$server" = lighttpd ] || continue
+		case $st in 414) want=URI_TOO_LONG ;; 431) want=HEADERS_TOO_LARGE ;;
+		*) want=VALIDATION_ERROR ;; esac
+		is "$(raw_code)/$(raw_header Cache-Control)" "$want/no-store" \
+		    "$server: $name: $want in the service's shape, not stored"
+	done <<EOF
+$REFUSED
+EOF
+	is "$(tail -c +$((mark + 1)) "$log" | grep -c 'loyalty: request')" 0 \
+	    "$server: none of them wrote a line of the service's to the error log"
+}
+
 check_error() {	# STATUS CODE DESC
 	is "$LT_STATUS" "$1" "$3: status $1"
 	is "$(lt_jq '.success,.error.code' | tr '\n' ' ')" "false $2 " \
@@ -139,6 +189,11 @@ is "$LT_STATUS/$(lt_jq .error.code)" 401/INVALID_CREDENTIALS "a body of exactly 
 lt_req POST /api/v1/auth/login '{}' -H 'Content-Type: text/plain'
 check_error 415 UNSUPPORTED_MEDIA_TYPE "login with Content-Type text/plain"
 
+refused lighttpd "$LT_URL" '' "$LC_ERRORLOG"
+raw "$LT_URL" 'GET /api/v1/mycard/abc%%01 HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n'
+is "$(raw_status)/$(raw_header X-Robots-Tag)" 400/noindex \
+    "lighttpd: a card link it refuses is not indexed either"
+
 if [ -x "$LC_BUILDDIR/cgi-bin/history.fcgi" ]; then
 	LT_TOKEN=$owner_token
 	lt_req GET "/api/v1/transactions/history?card_instance_id=$DEMO_PUNCH_CARD&page=0"
@@ -249,6 +304,9 @@ head -c $((2 * 1024 * 1024)) /dev/zero | tr '\0' ' ' >"$big"
 lt_req POST /shop/api/v1/auth/login "@$big"
 is "$LT_STATUS/$(lt_jq .error.code)" 413/PAYLOAD_TOO_LARGE "apache: a 2 MiB body gets the service's 413"
 ok "apache: X-Request-Id present" test -n "$(lt_header X-Request-Id)"
+# Apache refuses these before it reads the site's .htaccess: its own
+# page, but a 4xx, never a 500 to retry.
+refused apache "$AP_URL" /shop "$AP_DIR/error.log"
 lt_req GET "/shop/$LC_RESPONDER_DIR/me.fcgi"
 is "$LT_STATUS/$(lt_jq .error.code)" 404/NOT_FOUND "apache: a responder called directly answers 404"
 lt_req GET "/shop/$LC_RESPONDER_DIR/broken.fcgi"
