@@ -189,6 +189,17 @@ is "$LT_STATUS/$(lt_jq .error.code)" 401/INVALID_CREDENTIALS "a body of exactly 
 lt_req POST /api/v1/auth/login '{}' -H 'Content-Type: text/plain'
 check_error 415 UNSUPPORTED_MEDIA_TYPE "login with Content-Type text/plain"
 
+# Request ids are random per request (version 4), not counted up from
+# one draw per process: ten answers of the same processes share no
+# leading 32 bits and all are version 4.
+ids=''
+for i in 1 2 3 4 5 6 7 8 9 10; do
+	lt_req GET /api/v1/nope
+	ids="$ids$(lt_header X-Request-Id)"$'\n'
+done
+is "$(printf '%s' "$ids" | grep -cE '^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$')/$(printf '%s' "$ids" | cut -c1-8 | sort -u | wc -l)" \
+    10/10 "ten request ids: each a version 4 UUID, no two alike in their first 32 bits"
+
 refused lighttpd "$LT_URL" '' "$LC_ERRORLOG"
 raw "$LT_URL" 'GET /api/v1/mycard/abc%%01 HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n'
 is "$(raw_status)/$(raw_header X-Robots-Tag)" 400/noindex \
