@@ -119,6 +119,13 @@ copy(struct lc_ctx *ctx, const char *name, size_t max, char *dst, size_t dstsz,
 	return 0;
 }
 
+/* A punch program's own fields: refused on another type, never ignored
+ * (a PATCH's rule refuses the same, lc_shop_program_update). */
+static const char *const punch_only[] = {
+	"punch_requirement", "reward_title", "reward_description",
+	"reward_amount", "cooldown_seconds", "max_punches_per_purchase", NULL
+};
+
 static int
 add(struct lc_ctx *ctx, struct prog_write *pw, struct lc_write *w)
 {
@@ -157,9 +164,21 @@ add(struct lc_ctx *ctx, struct prog_write *pw, struct lc_write *w)
 		if (json_object_object_get_ex(ctx->in, "tiers", NULL))
 			return lc_fail(ctx, LC_E_VALIDATION, "tiers",
 			    "A punch program has no tiers.");
-	} else if ((rc = tiers(ctx, p->tiers, &p->ntiers)) <= 0)
-		return rc == -1 ? -1 : lc_fail(ctx, LC_E_VALIDATION, "tiers",
-		    "A %s program needs its tiers.", p->type);
+	} else {
+		const char *const *f;
+		json_object *v;
+
+		/* null counts as absent, as everywhere. */
+		for (f = punch_only; *f != NULL; f++)
+			if (json_object_object_get_ex(ctx->in, *f, &v) &&
+			    v != NULL)
+				return lc_fail(ctx, LC_E_VALIDATION, *f,
+				    "Only a punch program has a reward, a "
+				    "cooldown and a cap of punches.");
+		if ((rc = tiers(ctx, p->tiers, &p->ntiers)) <= 0)
+			return rc == -1 ? -1 : lc_fail(ctx, LC_E_VALIDATION,
+			    "tiers", "A %s program needs its tiers.", p->type);
+	}
 	if ((rc = lc_write(&ctx->dom, w, &ctx->out)) == -1)
 		return -1;
 	lc_idempotent(ctx, rc);
