@@ -141,6 +141,14 @@ lc_h_admin_audit(struct lc_ctx *ctx)
 	    filter(ctx, "object_id", oid, sizeof(oid), &q.object_id) == -1 ||
 	    filter(ctx, "location_id", loc, sizeof(loc), &q.location_id) == -1)
 		return -1;
+	if (q.action != NULL && !lc_audit_action_known(q.action))
+		return lc_fail(ctx, LC_E_VALIDATION, "action",
+		    "No such action in the audit log (see the documentation "
+		    "for the list).");
+	if (q.object_type != NULL && !lc_audit_object_type_known(q.object_type))
+		return lc_fail(ctx, LC_E_VALIDATION, "object_type",
+		    "No such type of object in the audit log (see the "
+		    "documentation for the list).");
 	if (q.object_id != NULL && q.object_type == NULL)
 		return lc_fail(ctx, LC_E_VALIDATION, "object_type",
 		    "object_id needs its object_type");

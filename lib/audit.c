@@ -11,6 +11,44 @@
 
 #include "lc_int.h"
 
+/* Every action and type of object a row may name: the audit log's
+ * filters accept these alone, and a write naming another is refused
+ * (lc_audit_record), so the list cannot fall behind the writes. */
+static const char *const actions[] = {
+	"transaction.record", "transaction.sync", "transaction.void",
+	"reward.claim", "cashback.redeem", "cashback.expire", "card.enrol",
+	"card.issue", "card.update", "card.adjust", "location.create",
+	"location.update", "user.create", "user.update", "program.create",
+	"program.update", "settings.update", "backup.download", "auth.login",
+	"auth.login_failed", "auth.refresh", "auth.refresh_reuse", "setup",
+	"merchant.create", "demo.create", NULL
+};
+static const char *const object_types[] = {
+	"card", "transaction", "location", "user", "program", "settings",
+	"session", "backup", "merchant", NULL
+};
+
+static int
+listed(const char *const *list, const char *s)
+{
+	for (; s != NULL && *list != NULL; list++)
+		if (strcmp(*list, s) == 0)
+			return 1;
+	return 0;
+}
+
+int
+lc_audit_action_known(const char *action)
+{
+	return listed(actions, action);
+}
+
+int
+lc_audit_object_type_known(const char *type)
+{
+	return listed(object_types, type);
+}
+
 void
 lc_audit_clear(struct lc_dom *dom)
 {
@@ -240,6 +278,13 @@ lc_audit_record(struct lc_dom *dom, const struct lc_write *w,
 	r.at = dom->now_ms;
 	r.action = a->action != NULL ? a->action : w->action;
 	r.object_type = w->object_type;
+	if (!listed(actions, r.action) || (r.object_type != NULL &&
+	    !listed(object_types, r.object_type))) {
+		lc_log("audit: %s on %s is not in audit.c's lists", r.action,
+		    r.object_type != NULL ? r.object_type : "nothing");
+		json_object_put(before);
+		return lc_dom_fail(dom, LC_E_INTERNAL, NULL, NULL);
+	}
 	r.object_id = or_null(a->object_id) ? a->object_id :
 	    w->object_id != NULL ? w->object_id : or_null(dom->txn_id);
 	after = lc_audit_snapshot(dom, r.object_type, r.object_id);

@@ -62,10 +62,24 @@ utf8(struct jscan *s)
 	return 0;
 }
 
+/* The code unit of the \\uXXXX escape at p (four hex digits known). */
+static unsigned
+unit(const unsigned char *p)
+{
+	unsigned v = 0;
+	int i;
+
+	for (i = 0; i < 4; i++)
+		v = v << 4 | (unsigned)(p[i] <= '9' ? p[i] - '0' :
+		    (p[i] | 0x20) - 'a' + 10);
+	return v;
+}
+
 static int
 string(struct jscan *s)
 {
 	int i;
+	unsigned u;
 
 	s->p++;	/* opening quote */
 	while (s->p < s->end) {
@@ -89,7 +103,25 @@ string(struct jscan *s)
 				for (i = 1; i <= 4; i++)
 					if (s->p + i >= s->end || !hex(s->p[i]))
 						return -1;
+				u = unit(s->p + 1);
 				s->p += 5;
+				/* A surrogate only as the first half of a pair
+				 * whose second half follows: json-c would make a
+				 * lone one U+FFFD, text nobody sent. */
+				if (u >= 0xdc00 && u <= 0xdfff)
+					return -1;
+				if (u >= 0xd800 && u <= 0xdbff) {
+					if (s->end - s->p < 6 || s->p[0] != '\\' ||
+					    s->p[1] != 'u')
+						return -1;
+					for (i = 2; i < 6; i++)
+						if (!hex(s->p[i]))
+							return -1;
+					u = unit(s->p + 2);
+					if (u < 0xdc00 || u > 0xdfff)
+						return -1;
+					s->p += 6;
+				}
 				break;
 			default:
 				return -1;

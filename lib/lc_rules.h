@@ -128,6 +128,9 @@ void lc_audit_skip(struct lc_dom *);
  * one's row, before (owned by the call) the snapshot taken before its
  * rule: 0, or -1 with dom->err. */
 void lc_audit_clear(struct lc_dom *);
+/* Whether an action or a type of object is one the trail may hold. */
+int lc_audit_action_known(const char *action);
+int lc_audit_object_type_known(const char *type);
 json_object *lc_audit_snapshot(struct lc_dom *, const char *type,
     const char *id);
 int lc_audit_record(struct lc_dom *, const struct lc_write *,

@@ -605,5 +605,11 @@ lc_auth_scope(struct lc_dom *dom, const char *location_id,
 	if (rc == 0 || strcmp(u.merchant_id, c->merchant_id) != 0)
 		return lc_dom_fail(dom, LC_E_FORBIDDEN, "staff_user_id",
 		    "This user is not one of your merchant's.");
+	/* A disabled account may log in no more, and is credited with
+	 * nothing new either (enable it again first). */
+	if (u.disabled)
+		return lc_dom_fail(dom, LC_E_FORBIDDEN, "staff_user_id",
+		    "This user is disabled: nothing new can be recorded as "
+		    "theirs.");
 	return 0;
 }

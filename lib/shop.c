@@ -21,9 +21,11 @@ lc_text_check(struct lc_error *e, const char *field, const char *s,
 		return lc_error_set(e, LC_E_VALIDATION, field,
 		    "%s must be %d to %zu characters", field, empty_ok ? 0 : 1,
 		    maxchars);
-	/* Text every JSON answer carries: no control characters. */
+	/* Text every JSON answer carries: no control characters, C0, DEL
+	 * or C1 (U+0080 to U+009F, UTF-8 C2 80 to C2 9F). */
 	for (p = (const unsigned char *)s; *p != '\0'; p++)
-		if (*p < 0x20 || *p == 0x7f)
+		if (*p < 0x20 || *p == 0x7f ||
+		    (p[0] == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f))
 			return lc_error_set(e, LC_E_VALIDATION, field,
 			    "%s must not hold control characters", field);
 	return 0;
