@@ -131,6 +131,8 @@ add(struct lc_ctx *ctx, struct prog_write *pw, struct lc_write *w)
 {
 	struct lc_error *e = &ctx->dom.err;
 	struct lc_program *p = &pw->p;
+	const char *const *f;
+	json_object *v;
 	int punch, rc;
 
 	memcpy(p->merchant_id, ctx->dom.caller.merchant_id,
@@ -161,13 +163,11 @@ add(struct lc_ctx *ctx, struct prog_write *pw, struct lc_write *w)
 		    lc_in_int(e, ctx->in, "max_punches_per_purchase", 0, 1,
 		    LC_PUNCH_COUNT_MAX, &p->max_punches, NULL) == -1)
 			return -1;
-		if (json_object_object_get_ex(ctx->in, "tiers", NULL))
+		/* null counts as absent, as everywhere. */
+		if (json_object_object_get_ex(ctx->in, "tiers", &v) && v != NULL)
 			return lc_fail(ctx, LC_E_VALIDATION, "tiers",
 			    "A punch program has no tiers.");
 	} else {
-		const char *const *f;
-		json_object *v;
-
 		/* null counts as absent, as everywhere. */
 		for (f = punch_only; *f != NULL; f++)
 			if (json_object_object_get_ex(ctx->in, *f, &v) &&

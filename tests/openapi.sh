@@ -3,11 +3,11 @@
 # it. TAP output.
 #
 # 1. The linter: Redocly CLI, run from the repository's root without
-#    --config as anyone would run it, so the project's redocly.yaml there
-#    must be the configuration it applies; no error and no warning. When
-#    it is installed in $OPENAPI_LINT_DIR (default
-#    ~/.cache/loyalty-pos/redocly-cli). It runs from there without the
-#    network; install it once with
+#    --config, as anyone would run it, so that the project's redocly.yaml
+#    there is the configuration it applies; no error and no warning pass.
+#    It runs when it is installed in $OPENAPI_LINT_DIR (default
+#    ~/.cache/loyalty-pos/redocly-cli), from there without the network;
+#    install it once with
 #        bash -c '. tools/lib.sh && lc_install_redocly'
 #    (the version CI pins, LC_REDOCLY_VERSION). Without it (or without
 #    node) the point is skipped, saying why; it fails instead when

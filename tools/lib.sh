@@ -184,36 +184,63 @@ lc_want_packages() {
 	return 0
 }
 
-# The OpenAPI linter tests/openapi.sh runs: Redocly CLI, this version,
-# from npm into ~/.cache/loyalty-pos/redocly-cli (OPENAPI_LINT_DIR), once.
-# 1.34 is the last series that runs on Debian 12's Node.js 18 (2.x wants
-# 20.19 or later). Installs npm first when node has none. Returns 1 (and
-# says why) when it cannot.
+# The npm tools of the tests, each pinned, installed once from npm into
+# ~/.cache/loyalty-pos/ (a folder each): Redocly CLI, the OpenAPI linter
+# of tests/openapi.sh (1.34 is the last series that runs on Debian 12's
+# Node.js 18; 2.x wants 20.19 or later); Prism, the validating proxy of
+# tests/prism.sh (5.14.2 is the newest whose engines take Node 18), and
+# Portman, its request generator (it needs tslib, which it does not
+# declare). Without them those points are skipped, unless
+# LC_REQUIRE_OPENAPI_LINT=1 (CI) makes them fail.
 LC_REDOCLY_VERSION=1.34.20
-lc_install_redocly() {
-	local dir=${OPENAPI_LINT_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/loyalty-pos/redocly-cli}
-	local npm have
-	have=$(cat "$dir/node_modules/@redocly/cli/package.json" 2>/dev/null |
-	    sed -n 's/^ *"version": *"\([^"]*\)".*/\1/p' | head -n 1) || have=
-	if [ "$have" = "$LC_REDOCLY_VERSION" ] && [ -x "$dir/node_modules/.bin/redocly" ]; then
-		return 0
-	fi
-	command -v node >/dev/null 2>&1 || { lc_say "no node: Redocly CLI not installed"; return 1; }
+LC_PRISM_VERSION=5.14.2
+LC_PORTMAN_VERSION=1.33.0
+LC_TSLIB_VERSION=2.9.1
+
+# lc_npm_install DIR NAME PACKAGE@VERSION...: the packages into DIR
+# unless it has them at those versions. Installs npm first when node has
+# none. Returns 1 (and says why) when it cannot.
+lc_npm_install() {
+	local dir=$1 name=$2 npm p have ok=1
+	shift 2
+	for p in "$@"; do
+		have=$(sed -n 's/^ *"version": *"\([^"]*\)".*/\1/p' \
+		    "$dir/node_modules/${p%@*}/package.json" 2>/dev/null | head -n 1)
+		[ "$have" = "${p##*@}" ] || ok=0
+	done
+	[ $ok = 1 ] && return 0
+	command -v node >/dev/null 2>&1 || { lc_say "no node: $name not installed"; return 1; }
 	if command -v npm >/dev/null 2>&1; then
 		npm=(npm)
 	elif [ -f /usr/lib/node_modules/npm/bin/npm-cli.js ]; then
 		npm=(node /usr/lib/node_modules/npm/bin/npm-cli.js)
 	else
-		lc_want_packages npm || { lc_say "no npm: Redocly CLI not installed"; return 1; }
+		lc_want_packages npm || { lc_say "no npm: $name not installed"; return 1; }
 		npm=(npm)
 	fi
-	lc_say "npm install @redocly/cli@$LC_REDOCLY_VERSION into $dir"
+	lc_say "npm install $* into $dir"
 	mkdir -p "$dir" &&
 	    "${npm[@]}" install --prefix "$dir" --no-audit --no-fund --no-save \
-	    --loglevel=error "@redocly/cli@$LC_REDOCLY_VERSION" </dev/null >&2 || {
-		lc_say "npm install @redocly/cli@$LC_REDOCLY_VERSION failed"
+	    --loglevel=error "$@" </dev/null >&2 || {
+		lc_say "npm install $* failed"
 		return 1
 	}
+}
+
+# Redocly CLI into OPENAPI_LINT_DIR (default ~/.cache/loyalty-pos/redocly-cli).
+lc_install_redocly() {
+	lc_npm_install "${OPENAPI_LINT_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/loyalty-pos/redocly-cli}" \
+	    "Redocly CLI" "@redocly/cli@$LC_REDOCLY_VERSION"
+}
+
+# Prism into PRISM_DIR, Portman into PORTMAN_DIR (default
+# ~/.cache/loyalty-pos/prism-cli and .../portman).
+lc_install_prism() {
+	local c=${XDG_CACHE_HOME:-$HOME/.cache}/loyalty-pos
+	lc_npm_install "${PRISM_DIR:-$c/prism-cli}" Prism \
+	    "@stoplight/prism-cli@$LC_PRISM_VERSION" &&
+	    lc_npm_install "${PORTMAN_DIR:-$c/portman}" Portman \
+	    "@apideck/portman@$LC_PORTMAN_VERSION" "tslib@$LC_TSLIB_VERSION"
 }
 
 # 0 when file $1 is missing or older than any of the others.
