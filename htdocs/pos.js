@@ -27,7 +27,7 @@ const QUEUE_ON = ['INTERNAL_ERROR', 'DATABASE_ERROR', 'SERVICE_UNAVAILABLE', 'CO
 const K = {
 	access: 'pos.access_token', refresh: 'pos.refresh_token',
 	user: 'pos.user', location: 'pos.location_id',
-	queue: 'pos.queue.v1', review: 'pos.review.v1'
+	queue: 'pos.queue.v1', review: 'pos.review.v1', seq: 'pos.queue.seq.v1'
 };
 const TYPE_NAMES = {
 	punch: 'Punch', cashback: 'Cashback', discount: 'Discount',
@@ -162,7 +162,70 @@ const api = createApi({
 	base: 'api/v1/', store: ss, keys: K, fetch: (u, o) => window.fetch(u, o),
 	onNet: (on) => setNet(on), onSessionEnd: (notice) => endSession(notice)
 });
-const queue = createQueue({ store: ls, keys: K });
+/* The queue's durable copy (js/queue.js, createQueue): one record in
+ * IndexedDB, on disk when its transaction completes ('strict': flushed,
+ * a power cut included), where localStorage's writes may wait minutes
+ * in the browser's memory. Null without IndexedDB: the queue then lives
+ * in localStorage alone. */
+function idbCopy(name) {
+	let idb = null;
+	try { idb = window.indexedDB || null; } catch (e) { idb = null; }
+	if (!idb) return null;
+	/* Refused for good (a private window of some browsers): no copy, at
+	 * once, rather than the waits restore() gives a copy not yet open. */
+	const REFUSED = ['InvalidStateError', 'SecurityError', 'NotSupportedError', 'NotAllowedError'];
+	let conn = null, refused = null;
+	function open() {
+		if (refused) return Promise.reject(refused);
+		if (!conn)
+			conn = new Promise((resolve, reject) => {
+				const r = idb.open(name, 1);
+				r.onupgradeneeded = () => r.result.createObjectStore('state');
+				r.onsuccess = () => {
+					const db = r.result;
+					db.onversionchange = () => { db.close(); conn = null; };
+					db.onclose = () => { conn = null; };
+					resolve(db);
+				};
+				r.onerror = () => reject(r.error);
+				r.onblocked = () => reject(new Error('IndexedDB blocked'));
+			}).catch((e) => {
+				conn = null;
+				if (e && REFUSED.includes(e.name)) refused = e;
+				throw e;
+			});
+		return conn;
+	}
+	async function run(mode, fn) {
+		const db = await open();
+		return new Promise((resolve, reject) => {
+			const t = db.transaction('state', mode, { durability: 'strict' });
+			let out = null;
+			fn(t.objectStore('state'), (v) => { out = v; });
+			t.oncomplete = () => resolve(out);
+			t.onerror = t.onabort = () => reject(t.error || new Error('IndexedDB transaction aborted'));
+		});
+	}
+	return {
+		load: () => run('readonly', (st, set) => { const g = st.get('queue'); g.onsuccess = () => set(g.result || null); })
+			.catch((e) => { if (refused) return null; throw e; }),
+		/* Never over a newer copy: another tab of the till may have saved it. */
+		save: (snap) => run('readwrite', (st) => {
+			const g = st.get('queue');
+			g.onsuccess = () => { if (!g.result || !(g.result.seq > snap.seq)) st.put(snap, 'queue'); };
+		})
+	};
+}
+const queue = createQueue({ store: ls, keys: K, durable: idbCopy('loyalty-pos.queue') });
+/* The queue as the till last had it, before anything reads or sends it:
+ * after the browser was killed, localStorage may hold an older one. */
+let restoredNote = '';
+const ready = queue.restore().then((back) => {
+	if (back) restoredNote = 'The queue was brought back from this till\'s saved copy (the browser had stopped before keeping it).';
+	return back;
+}, () => false);
+/* Waits (2 s at most) until what was just queued is in the durable copy. */
+const keptSoon = () => Promise.race([queue.flush(), new Promise((resolve) => setTimeout(resolve, 2000))]);
 
 const codeText = (code, message) => CODE_TEXT[code] || message || 'The server refused it.';
 
@@ -260,10 +323,13 @@ function endSession(notice) {
 }
 
 function renderLoginQueue() {
-	const waiting = queue.load().length;
-	$('login-queue').textContent = waiting ? plural(waiting, 'purchase is', 'purchases are') +
-	    ' waiting in the offline queue of this till; ' + (waiting === 1 ? 'it is' : 'they are') + ' sent after login.' : '';
-	show('login-queue', waiting > 0);
+	const waiting = queue.load().length, review = queue.loadReview().length;
+	$('login-queue').textContent = (waiting ? plural(waiting, 'purchase is', 'purchases are') +
+	    ' waiting in the offline queue of this till; ' + (waiting === 1 ? 'it is' : 'they are') + ' sent after login.' : '') +
+	    (review ? (waiting ? ' ' : '') + plural(review, 'purchase was', 'purchases were') +
+	    ' not recorded and ' + (review === 1 ? 'needs' : 'need') + ' review: after login the offline queue says why.' : '') +
+	    (restoredNote && waiting + review ? ' ' + restoredNote : '');
+	show('login-queue', waiting + review > 0);
 }
 
 function startSession(u) {
@@ -741,8 +807,10 @@ async function record(amount, punches, notes) {
 		if (e instanceof SessionEnded) {
 			/* Nothing was recorded: keep the sale for after the next login,
 			 * and say so on the login form. */
+			await ready;
 			const ok = queue.add(body, meta);
 			forget(a);
+			await keptSoon();
 			renderLoginQueue();
 			const n = $('login-notice');
 			n.textContent = (n.textContent ? n.textContent + ' ' : '') + (ok ?
@@ -752,7 +820,7 @@ async function record(amount, punches, notes) {
 			return;
 		}
 		if (e instanceof NetError || (e instanceof ApiError && QUEUE_ON.includes(e.code))) {
-			queueOffline(body, meta, amount, e, sale);
+			await queueOffline(body, meta, amount, e, sale);
 		} else {
 			/* The server refused it: nothing was recorded; the next try is a new attempt. */
 			forget(a);
@@ -785,7 +853,8 @@ function previousSale(sale) {
 /* A purchase the server could not take now goes to the queue, unless it
  * is a second punch on the card within the cooldown: the server would
  * refuse that too, so the till says so now, as it does online. */
-function queueOffline(body, meta, amount, e, sale) {
+async function queueOffline(body, meta, amount, e, sale) {
+	await ready;
 	const gen = sale.gen, c = sale.card, a = sale.a;
 	/* Only a card known to be a punch card: an unknown one may be a
 	 * cashback card, whose next sale must not be turned away. */
@@ -804,6 +873,8 @@ function queueOffline(body, meta, amount, e, sale) {
 	}
 	const ok = queue.add(body, meta);
 	renderQueue();
+	/* "Saved" once it is on disk: a browser killed now keeps it. */
+	if (ok) await keptSoon();
 	if (ok) {
 		/* Saved: the next scan starts clean; pressing Record again is no
 		 * longer possible for this sale, and needs no second key. */
@@ -1434,6 +1505,7 @@ function renderQueue() {
 	if (mine.length < all.length) s += ' ' + (all.length - mine.length) + ' belong to another cashier and are sent after that login.';
 	if (syncing) s = 'Sending…';
 	else if (syncNote) s = syncNote + ' ' + s;
+	if (restoredNote) s += ' ' + restoredNote;
 	$('queue-summary').textContent = s;
 	const sb = $('sync-button');
 	busy(sb, syncing);
@@ -1442,23 +1514,26 @@ function renderQueue() {
 	show('review-box', review.length > 0);
 }
 
-function reviewRetry(key) {
+async function reviewRetry(key) {
+	await ready;
 	queue.requeue(key, false);
 	syncNote = '';
 	renderQueue();
 	syncNow(true);
 }
 
-function reviewRecordNow(key, x) {
+async function reviewRecordNow(key, x) {
 	if (!window.confirm('Record the punch of ' + money(x.item.purchase_amount) + ' now, with the present time?'))
 		return;
+	await ready;
 	queue.requeue(key, true, uuid());
 	syncNote = '';
 	renderQueue();
 	syncNow(true);
 }
 
-function reviewDismiss(key) {
+async function reviewDismiss(key) {
+	await ready;
 	queue.dismiss(key);
 	syncNote = '';
 	renderQueue();
@@ -1468,6 +1543,7 @@ function reviewDismiss(key) {
 /* Sends the queue (js/queue.js: batches within the host's body limit,
  * split when the host refuses one). */
 async function syncNow(manual) {
+	await ready;
 	if (syncing || !user) return;
 	if (!queue.forUser(user).length) { if (manual) { syncNote = 'Nothing to send.'; renderQueue(); } return; }
 	syncing = true;
@@ -1482,7 +1558,7 @@ async function syncNow(manual) {
 	if (st.failure instanceof SessionEnded) return;
 	const bits = [];
 	if (st.sent) bits.push(plural(st.sent, 'purchase', 'purchases') + ' sent.');
-	if (st.flagged) bits.push(st.flagged + ' need review.');
+	if (st.flagged) bits.push(st.flagged + (st.flagged === 1 ? ' needs' : ' need') + ' review: not recorded, see why below.');
 	if (st.kept) bits.push(st.kept + ' kept for the next try.');
 	const f = st.failure;
 	if (f) bits.push(f instanceof NetError ? 'Server not reachable; will try again.' :
@@ -1707,6 +1783,9 @@ function init() {
 	window.addEventListener('storage', (e) => { if (e.key === K.queue || e.key === K.review) renderQueue(); });
 	setInterval(() => { if (user && navigator.onLine !== false && queue.forUser(user).length) syncNow(false); }, SYNC_EVERY_MS);
 	document.addEventListener('keydown', onKeyCapture, true);
+
+	/* The queue brought back from its durable copy: shown as it is. */
+	ready.then(() => { if (user) renderQueue(); else renderLoginQueue(); });
 
 	const token = ss.getItem(K.access), saved = readJSON(ss, K.user, null);
 	if (token && saved && saved.id) {

@@ -16,7 +16,8 @@
 # the same port (browser_drive of tests/browser.sh, with lc_server_stop /
 # lc_server_start of tools/lib.sh), so the page keeps its origin, its
 # service worker and its storage; Chromium is also restarted once on the
-# same profile.
+# same profile, and killed once (a crash or a power cut: what it held in
+# memory is lost).
 #
 # Environment:
 #   top_srcdir, top_builddir   as for every test (set by `make check`;
@@ -76,6 +77,20 @@ async function lookupCard(code) {
 	await pressEnter();
 }
 const resultText = () => ev(`text('#result')`);
+/* Kills the browser as a crash or a power cut would (no shutdown: what
+ * it holds in memory never reaches the disk), then starts it again on
+ * its profile, as restartBrowser does after a clean close. */
+async function killBrowser() {
+	const info = await B.send('SystemInfo.getProcessInfo');
+	const pid = info.processInfo.find((p) => p.type === 'browser').id;
+	process.kill(pid, 'SIGKILL');
+	for (let i = 0; i < 200; i++) {
+		try { process.kill(pid, 0); } catch (e) { break; }
+		await B.sleep(50);
+	}
+	B.launch();
+	await B.openPage();
+}
 /* The history's total, once it has finished loading. */
 async function historyTotal() {
 	const m = await waitFor(`!$('#history-panel').getAttribute('aria-busy') && text('#history-page').match(/(\\d+) transactions?/)`);
@@ -409,6 +424,47 @@ async function main() {
 		await historyTotal();
 		const row = await ev(`text('#history-body tr')`);
 		if (!row.includes('6.60') || !row.includes('before restart')) throw new Error(row);
+	});
+
+	/* A till's browser killed (a crash, a power cut, or a close that
+	 * hangs on a loaded machine, after which browser.js kills it): the
+	 * queue must come back as the till last had it. Chromium keeps
+	 * localStorage writes in memory and writes them to disk 5 s later
+	 * at the soonest, and once a page has written a few times about
+	 * once a minute: killed just after "Saved to the offline queue",
+	 * the till came back without that sale, and with purchases it had
+	 * sent or set aside minutes before (one of them refused again: "1
+	 * need review"). */
+	await step('a browser killed just after an offline sale comes back with that sale, which is sent once after login', async () => {
+		await ev(`click('#lookup-clear')`);
+		await lookupCard(E.DISC_BARCODE);
+		await waitFor(`vis('#purchase-panel') && text('#card-title') === 'Member Discount' && text('#card-status') === 'Active'`);
+		await S('Network.emulateNetworkConditions', { offline: true, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+		await ev(`fill('#purchase-amount', '8.00') && fill('#purchase-notes', 'browser killed') && submit('#purchase-submit')`);
+		await waitFor(`text('#result').includes('Saved to the offline queue') && queue().length === 1`).catch(async (e) => {
+			throw new Error(e.message + ': ' + await ev(`text('#result') + ' | ' + text('#queue-panel')`));
+		});
+		const keys = `JSON.stringify({ queue: queue().map((x) => x.item.idempotency_key), review: review().map((x) => x.item.idempotency_key) })`;
+		const had = await ev(keys);
+		await killBrowser();
+		await S('Page.navigate', { url: URL0 });
+		await waitFor(`document.readyState === 'complete' && vis('#login-form')`);
+		/* The page may take a moment to bring the queue back (a browser
+		 * just started on a loaded machine opens IndexedDB slowly). */
+		await waitFor(`${keys} === ${JSON.stringify(had)}`, 20000).catch(async () => {
+			throw new Error('before the kill ' + had + ', after ' + await ev(keys));
+		});
+		await waitFor(`text('#login-queue').includes('1 purchase is waiting')`);
+		await ev(`fill('#login-email', 'staff@demo.example') && fill('#login-password', 'demo-staff-pass') && click('#login-submit')`);
+		await waitFor(`vis('#pos-view')`);
+		await waitFor(`queue().length === 0 && text('#queue-summary').includes('1 purchase sent')`, 15000);
+		if (!(await ev(`text('#queue-summary')`)).startsWith('1 purchase sent.') || await ev(`review().length`) !== 0)
+			throw new Error(await ev(`text('#queue-panel')`));
+		await lookupCard(E.DISC_BARCODE);
+		await waitFor(`text('#card-title') === 'Member Discount'`);
+		await historyTotal();
+		const row = await ev(`text('#history-body tr')`);
+		if (!row.includes('8.00') || !row.includes('browser killed')) throw new Error(row);
 	});
 
 	await step('narrow screen layout', async () => {

@@ -21,6 +21,10 @@ export const DEFAULT_COOLDOWN_S = 60;
  * for its batch's size) is set aside for review: it must not hold back
  * the purchases queued after it. */
 export const MAX_TRIES = 3;
+/* Answers to a whole sync request that say "not now", whatever the
+ * purchases: the run stops and they stay queued (401 has been through a
+ * refresh already). */
+const BUSY = [401, 408, 429, 503];
 
 const WRAP = byteLength('{"transactions":[]}');
 
@@ -51,14 +55,28 @@ export function sameCard(a, b) {
 }
 
 /*
- * createQueue({store, keys: {queue, review}, now}): the queue and the
- * "needs review" list in store (localStorage). An entry is {item: the
- * sync item as sent, label, card_type, merchant_id, queued_at}; a review
- * entry adds {error, message, reviewed_at}.
+ * createQueue({store, keys: {queue, review, seq}, now, durable}): the
+ * queue and the "needs review" list in store (localStorage). An entry is
+ * {item: the sync item as sent, label, card_type, merchant_id,
+ * queued_at}; a review entry adds {error, message, reviewed_at}.
+ *
+ * localStorage is the working copy (synchronous, shared by the till's
+ * tabs) but not a durable one: Chromium keeps its writes in memory and
+ * writes them to disk 5 s later at the soonest, and once a page has
+ * written a few times about once a minute (60 commits an hour). A
+ * browser killed meanwhile (a crash, a power cut, a close that hangs)
+ * comes back with the queue of minutes before: the sales queued since
+ * are gone, and purchases sent, set aside or dismissed since come back
+ * (and one refused before is refused again: "1 need review"). So every
+ * change is numbered (keys.seq, written with it) and saved whole to
+ * durable ({load(), save(snapshot)}: IndexedDB in the page), which
+ * restore() reads at start, taking it when it is newer than what
+ * localStorage kept.
  */
 export function createQueue(o) {
-	const store = o.store, K = o.keys || { queue: 'pos.queue.v1', review: 'pos.review.v1' };
+	const store = o.store, K = Object.assign({ queue: 'pos.queue.v1', review: 'pos.review.v1', seq: 'pos.queue.seq.v1' }, o.keys);
 	const now = o.now || (() => Date.now());
+	const durable = o.durable || null;
 
 	function read(k) {
 		try {
@@ -67,10 +85,83 @@ export function createQueue(o) {
 		} catch (e) { return []; }
 	}
 	function write(k, v) {
-		try { store.setItem(k, JSON.stringify(v)); return true; } catch (e) { return false; }
+		try { store.setItem(k, JSON.stringify(v)); } catch (e) { return false; }
+		changed();
+		return true;
 	}
 	const load = () => read(K.queue);
 	const loadReview = () => read(K.review);
+
+	/* ---- the durable copy ---- */
+	function seqOf() {
+		const n = Number(store.getItem(K.seq));
+		return Number.isSafeInteger(n) && n > 0 ? n : 0;
+	}
+	const snapshot = () => ({ seq: seqOf(), queue: store.getItem(K.queue), review: store.getItem(K.review) });
+	let dirty = false, saving = null, savedOk = true;
+	/* Saves the state as it is now, after the save under way: saves
+	 * never overlap, and a burst of changes costs two. */
+	function persist() {
+		if (!durable) return Promise.resolve(true);
+		dirty = true;
+		if (!saving)
+			saving = (async () => {
+				while (dirty) {
+					dirty = false;
+					try { await durable.save(snapshot()); savedOk = true; } catch (e) { savedOk = false; }
+				}
+				saving = null;
+				return savedOk;
+			})();
+		return saving;
+	}
+	function changed() {
+		/* The number goes to disk with the change it counts (localStorage
+		 * commits a page's pending writes together). */
+		try { store.setItem(K.seq, String(seqOf() + 1)); } catch (e) { /* the next change counts it */ }
+		persist();
+	}
+	/* Resolves (true when saved) once every change made so far is in the
+	 * durable copy; at once without one. */
+	const flush = () => (saving || Promise.resolve(savedOk));
+	function put(k, v) {
+		if (typeof v === 'string') store.setItem(k, v);
+		else store.removeItem(k);
+	}
+	/* At start, before the queue is used: the durable copy replaces what
+	 * localStorage kept when it is newer (the browser was killed before
+	 * localStorage wrote the last changes); else it is brought up to
+	 * date. A copy that cannot be read is asked again (a browser just
+	 * started after a crash may find its files still held by the old
+	 * one's processes, or open them slowly on a loaded machine) for
+	 * waitMs at most; an answer after that is ignored, as is one that
+	 * comes after the page changed the queue. Resolves true when the
+	 * queue was brought back. */
+	async function restore(waitMs = 15000) {
+		if (!durable) return false;
+		const before = seqOf(), end = Date.now() + waitMs, LATE = {};
+		let d = LATE;
+		while (d === LATE && Date.now() < end) {
+			let timer;
+			try {
+				d = await Promise.race([durable.load(), new Promise((resolve) => { timer = setTimeout(resolve, end - Date.now(), LATE); })]);
+			} catch (e) {
+				await new Promise((resolve) => setTimeout(resolve, Math.max(0, Math.min(250, end - Date.now()))));
+			} finally { clearTimeout(timer); }
+		}
+		if (d === LATE || seqOf() !== before) return false;
+		const local = snapshot();
+		if (d && Number.isSafeInteger(d.seq) && d.seq > local.seq) {
+			try {
+				put(K.queue, d.queue);
+				put(K.review, d.review);
+				store.setItem(K.seq, String(d.seq));
+			} catch (e) { return false; }
+			return true;
+		}
+		if (!d || d.seq !== local.seq || d.queue !== local.queue || d.review !== local.review) persist();
+		return false;
+	}
 
 	/* Adds a purchase once (by its key); false when storage refused it. */
 	function add(item, meta) {
@@ -195,9 +286,11 @@ export function createQueue(o) {
 			} catch (e) {
 				/* Refused whole: by the host for its size (413, or a 500
 				 * of its own), a server fault, or a 4xx of a filter in
-				 * front of the service. Busy (429, 503), no connection or
-				 * the session's end stop the run instead. */
-				const whole = e instanceof ApiError && e.status !== 401 && e.status !== 429 && e.status !== 503 && e.status >= 400;
+				 * front of the service. Busy (429, 503), a server or
+				 * proxy that tired of waiting for the request (408, on a
+				 * loaded machine: it says nothing of the purchases), no
+				 * connection or the session's end stop the run instead. */
+				const whole = e instanceof ApiError && e.status >= 400 && !BUSY.includes(e.status);
 				if (whole && batch.length > 1) {
 					const half = Math.ceil(batch.length / 2);
 					stack.push(batch.slice(half), batch.slice(0, half));
@@ -245,6 +338,6 @@ export function createQueue(o) {
 		return st;
 	}
 
-	return { load, loadReview, add, remove, forUser, punchWithin, requeue, dismiss, settle, sync };
+	return { load, loadReview, add, remove, forUser, punchWithin, requeue, dismiss, settle, sync, restore, flush };
 }
 

@@ -282,3 +282,143 @@ test('a card the till could not look up may be a cashback card: no cooldown is a
 	q.add(item({ barcode_value: '123', punch_count: 1, client_timestamp: new Date(now).toISOString() }), { card_type: null, merchant_id: 'm1' });
 	assert.equal(q.punchWithin({ barcode_value: '123' }, 60, now + 1000), null);
 });
+
+/* ---- the durable copy (createQueue's durable, IndexedDB in the page) ---- */
+
+/* A durable store as IndexedDB is: async, one record, never overwritten
+ * by an older one; delay ms per call. */
+function durableStore(delay) {
+	const d = { rec: null, saves: 0, loads: 0 };
+	const wait = () => new Promise((r) => setTimeout(r, delay || 0));
+	d.load = async () => { d.loads++; await wait(); return d.rec && Object.assign({}, d.rec); };
+	d.save = async (snap) => { d.saves++; await wait(); if (!d.rec || !(d.rec.seq > snap.seq)) d.rec = Object.assign({}, snap); };
+	return d;
+}
+/* What localStorage had written to disk: a copy of its keys now. */
+const onDisk = (store) => memStore(Object.fromEntries(store.map));
+
+test('a browser killed before localStorage kept the last changes: restore brings the queue back as the till had it', async () => {
+	const d = durableStore();
+	const store = memStore();
+	const q = createQueue({ store, durable: d });
+	const [old, bad] = fill(q, 2);
+	await q.flush();
+	/* What localStorage had put on disk when the browser was killed:
+	 * two purchases queued, nothing after. */
+	const disk = onDisk(store);
+	q.settle(q.load(), [{ idempotency_key: old.idempotency_key, result: { success: true, data: {} } },
+		{ idempotency_key: bad.idempotency_key, result: { success: false, error: 'CARD_NOT_FOUND', message: 'no card' } }]);
+	q.dismiss(bad.idempotency_key);
+	const [sale] = fill(q, 1, { purchase_amount: 8 });
+	assert.equal(await q.flush(), true);
+
+	const back = createQueue({ store: disk, durable: d });
+	assert.deepEqual(back.load().map((x) => x.item.idempotency_key), [old.idempotency_key, bad.idempotency_key], 'localStorage alone: the old queue');
+	assert.equal(await back.restore(), true);
+	assert.deepEqual(back.load().map((x) => x.item.idempotency_key), [sale.idempotency_key], 'the sale queued last is back, the sent one is not');
+	assert.deepEqual(back.loadReview(), [], 'the dismissed refusal does not come back');
+	/* Sent now, nothing is refused again: no "1 need review". */
+	const s = server();
+	const st = await back.sync(s.api, staff);
+	assert.deepEqual([st.sent, st.flagged, st.kept], [1, 0, 0]);
+	assert.deepEqual([...s.seen.keys()], [sale.idempotency_key]);
+});
+
+test('restore keeps localStorage when it is as new as the durable copy or newer, and brings the copy up to date', async () => {
+	const d = durableStore();
+	const store = memStore();
+	const q = createQueue({ store, durable: d });
+	fill(q, 2);
+	await q.flush();
+	assert.equal(await createQueue({ store, durable: d }).restore(), false, 'the same: nothing to do');
+	/* The copy lags (its save failed): localStorage wins, and is saved. */
+	d.rec = Object.assign({}, d.rec, { seq: d.rec.seq - 1, queue: '[]' });
+	const q2 = createQueue({ store, durable: d });
+	assert.equal(await q2.restore(), false);
+	assert.equal(q2.load().length, 2);
+	await q2.flush();
+	assert.equal(d.rec.queue, store.getItem('pos.queue.v1'));
+	/* A queue written straight into localStorage (a test does, an older
+	 * page did) with the same number: localStorage's stands. */
+	store.setItem('pos.queue.v1', '[]');
+	const q3 = createQueue({ store, durable: d });
+	assert.equal(await q3.restore(), false);
+	assert.equal(q3.load().length, 0);
+	await q3.flush();
+	assert.equal(d.rec.queue, '[]');
+	/* No copy yet (the first start of this page): one is made. */
+	const d2 = durableStore();
+	const q4 = createQueue({ store, durable: d2 });
+	assert.equal(await q4.restore(), false);
+	await q4.flush();
+	assert.equal(d2.rec.seq, Number(store.getItem('pos.queue.seq.v1')));
+});
+
+test('restore takes no copy that answers after its wait, or after the page changed the queue meanwhile', async () => {
+	const d = durableStore(50);
+	const store = memStore();
+	const q = createQueue({ store, durable: d });
+	fill(q, 1);
+	await q.flush();
+	const disk = onDisk(store);
+	fill(q, 1);
+	await q.flush();
+	const late = createQueue({ store: onDisk(disk), durable: d });
+	assert.equal(await late.restore(10), false, 'too late');
+	assert.equal(late.load().length, 1);
+	const busy = createQueue({ store: onDisk(disk), durable: d });
+	const p = busy.restore();
+	fill(busy, 1);
+	assert.equal(await p, false, 'the page queued a sale meanwhile: what it did stands');
+	assert.equal(busy.load().length, 2);
+	const calm = createQueue({ store: onDisk(disk), durable: d });
+	assert.equal(await calm.restore(), true);
+});
+
+test('flush resolves once every change so far is in the durable copy; a burst costs few saves', async () => {
+	const d = durableStore(5);
+	const q = createQueue({ store: memStore(), durable: d });
+	fill(q, 20);
+	assert.equal(await q.flush(), true);
+	assert.equal(JSON.parse(d.rec.queue).length, 20);
+	assert.ok(d.saves <= 3, d.saves + ' saves');
+	const failing = { load: async () => null, save: async () => { throw new Error('QuotaExceededError'); } };
+	const q2 = createQueue({ store: memStore(), durable: failing });
+	fill(q2, 1);
+	assert.equal(await q2.flush(), false, 'a failed save says so');
+	assert.equal(q2.load().length, 1, 'and the queue is still there');
+	assert.equal(await createQueue({ store: memStore() }).flush(), true, 'no durable copy: nothing to wait for');
+});
+
+test('a sync request the server or a proxy gave up waiting for (408) stops the run: the purchase stays queued, not in review', async () => {
+	const q = createQueue({ store: memStore() });
+	fill(q, 3);
+	const f = fakeFetch(() => ({ status: 408, body: '<h1>Request Timeout</h1>' }));
+	const api = createApi({ base: '', store: memStore({ 'pos.access_token': 'A' }), fetch: f });
+	const st = await q.sync(api, staff);
+	assert.equal(f.calls.length, 1);
+	assert.deepEqual([st.sent, st.flagged, st.kept], [0, 0, 3]);
+	assert.ok(st.failure instanceof ApiError && st.failure.status === 408);
+	assert.equal(q.loadReview().length, 0);
+});
+
+test('a durable copy that cannot be read at first (its files still held after a crash) is asked again, and taken', async () => {
+	const d = durableStore();
+	const store = memStore();
+	const q = createQueue({ store, durable: d });
+	fill(q, 1);
+	await q.flush();
+	const disk = onDisk(store);
+	const [sale] = fill(q, 1);
+	await q.flush();
+	const load = d.load;
+	let fails = 3;
+	d.load = async () => { if (fails-- > 0) throw new Error('UnknownError: Internal error opening backing store'); return load(); };
+	const back = createQueue({ store: onDisk(disk), durable: d });
+	assert.equal(await back.restore(), true);
+	assert.equal(back.load().at(-1).item.idempotency_key, sale.idempotency_key);
+	/* A copy that never answers: the page goes on with what it has. */
+	const never = createQueue({ store: onDisk(disk), durable: { load: () => new Promise(() => {}), save: async () => {} } });
+	assert.equal(await never.restore(50), false);
+	assert.equal(never.load().length, 1);
+});
