@@ -2025,6 +2025,7 @@ async function downloadBackup() {
 const AUDIT_PAGE = 50;
 const AUDIT_ACTIONS = {
 	'transaction.record': 'Purchase', 'transaction.sync': 'Purchase (offline)',
+	'transaction.sync_refused': 'Offline purchase refused (not recorded)',
 	'transaction.void': 'Void', 'reward.claim': 'Reward claim',
 	'cashback.redeem': 'Cashback redeem', 'cashback.expire': 'Cashback expired',
 	'card.enrol': 'Card issued at the till',

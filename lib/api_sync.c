@@ -14,11 +14,74 @@
  * its own priority, so this responder stays there). */
 #define LC_SYNC_NICE 10
 
+/* What a refused item's row of the audit trail keeps of it: never its
+ * QR payload, a card's secret. */
+static const char *const kept[] = {
+	"idempotency_key", "card_instance_id", "barcode_value", "location_id",
+	"staff_user_id", "purchase_amount", "punch_count", "client_timestamp",
+	"pos_reference_id", "pos_terminal_id", "transaction_notes", NULL
+};
+
+struct refusal {
+	json_object *item;
+	const struct lc_error *err;
+};
+
+static int
+refused_rule(struct lc_dom *dom, void *arg)
+{
+	const struct refusal *r = arg;
+	const char *const *k;
+	json_object *v;
+
+	for (k = kept; *k != NULL; k++)
+		if (json_object_object_get_ex(r->item, *k, &v) && v != NULL)
+			lc_audit_note(dom, *k, json_object_get(v));
+	lc_audit_note_str(dom, "error", lc_err_info(r->err->code)->code);
+	lc_audit_note_str(dom, "message", lc_error_msg(r->err));
+	if (r->err->field[0] != '\0')
+		lc_audit_note_str(dom, "field", r->err->field);
+	return 0;
+}
+
+/*
+ * A purchase refused for good (not one to send again: the database busy,
+ * the service failing) is set aside by the till, and may never be
+ * recorded: the owner sees it, and why, in the audit trail, in a write
+ * of its own. Sent again and refused again, it is a row more.
+ */
+static void
+refused(const struct lc_dom *base, json_object *item,
+    const struct lc_error *err)
+{
+	struct lc_dom dom = *base;
+	struct refusal r = { item, err };
+	struct lc_write w = { NULL, NULL, refused_rule, NULL, &r,
+	    "transaction.sync_refused", "transaction", NULL };
+
+	switch (err->code) {
+	case LC_E_DATABASE:
+	case LC_E_INTERNAL:
+	case LC_E_UNAVAILABLE:
+	case LC_E_CONFIG:
+		return;
+	default:
+		break;
+	}
+	memset(&dom.err, 0, sizeof(dom.err));
+	dom.later = 1;
+	if (lc_write(&dom, &w, NULL) == -1)
+		lc_log("request %s: a refused sync item is not in the audit "
+		    "trail: %s", base->request_id != NULL ? base->request_id :
+		    "-", lc_error_msg(&dom.err));
+}
+
 /* Records one item; returns its result object. Each item has its own
- * domain context, so one item's error never reaches the next. */
+ * domain context, so one item's error never reaches the next; a refused
+ * one's error is copied to *why. */
 static json_object *
 sync_item(const struct lc_dom *base, json_object *item, int64_t start,
-    const int64_t *max_age, int *ok)
+    const int64_t *max_age, int *ok, struct lc_error *why)
 {
 	struct lc_dom dom = *base;
 	struct lc_purchase p;
@@ -32,26 +95,26 @@ sync_item(const struct lc_dom *base, json_object *item, int64_t start,
 	if (lc_now_ms() - start > LC_SYNC_DEADLINE_MS) {
 		lc_dom_fail(&dom, LC_E_DATABASE, NULL, "The database is busy; "
 		    "this item was not recorded. Send it again.");
-		return lc_fmt_sync_error(&dom.err);
+		return (*why = dom.err, lc_fmt_sync_error(why));
 	}
 	if (lc_purchase_read(&dom.err, item, dom.now_ms, &p) == -1)
-		return lc_fmt_sync_error(&dom.err);
+		return (*why = dom.err, lc_fmt_sync_error(why));
 	if (p.key == NULL) {
 		lc_dom_fail(&dom, LC_E_VALIDATION, "idempotency_key",
 		    "idempotency_key is required");
-		return lc_fmt_sync_error(&dom.err);
+		return (*why = dom.err, lc_fmt_sync_error(why));
 	}
 	if (p.client_ts != NULL && p.client_ms < dom.now_ms - *max_age) {
 		lc_dom_fail(&dom, LC_E_VALIDATION, "client_timestamp",
 		    "client_timestamp is more than %lld days ago; record the "
 		    "purchase as a new one.", (long long)(*max_age / 86400000));
-		return lc_fmt_sync_error(&dom.err);
+		return (*why = dom.err, lc_fmt_sync_error(why));
 	}
 	/* The time the purchase happened, never later than now. */
 	if (p.client_ts != NULL && p.client_ms < dom.now_ms)
 		p.at_ms = p.client_ms;
 	if ((rc = lc_purchase_write(&dom, &p, 1, &answer)) == -1)
-		return lc_fmt_sync_error(&dom.err);
+		return (*why = dom.err, lc_fmt_sync_error(why));
 	r = lc_fmt_sync_ok(answer, rc == 1);
 	json_object_put(answer);
 	*ok = 1;
@@ -62,6 +125,7 @@ int
 lc_h_sync(struct lc_ctx *ctx)
 {
 	json_object *batch, *results, *entry, *item, *key, *d;
+	struct lc_error why;
 	size_t i, n;
 	int64_t good = 0, start, max_age;
 	int ok;
@@ -91,7 +155,9 @@ lc_h_sync(struct lc_ctx *ctx)
 		    json_object_is_type(key, json_type_string) ?
 		    json_object_get(key) : NULL);
 		json_object_object_add(entry, "result",
-		    sync_item(&ctx->dom, item, start, &max_age, &ok));
+		    sync_item(&ctx->dom, item, start, &max_age, &ok, &why));
+		if (!ok)
+			refused(&ctx->dom, item, &why);
 		good += ok;
 		json_object_array_add(results, entry);
 	}

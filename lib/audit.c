@@ -16,7 +16,7 @@
  * (lc_audit_record), so the list cannot fall behind the writes. */
 static const char *const actions[] = {
 	"transaction.record", "transaction.sync", "transaction.void",
-	"reward.claim", "cashback.redeem", "cashback.expire", "card.enrol",
+	"transaction.sync_refused", "reward.claim", "cashback.redeem", "cashback.expire", "card.enrol",
 	"card.issue", "card.update", "card.adjust", "location.create",
 	"location.update", "user.create", "user.update", "program.create",
 	"program.update", "settings.update", "backup.download", "auth.login",

@@ -120,6 +120,9 @@ lc_h_notfound(struct lc_ctx *ctx)
 		return lc_fail(ctx, LC_E_VALIDATION, NULL, "The web server "
 		    "refused the request (HTTP %d): check its method, "
 		    "headers and HTTP version.", st);
+	/* The request did not arrive whole in time (a slow link, a loaded
+	 * machine): nothing was done, and sent again it may well arrive. */
+	case 408:
 	case 502:
 	case 503:
 	case 504:

@@ -96,10 +96,11 @@
 #   expect unchanged             every table but login_attempts and
 #                                tokens holds the same rows (counts and
 #                                contents) after the request as before
-#   expect unchanged-but-audit   the same but for audit_log, which holds
-#                                exactly one row more: a write that
-#                                changed nothing else (a backup, a PATCH
-#                                of no field) is still recorded
+#   expect unchanged-but-audit [N]  the same but for audit_log, which
+#                                holds exactly one row more (N more): a
+#                                write that changed nothing else (a
+#                                backup, a PATCH of no field, a sync item
+#                                refused for good) is still recorded
 #   expect sql QUERY => VALUE    sqlite3 (psql) output of QUERY after the
 #                                request (columns joined by |, rows by
 #                                the two characters \n) equals VALUE; the
@@ -540,6 +541,7 @@ directive()
 		case $arg in
 		status\ *|header\ *|no-header\ *|header-match\ *|json\ *|\
 		body-contains\ *|body-not-contains\ *|unchanged|unchanged-but-audit|\
+		unchanged-but-audit\ [1-9]|unchanged-but-audit\ [1-9][0-9]|\
 		no-file\ *|\
 		sql\ *' => '*|\
 		sql\ *' =>')
@@ -667,7 +669,7 @@ check_response()
 {
 	local k=$1 rc=$2
 	local out=$CASEDIR/out-$k err=$CASEDIR/err-$k
-	local raw head body line name value status=0 ok=1 item ln arg
+	local raw head body line name value status=0 ok=1 item ln arg n
 	local jqprog jqargs=() i=0 rid got filter want re f bodylen notjson=0
 	local -a jlines=() jgot=()
 
@@ -877,7 +879,9 @@ end
 			fi
 			i=$((i + 1))
 			continue ;;
-		unchanged-but-audit)
+		unchanged-but-audit | unchanged-but-audit\ *)
+			n=1
+			[[ $arg == *\ * ]] && n=${arg#* }
 			dump_rows "$CASEDIR/after-$k.arows" audit
 			if ! cmp -s <(sed '$d' "$CASEDIR/before-$k.arows") \
 			    <(sed '$d' "$CASEDIR/after-$k.arows"); then
@@ -889,7 +893,7 @@ end
 				ok=0
 			elif x=$(tail -n 1 "$CASEDIR/before-$k.arows") &&
 			    [[ ! $x =~ ^[0-9]+$ ]] ||
-			    [ "$(tail -n 1 "$CASEDIR/after-$k.arows")" != "$((x + 1))" ]; then
+			    [ "$(tail -n 1 "$CASEDIR/after-$k.arows")" != "$((x + n))" ]; then
 				diag "line $ln: expect unchanged-but-audit: audit rows $(tail -n 1 "$CASEDIR/before-$k.arows") before, $(tail -n 1 "$CASEDIR/after-$k.arows") after"
 				ok=0
 			fi ;;
@@ -1083,7 +1087,7 @@ run_request()
 	for x in "${R_EXPECT[@]}"; do
 		if [[ ${x#*$'\t'} == unchanged ]]; then
 			dump_rows "$CASEDIR/before-$k.rows"
-		elif [[ ${x#*$'\t'} == unchanged-but-audit ]]; then
+		elif [[ ${x#*$'\t'} == unchanged-but-audit* ]]; then
 			dump_rows "$CASEDIR/before-$k.arows" audit
 		fi
 	done
