@@ -40,6 +40,14 @@ lc_purchase_read(struct lc_error *e, json_object *obj, int64_t now,
 	    lc_in_str(e, obj, "client_timestamp", 0, LC_POSREF_MAX,
 	    &p->client_ts) == -1)
 		return -1;
+	/* The POS's own ids are shown in history, lists and the audit
+	 * trail: no control characters. (Notes are free text, line breaks
+	 * and all; every answer escapes them.) */
+	if ((p->pos_ref != NULL && lc_text_check(e, "pos_reference_id",
+	    p->pos_ref, LC_POSREF_MAX, 1) == -1) || (p->pos_term != NULL &&
+	    lc_text_check(e, "pos_terminal_id", p->pos_term, LC_POSREF_MAX,
+	    1) == -1))
+		return -1;
 	if (p->client_ts != NULL &&
 	    (lc_time_parse(p->client_ts, &p->client_ms, &date_only) == -1 ||
 	    date_only))
@@ -77,7 +85,7 @@ lc_purchase_write(struct lc_dom *dom, const struct lc_purchase *p, int sync,
 	    purchase_answer, &pw, sync ? "transaction.sync" :
 	    "transaction.record", "card", NULL };
 
-	if (lc_auth_scope(dom, p->location_id, p->staff_user_id) == -1)
+	if (lc_auth_scope(dom, p->location_id, p->staff_user_id, 1) == -1)
 		return -1;
 	return lc_write(dom, &w, answer);
 }

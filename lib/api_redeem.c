@@ -51,7 +51,7 @@ lc_h_redeem(struct lc_ctx *ctx)
 		return lc_fail(ctx, LC_E_VALIDATION, "redemption_amount",
 		    "redemption_amount must be above 0 and at most "
 		    "purchase_amount");
-	if (lc_auth_scope(&ctx->dom, q->location_id, q->staff_user_id) == -1)
+	if (lc_auth_scope(&ctx->dom, q->location_id, q->staff_user_id, 1) == -1)
 		return -1;
 	w.key = q->key;
 	rc = lc_write(&ctx->dom, &w, &ctx->out);

@@ -63,7 +63,7 @@ mine_read(struct lc_dom *dom, void *arg)
 	struct mine *m = arg;
 	int64_t win;
 
-	if (lc_auth_scope(dom, m->location_id, m->staff_user_id) == -1)
+	if (lc_auth_scope(dom, m->location_id, m->staff_user_id, 0) == -1)
 		return -1;
 	m->window = win = lc_setting(dom->db, LC_SET_VOID_WINDOW);
 	/* Staff: their window, ending at created_at + window. The owner
@@ -144,7 +144,7 @@ void_post(struct lc_ctx *ctx)
 	    lc_in_str(e, ctx->in, "staff_user_id", 1, LC_REF_MAX,
 	    &q->staff_user_id) == -1 ||
 	    lc_in_key(e, ctx->in, 0, &q->key) == -1 ||
-	    lc_auth_scope(&ctx->dom, q->location_id, q->staff_user_id) == -1)
+	    lc_auth_scope(&ctx->dom, q->location_id, q->staff_user_id, 1) == -1)
 		goto out;
 	w.key = q->key;
 	w.object_id = q->txn_id;

@@ -406,10 +406,12 @@ int lc_login(struct lc_dom *, const char *email, const char *password,
 int lc_refresh(struct lc_dom *, const char *refresh_token, struct lc_tokens *);
 /* The caller of a bearer access token into dom->caller: 0, or -1. */
 int lc_auth_token(struct lc_dom *, const char *token);
-/* The write scope of a purchase, claim or redemption: 0, or -1 with
- * FORBIDDEN naming the field. */
+/* The scope of a purchase, claim, redemption or void: 0, or -1 with
+ * FORBIDDEN naming the field. credit: staff_user_id is credited with
+ * something new, which a disabled user may not be (a read, such as the
+ * list of what may be voided, passes 0). */
 int lc_auth_scope(struct lc_dom *, const char *location_id,
-    const char *staff_user_id);
+    const char *staff_user_id, int credit);
 /* scrypt hash of a password for storage. 0 or -1. */
 int lc_auth_hash_password(const char *password, char *out, size_t outsz);
 

@@ -167,7 +167,7 @@ lc_adjust(struct lc_dom *dom, const struct lc_adjust *q,
 			    "The shop has no location to record this at.");
 		loc = r->location_id;
 	}
-	if (lc_auth_scope(dom, loc, dom->caller.user_id) == -1 ||
+	if (lc_auth_scope(dom, loc, dom->caller.user_id, 1) == -1 ||
 	    lc_txn_new(dom, &t, c, loc, dom->caller.user_id, "adjustment",
 	    dom->now_ms) == -1)
 		return -1;

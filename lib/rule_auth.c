@@ -578,7 +578,7 @@ lc_auth_token(struct lc_dom *dom, const char *token)
 
 int
 lc_auth_scope(struct lc_dom *dom, const char *location_id,
-    const char *staff_user_id)
+    const char *staff_user_id, int credit)
 {
 	const struct lc_caller *c = &dom->caller;
 	struct lc_location l;
@@ -607,7 +607,7 @@ lc_auth_scope(struct lc_dom *dom, const char *location_id,
 		    "This user is not one of your merchant's.");
 	/* A disabled account may log in no more, and is credited with
 	 * nothing new either (enable it again first). */
-	if (u.disabled)
+	if (credit && u.disabled)
 		return lc_dom_fail(dom, LC_E_FORBIDDEN, "staff_user_id",
 		    "This user is disabled: nothing new can be recorded as "
 		    "theirs.");

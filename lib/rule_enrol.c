@@ -32,7 +32,7 @@ lc_enrol_scope(struct lc_dom *dom, const char **location_id)
 			return 0;
 		*location_id = dom->caller.location_id;
 	}
-	return lc_auth_scope(dom, *location_id, dom->caller.user_id);
+	return lc_auth_scope(dom, *location_id, dom->caller.user_id, 1);
 }
 
 int

@@ -10,7 +10,7 @@
 #     package brought is stopped and disabled (nothing on port 80);
 #   - as a normal user, in a login shell (Debian's PATH, no /usr/sbin):
 #     with a package missing tools/serve says how to install it with
-#     `su -c` (there is no sudo), then with everything installed it
+#     `su - -c` (there is no sudo), then with everything installed it
 #     serves, and a purchase through it;
 #   - as root again, on the build/ tools/serve made (without PostgreSQL):
 #     tools/check --quick with LC_CHECK_TESTS, fixtures_pg.sh and hosting.sh
@@ -480,7 +480,8 @@ phase_done "$label"
 
 phase
 # A package missing: tools/serve must say how to get it, and there is no
-# sudo here: su -c.
+# sudo here: su - -c (a login shell: plain su keeps the user's PATH,
+# without the sbin folders dpkg needs).
 run "$(lim 600)" "$WD/remove.log" "${IN[@]}" root \
     -c "DEBIAN_FRONTEND=noninteractive apt-get remove -y -q $PKG" ||
     diag_tail "$WD/remove.log"
@@ -491,20 +492,21 @@ out=$(cat "$WD/serve-missing.log")
 ok "$U, $PKG removed: tools/serve exits non-zero, serving nothing" \
     test "$listened" = 0 -a "$SV_RC" -ne 0 || diag "  listened: $listened, exit status $SV_RC"
 like "$out" "$PKG" "$U: ... and names $PKG"
-like "$out" 'su -c' "$U: ... with a command for su -c"
+like "$out" "su - -c 'apt-get" "$U: ... with a command for su - -c"
 ok "$U: ... and no sudo, which a fresh Debian lacks" test -z "$(grep -w sudo "$WD/serve-missing.log")" ||
     diag_tail "$WD/serve-missing.log" 10
-# Its command, run as root (root's su asks no password), installs it back.
-cmd=$(sed -n 's/.*\(su -c .*\)/\1/p' "$WD/serve-missing.log" | head -n 1)
+# Its command, run as root (root's su asks no password) from the user's
+# PATH, as the user would run it, installs it back.
+cmd=$(sed -n 's/.*\(su - -c .*\)/\1/p' "$WD/serve-missing.log" | head -n 1)
 if [ -n "$cmd" ]; then
 	run "$(lim 900)" "$WD/reinstall.log" "${IN[@]}" root \
-	    -c "export DEBIAN_FRONTEND=noninteractive; $cmd"
+	    -c "export DEBIAN_FRONTEND=noninteractive PATH=/usr/local/bin:/usr/bin:/bin; $cmd"
 else
 	run "$(lim 900)" "$WD/reinstall.log" "${IN[@]}" root \
 	    -c "DEBIAN_FRONTEND=noninteractive apt-get install -y -q $PKG"
 fi
 st=$(inside root "dpkg-query -W -f='\${Status}' $PKG" 2>/dev/null)
-ok "$U: the su -c command it printed, run as root, installs $PKG" \
+ok "$U: the su - -c command it printed, run as root, installs $PKG" \
     test -n "$cmd" -a "$st" = "install ok installed" || {
 	diag "  the command: ${cmd:-(none)}"
 	diag_tail "$WD/reinstall.log" 10

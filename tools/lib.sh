@@ -138,9 +138,16 @@ lc_need_packages() {
 			lc_say "Install them with:"
 			lc_say "  sudo apt-get update && sudo apt-get install -y $missing"
 		else
+			# su -, a login shell: plain su keeps this user's PATH,
+			# without the sbin folders dpkg needs.
 			lc_say "Install them as root (su asks for root's password):"
-			lc_say "  su -c 'apt-get update && apt-get install -y $missing'"
+			lc_say "  su - -c 'apt-get update && apt-get install -y $missing'"
 		fi
+		case " $missing " in *" lighttpd "*)
+			lc_say "(Debian's lighttpd package also starts a system lighttpd on" \
+			    "port 80; ${0##*/} does not need it: as root," \
+			    "systemctl disable --now lighttpd stops it.)" ;;
+		esac
 		lc_say "then run ${0##*/} again."
 		exit 1
 	fi
