@@ -92,7 +92,7 @@ sync_item(const struct lc_dom *base, json_object *item, int64_t start,
 	/* The till that sends it is not waiting with a customer: the
 	 * purchases of the tills that are go first (db_queue.c). */
 	dom.later = 1;
-	if (lc_now_ms() - start > LC_SYNC_DEADLINE_MS) {
+	if (lc_mono_ms() - start > LC_SYNC_DEADLINE_MS) {
 		lc_dom_fail(&dom, LC_E_DATABASE, NULL, "The database is busy; "
 		    "this item was not recorded. Send it again.");
 		return (*why = dom.err, lc_fmt_sync_error(why));
@@ -145,7 +145,7 @@ lc_h_sync(struct lc_ctx *ctx)
 	(void)setpriority(PRIO_PROCESS, 0, LC_SYNC_NICE);
 	max_age = lc_setting(ctx->dom.db, LC_SET_SYNC_MAX_AGE) * 86400000;
 	results = json_object_new_array();
-	start = lc_now_ms();
+	start = lc_mono_ms();
 	for (i = 0; i < n; i++) {
 		item = json_object_array_get_idx(batch, i);
 		entry = json_object_new_object();

@@ -101,6 +101,8 @@ lc_h_notfound(struct lc_ctx *ctx)
 	case 200:
 	case 404:
 		return lc_fail(ctx, LC_E_NOT_FOUND, NULL, NULL);
+	case 401:
+		return lc_fail(ctx, LC_E_UNAUTHORIZED, NULL, NULL);
 	case 403:
 		return lc_fail(ctx, LC_E_FORBIDDEN, NULL, "This is not served.");
 	case 405:
@@ -120,6 +122,11 @@ lc_h_notfound(struct lc_ctx *ctx)
 		return lc_fail(ctx, LC_E_VALIDATION, NULL, "The web server "
 		    "refused the request (HTTP %d): check its method, "
 		    "headers and HTTP version.", st);
+	case 429:
+		ctx->dom.err.retry_after = 1;
+		return lc_fail(ctx, LC_E_RATE_LIMITED, NULL, "The web server "
+		    "takes no more requests from here for now; try again "
+		    "shortly.");
 	/* The request did not arrive whole in time (a slow link, a loaded
 	 * machine): nothing was done, and sent again it may well arrive. */
 	case 408:

@@ -85,10 +85,12 @@ static int
 request_uuid(char out[LC_ID_LEN + 1])
 {
 	static unsigned char pool[16 * 256];
-	static size_t used = sizeof(pool);
+	static size_t used = sizeof(pool), size = sizeof(pool);
 
-	if (used == sizeof(pool)) {
-		if (lc_random(pool, sizeof(pool)) == -1)
+	if (used == size) {
+		/* A plain CGI process serves one request. */
+		size = FCGX_IsCGI() ? 16 : sizeof(pool);
+		if (lc_random(pool, size) == -1)
 			return -1;
 		used = 0;
 	}

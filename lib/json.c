@@ -20,6 +20,7 @@ struct jscan {
 	int range;			/* failed on a number out of range */
 	size_t values;			/* values read so far */
 	int toomany, toodeep;		/* failed on a limit */
+	int surrogate;			/* failed on a lone surrogate escape */
 };
 
 static void
@@ -109,17 +110,17 @@ string(struct jscan *s)
 				 * whose second half follows: json-c would make a
 				 * lone one U+FFFD, text nobody sent. */
 				if (u >= 0xdc00 && u <= 0xdfff)
-					return -1;
+					return s->surrogate = 1, -1;
 				if (u >= 0xd800 && u <= 0xdbff) {
 					if (s->end - s->p < 6 || s->p[0] != '\\' ||
 					    s->p[1] != 'u')
-						return -1;
+						return s->surrogate = 1, -1;
 					for (i = 2; i < 6; i++)
 						if (!hex(s->p[i]))
 							return -1;
 					u = unit(s->p + 2);
 					if (u < 0xdc00 || u > 0xdfff)
-						return -1;
+						return s->surrogate = 1, -1;
 					s->p += 6;
 				}
 				break;
@@ -310,6 +311,10 @@ check(const char *buf, size_t len, struct lc_error *e)
 	if (s.toodeep)
 		return lc_error_set(e, LC_E_VALIDATION, NULL, "The body nests "
 		    "deeper than %d levels.", JSON_MAX_DEPTH);
+	if (s.surrogate)
+		return lc_error_set(e, LC_E_VALIDATION, NULL, "The body holds a "
+		    "lone UTF-16 surrogate escape (\\ud800 to \\udfff without "
+		    "its pair), which stands for no character.");
 	/* A plain member name only: it is echoed in the error. */
 	if (s.range && s.key != NULL && s.keylen < sizeof(field) &&
 	    memchr(s.key, '\\', s.keylen) == NULL) {

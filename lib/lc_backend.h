@@ -212,9 +212,9 @@ int lc_db_like_patterns(const char *q, char *start, char *word, size_t sz);
  * the URI or conninfo for PostgreSQL, its "postgres:" prefix taken off). */
 struct lc_db *lc_sq_open(const char *path, int create, const char **errmsg,
     int *misconfigured);
-#ifdef LC_WITH_POSTGRESQL
+/* Built with --with-postgresql only; declared always, so no header
+ * depends on config.h. */
 struct lc_db *lc_pg_open(const char *conninfo, int create,
     const char **errmsg, int *misconfigured);
-#endif
 
 #endif /* LC_BACKEND_H */

@@ -33,11 +33,11 @@ int lc_uuid(char out[LC_ID_LEN + 1]);			/* 0 or -1 */
 void lc_uuid_text(unsigned char b[16], char out[LC_ID_LEN + 1]);
 int lc_uuid_at(char out[LC_ID_LEN + 1], int64_t at);
 int64_t lc_now_ms(void);
-#ifdef LC_TEST_CLOCK
-/* The clock of the requests that follow: milliseconds since 1970 as
- * decimal digits, or NULL (or anything else) for the real one. */
+int64_t lc_mono_ms(void);	/* a monotonic clock, for lengths of time */
+/* Test builds only (configure --enable-test-clock): the clock of the
+ * requests that follow, milliseconds since 1970 as decimal digits, or
+ * NULL (or anything else) for the real one. */
 void lc_test_clock_set(const char *ms);
-#endif
 void lc_time_fmt(int64_t ms, char out[32]);		/* YYYY-MM-DDTHH:MM:SS.mmmZ */
 /* ISO 8601 date or date-time. 0 or -1. *date_only set when only a date
  * was given. */

@@ -43,26 +43,12 @@ static const struct lc_setting_info lc_settings[LC_SET__MAX] = {
 	[LC_SET_VOID_WINDOW] = { "void_window_minutes", 30, 0, 1440, 1 },
 };
 
-/* No control character, C1 (U+0080 to U+009F) included: lc_text_check
- * has seen to the rest of the text. */
-static int
-no_c1(const char *s)
-{
-	const unsigned char *p;
-
-	for (p = (const unsigned char *)s; *p != '\0'; p++)
-		if (p[0] == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f)
-			return 0;
-	return 1;
-}
-
 static int
 currency_ok(const char *s)
 {
 	struct lc_error e;
 
-	return lc_text_check(&e, "currency_symbol", s, LC_CURRENCY_MAX, 1) == 0 &&
-	    no_c1(s);
+	return lc_text_check(&e, "currency_symbol", s, LC_CURRENCY_MAX, 1) == 0;
 }
 
 /*

@@ -129,6 +129,17 @@ lc_now_ms(void)
 	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
+/* For lengths of time: never set, never jumps (NTP on a Pi without a
+ * clock of its own). */
+int64_t
+lc_mono_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
 /* Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant). */
 static int64_t
 days_from_civil(int64_t y, unsigned m, unsigned d)

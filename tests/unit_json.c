@@ -58,6 +58,10 @@ test_json_accepts(void)
 	    "numbers in every valid form");
 	accepts(L("[9223372036854775807]"), "INT64_MAX");
 	accepts(L("[-9223372036854775808]"), "INT64_MIN");
+	accepts(L("[\"\\ud83d\\ude00\"]"), "an escaped surrogate pair");
+	accepts(L("[\"\\uD83D\\uDE00\"]"), "an escaped surrogate pair in capitals");
+	accepts(L("[\"a\\\\ud800b\"]"), "an escaped backslash before ud800 (no escape)");
+	accepts(L("{\"\\ud83d\\ude00\":1}"), "a surrogate pair in a member's name");
 	accepts(L("[1.7976931348623157e308]"), "the largest double");
 	accepts(L("[\"\\\"\\\\\\/\\b\\f\\n\\r\\t\"]"), "every short escape");
 	accepts(L("[\"\\u0041\\u00e9\\u00E9\\u20ac\"]"), "\\u escapes, both cases");
@@ -115,6 +119,13 @@ test_json_parse_values(void)
 static void
 test_json_rejects(void)
 {
+	rejects(L("[\"\\ud800\"]"), "a lone high surrogate escape");
+	rejects(L("[\"\\udc00\"]"), "a lone low surrogate escape");
+	rejects(L("[\"\\udc00\\ud800\"]"), "a surrogate pair the wrong way round");
+	rejects(L("[\"\\ud800\\ud800\"]"), "a high surrogate followed by another");
+	rejects(L("[\"\\ud800x\"]"), "a high surrogate followed by a character");
+	rejects(L("[\"\\ud800\\u00"), "input ending inside a surrogate pair");
+	rejects(L("{\"\\ud800\":1}"), "a lone surrogate in a member's name");
 	/* Syntax. */
 	rejects(L(""), "empty input");
 	rejects(L("   \n\t"), "whitespace only");

@@ -23,8 +23,10 @@ export const DEFAULT_COOLDOWN_S = 60;
 export const MAX_TRIES = 3;
 /* Answers to a whole sync request that say "not now", whatever the
  * purchases: the run stops and they stay queued (401 has been through a
- * refresh already). */
-const BUSY = [401, 408, 429, 503];
+ * refresh already). 414 and 431 are the web server's refusals of any
+ * request from here (its headers): setting the purchases aside one by
+ * one would empty the queue into review for nothing. */
+const BUSY = [401, 408, 414, 429, 431, 503];
 
 const WRAP = byteLength('{"transactions":[]}');
 
