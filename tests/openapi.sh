@@ -82,6 +82,23 @@ fi
 
 points < <(python3 "$CHECK" "$SPEC" "$top_srcdir" --doc)
 
+# The audit log's actions and types of object: the document's enums are
+# lib/audit.c's lists (which the filters and every written row obey).
+audit_lists() {
+	python3 - "$SPEC" "$top_srcdir/lib/audit.c" <<'PY'
+import re, sys, yaml
+doc = yaml.safe_load(open(sys.argv[1]))["components"]["schemas"]
+src = open(sys.argv[2]).read()
+for name, arr in (("AuditAction", "actions"), ("AuditObjectType", "object_types")):
+    m = re.search(r"const char \*const " + arr + r"\[\] = \{(.*?)\};", src, re.S)
+    code = sorted(re.findall(r'"([^"]+)"', m.group(1))) if m else []
+    print(name, "same" if code and sorted(doc[name]["enum"]) == code else
+          "differs: code %s, document %s" % (code, sorted(doc[name]["enum"])))
+PY
+}
+is "$(audit_lists)" "AuditAction same
+AuditObjectType same" "the document's audit actions and object types are lib/audit.c's lists"
+
 # --- 3. live answers -------------------------------------------------------------
 
 REC=$(mktemp -d "${TMPDIR:-/tmp}/openapi-live.XXXXXX") || bail "mktemp"
