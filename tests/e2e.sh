@@ -30,35 +30,36 @@ raw_header() { printf '%s\n' "$RAW" | sed -n "/^\$/q; s/^$1: //Ip" | head -n 1; 
 raw_code() { printf '%s\n' "$RAW" | sed -n '/^{/p' | jq -r .error.code 2>/dev/null; }
 
 # Requests the web server itself refuses, as PREFIX/api/v1/...: each line
-# NAME|FORMAT (printf's: %s for the prefix, %% for a %).
-REFUSED='a NUL in the query|GET %s/api/v1/transactions/history?page=%%00 HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n
-a control byte in the query|GET %s/api/v1/transactions/history?page=%%01 HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n
-an invalid UTF-8 byte in the query|GET %s/api/v1/transactions/history?page=%%ff HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n
-a NUL in the path|POST %s/api/v1/transactions/record%%00 HTTP/1.1\r\nHost: t\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}
-a garbage request line|GARBAGE\r\n\r\n
-a negative Content-Length|POST %s/api/v1/cards/lookup HTTP/1.1\r\nHost: t\r\nContent-Length: -5\r\nConnection: close\r\n\r\n
-a NUL in a header|GET %s/api/v1/cards/lookup HTTP/1.1\r\nHost: t\r\nX-A: a\000b\r\nConnection: close\r\n\r\n
-an unknown Transfer-Encoding|POST %s/api/v1/cards/lookup HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: gzip\r\nConnection: close\r\n\r\n
-a request line of 9,000 bytes|GET %s/api/v1/cards/lookup?q='"$(head -c 9000 /dev/zero | tr '\0' a)"' HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n
-a header of 70,000 bytes|GET %s/api/v1/cards/lookup HTTP/1.1\r\nHost: t\r\nX-Big: '"$(head -c 70000 /dev/zero | tr '\0' a)"'\r\nConnection: close\r\n\r\n'
+# NAME|STATUS|FORMAT: lighttpd's status for it, and printf's format (%s
+# for the prefix, %% for a %).
+REFUSED='a NUL in the query|400|GET %s/api/v1/transactions/history?page=%%00 HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n
+a control byte in the query|400|GET %s/api/v1/transactions/history?page=%%01 HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n
+an invalid UTF-8 byte in the query|400|GET %s/api/v1/transactions/history?page=%%ff HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n
+a NUL in the path|400|POST %s/api/v1/transactions/record%%00 HTTP/1.1\r\nHost: t\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}
+a garbage request line|400|GARBAGE\r\n\r\n
+a negative Content-Length|400|POST %s/api/v1/cards/lookup HTTP/1.1\r\nHost: t\r\nContent-Length: -5\r\nConnection: close\r\n\r\n
+a NUL in a header|400|GET %s/api/v1/cards/lookup HTTP/1.1\r\nHost: t\r\nX-A: a\000b\r\nConnection: close\r\n\r\n
+an unknown Transfer-Encoding|400|POST %s/api/v1/cards/lookup HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: gzip\r\nConnection: close\r\n\r\n
+a request line of 9,000 bytes|431|GET %s/api/v1/cards/lookup?q='"$(head -c 9000 /dev/zero | tr '\0' a)"' HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n
+a header of 70,000 bytes|431|GET %s/api/v1/cards/lookup HTTP/1.1\r\nHost: t\r\nX-Big: '"$(head -c 70000 /dev/zero | tr '\0' a)"'\r\nConnection: close\r\n\r\n'
 
 # refused SERVER URL PREFIX LOG: each of REFUSED is a 4xx that tells no
 # client to retry and writes nothing to the error log LOG; under
 # lighttpd (its error handler is the service's) in the service's shape,
 # never stored, and with a code of its status.
 refused() {
-	local server=$1 url=$2 prefix=$3 log=$4 name text st want mark
+	local server=$1 url=$2 prefix=$3 log=$4 name status text st want mark
 	mark=$(wc -c <"$log")
-	while IFS='|' read -r name text; do
+	while IFS='|' read -r name status text; do
 		raw "$url" "$text" "$prefix"
 		st=$(raw_status)
 		like "$st/$(raw_header Retry-After)" '^4[0-9][0-9]/$' \
 		    "$server: $name: a 4xx without Retry-After"
 		[ "$server" = lighttpd ] || continue
-		case $st in 414) want=URI_TOO_LONG ;; 431) want=HEADERS_TOO_LARGE ;;
+		case $status in 414) want=URI_TOO_LONG ;; 431) want=HEADERS_TOO_LARGE ;;
 		*) want=VALIDATION_ERROR ;; esac
-		is "$(raw_code)/$(raw_header Cache-Control)" "$want/no-store" \
-		    "$server: $name: $want in the service's shape, not stored"
+		is "$st/$(raw_code)/$(raw_header Cache-Control)" "$status/$want/no-store" \
+		    "$server: $name: $status $want in the service's shape, not stored"
 	done <<EOF
 $REFUSED
 EOF
