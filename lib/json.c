@@ -21,6 +21,7 @@ struct jscan {
 	size_t values;			/* values read so far */
 	int toomany, toodeep;		/* failed on a limit */
 	int surrogate;			/* failed on a lone surrogate escape */
+	int nul;			/* the last string held \\u0000 */
 };
 
 static void
@@ -83,6 +84,7 @@ string(struct jscan *s)
 	unsigned u;
 
 	s->p++;	/* opening quote */
+	s->nul = 0;
 	while (s->p < s->end) {
 		unsigned c = *s->p;
 
@@ -106,6 +108,8 @@ string(struct jscan *s)
 						return -1;
 				u = unit(s->p + 1);
 				s->p += 5;
+				if (u == 0)
+					s->nul = 1;
 				/* A surrogate only as the first half of a pair
 				 * whose second half follows: json-c would make a
 				 * lone one U+FFFD, text nobody sent. */
@@ -211,8 +215,9 @@ container(struct jscan *s, int obj)
 			if (s->p >= s->end || *s->p != '"' || string(s) == -1)
 				return -1;
 			/* json-c would cut the name at a NUL: "a\u0000b" would
-			 * be read as "a". */
-			if (memmem(k, (size_t)(s->p - k), "\\u0000", 6) != NULL)
+			 * be read as "a". (Not "a\\u0000": an escaped
+			 * backslash, then text.) */
+			if (s->nul)
 				return -1;
 			if (s->depth == 1) {
 				s->key = k + 1;

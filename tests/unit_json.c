@@ -62,6 +62,7 @@ test_json_accepts(void)
 	accepts(L("[\"\\uD83D\\uDE00\"]"), "an escaped surrogate pair in capitals");
 	accepts(L("[\"a\\\\ud800b\"]"), "an escaped backslash before ud800 (no escape)");
 	accepts(L("{\"\\ud83d\\ude00\":1}"), "a surrogate pair in a member's name");
+	accepts(L("{\"x\\\\u0000\":1}"), "a name with an escaped backslash before u0000 (no NUL)");
 	accepts(L("[1.7976931348623157e308]"), "the largest double");
 	accepts(L("[\"\\\"\\\\\\/\\b\\f\\n\\r\\t\"]"), "every short escape");
 	accepts(L("[\"\\u0041\\u00e9\\u00E9\\u20ac\"]"), "\\u escapes, both cases");

@@ -266,7 +266,9 @@ lc_stale() {
 lc_build() {
 	local b=$1 args stamp
 	shift
-	args="$*"
+	# In any order: the same options are the same build.
+	args=$(printf '%s\n' "$@" | LC_ALL=C sort | tr '\n' ' ')
+	args=${args% }
 	[ -e "$LC_SRCDIR/config.status" ] &&
 	    lc_die "the source folder $LC_SRCDIR is configured in place, which" \
 	    "rules out out-of-tree builds: run 'make distclean' there first"
