@@ -361,6 +361,15 @@ EOF
 		case $line in
 		@REWRITE_RULES@) printf '%s' "$rw" ;;
 		@FASTCGI_SERVERS@) printf '%s' "$fc" ;;
+		server.errorlog*@ERRORLOG@*)
+			# No log file: lighttpd keeps the stderr it was given,
+			# which it may not open again as /dev/stderr (a
+			# terminal of root's, after su - USER).
+			if [ -n "$LC_ERRORLOG" ]; then
+				printf '%s\n' "${line//@ERRORLOG@/"$LC_ERRORLOG"}"
+			else
+				printf '# server.errorlog: stderr as it was given\n'
+			fi ;;
 		*)
 			# Quoted: bash 5.2 puts the match in place of an
 			# unquoted & (a postgresql:// URI's ?a=1&b=2).
