@@ -14,11 +14,12 @@
  * its own priority, so this responder stays there). */
 #define LC_SYNC_NICE 10
 
-/* What a refused item's row of the audit trail keeps of it: never its
- * QR payload, a card's secret. */
+/* What a refused item's row of the audit trail keeps of it: no card
+ * (a QR payload is a card's secret) and no id, which may be another
+ * shop's (refused as such): who and where are the row's own, the
+ * caller's. */
 static const char *const kept[] = {
-	"idempotency_key", "card_instance_id", "barcode_value", "location_id",
-	"staff_user_id", "purchase_amount", "punch_count", "client_timestamp",
+	"idempotency_key", "purchase_amount", "punch_count", "client_timestamp",
 	"pos_reference_id", "pos_terminal_id", "transaction_notes", NULL
 };
 
