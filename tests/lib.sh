@@ -303,6 +303,18 @@ lt_log_problems() {
 	    "$LT_DIR/lighttpd.log"
 }
 
+# lt_log_clean NAME: a point, no sanitizer report or crashed responder in
+# the server's log (lt_log_problems).
+lt_log_clean() {
+	local lp
+	if lp=$(lt_log_problems); then
+		tap_result 1 "$1: no sanitizer report or crashed responder in its log"
+		diag "$lp"
+	else
+		tap_result 0 "$1: no sanitizer report or crashed responder in its log"
+	fi
+}
+
 # Stops the server and every responder; removes the temp folder unless
 # LT_KEEP is set or a test failed (then its path is printed).
 lt_stop() {

@@ -127,17 +127,6 @@ call() {
 
 json() { jq -cn "$@"; }
 
-# A point: no sanitizer report or crashed responder in the server's log.
-server_log_clean() {
-	local lp
-	if lp=$(lt_log_problems); then
-		tap_result 1 "$1: no sanitizer report or crashed responder in its log"
-		diag "$lp"
-	else
-		tap_result 0 "$1: no sanitizer report or crashed responder in its log"
-	fi
-}
-
 lt_start
 trap 'lt_stop; rec_done' EXIT
 L1=$DEMO_LOCATION_ID
@@ -503,7 +492,7 @@ call "lookup of the deactivated card" POST /api/v1/cards/lookup \
     "$(json --arg q "$DEMO_CASHBACK_QR" '{qr_code_data: $q}')"
 
 # A new installation: setup.
-server_log_clean "the demo server"
+lt_log_clean "the demo server"
 lt_stop
 LT_TOKEN=
 lt_start true
@@ -525,7 +514,7 @@ LT_TOKEN=$(lt_jq .access_token)
 call "the new owner's first card list" GET /api/v1/admin/cards
 call "the new shop's empty summary" GET "/api/v1/admin/reports/summary?from=$TODAY&to=$TODAY"
 
-server_log_clean "the new installation's server"
+lt_log_clean "the new installation's server"
 points < <(python3 "$CHECK" "$SPEC" "$top_srcdir" --live "$REC")
 
 done_testing

@@ -219,17 +219,6 @@ pc() {
 
 json() { jq -cn "$@"; }
 
-# A point: no sanitizer report or crashed responder in the server's log.
-server_log_clean() {
-	local lp
-	if lp=$(lt_log_problems); then
-		tap_result 1 "$1: no sanitizer report or crashed responder in its log"
-		diag "$lp"
-	else
-		tap_result 0 "$1: no sanitizer report or crashed responder in its log"
-	fi
-}
-
 lt_start
 trap cleanup EXIT
 L1=$DEMO_LOCATION_ID
@@ -680,7 +669,7 @@ NOSTORE=1 pc route 400 "the web server's: a NUL byte in the path" POST /api/v1/t
 NOSTORE=1 pc ok 431 "the web server's: a request line over 8 KiB" GET \
     "/api/v1/auth/me?x=$(head -c 8300 /dev/zero | tr '\0' a)"
 
-server_log_clean "the demo server"
+lt_log_clean "the demo server"
 fi # have_prism
 
 # raw DESC WANT_STATUS WANT_CODE: the request on stdin sent to lighttpd as
@@ -748,7 +737,7 @@ if [ $have_prism = 1 ]; then
 	LT_TOKEN=$(lt_jq .access_token)
 	pc ok 200 "the new owner's first card list" GET /api/v1/admin/cards
 	pc ok 200 "the new shop's empty summary" GET "/api/v1/admin/reports/summary?from=$TODAY&to=$TODAY"
-	server_log_clean "the new installation's server"
+	lt_log_clean "the new installation's server"
 	prism_stop
 
 	while IFS= read -r l; do
@@ -814,7 +803,7 @@ if [ $have_portman = 1 ]; then
 			fi
 		fi
 	fi
-	server_log_clean "the generated run's server"
+	lt_log_clean "the generated run's server"
 fi
 
 done_testing
