@@ -115,8 +115,8 @@ lc_h_notfound(struct lc_ctx *ctx)
 		return lc_fail(ctx, LC_E_URI_TOO_LONG, NULL, NULL);
 	case 431:
 		return lc_fail(ctx, LC_E_HEADERS_TOO_LARGE, NULL, NULL);
-	/* Not implemented (a Transfer-Encoding, a method it does not
-	 * know) and an HTTP version it does not speak: the request's. */
+	/* 501 (a Transfer-Encoding or a method it does not take) and 505
+	 * (an HTTP version it does not speak): the request's to mend. */
 	case 501:
 	case 505:
 		return lc_fail(ctx, LC_E_VALIDATION, NULL, "The web server "

@@ -64,7 +64,7 @@ utf8(struct jscan *s)
 	return 0;
 }
 
-/* The code unit of the \\uXXXX escape at p (four hex digits known). */
+/* The UTF-16 code unit of a \\u escape whose four hex digits are at p. */
 static unsigned
 unit(const unsigned char *p)
 {
