@@ -35,8 +35,15 @@ refused_rule(struct lc_dom *dom, void *arg)
 	const char *const *k;
 	json_object *v;
 
+	/* As sent, but only what any such field could be: a number, or
+	 * text no longer than the longest of them (notes). A refused item
+	 * may hold anything, and the trail keeps rows for good. */
 	for (k = kept; *k != NULL; k++)
-		if (json_object_object_get_ex(r->item, *k, &v) && v != NULL)
+		if (json_object_object_get_ex(r->item, *k, &v) && v != NULL &&
+		    (json_object_is_type(v, json_type_int) ||
+		    json_object_is_type(v, json_type_double) ||
+		    (json_object_is_type(v, json_type_string) &&
+		    json_object_get_string_len(v) <= LC_NOTES_MAX)))
 			lc_audit_note(dom, *k, json_object_get(v));
 	lc_audit_note_str(dom, "error", lc_err_info(r->err->code)->code);
 	lc_audit_note_str(dom, "message", lc_error_msg(r->err));
