@@ -452,8 +452,10 @@ async function main() {
 		await ev(`fill('#purchase-amount', '4.00') && submit('#purchase-submit')`);
 		await waitFor(`text('#result').includes('Saved to the offline queue') && queue().length === 2`);
 		await ev(`fill('#purchase-amount', '6.00') && submit('#purchase-submit')`);
-		await waitFor(`queue().length === 3`);
-		return ev(`text('#result').includes('Saved to the offline queue')`);
+		/* "Saved" comes once the queue's durable copy has the sale,
+		 * after the queue itself: waited for, not read at once. */
+		await waitFor(`queue().length === 3 && text('#result').includes('Saved to the offline queue') && text('#result').includes('6.00')`);
+		return true;
 	});
 
 	await step('back online, the queued purchases are recorded once each', async () => {
