@@ -571,6 +571,12 @@ for t in $tests; do
 		    while IFS= read -r l; do diag "  $l"; done
 	}
 done
+# tools/check installed Apache and PostgreSQL for those tests: the
+# services Debian's packages start with them are stopped and disabled.
+links=$(cd "$R/etc" && ls -d rc[2-5].d/S*apache2 rc[2-5].d/S*postgresql rc[2-5].d/S*pgbouncer 2>/dev/null | tr '\n' ' ')
+is "${links% }" "" "tools/check disabled the system Apache, PostgreSQL and pgbouncer services it installed"
+said=$(grep -i 'apache2.*disabled\|disabled.*apache2' "$WD/check.log" | head -n 1)
+ok "tools/check says it stopped and disabled them" test -n "$said"
 extra=$(inside root 'for p in chromium nodejs gcc-aarch64-linux-gnu qemu-user clang; do
 	dpkg-query -W -f="\${Status} \${Package}\n" $p 2>/dev/null; done' | awk '/ installed /{ print $4 }' | tr '\n' ' ')
 is "${extra% }" "" "tools/check installed none of the packages those two do not need"

@@ -103,7 +103,7 @@ lc_missing_packages() {
 # root (apt-get update first), else prints the sudo command and exits 1.
 # Without dpkg it only warns.
 lc_need_packages() {
-	local g want='' missing
+	local g want='' missing svc
 	for g in "$@"; do
 		case $g in
 		build) want="$want $LC_PKGS_BUILD" ;;
@@ -143,11 +143,11 @@ lc_need_packages() {
 			lc_say "Install them as root (su asks for root's password):"
 			lc_say "  su - -c 'apt-get update && apt-get install -y $missing'"
 		fi
-		case " $missing " in *" lighttpd "*)
-			lc_say "(Debian's lighttpd package also starts a system lighttpd on" \
-			    "port 80; ${0##*/} does not need it: as root," \
-			    "systemctl disable --now lighttpd stops it.)" ;;
-		esac
+		svc=$(lc_system_services $missing)
+		[ -n "$svc" ] &&
+		    lc_say "(Those packages also start system services ($svc)" \
+			"that ${0##*/} does not need; as root," \
+			"systemctl disable --now $svc stops them.)"
 		lc_say "then run ${0##*/} again."
 		exit 1
 	fi
@@ -160,27 +160,49 @@ lc_need_packages() {
 	# shellcheck disable=SC2086
 	apt-get install -y -q --no-install-recommends $missing </dev/null >&2 ||
 	    lc_die "apt-get install $missing failed"
-	case " $missing " in *" lighttpd "*) lc_quiet_system_lighttpd ;; esac
+	# shellcheck disable=SC2046
+	lc_quiet_system_services $(lc_system_services $missing)
 }
 
-# Debian's lighttpd package starts the system's lighttpd on port 80 and
-# enables it at boot. tools/serve and tools/check run lighttpd of their
-# own: the one they installed is stopped and disabled, and they say so.
-# (The Debian package of this service, which is served by the system's
-# lighttpd, does not come through here.)
-lc_quiet_system_lighttpd() {
-	if [ -d /run/systemd/system ] && command -v systemctl >/dev/null 2>&1; then
-		systemctl disable --now lighttpd.service >/dev/null 2>&1
-	else
-		invoke-rc.d lighttpd stop >/dev/null 2>&1 ||
-		    /etc/init.d/lighttpd stop >/dev/null 2>&1
-		update-rc.d lighttpd disable >/dev/null 2>&1
-	fi
-	lc_say "note: Debian's lighttpd package runs a system lighttpd on port 80" \
-	    "and starts it at boot; ${0##*/} runs a lighttpd of its own, so that" \
-	    "service is stopped and disabled. To have it back: systemctl enable" \
-	    "--now lighttpd (without systemd: update-rc.d lighttpd enable &&" \
-	    "service lighttpd start)."
+# The services Debian's packages start as they install and enable at
+# boot, which tools/serve and tools/check do not use: they run a lighttpd
+# and an Apache of their own on their own ports, and a throwaway
+# PostgreSQL cluster (tests/pg_lib.sh). Printed by lc_system_services.
+LC_SYSTEM_SERVICES="lighttpd apache2 postgresql pgbouncer"
+
+# lc_system_services PACKAGE...: those of the packages that are services.
+lc_system_services() {
+	local p s out=''
+	for p in "$@"; do
+		for s in $LC_SYSTEM_SERVICES; do
+			[ "$p" = "$s" ] && out="$out $s"
+		done
+	done
+	printf '%s\n' "${out# }"
+}
+
+# lc_quiet_system_services SERVICE...: each service just installed is
+# stopped and disabled, and the user is told (lighttpd and Apache would
+# hold port 80, PostgreSQL and pgbouncer memory, all for nothing). The
+# Debian package of this service, which is served by the system's
+# lighttpd, does not come through here.
+lc_quiet_system_services() {
+	local s
+	[ $# -eq 0 ] && return 0
+	for s in "$@"; do
+		if [ -d /run/systemd/system ] && command -v systemctl >/dev/null 2>&1; then
+			systemctl disable --now "$s.service" >/dev/null 2>&1
+		else
+			invoke-rc.d "$s" stop >/dev/null 2>&1 ||
+			    "/etc/init.d/$s" stop >/dev/null 2>&1
+			update-rc.d "$s" disable >/dev/null 2>&1
+		fi
+	done
+	lc_say "note: Debian's packages of $* start system services (lighttpd" \
+	    "and Apache on port 80) and start them at boot; ${0##*/} runs its" \
+	    "own, so those services are stopped and disabled. To have one" \
+	    "back: systemctl enable --now NAME (without systemd: update-rc.d" \
+	    "NAME enable && service NAME start)."
 }
 
 # Like lc_need_packages, but returns 1 instead of exiting when the
