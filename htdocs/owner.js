@@ -224,12 +224,15 @@ function presetRange(p) {
 /* ---- API -------------------------------------------------------------- */
 
 class ApiError extends Error {
-	constructor(status, code, message, details, retryAfter) {
+	constructor(status, code, message, details, retryAfter, served) {
 		super(message);
 		this.status = status;
 		this.code = code;
 		this.details = details || null;
 		this.retryAfter = retryAfter;
+		/* The service answered (its answers carry X-Request-Id), not the
+		 * web server in its place. */
+		this.served = served !== false;
 	}
 }
 class NetError extends Error {}
@@ -273,7 +276,8 @@ async function rawFetch(method, path, opts) {
 	if (!code) code = res.status >= 500 || res.ok ? 'INTERNAL_ERROR' : res.status === 401 ? 'UNAUTHORIZED' : 'HTTP_' + res.status;
 	const msg = typeof err.message === 'string' && err.message ? err.message :
 	    res.ok ? 'The server sent an unreadable answer.' : 'The server answered with status ' + res.status + '.';
-	throw new ApiError(res.status, code, msg, err.details, retryAfterSecs(res.headers.get('Retry-After')));
+	throw new ApiError(res.status, code, msg, err.details, retryAfterSecs(res.headers.get('Retry-After')),
+	    !!(data && res.headers.get('X-Request-Id')));
 }
 
 let refreshing = null;
@@ -368,9 +372,24 @@ function configHelp() {
 				'. Its folder must exist.'),
 			h('li', null, 'The service must be able to write in that folder, and to the database and its -wal and -shm files once they exist. ',
 				'Where your host runs scripts as your own user (suEXEC, most hosts), folders of mode 755 and files of 644 that you uploaded work. ',
-				'Where it runs every site as one web server user, that user must write there: make the folder 777 (or 770 with the web server\'s group) with your host\'s file manager.'),
+				'Where it runs every site as one web server user, that user must write there: make the folder 777 with your FTP program or your host\'s file manager (the back office then warns you what that means).'),
 			h('li', null, 'The server\'s error log (Errors or Logs in your host\'s control panel) names the file and the user the service runs as.')),
 		h('p', null, 'Then reload this page.'));
+}
+
+/* A 500 of the web server's own (no JSON of the service's): its programs
+ * did not run at all. What a shopkeeper on web hosting can check. */
+function startHelp() {
+	return h('div', { className: 'db-help' },
+		h('p', null, 'The shop\'s programs did not answer. On web hosting this is one of:'),
+		h('ul', null,
+			h('li', null, h('strong', null, 'The download is for another kind of machine. '),
+				'Most hosts are x86_64 (the download ending in ', h('code', null, 'linux-x86_64'),
+				'); ARM servers and the Raspberry Pi are aarch64. Your control panel\'s server information says which ("Architecture" or "Machine"). ',
+				'Upload the programs of the other download into ', h('code', null, 'api-bin/'), ' over these.'),
+			h('li', null, 'The programs in ', h('code', null, 'api-bin/'), ' are not executable: set them to 755 (permissions, or "chmod", in your FTP program or file manager), and the folder itself to 755.'),
+			h('li', null, 'Your host runs no CGI programs for this site: ask it to allow CGI or FastCGI (mod_fcgid) and .htaccess files (AllowOverride).')),
+		h('p', null, 'Then reload this page. The server\'s error log (Errors or Logs in your control panel) may say more.'));
 }
 
 /* The same for a shop kept on a PostgreSQL server (the message names it):
@@ -563,7 +582,11 @@ function settingValue(key, def) {
 async function loadLocations() { st.locations = (await apiGet('admin/locations')).locations || []; }
 async function loadUsers() { st.users = (await apiGet('admin/users')).users || []; }
 async function loadPrograms() { st.programs = (await apiGet('admin/programs')).programs || []; }
-async function loadSettings() { st.settings = (await apiGet('admin/settings')).settings || []; }
+async function loadSettings() {
+	const d = await apiGet('admin/settings');
+	st.settings = d.settings || [];
+	showHosting('hosting-warn', d.hosting);
+}
 
 /* ---- views and session ------------------------------------------------ */
 
@@ -651,40 +674,100 @@ async function boot() {
 	try {
 		const r = await rawFetch('GET', 'setup');
 		const d = payload(r);
-		if (d.setup_needed === true) showSetup(typeof d.code_file === 'string' && d.code_file ? d.code_file : 'loyalty.db.setup-code', typeof d.code_command === 'string' && d.code_command !== '');
+		if (d.setup_needed === true) showSetup(d);
 		else showLogin(null);
 	} catch (e) {
 		if (e instanceof ApiError && e.status === 404) { showLogin(null); return; }
 		$('boot-text').textContent = 'The back office could not start.';
-		setMsg('boot-error', e);
+		setMsg('boot-error', e instanceof ApiError && e.status === 500 && !e.served ? h('span', null, errorNode(e, true), startHelp()) : e);
 		show('boot-retry', true);
 		$('boot-retry').focus();
 	}
 }
 
-function showSetup(codeFile, byCommand) {
+/* What the host's layout lets others reach (the hosting object of the
+ * setup and settings answers): the warnings as paragraphs, or null. */
+const HOSTING_WARNINGS = {
+	shared_web_user: [
+		'Your host runs this shop\'s programs as the web server\'s user, which every other website on this server shares. ',
+		'Any of them can read and change your shop\'s data: customers, balances and logins. That is fine for trying the service out. ',
+		'For a real shop, ask your host to run your programs as your own account ("suEXEC", or CGI or PHP "as your own user"; most hosts do) or move to a host that does; then this warning goes away.'],
+	data_folder_writable_by_all: [
+		'Every user of this server may delete or swap the files in the database\'s folder (mode 777): someone else could replace your shop\'s database. ',
+		'Once your host runs the programs as your own account, set that folder (data/) to 700 with your FTP program or file manager.'],
+	database_readable_by_all: [
+		'Every user of this server may read the database file. Remove the line "umask = 022" from api-bin/loyalty.conf and set the files in data/ to 600.']
+};
+function hostingWarning(hosting) {
+	const list = hosting && Array.isArray(hosting.warnings) ? hosting.warnings.filter((w) => HOSTING_WARNINGS[w]) : [];
+	if (!list.length) return null;
+	return h('div', null, h('p', null, h('strong', null, 'Your shop\'s data is not private on this host.')),
+		...list.map((w) => h('p', { dataset: { warning: w } }, HOSTING_WARNINGS[w].join(''))));
+}
+function showHosting(id, hosting) {
+	const n = hostingWarning(hosting);
+	setKids($(id));
+	if (n) $(id).append(n);
+	show(id, !!n);
+}
+
+/* The setup's ways to show the installation is one's own: the code (its
+ * file, or loyalty-admin on PostgreSQL), or a proof file put beside the
+ * programs (d.proof, where the server offers it). On a shared web user
+ * the code's file is the web server's, unreadable over FTP: the proof
+ * file first. */
+let setupProof = null, setupByProof = false;
+function showSetup(d) {
+	const codeFile = typeof d.code_file === 'string' && d.code_file ? d.code_file : 'loyalty.db.setup-code';
+	const byCommand = typeof d.code_command === 'string' && d.code_command !== '';
+	const p = d.proof;
+	setupProof = p && typeof p.secret === 'string' && typeof p.file === 'string' && typeof p.folder === 'string' ? p : null;
+	const shared = !!(d.hosting && Array.isArray(d.hosting.warnings) && d.hosting.warnings.includes('shared_web_user'));
 	showView('setup-view');
 	document.title = 'Set up your shop · Loyalty back office';
-	show('setup-code-in-file', !byCommand);
-	show('setup-code-by-command', byCommand);
+	showHosting('setup-hosting', d.hosting);
 	$('setup-code-file').textContent = codeFile;
 	$('setup-db-file').textContent = codeFile.replace(/\.setup-code$/, '') || 'loyalty.db';
-	$('setup-code').focus();
+	if (setupProof) {
+		$('setup-proof-name').textContent = setupProof.file;
+		$('setup-proof-folder').textContent = setupProof.folder;
+		const a = $('setup-proof-download');
+		if (a.href.startsWith('blob:')) URL.revokeObjectURL(a.href);
+		a.href = URL.createObjectURL(new Blob(['This file shows that this Loyalty POS installation is yours.\r\n' +
+			'Upload it into the folder ' + setupProof.folder + '/ of the shop, beside the programs.\r\n' +
+			'You may delete it once your shop is set up.\r\n'], { type: 'text/plain' }));
+		a.download = setupProof.file;
+		$('setup-proof-why').hidden = !shared;
+	}
+	setSetupWay(!!setupProof && shared, byCommand);
+}
+function setSetupWay(byProof, byCommand) {
+	setupByProof = byProof && !!setupProof;
+	show('setup-proof', setupByProof);
+	show('setup-code-in-file', !setupByProof && !byCommand);
+	show('setup-code-by-command', !setupByProof && byCommand);
+	show('setup-code-field', !setupByProof);
+	show('setup-switch', !!setupProof);
+	$('setup-switch-button').textContent = setupByProof ? 'Use the setup code instead' :
+	    byCommand ? 'I cannot run that command' : 'I cannot open that file';
+	$('setup-switch-button').dataset.byCommand = byCommand ? '1' : '';
+	(setupByProof ? $('setup-proof-download') : $('setup-code')).focus();
 }
 
 async function onSetup(form) {
-	const code = need($('setup-code'), 'the setup code', 64);
+	const code = setupByProof ? '' : need($('setup-code'), 'the setup code', 64);
 	const shop = need($('setup-shop'), 'the shop\'s name', 200);
 	const loc = need($('setup-location'), 'the name of the first location', 200);
 	const name = need($('setup-name'), 'your name', 200);
 	const email = need($('setup-email'), 'your e-mail address', 254);
 	if (!looksLikeEmail(email)) throw new FormError('Enter an e-mail address such as you@example.com.', $('setup-email'));
 	const password = needPassword($('setup-password'), $('setup-password2'));
+	const proof = setupByProof ? setupProof : null;
 	try {
-		await apiCreate('setup', 'setup', {
-			setup_code: code, merchant_name: shop, location_name: loc,
+		await apiCreate('setup', 'setup', Object.assign(proof ? { setup_proof: proof.secret } : { setup_code: code }, {
+			merchant_name: shop, location_name: loc,
 			owner_name: name, owner_email: email, owner_password: password
-		}, true);
+		}), true);
 	} catch (e) {
 		if (e instanceof ApiError && e.status === 404) {
 			showLogin('This shop is set up already. Log in with the owner\'s e-mail and password.', email);
@@ -700,7 +783,8 @@ async function onSetup(form) {
 		setMsg('login-error', e);
 		return;
 	}
-	$('app-notice').textContent = 'Your shop "' + shop + '" is ready. Next: add a login for each till or cashier, then a loyalty program, then issue cards.';
+	$('app-notice').textContent = 'Your shop "' + shop + '" is ready. Next: add a login for each till or cashier, then a loyalty program, then issue cards.' +
+	    (proof ? ' You may now delete the file ' + proof.file + ' from the folder ' + proof.folder + '/ (where it is still there).' : '');
 	show('app-notice', true);
 }
 
@@ -2257,6 +2341,9 @@ function init() {
 		h('div', { id: 'toast-live', className: 'visually-hidden', role: 'status' }));
 	$('boot-retry').addEventListener('click', boot);
 	onSubmit($('setup-form'), onSetup);
+	$('setup-switch-button').addEventListener('click', (ev) => {
+		setSetupWay(!setupByProof, ev.currentTarget.dataset.byCommand === '1');
+	});
 	onSubmit($('login-form'), onLogin);
 	$('logout-button').addEventListener('click', () => endSession('You are logged out.'));
 	$('staff-logout').addEventListener('click', () => endSession('You are logged out.'));

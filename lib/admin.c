@@ -718,6 +718,7 @@ static struct lc_db *
 db_open(const char *name, const char *from, int create)
 {
 	struct lc_db *db = NULL;
+	struct stat st;
 	const char *why;
 	char shown[1024];
 	int unusable;
@@ -731,6 +732,14 @@ db_open(const char *name, const char *from, int create)
 	    !create && !lc_db_name_is_pg(name) && access(name, F_OK) == -1 &&
 	    lc_conf_db_problem(name, 1) == NULL ?
 	    " (loyalty-admin init creates it)" : "");
+	/* A shared web user's database, seen over SSH as the account. */
+	if (!lc_db_name_is_pg(name) && stat(name, &st) == 0 &&
+	    st.st_uid != geteuid())
+		fprintf(stderr, "loyalty-admin: the database belongs to uid %ld, "
+		    "not to you (uid %ld): the user the web server runs the "
+		    "shop as, where it is not your account. Make changes in the "
+		    "back office, or run loyalty-admin as that user.\n",
+		    (long)st.st_uid, (long)geteuid());
 	return NULL;
 }
 

@@ -113,5 +113,7 @@ lc_h_admin_settings(struct lc_ctx *ctx)
 			return -1;
 	}
 	ctx->out = settings(ctx->dom.db);
+	/* Read-only: what the owner must know of the host (back office). */
+	json_object_object_add(ctx->out, "hosting", lc_fmt_hosting(ctx));
 	return 0;
 }

@@ -6,6 +6,28 @@
 
 #include "lc_int.h"
 
+/*
+ * The proof file's way, where the programs' folder is the account's
+ * alone: a new secret each time (nothing kept; the file's name is the
+ * secret's hash), the file to put, and the folder's own name.
+ */
+static void
+add_proof(struct lc_ctx *ctx)
+{
+	char secret[LC_PROOF_SECRET_LEN + 1], name[128];
+	const char *d = ctx->prog_dir != NULL ? ctx->prog_dir : "";
+	json_object *p;
+
+	if (lc_setup_proof_new(d, secret, name, sizeof(name)) == -1)
+		return;
+	p = json_object_new_object();
+	json_object_object_add(p, "secret", json_object_new_string(secret));
+	json_object_object_add(p, "file", json_object_new_string(name));
+	json_object_object_add(p, "folder", json_object_new_string(
+	    strrchr(d, '/') != NULL ? strrchr(d, '/') + 1 : d));
+	json_object_object_add(ctx->out, "proof", p);
+}
+
 static int
 setup_get(struct lc_ctx *ctx)
 {
@@ -25,6 +47,9 @@ setup_get(struct lc_ctx *ctx)
 		    json_object_new_boolean(1));
 		json_object_object_add(ctx->out, "code_command",
 		    json_object_new_string("loyalty-admin setup-code"));
+		add_proof(ctx);
+		json_object_object_add(ctx->out, "hosting",
+		    lc_fmt_hosting(ctx));
 		return 0;
 	}
 	if (lc_setup_file(ctx->db_path, file, sizeof(file)) == -1)
@@ -37,6 +62,8 @@ setup_get(struct lc_ctx *ctx)
 	    json_object_new_boolean(1));
 	json_object_object_add(ctx->out, "code_file",
 	    json_object_new_string(base));
+	add_proof(ctx);
+	json_object_object_add(ctx->out, "hosting", lc_fmt_hosting(ctx));
 	return 0;
 }
 
@@ -59,6 +86,7 @@ setup_post(struct lc_ctx *ctx)
 		return lc_fail(ctx, LC_E_NOT_FOUND, NULL, NULL);
 	/* A missing code is a wrong one: 403, counted, like any guess. */
 	if (lc_in_str(e, ctx->in, "setup_code", 0, 64, &in.code) == -1 ||
+	    lc_in_str(e, ctx->in, "setup_proof", 0, 64, &in.proof) == -1 ||
 	    lc_in_str(e, ctx->in, "merchant_name", 1, LC_NAME_MAX,
 	    &in.merchant_name) == -1 ||
 	    lc_text_check(e, "merchant_name", in.merchant_name, LC_NAME_MAX,
@@ -77,6 +105,7 @@ setup_post(struct lc_ctx *ctx)
 		return -1;
 	if (in.code == NULL)
 		in.code = "";
+	in.prog_dir = ctx->prog_dir != NULL ? ctx->prog_dir : "";
 	if (lc_utf8_chars(password) < LC_PASSWORD_MIN)
 		return lc_fail(ctx, LC_E_VALIDATION, "owner_password",
 		    "owner_password must be %d to %d characters", LC_PASSWORD_MIN,

@@ -5,6 +5,7 @@
  */
 #include <string.h>
 
+#include "lc_conf.h"
 #include "lc_int.h"
 
 static void
@@ -669,4 +670,27 @@ lc_fmt_txn_row(json_object *a, const struct lc_txn_row *t)
 		    json_object_new_string(it->client_ts));
 	lc_fmt_hist_extra(o, it);
 	json_object_array_add(a, o);
+}
+
+json_object *
+lc_fmt_hosting(const struct lc_ctx *ctx)
+{
+	static const struct {
+		int flag;
+		const char *name;
+	} w[] = {
+		{ LC_HOST_SHARED_USER, "shared_web_user" },
+		{ LC_HOST_DATA_WRITABLE, "data_folder_writable_by_all" },
+		{ LC_HOST_DATA_READABLE, "database_readable_by_all" },
+	};
+	json_object *o = json_object_new_object(), *a = json_object_new_array();
+	int flags = lc_conf_hosting(ctx->prog_dir != NULL ? ctx->prog_dir : "",
+	    ctx->db_path);
+	size_t i;
+
+	for (i = 0; i < sizeof(w) / sizeof(w[0]); i++)
+		if (flags & w[i].flag)
+			json_object_array_add(a, str(w[i].name));
+	add(o, "warnings", a);
+	return o;
 }

@@ -36,6 +36,7 @@ conf_reset(struct lc_conf *c)
 	c->db[0] = '\0';
 	c->umask = -1;
 	c->err[0] = '\0';
+	c->dir[0] = '\0';
 }
 
 /* Sets c->err, drops every setting read; returns -1. */
@@ -196,7 +197,7 @@ lc_conf_load(struct lc_conf *c)
 	char exe[LC_CONF_PATH_MAX], file[LC_CONF_PATH_MAX];
 	const char *from = exe, *slash;
 	ssize_t n;
-	int len;
+	int len, rc;
 
 	/* The program's own file; where /proc is not there, the script the
 	 * web server started (CGI, and mod_fcgid's first request). */
@@ -214,7 +215,50 @@ lc_conf_load(struct lc_conf *c)
 		conf_reset(c);
 		return conf_fail(c, "%s: the folder's path is too long", from);
 	}
-	return lc_conf_read(c, file);
+	rc = lc_conf_read(c, file);
+	/* Fits: file is the folder and more. */
+	snprintf(c->dir, sizeof(c->dir), "%.*s", (int)(slash - from), from);
+	return rc;
+}
+
+int
+lc_conf_dir_private(const char *dir)
+{
+	struct stat st;
+
+	if (*dir == '\0' || stat(dir, &st) == -1 || !S_ISDIR(st.st_mode))
+		return 0;
+	/* suEXEC refuses programs in such a folder for the same reason. */
+	if (st.st_mode & (S_IWGRP | S_IWOTH))
+		return 0;
+	return st.st_uid == geteuid() || access(dir, W_OK) == -1;
+}
+
+int
+lc_conf_hosting(const char *dir, const char *db_path)
+{
+	char p[LC_CONF_PATH_MAX + 8];
+	const char *slash;
+	struct stat st;
+	int flags = 0;
+
+	if (*dir != '\0' && stat(dir, &st) == 0 && st.st_uid != geteuid())
+		flags |= LC_HOST_SHARED_USER;
+	if (db_path == NULL || lc_db_name_is_pg(db_path) ||
+	    (slash = strrchr(db_path, '/')) == NULL)
+		return flags;
+	/* The folder: the sticky bit (/tmp's) keeps others from deleting
+	 * or renaming what is not theirs. */
+	if (snprintf(p, sizeof(p), "%.*s", (int)(slash == db_path ? 1 :
+	    slash - db_path), db_path) < (int)sizeof(p) && stat(p, &st) == 0 &&
+	    (st.st_mode & S_IWOTH) && !(st.st_mode & S_ISVTX))
+		flags |= LC_HOST_DATA_WRITABLE;
+	if (stat(db_path, &st) == 0 && (st.st_mode & S_IROTH))
+		flags |= LC_HOST_DATA_READABLE;
+	if (snprintf(p, sizeof(p), "%s-wal", db_path) < (int)sizeof(p) &&
+	    stat(p, &st) == 0 && (st.st_mode & S_IROTH))
+		flags |= LC_HOST_DATA_READABLE;
+	return flags;
 }
 
 /* 1 when the file exists and this user may not both read and write it. */

@@ -200,6 +200,12 @@ lc_db_close(struct lc_db *db)
 }
 
 int
+lc_db_replaced(struct lc_db *db)
+{
+	return db != NULL && OPS(db)->replaced(db);
+}
+
+int
 lc_db_version(struct lc_db *db)
 {
 	return OPS(db)->version(db);

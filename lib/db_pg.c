@@ -293,6 +293,14 @@ lc_pg_close(struct lc_db *db)
 	free(db);
 }
 
+/* A server's database has no file of ours to be swapped under us. */
+int
+lc_pg_replaced(struct lc_db *db)
+{
+	(void)db;
+	return 0;
+}
+
 PGconn *
 lc_pg_handle(struct lc_db *db)
 {

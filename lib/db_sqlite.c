@@ -3,6 +3,9 @@
  * every function of lc_store.h. This is the only file of the library that
  * steps a statement or reads a column; everything above it sees structs.
  */
+#include <sys/stat.h>
+
+#include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +24,8 @@ struct lc_db {
 	struct lc_queue queue;		/* of writers (db_queue.c) */
 	int writer;			/* set up to write (writer_setup) */
 	int wal_frames;			/* in the log after our last commit */
+	dev_t dev;			/* the file opened (sq_replaced) */
+	ino_t ino;
 };
 
 #define SQ_DECL(ret, name, params) static ret sq_##name params;
@@ -248,6 +253,7 @@ lc_sq_open(const char *path, int create, const char **errmsg,
     int *misconfigured)
 {
 	struct lc_db *db;
+	struct stat st;
 	int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX;
 
 	*errmsg = NULL;
@@ -307,6 +313,14 @@ lc_sq_open(const char *path, int create, const char **errmsg,
 		*errmsg = "cannot configure the database";
 		goto fail;
 	}
+	/* The file now open, made by now if it was not there: what
+	 * sq_replaced compares the name with. */
+	if (stat(path, &st) == -1) {
+		*errmsg = "the database file vanished as it was opened";
+		goto fail;
+	}
+	db->dev = st.st_dev;
+	db->ino = st.st_ino;
 	return db;
 fail:
 	if (misconfigured != NULL && *misconfigured == 0)
@@ -315,15 +329,39 @@ fail:
 	return NULL;
 }
 
+/*
+ * A merchant who starts over deletes loyalty.db* over FTP, and a restore
+ * may put another file in its place; a process of FastCGI keeps the one
+ * it opened, and would go on in a file no one else sees (a shop set up in
+ * a deleted file). One stat a request tells.
+ */
+static int
+sq_replaced(struct lc_db *db)
+{
+	const char *path = sqlite3_db_filename(db->h, "main");
+	struct stat st;
+
+	if (path == NULL || *path == '\0')
+		return 0;
+	if (stat(path, &st) == -1)
+		return errno == ENOENT || errno == ENOTDIR;
+	return st.st_dev != db->dev || st.st_ino != db->ino;
+}
+
 static void
 sq_close(struct lc_db *db)
 {
-	int i;
+	int one = 1, i;
 
 	if (db == NULL)
 		return;
 	for (i = 0; i < LC_SQL__MAX; i++)
 		sqlite3_finalize(db->stmts[i]);
+	/* The last connection's close deletes the -wal and -shm by name:
+	 * of a replaced file, those names may be the new file's now. */
+	if (db->h != NULL && db->ino != 0 && sq_replaced(db))
+		(void)sqlite3_file_control(db->h, "main",
+		    SQLITE_FCNTL_PERSIST_WAL, &one);
 	sqlite3_close(db->h);
 	lc_queue_close(&db->queue);
 	free(db);

@@ -290,9 +290,15 @@ ensure_db(struct lc_ctx *ctx)
 		from = "the build's default";
 	}
 	if (conn != NULL && strcmp(conn_path, path) == 0) {
-		ctx->dom.db = conn;
-		ctx->db_path = conn_path;
-		return 0;
+		if (!lc_db_replaced(conn)) {
+			ctx->dom.db = conn;
+			ctx->db_path = conn_path;
+			return 0;
+		}
+		/* Deleted or put back by someone: what is there now. */
+		lc_log("database %s was removed or replaced since this process "
+		    "opened it: opening it again", lc_db_name_shown(path, shown,
+		    sizeof(shown)));
 	}
 	lc_db_close(conn);
 	conn = NULL;
@@ -455,6 +461,7 @@ serve_one(const struct lc_endpoint *ep,
 	else if (request_uuid(ctx.request_id) == -1)
 		lc_fail(&ctx, LC_E_INTERNAL, NULL, NULL);
 	ctx.dom.request_id = ctx.request_id;
+	ctx.prog_dir = conf.dir;
 	if (ctx.dom.err.code == LC_OK && precheck(&ctx, ep) == 0 &&
 	    ep->handler(&ctx) == -1 && ctx.dom.err.code == LC_OK)
 		lc_fail(&ctx, LC_E_INTERNAL, NULL, NULL);

@@ -14,6 +14,7 @@
  * Kept in the order of lc_store.h. */
 #define LC_DB_OPS(X) \
 	X(void, close, (struct lc_db *)) \
+	X(int, replaced, (struct lc_db *)) \
 	X(int, version, (struct lc_db *)) \
 	X(int, begin, (struct lc_db *, int write)) \
 	X(void, idle, (struct lc_db *)) \

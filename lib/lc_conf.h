@@ -14,7 +14,21 @@ struct lc_conf {
 	int umask;			/* umask; -1 unset */
 	char err[LC_CONF_PATH_MAX + 256]; /* what is wrong, and where; ""
 					 * when the file is good or none */
+	char dir[LC_CONF_PATH_MAX];	/* the program's folder (lc_conf_load);
+					 * "" when unknown */
 };
+
+/*
+ * What the host's layout lets others do (lc_conf_hosting), each a flag:
+ * on a shared web user, every site of the host runs as the user the
+ * service runs as and reaches what it reaches.
+ */
+#define LC_HOST_SHARED_USER	0x01	/* the service runs as a user who
+					 * does not own its programs */
+#define LC_HOST_DATA_WRITABLE	0x02	/* every user may delete or swap
+					 * files in the database's folder */
+#define LC_HOST_DATA_READABLE	0x04	/* every user may read the
+					 * database or its log */
 
 /*
  * Reads loyalty.conf from the folder of the running program (a missing
@@ -32,5 +46,17 @@ int lc_conf_read(struct lc_conf *c, const char *file);
  * a client, or NULL when nothing is wrong that shows.
  */
 const char *lc_conf_db_problem(const char *path, int create);
+
+/* The LC_HOST_* flags of this process, its programs' folder dir ("" for
+ * unknown) and the database path (a PostgreSQL name has no files). */
+int lc_conf_hosting(const char *dir, const char *db_path);
+
+/*
+ * 1 when only the account that owns the programs may put files into
+ * their folder dir: not other users, nor this process where it runs as
+ * another user (every site of a shared web user runs as that one). What
+ * the setup's proof file rests on (rule_setup.c).
+ */
+int lc_conf_dir_private(const char *dir);
 
 #endif

@@ -137,6 +137,7 @@ struct lc_ctx {
 	char request_id[LC_REQUEST_ID_MAX + 1];
 	json_object *in;		/* owned: parsed JSON body, NULL none */
 	const char *db_path;		/* the database's file */
+	const char *prog_dir;		/* the responder's folder, "" unknown */
 	const char *subpath;		/* below a tree endpoint's path: "" or
 					 * "/..." (in req.path) */
 	/* The answer. */
@@ -188,6 +189,9 @@ void lc_fmt_hist_extra(json_object *o, const struct lc_hist_item *);
 void lc_fmt_txn_row(json_object *a, const struct lc_txn_row *);
 json_object *lc_fmt_tokens(const struct lc_tokens *);
 json_object *lc_fmt_user(const struct lc_profile *);
+/* What the host's layout lets others reach: {"warnings": [names]}, an
+ * empty list where nothing (lc_conf_hosting's flags, by name). */
+json_object *lc_fmt_hosting(const struct lc_ctx *);
 /* The success envelope around data, and the error body. */
 json_object *lc_fmt_envelope(json_object *data, const char *request_id,
     int64_t now);

@@ -419,6 +419,8 @@ int lc_auth_hash_password(const char *password, char *out, size_t outsz);
 struct lc_setup {
 	const char *code, *merchant_name, *location_name, *owner_name;
 	const char *owner_email;
+	const char *proof;		/* instead of the code: a proof's secret */
+	const char *prog_dir;		/* where its file is to be */
 	char hash[LC_HASH_MAX + 1];	/* of the owner's password */
 };
 struct lc_setup_result {
@@ -437,7 +439,19 @@ int lc_setup_needed(struct lc_dom *, const char *db_path);
 #define LC_SETUP_CODE_LEN 20
 int lc_setup_code(struct lc_dom *, const char *db_path,
     char out[LC_SETUP_CODE_LEN + 1]);
-/* Guarded like a login; NOT_FOUND once an owner exists. */
+/*
+ * The other way to show the installation is one's own, where the code's
+ * file cannot be read over FTP (a shared web user writes it): a file
+ * named after a secret, put into the programs' folder, which only the
+ * account that owns them may write (lc_conf_dir_private). A new secret
+ * and the file's name: 0, or -1 when the folder is not private (or the
+ * names do not fit).
+ */
+#define LC_PROOF_SECRET_LEN 26
+int lc_setup_proof_new(const char *prog_dir,
+    char secret[LC_PROOF_SECRET_LEN + 1], char *file, size_t filesz);
+/* Guarded like a login; NOT_FOUND once an owner exists. in->proof set:
+ * its file must be in in->prog_dir, else FORBIDDEN on setup_proof. */
 int lc_setup(struct lc_dom *, const char *db_path, const struct lc_setup *,
     struct lc_setup_result *);
 

@@ -37,6 +37,10 @@ struct lc_db *lc_db_open(const char *path, int create, const char **errmsg);
 struct lc_db *lc_db_open_ex(const char *path, int create,
     const char **errmsg, int *misconfigured);
 void lc_db_close(struct lc_db *);
+/* 1 when the database this connection has open is no longer the one at
+ * its name (its file was deleted, or replaced by another): the process
+ * then opens the name again. 0 otherwise, and always on PostgreSQL. */
+int lc_db_replaced(struct lc_db *);
 int lc_db_version(struct lc_db *);	/* schema version, or -1 */
 /* The database path: explicit, else LOYALTY_DB, else the build default. */
 const char *lc_db_default_path(const char *explicit_path);

@@ -1,8 +1,11 @@
 /*
  * First run. A new installation has no owner; the service then writes a
  * one-time setup code to a file beside the database, readable only by the
- * service's user, which the merchant reads over FTP or the host's file
- * manager. Setup with that code creates the merchant, its first location
+ * service's user (never by others, whatever the umask), which the
+ * merchant reads over FTP or the host's file manager. Where the service
+ * runs as a user the merchant is not (a shared web user), the merchant
+ * proves the installation theirs with a file put into the programs'
+ * folder instead (lc_setup_proof_new). Setup with that code creates the merchant, its first location
  * and the owner, and deletes the file; with an owner in place there is
  * no setup any more. Finding a fresh install first is not enough to take
  * it: the code is on the server only.
@@ -13,8 +16,10 @@
  * setup-code on a machine that reaches the database, and emptied by the
  * setup's own write.
  */
-#include <ctype.h>
 #include <sys/stat.h>
+
+#include <ctype.h>
+#include <libscrypt.h>
 
 #include <errno.h>
 #include <fcntl.h>
@@ -22,12 +27,21 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "lc_conf.h"
 #include "lc_int.h"
 
 #define CODE_LEN LC_SETUP_CODE_LEN	/* 20 of 32 symbols: 100 bits */
 /* Not an e-mail: the throttle keys of logins never meet it. */
 #define GUARD_KEY "setup:code"
 #define CODE_SETTING "setup_code"
+/* The proof file: loyalty-setup-<24 symbols>.txt, the symbols 120 bits of
+ * scrypt of the secret (cheap: 1 MiB, a few ms), so that seeing the file
+ * does not give away the secret that goes with it. */
+#define PROOF_PREFIX "loyalty-setup-"
+#define PROOF_SUFFIX ".txt"
+#define PROOF_HASH_LEN 15
+#define PROOF_SALT "loyalty-pos setup proof"
+static const char b32[] = "abcdefghijklmnopqrstuvwxyz234567";
 
 /* 1 when the code is kept in the database (not in a file beside it). */
 static int
@@ -59,19 +73,6 @@ code_read(const char *file, char code[CODE_LEN + 1])
 	memcpy(code, buf, CODE_LEN);
 	code[CODE_LEN] = '\0';
 	return 1;
-}
-
-/* The code is for the service's user alone, unless the set-up lets
- * others read what the service makes (loyalty.conf's umask 022: a host
- * whose web server runs as a user the shop's owner is not, who must
- * still read the code with an FTP program). */
-static mode_t
-code_mode(void)
-{
-	mode_t m = umask(0);
-
-	(void)umask(m);
-	return (m & 004) ? 0600 : 0644 & ~m;
 }
 
 /* A new code: 0 or -1. */
@@ -107,7 +108,7 @@ code_make(const char *file)
 	code[CODE_LEN + 1] = '\0';
 	(void)unlink(tmp);
 	if ((fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
-	    code_mode())) == -1)
+	    0600)) == -1)
 		return -1;
 	if (write(fd, code, CODE_LEN + 1) == CODE_LEN + 1 && fsync(fd) == 0)
 		rc = 0;
@@ -132,6 +133,70 @@ code_get(struct lc_dom *dom, char code[CODE_LEN + 1])
 		return 0;
 	memcpy(code, v, CODE_LEN + 1);
 	return 1;
+}
+
+/* The proof file's name for secret (checked: the length and symbols a
+ * new one has) into out: 0, or -1. */
+static int
+proof_name(const char *secret, char *out, size_t outsz)
+{
+	uint8_t h[PROOF_HASH_LEN];
+	char sym[PROOF_HASH_LEN * 8 / 5 + 1];
+	size_t i, bit;
+
+	if (strlen(secret) != LC_PROOF_SECRET_LEN ||
+	    strspn(secret, b32) != LC_PROOF_SECRET_LEN)
+		return -1;
+	if (libscrypt_scrypt((const uint8_t *)secret, LC_PROOF_SECRET_LEN,
+	    (const uint8_t *)PROOF_SALT, sizeof(PROOF_SALT) - 1, 1024, 8, 1,
+	    h, sizeof(h)) != 0)
+		return -1;
+	for (i = 0; i < sizeof(sym) - 1; i++) {
+		bit = i * 5;
+		sym[i] = b32[((h[bit / 8] << 8 | (bit / 8 + 1 < sizeof(h) ?
+		    h[bit / 8 + 1] : 0)) >> (11 - bit % 8)) & 31];
+	}
+	sym[sizeof(sym) - 1] = '\0';
+	return snprintf(out, outsz, PROOF_PREFIX "%s" PROOF_SUFFIX, sym) >=
+	    (int)outsz ? -1 : 0;
+}
+
+int
+lc_setup_proof_new(const char *prog_dir, char secret[LC_PROOF_SECRET_LEN + 1],
+    char *file, size_t filesz)
+{
+	unsigned char rnd[LC_PROOF_SECRET_LEN];
+	size_t i;
+
+	if (!lc_conf_dir_private(prog_dir) || lc_random(rnd, sizeof(rnd)) == -1)
+		return -1;
+	for (i = 0; i < LC_PROOF_SECRET_LEN; i++)
+		secret[i] = b32[rnd[i] & 31];
+	secret[LC_PROOF_SECRET_LEN] = '\0';
+	return proof_name(secret, file, filesz);
+}
+
+/*
+ * 1 when the proof file of secret is in prog_dir, a file of the folder's
+ * owner, and the folder private; 0 otherwise. path gets the file's path
+ * (for the error and its removal).
+ */
+static int
+proof_present(const char *prog_dir, const char *secret, char *path,
+    size_t pathsz)
+{
+	char name[128];
+	struct stat dir, st;
+
+	path[0] = '\0';
+	if (proof_name(secret, name, sizeof(name)) == -1 ||
+	    snprintf(path, pathsz, "%s/%s", prog_dir, name) >= (int)pathsz)
+		return 0;
+	if (!lc_conf_dir_private(prog_dir) || stat(prog_dir, &dir) == -1)
+		return 0;
+	/* lstat: a link could point anywhere, made by anyone. */
+	return lstat(path, &st) == 0 && S_ISREG(st.st_mode) &&
+	    st.st_uid == dir.st_uid;
 }
 
 int
@@ -265,6 +330,15 @@ setup_rule(struct lc_dom *dom, void *arg)
 	return 0;
 }
 
+/* The programs' folder's own name, for messages. */
+static const char *
+prog_base(const struct lc_setup *in)
+{
+	const char *d = in->prog_dir != NULL ? in->prog_dir : "";
+
+	return strrchr(d, '/') != NULL ? strrchr(d, '/') + 1 : d;
+}
+
 int
 lc_setup(struct lc_dom *dom, const char *db_path, const struct lc_setup *in,
     struct lc_setup_result *r)
@@ -272,10 +346,11 @@ lc_setup(struct lc_dom *dom, const char *db_path, const struct lc_setup *in,
 	struct setup su;
 	struct lc_write w = { NULL, NULL, setup_rule, NULL, &su, "setup",
 	    "merchant", NULL };
-	char file[4200], code[CODE_LEN + 1];
+	char file[4200], code[CODE_LEN + 1], proof[4200];
 	size_t i, n;
 	int rc, diff;
 
+	proof[0] = '\0';
 	memset(r, 0, sizeof(*r));
 	memset(&su, 0, sizeof(su));
 	su.in = in;
@@ -287,27 +362,37 @@ lc_setup(struct lc_dom *dom, const char *db_path, const struct lc_setup *in,
 		return lc_dom_fail(dom, LC_E_NOT_FOUND, NULL, NULL);
 	if (lc_guard_reserve(dom, GUARD_KEY, &su.g) == -1)
 		return -1;
-	if ((rc = su.in_db ? code_get(dom, code) : code_read(file, code)) ==
-	    -1) {
+	if (in->proof != NULL && *in->proof != '\0') {
+		su.right = proof_present(in->prog_dir, in->proof, proof,
+		    sizeof(proof));
+	} else if ((rc = su.in_db ? code_get(dom, code) :
+	    code_read(file, code)) == -1) {
 		lc_log("cannot read the setup code in %s", su.in_db ?
 		    "the database" : file);
 		lc_dom_fail(dom, LC_E_INTERNAL, NULL, NULL);
 		lc_guard_abandon(dom, &su.g, 0);
 		return -1;
+	} else {
+		/* Compared in constant time; letter case forgiven. */
+		n = strlen(in->code);
+		diff = rc == 0;
+		for (i = 0; i < CODE_LEN; i++)
+			diff |= (i < n ? toupper((unsigned char)in->code[i]) :
+			    0) ^ (rc == 1 ? code[i] : 1);
+		su.right = !diff && n == CODE_LEN;
 	}
-	/* Compared in constant time; letter case forgiven. */
-	n = strlen(in->code);
-	diff = rc == 0;
-	for (i = 0; i < CODE_LEN; i++)
-		diff |= (i < n ? toupper((unsigned char)in->code[i]) : 0) ^
-		    (rc == 1 ? code[i] : 1);
-	su.right = !diff && n == CODE_LEN;
 	if (lc_write(dom, &w, NULL) == -1) {
 		lc_guard_abandon(dom, &su.g, !su.right);
 		return -1;
 	}
 	if (su.taken)
 		return lc_dom_fail(dom, LC_E_NOT_FOUND, NULL, NULL);
+	if (!su.right && in->proof != NULL && *in->proof != '\0')
+		return lc_dom_fail(dom, LC_E_FORBIDDEN, "setup_proof",
+		    "There is no file %s in the programs' folder (%s/) yet, or "
+		    "it is not your account's: upload it there, then send the "
+		    "form again.", strrchr(proof, '/') != NULL ?
+		    strrchr(proof, '/') + 1 : "for this proof", prog_base(in));
 	if (!su.right && su.in_db)
 		return lc_dom_fail(dom, LC_E_FORBIDDEN, "setup_code",
 		    "The setup code is wrong. loyalty-admin setup-code shows "
@@ -317,7 +402,11 @@ lc_setup(struct lc_dom *dom, const char *db_path, const struct lc_setup *in,
 		    "The setup code is wrong. It is in the file %s beside the "
 		    "database.", strrchr(file, '/') ? strrchr(file, '/') + 1 :
 		    file);
-	if (!su.in_db && unlink(file) == -1)
+	if (!su.in_db && unlink(file) == -1 && errno != ENOENT)
 		lc_log("setup done, but %s stays: %s", file, strerror(errno));
+	/* Used up; where the folder is not this user's to write (a shared
+	 * web user), the owner deletes it (the back office says so). */
+	if (proof[0] != '\0' && su.right)
+		(void)unlink(proof);
 	return 0;
 }
