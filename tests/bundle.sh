@@ -21,7 +21,7 @@ top_builddir=${top_builddir:-$PWD}
 . "$top_srcdir/tests/lib.sh"
 
 command -v jq >/dev/null || bail "jq is needed"
-NPOINTS=37
+NPOINTS=43
 if ! lc_want_packages build bundle; then
 	skip "$NPOINTS" "the bundle's build tools cannot be installed (tools/lib.sh LC_PKGS_BUNDLE)"
 	done_testing
@@ -45,7 +45,7 @@ version=$(sed -n 's/^AC_INIT(\[[^]]*\], *\[\([^]]*\)\].*/\1/p' "$top_srcdir/conf
 # Each bundle's unpacked top folder and its responders' folder, by arch.
 TOP_x86_64='' DIR_x86_64='' TOP_aarch64='' DIR_aarch64=''
 
-# check_bundle ARCH ELF-MACHINE: the points about its files (8).
+# check_bundle ARCH ELF-MACHINE: the points about its files (11).
 check_bundle() {
 	local arch=$1 machine=$2 tgz top web dir f bad n rules missing
 	tgz=$W/dist/loyalty-pos-$version-linux-$arch.tar.gz
@@ -56,6 +56,22 @@ check_bundle() {
 	web=$top/loyalty-pos
 	is "$(cd "$top" && ls -A | tr '\n' ' ')" "INSTALL admin loyalty-pos " \
 	    "$arch: the bundle holds INSTALL, admin/ and the web root loyalty-pos/"
+	# The .zip: the same files with the same modes (the programs 755),
+	# as unzip unpacks it.
+	zip=${tgz%.tar.gz}.zip
+	mkdir -p "$T/$arch.zip"
+	if grep -qxF "$zip" "$T/bundle.out" && unzip -q "$zip" -d "$T/$arch.zip"; then
+		is "$(cd "$T/$arch.zip" && find . -printf '%p %m %s\n' | LC_ALL=C sort | md5sum)" \
+		    "$(cd "$T/$arch" && find . -printf '%p %m %s\n' | LC_ALL=C sort | md5sum)" \
+		    "$arch: the .zip unpacks to the .tar.gz's files, modes and sizes"
+	else
+		ok "$arch: tools/bundle made and printed $zip, and unzip unpacks it" false
+	fi
+	# INSTALL is the whole story: nothing it names is elsewhere.
+	bad=$(grep -nE 'README|conf/apache|@[A-Z]+@|\ba x86|\ba aarch' "$top/INSTALL" || true)
+	is "$bad" "" "$arch: INSTALL points to no README or file outside the bundle, no placeholder is left"
+	ok "$arch: INSTALL names this bundle's version and machine" \
+	    grep -q "Loyalty POS $version for web hosting (Linux, $arch)" "$top/INSTALL"
 	# Every file of htdocs/, byte for byte.
 	bad=$(cd "$top_srcdir/htdocs" && find . -type f | while read -r f; do
 		cmp -s "$f" "$web/$f" || echo "$f"
