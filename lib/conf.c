@@ -242,7 +242,10 @@ lc_conf_hosting(const char *dir, const char *db_path)
 	struct stat st;
 	int flags = 0;
 
-	if (*dir != '\0' && stat(dir, &st) == 0 && st.st_uid != geteuid())
+	/* Programs root installed (a package, a machine of one's own) are
+	 * the machine owner's choice of user, not a host's shared one. */
+	if (*dir != '\0' && stat(dir, &st) == 0 && st.st_uid != geteuid() &&
+	    st.st_uid != 0)
 		flags |= LC_HOST_SHARED_USER;
 	if (db_path == NULL || lc_db_name_is_pg(db_path) ||
 	    (slash = strrchr(db_path, '/')) == NULL)

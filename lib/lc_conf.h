@@ -24,7 +24,8 @@ struct lc_conf {
  * service runs as and reaches what it reaches.
  */
 #define LC_HOST_SHARED_USER	0x01	/* the service runs as a user who
-					 * does not own its programs */
+					 * does not own its programs (nor
+					 * does root: a package's) */
 #define LC_HOST_DATA_WRITABLE	0x02	/* every user may delete or swap
 					 * files in the database's folder */
 #define LC_HOST_DATA_READABLE	0x04	/* every user may read the

@@ -263,6 +263,83 @@ test_names(void)
 	    "postgresql:") == 0, "lc_db_name_shown: cut to fit");
 }
 
+/* mkdir DIR/name with mode (chmod: the umask spares nothing). */
+static void
+dir_of(char *out, size_t sz, const char *name, mode_t mode)
+{
+	path_in(out, sz, name);
+	if ((mkdir(out, 0700) == -1 && errno != EEXIST) || chmod(out, mode) == -1)
+		bail("mkdir %s: %s", out, strerror(errno));
+}
+
+static void
+file_of(const char *path, mode_t mode)
+{
+	FILE *f;
+
+	if ((f = fopen(path, "w")) == NULL || fclose(f) == EOF ||
+	    chmod(path, mode) == -1)
+		bail("write %s: %s", path, strerror(errno));
+}
+
+/* The programs' folder a setup proof may rest on, and what a layout
+ * lets others reach (lc_conf_dir_private, lc_conf_hosting). */
+static void
+test_hosting(void)
+{
+	char d[512], db[600], wal[620];
+
+	dir_of(d, sizeof(d), "bin755", 0755);
+	ok(lc_conf_dir_private(d) == 1, "hosting: a 755 folder of this user's is private");
+	dir_of(d, sizeof(d), "bin775", 0775);
+	ok(lc_conf_dir_private(d) == 0, "hosting: a group-writable folder is not");
+	dir_of(d, sizeof(d), "bin757", 0757);
+	ok(lc_conf_dir_private(d) == 0, "hosting: a folder every user may write is not");
+	ok(lc_conf_dir_private("") == 0 && lc_conf_dir_private("/nonexistent/x") == 0,
+	    "hosting: an unknown or missing folder is not");
+	dir_of(d, sizeof(d), "bin755", 0755);
+	ok(lc_conf_hosting(d, NULL) == 0, "hosting: programs owned by this user: no warning");
+
+	dir_of(d, sizeof(d), "data700", 0700);
+	snprintf(db, sizeof(db), "%s/loyalty.db", d);
+	file_of(db, 0640);
+	ok(lc_conf_hosting("", db) == 0, "hosting: a 700 folder, a 640 database: no warning");
+	file_of(db, 0644);
+	ok(lc_conf_hosting("", db) == LC_HOST_DATA_READABLE,
+	    "hosting: a database every user may read is said");
+	file_of(db, 0600);
+	snprintf(wal, sizeof(wal), "%s-wal", db);
+	file_of(wal, 0604);
+	ok(lc_conf_hosting("", db) == LC_HOST_DATA_READABLE,
+	    "hosting: so is its -wal, which holds the latest writes");
+	(void)unlink(wal);
+	if (chmod(d, 0777) == -1)
+		bail("chmod: %s", strerror(errno));
+	ok(lc_conf_hosting("", db) == LC_HOST_DATA_WRITABLE,
+	    "hosting: a 777 folder of the database is said (its files can be swapped)");
+	if (chmod(d, 01777) == -1)
+		bail("chmod: %s", strerror(errno));
+	ok(lc_conf_hosting("", db) == 0,
+	    "hosting: not with the sticky bit, which keeps others' hands off");
+	ok(lc_conf_hosting("", "postgresql://h/db") == 0,
+	    "hosting: a PostgreSQL database has no files to say of");
+	/* Programs of another user: the shared web user's layout. */
+	dir_of(d, sizeof(d), "binother", 0755);
+	if (geteuid() != 0) {
+		ok(1, "# SKIP not root: cannot give a folder to another user");
+		ok(1, "# SKIP not root: cannot give a folder to another user");
+		return;
+	}
+	if (chown(d, 65534, 65534) == -1)
+		bail("chown: %s", strerror(errno));
+	ok(lc_conf_hosting(d, NULL) == LC_HOST_SHARED_USER,
+	    "hosting: programs of another user than the process's: a shared web user");
+	/* Root may write it all the same: what counts is that the
+	 * process's user could, as every site's could. */
+	ok(lc_conf_dir_private(d) == 0,
+	    "hosting: another user's folder this process may write is no proof's");
+}
+
 int
 main(void)
 {
@@ -276,6 +353,7 @@ main(void)
 	test_problem();
 	test_open();
 	test_names();
+	test_hosting();
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 	if (system(cmd) != 0)
 		diag("could not remove %s", dir);
