@@ -586,6 +586,11 @@ grep -E '^[a-z]+: .*\([0-9]+ s\)$|^total time' "$WD/check.log" |
     while IFS= read -r l; do diag "tools/check: $l"; done
 
 # Nothing of the steps may outlive them (a test's server, a responder).
+# A few seconds' grace for what is on its way out.
+for _ in 1 2 3 4 5; do
+	[ -z "$(chroot_pids)" ] && break
+	sleep 1
+done
 is "$(chroot_ps)" "" "nothing runs in the chroot any more"
 
 read -r fetched total <<<"$(apt_bytes "$WD"/serve-*.log "$WD"/reinstall.log "$WD/check.log")"

@@ -105,8 +105,17 @@ lt_pg_start() {
 	# The watcher (as the server's user, so after LT_PG_AS): polls for the
 	# script, then stops the cluster it left, waiting out a start in
 	# progress (pg_ctl start -t 60) for a script killed while starting it.
+	# lt_pg_stop ends it with TERM, which ends its sleep too (a sleep
+	# left behind would outlive the script by up to a second).
 	(
-		while kill -0 $$ 2>/dev/null; do sleep 1; done
+		s=
+		trap 'kill "$s" 2>/dev/null; exit 0' TERM
+		while kill -0 $$ 2>/dev/null; do
+			sleep 1 &
+			s=$!
+			wait "$s"
+		done
+		trap - TERM
 		for _ in $(seq 1 65); do
 			[ -f "$LT_PG_DIR/data/postmaster.pid" ] && break
 			sleep 1
@@ -149,7 +158,7 @@ CONF
 lt_pg_stop() {
 	[ -n "$LT_PG_DIR" ] || return 0
 	if [ -n "$LT_PG_WATCH" ]; then
-		kill -KILL "$LT_PG_WATCH" 2>/dev/null
+		kill -TERM "$LT_PG_WATCH" 2>/dev/null
 		wait "$LT_PG_WATCH" 2>/dev/null
 		LT_PG_WATCH=
 	fi
