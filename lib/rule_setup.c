@@ -30,7 +30,7 @@
 #include "lc_conf.h"
 #include "lc_int.h"
 
-#define CODE_LEN LC_SETUP_CODE_LEN	/* 20 of 32 symbols: 100 bits */
+#define CODE_LEN LC_SETUP_CODE_LEN	/* 20 of 31 symbols: 99 bits */
 /* Not an e-mail: the throttle keys of logins never meet it. */
 #define GUARD_KEY "setup:code"
 #define CODE_SETTING "setup_code"
@@ -81,13 +81,23 @@ code_draw(char code[CODE_LEN + 1])
 {
 	/* No 0/O, 1/I/L: a code read off a screen is typed back right. */
 	static const char sym[] = "23456789ABCDEFGHJKMNPQRSTUVWXYZ";
-	unsigned char rnd[CODE_LEN];
-	int i;
+	const unsigned n = sizeof(sym) - 1;
+	unsigned char rnd[CODE_LEN * 2];
+	size_t i, k = sizeof(rnd);
+	int got = 0;
 
-	if (lc_random(rnd, sizeof(rnd)) == -1)
-		return -1;
-	for (i = 0; i < CODE_LEN; i++)
-		code[i] = sym[rnd[i] % (sizeof(sym) - 1)];
+	/* Bytes of 248 and above are dropped: 256 is no multiple of 31, and
+	 * the first symbols would come up more often than the others. */
+	while (got < CODE_LEN) {
+		if (k == sizeof(rnd)) {
+			if (lc_random(rnd, sizeof(rnd)) == -1)
+				return -1;
+			k = 0;
+		}
+		i = rnd[k++];
+		if (i < 256 - 256 % n)
+			code[got++] = sym[i % n];
+	}
 	code[CODE_LEN] = '\0';
 	return 0;
 }
