@@ -2,11 +2,23 @@
  * CSV for spreadsheets (RFC 4180: comma, CRLF, quotes doubled). A text
  * that a spreadsheet would run as a formula (starting with = + - @, a
  * tab or a CR) is written with a ' before it: a customer named
- * "=HYPERLINK(...)" stays a name.
+ * "=HYPERLINK(...)" stays a name. A spreadsheet of a country whose lists
+ * are separated by ";" splits the file at every ";" instead, quotes or
+ * not (a quote is only one at the start of its field): a text holding ";"
+ * is quoted, and a formula character right after a ";" gets its ' too,
+ * so "Bob;=cmd" never starts a cell at "=".
  */
 #include <string.h>
 
 #include "lc_int.h"
+
+#define FORMULA_START "=+-@\t\r"
+
+static int
+formula_start(char c)
+{
+	return c != '\0' && strchr(FORMULA_START, c) != NULL;
+}
 
 void
 lc_csv_text(FILE *f, const char *s, int last)
@@ -15,11 +27,11 @@ lc_csv_text(FILE *f, const char *s, int last)
 
 	if (s == NULL)
 		s = "";
-	if (strchr("=+-@\t\r", *s) != NULL && *s != '\0') {
+	if (formula_start(*s)) {
 		fputs("\"'", f);
 		goto quoted;
 	}
-	if (strpbrk(s, ",\"\r\n") == NULL) {
+	if (strpbrk(s, ",;\"\r\n") == NULL) {
 		fputs(s, f);
 		goto end;
 	}
@@ -29,6 +41,8 @@ quoted:
 		if (*p == '"')
 			fputc('"', f);
 		fputc(*p, f);
+		if (*p == ';' && formula_start(p[1]))
+			fputc('\'', f);
 	}
 	fputc('"', f);
 end:

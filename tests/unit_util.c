@@ -511,9 +511,40 @@ test_printable(void)
 	is_int(lc_is_printable_ascii("\xff"), 0, "printable_ascii: 0xff fails");
 }
 
+/* lc_csv_text of s, as written (not last in its row). */
+static void
+csv_is(const char *s, const char *want, const char *desc)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (f == NULL)
+		bail("open_memstream");
+	lc_csv_text(f, s, 0);
+	if (fclose(f) == EOF)
+		bail("fclose");
+	is_string(buf, want, "csv: %s", desc);
+	free(buf);
+}
+
+static void
+test_csv(void)
+{
+	csv_is("Bob", "Bob,", "plain text as it is");
+	csv_is("a,b", "\"a,b\",", "a comma quoted");
+	csv_is("say \"hi\"", "\"say \"\"hi\"\"\",", "quotes doubled");
+	csv_is("=1+1", "\"'=1+1\",", "a formula's first character gets a '");
+	csv_is("Bob;Ann", "\"Bob;Ann\",", "a semicolon quoted (a separator in some countries)");
+	csv_is("Bob;=cmd", "\"Bob;'=cmd\",", "a formula character after a semicolon gets a '");
+	csv_is("a;;-1;@x", "\"a;;'-1;'@x\",", "each of them");
+	csv_is("=a;+b", "\"'=a;'+b\",", "both at once");
+}
+
 int
 main(void)
 {
+	test_csv();
 	test_uuid();
 	test_uuid_at();
 	test_time_fmt();
