@@ -21,7 +21,7 @@ top_builddir=${top_builddir:-$PWD}
 . "$top_srcdir/tests/lib.sh"
 
 command -v jq >/dev/null || bail "jq is needed"
-NPOINTS=43
+NPOINTS=48
 if ! lc_want_packages build bundle; then
 	skip "$NPOINTS" "the bundle's build tools cannot be installed (tools/lib.sh LC_PKGS_BUNDLE)"
 	done_testing
@@ -45,17 +45,28 @@ version=$(sed -n 's/^AC_INIT(\[[^]]*\], *\[\([^]]*\)\].*/\1/p' "$top_srcdir/conf
 # Each bundle's unpacked top folder and its responders' folder, by arch.
 TOP_x86_64='' DIR_x86_64='' TOP_aarch64='' DIR_aarch64=''
 
-# check_bundle ARCH ELF-MACHINE: the points about its files (11).
+# check_bundle ARCH ELF-MACHINE: the points about its files (12).
 check_bundle() {
-	local arch=$1 machine=$2 tgz top web dir f bad n rules missing
+	local arch=$1 machine=$2 tgz zip top web dir f bad n rules missing p v
 	tgz=$W/dist/loyalty-pos-$version-linux-$arch.tar.gz
 	ok "$arch: tools/bundle printed $tgz" grep -qxF "$tgz" "$T/bundle.out"
 	mkdir -p "$T/$arch"
 	tar -C "$T/$arch" -xzf "$tgz" || bail "cannot unpack $tgz"
 	top=$T/$arch/loyalty-pos-$version-linux-$arch
 	web=$top/loyalty-pos
-	is "$(cd "$top" && ls -A | tr '\n' ' ')" "INSTALL admin loyalty-pos " \
-	    "$arch: the bundle holds INSTALL, admin/ and the web root loyalty-pos/"
+	is "$(cd "$top" && ls -A | tr '\n' ' ')" "INSTALL VERSIONS admin loyalty-pos " \
+	    "$arch: the bundle holds INSTALL, VERSIONS, admin/ and the web root loyalty-pos/"
+	# Each library from Debian's patched source, libfcgi with the fix of
+	# CVE-2025-23016 (2.4.2-2+deb12u1) and upstream's later one (ours).
+	bad=
+	for p in musl sqlite3 json-c libfcgi libscrypt qrencode; do
+		v=$(sed -n "s/^$p //p" "$top/VERSIONS")
+		case $v in *-*) ;; *) bad="$bad $p(${v:-missing})" ;; esac
+	done
+	v=$(sed -n 's/^libfcgi //p' "$top/VERSIONS")
+	{ dpkg --compare-versions "${v%%+lc*}" ge 2.4.2-2+deb12u1 && case $v in *+lc*) true ;; *) false ;; esac; } ||
+	    bad="$bad libfcgi($v: not Debian's CVE-2025-23016 fix and ours)"
+	is "$bad" "" "$arch: VERSIONS names a Debian source version of each library; libfcgi's has both fixes"
 	# The .zip: the same files with the same modes (the programs 755),
 	# as unzip unpacks it.
 	zip=${tgz%.tar.gz}.zip
@@ -251,6 +262,32 @@ else
 	is "$C_STATUS $(jq -r .error.code <<<"$C_BODY" 2>/dev/null)" "401 INVALID_CREDENTIALS" \
 	    "aarch64: a wrong password is refused"
 fi
+
+# --- never a library without Debian's patches -------------------------------
+
+# apt-get that fetches no source package (a mirror missing a Debian part),
+# on a cache of its own that has the apt lists but no source unpacked:
+# tools/bundle must stop, and say why, rather than build upstream's
+# tarball without Debian's fixes.
+cache=${LC_BUNDLE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/loyalty-pos/bundle}
+mkdir -p "$T/shim" "$T/nosrc"
+cat >"$T/shim/apt-get" <<'SHIM'
+#!/bin/sh
+for a in "$@"; do [ "$a" = source ] && { echo "E: (test) no source package" >&2; exit 100; }; done
+exec /usr/bin/apt-get "$@"
+SHIM
+chmod 755 "$T/shim/apt-get"
+cp -a "$cache/apt" "$T/nosrc/" 2>/dev/null
+PATH=$T/shim:$PATH LC_BUNDLE_CACHE=$T/nosrc nice -n 10 bash "$top_srcdir/tools/bundle" \
+    -o "$T/nosrc-dist" -w "$T/nosrc-work" x86_64 >"$T/nosrc.out" 2>"$T/nosrc.err"
+rc=$?
+ok "tools/bundle stops when a Debian source package cannot be fetched (exit $rc)" \
+    test "$rc" -ne 0 -a ! -s "$T/nosrc.out"
+ok "... and says it builds only from Debian's patched sources" \
+    grep -q "only from Debian's source packages with their patches" "$T/nosrc.err" ||
+    tail -5 "$T/nosrc.err" | sed 's/^/# /'
+ok "... having built nothing from an upstream tarball" \
+    test -z "$(find "$T/nosrc/src" -mindepth 1 -maxdepth 1 -type d 2>/dev/null)"
 
 # --- the bundle's site on Apache as shared hosts run it ---------------------
 
