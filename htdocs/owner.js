@@ -679,30 +679,36 @@ async function boot() {
 	} catch (e) {
 		if (e instanceof ApiError && e.status === 404) { showLogin(null); return; }
 		$('boot-text').textContent = 'The back office could not start.';
-		setMsg('boot-error', e instanceof ApiError && e.status === 500 && !e.served ? h('span', null, errorNode(e, true), startHelp()) : e);
+		setMsg('boot-error', e instanceof ApiError && [500, 502, 503].includes(e.status) && !e.served ? h('span', null, errorNode(e, true), startHelp()) : e);
 		show('boot-retry', true);
 		$('boot-retry').focus();
 	}
 }
 
 /* What the host's layout lets others reach (the hosting object of the
- * setup and settings answers): the warnings as paragraphs, or null. */
+ * setup and settings answers): the warnings as paragraphs, or null. On
+ * a shared web user the files are the web server's, not the merchant's:
+ * no chmod of theirs reaches them, the host has to change. */
 const HOSTING_WARNINGS = {
-	shared_web_user: [
-		'Your host runs this shop\'s programs as the web server\'s user, which every other website on this server shares. ',
-		'Any of them can read and change your shop\'s data: customers, balances and logins. That is fine for trying the service out. ',
-		'For a real shop, ask your host to run your programs as your own account ("suEXEC", or CGI or PHP "as your own user"; most hosts do) or move to a host that does; then this warning goes away.'],
-	data_folder_writable_by_all: [
-		'Every user of this server may delete or swap the files in the database\'s folder (mode 777): someone else could replace your shop\'s database. ',
-		'Once your host runs the programs as your own account, set that folder (data/) to 700 with your FTP program or file manager.'],
-	database_readable_by_all: [
-		'Every user of this server may read the database file. Remove the line "umask = 022" from api-bin/loyalty.conf and set the files in data/ to 600.']
+	shared_web_user: () =>
+		'Your host runs this shop\'s programs as the web server\'s user, which every other website on this server shares. ' +
+		'Any of them can read and change your shop\'s data: customers, balances and logins. That is fine for trying the service out. ' +
+		'For a real shop, ask your host to run your programs as your own account ("suEXEC", or CGI "as your own user"; most hosts do) or move to a host that does; then this warning goes away.',
+	data_folder_writable_by_all: (shared) =>
+		'Every user of this server may delete or swap the files in the database\'s folder (mode 777): someone else could replace your shop\'s database. ' +
+		(shared ? 'It has to be so while your host runs the programs as the web server\'s user.' :
+		    'Set that folder (data/, or the one api-bin/loyalty.conf names) to 700 with your FTP program or file manager.'),
+	database_readable_by_all: (shared) =>
+		'Every user of this server may read the database file. ' +
+		(shared ? 'Remove the line "umask = 022" from api-bin/loyalty.conf; your host can make the files private (they are the web server\'s, not yours).' :
+		    'Remove the line "umask = 022" from api-bin/loyalty.conf and set the files in the database\'s folder to 600.')
 };
 function hostingWarning(hosting) {
 	const list = hosting && Array.isArray(hosting.warnings) ? hosting.warnings.filter((w) => HOSTING_WARNINGS[w]) : [];
 	if (!list.length) return null;
+	const shared = list.includes('shared_web_user');
 	return h('div', null, h('p', null, h('strong', null, 'Your shop\'s data is not private on this host.')),
-		...list.map((w) => h('p', { dataset: { warning: w } }, HOSTING_WARNINGS[w].join(''))));
+		...list.map((w) => h('p', { dataset: { warning: w } }, HOSTING_WARNINGS[w](shared))));
 }
 function showHosting(id, hosting) {
 	const n = hostingWarning(hosting);
@@ -711,23 +717,40 @@ function showHosting(id, hosting) {
 	show(id, !!n);
 }
 
+/* Why the server offers no proof file (proof_unavailable), and what the
+ * merchant changes so that it does. */
+const PROOF_UNAVAILABLE = {
+	programs_folder_open: 'The folder of the programs (api-bin/), or a folder above it, may be written by other users of this server, so a file in it proves nothing. Set api-bin/ and the shop\'s folder to 755 with your FTP program or file manager, then reload this page.',
+	programs_folder_shared: 'The programs (api-bin/) belong to the web server\'s user, not to your account, so a file in their folder proves nothing. Upload the shop again with your FTP program, as your account, then reload this page.',
+	programs_folder_unknown: 'The service cannot tell which folder its programs are in on this server.'
+};
+
 /* The setup's ways to show the installation is one's own: the code (its
  * file, or loyalty-admin on PostgreSQL), or a proof file put beside the
- * programs (d.proof, where the server offers it). On a shared web user
- * the code's file is the web server's, unreadable over FTP: the proof
- * file first. */
+ * programs (d.proof). Where every site could read the code's file (a
+ * shared web user) the server makes none, and the proof file is the
+ * only way. The proof offered first is kept for the tab: a reload, once
+ * the merchant has the file, must not make a new name. */
+const PROOF_KEY = 'owner.setup_proof';
 let setupProof = null, setupByProof = false;
 function showSetup(d) {
-	const codeFile = typeof d.code_file === 'string' && d.code_file ? d.code_file : 'loyalty.db.setup-code';
 	const byCommand = typeof d.code_command === 'string' && d.code_command !== '';
-	const p = d.proof;
-	setupProof = p && typeof p.secret === 'string' && typeof p.file === 'string' && typeof p.folder === 'string' ? p : null;
-	const shared = !!(d.hosting && Array.isArray(d.hosting.warnings) && d.hosting.warnings.includes('shared_web_user'));
+	const codeFile = typeof d.code_file === 'string' && d.code_file ? d.code_file : '';
+	const p = d.proof && typeof d.proof.secret === 'string' && typeof d.proof.file === 'string' &&
+	    typeof d.proof.folder === 'string' ? d.proof : null;
+	const kept = readJSON(ss, PROOF_KEY, null);
+	setupProof = p && kept && typeof kept.secret === 'string' && typeof kept.file === 'string' &&
+	    kept.folder === p.folder ? kept : p;
+	if (setupProof) ss.setItem(PROOF_KEY, JSON.stringify(setupProof));
+	const hasCode = byCommand || !!codeFile;
 	showView('setup-view');
 	document.title = 'Set up your shop · Loyalty back office';
 	showHosting('setup-hosting', d.hosting);
-	$('setup-code-file').textContent = codeFile;
-	$('setup-db-file').textContent = codeFile.replace(/\.setup-code$/, '') || 'loyalty.db';
+	$('setup-code-file').textContent = codeFile || 'loyalty.db.setup-code';
+	$('setup-db-file').textContent = (codeFile || 'loyalty.db.setup-code').replace(/\.setup-code$/, '');
+	const why = typeof d.proof_unavailable === 'string' ? PROOF_UNAVAILABLE[d.proof_unavailable] || PROOF_UNAVAILABLE.programs_folder_unknown : '';
+	$('setup-no-proof').textContent = !setupProof && !hasCode ? why : '';
+	show('setup-no-proof', !setupProof && !hasCode);
 	if (setupProof) {
 		$('setup-proof-name').textContent = setupProof.file;
 		$('setup-proof-folder').textContent = setupProof.folder;
@@ -737,21 +760,21 @@ function showSetup(d) {
 			'Upload it into the folder ' + setupProof.folder + '/ of the shop, beside the programs.\r\n' +
 			'You may delete it once your shop is set up.\r\n'], { type: 'text/plain' }));
 		a.download = setupProof.file;
-		$('setup-proof-why').hidden = !shared;
+		$('setup-proof-why').hidden = hasCode;
 	}
-	setSetupWay(!!setupProof && shared, byCommand);
+	setSetupWay(!!setupProof && !hasCode, byCommand, hasCode);
 }
-function setSetupWay(byProof, byCommand) {
+function setSetupWay(byProof, byCommand, hasCode) {
 	setupByProof = byProof && !!setupProof;
 	show('setup-proof', setupByProof);
-	show('setup-code-in-file', !setupByProof && !byCommand);
-	show('setup-code-by-command', !setupByProof && byCommand);
-	show('setup-code-field', !setupByProof);
-	show('setup-switch', !!setupProof);
+	show('setup-code-in-file', !setupByProof && hasCode && !byCommand);
+	show('setup-code-by-command', !setupByProof && hasCode && byCommand);
+	show('setup-code-field', !setupByProof && hasCode);
+	show('setup-switch', !!setupProof && hasCode);
 	$('setup-switch-button').textContent = setupByProof ? 'Use the setup code instead' :
 	    byCommand ? 'I cannot run that command' : 'I cannot open that file';
 	$('setup-switch-button').dataset.byCommand = byCommand ? '1' : '';
-	(setupByProof ? $('setup-proof-download') : $('setup-code')).focus();
+	(setupByProof ? $('setup-proof-download') : hasCode ? $('setup-code') : $('setup-shop')).focus();
 }
 
 async function onSetup(form) {
@@ -776,6 +799,7 @@ async function onSetup(form) {
 		throw e;
 	}
 	for (const id of ['setup-code', 'setup-password', 'setup-password2']) $(id).value = '';
+	ss.removeItem(PROOF_KEY);
 	try {
 		await login(email, password);
 	} catch (e) {
@@ -2342,7 +2366,7 @@ function init() {
 	$('boot-retry').addEventListener('click', boot);
 	onSubmit($('setup-form'), onSetup);
 	$('setup-switch-button').addEventListener('click', (ev) => {
-		setSetupWay(!setupByProof, ev.currentTarget.dataset.byCommand === '1');
+		setSetupWay(!setupByProof, ev.currentTarget.dataset.byCommand === '1', true);
 	});
 	onSubmit($('login-form'), onLogin);
 	$('logout-button').addEventListener('click', () => endSession('You are logged out.'));

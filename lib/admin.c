@@ -733,7 +733,7 @@ db_open(const char *name, const char *from, int create)
 	    lc_conf_db_problem(name, 1) == NULL ?
 	    " (loyalty-admin init creates it)" : "");
 	/* A shared web user's database, seen over SSH as the account. */
-	if (!lc_db_name_is_pg(name) && stat(name, &st) == 0 &&
+	if (!lc_db_name_is_pg(name) && geteuid() != 0 && stat(name, &st) == 0 &&
 	    st.st_uid != geteuid())
 		fprintf(stderr, "loyalty-admin: the database belongs to uid %ld, "
 		    "not to you (uid %ld): the user the web server runs the "

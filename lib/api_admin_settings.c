@@ -5,6 +5,7 @@
  */
 #include <string.h>
 
+#include "lc_conf.h"
 #include "lc_int.h"
 
 struct set_write {
@@ -114,6 +115,8 @@ lc_h_admin_settings(struct lc_ctx *ctx)
 	}
 	ctx->out = settings(ctx->dom.db);
 	/* Read-only: what the owner must know of the host (back office). */
-	json_object_object_add(ctx->out, "hosting", lc_fmt_hosting(ctx));
+	json_object_object_add(ctx->out, "hosting", lc_fmt_hosting(
+	    lc_conf_hosting(ctx->prog_dir != NULL ? ctx->prog_dir : "",
+	    ctx->db_path)));
 	return 0;
 }

@@ -4,22 +4,37 @@
  */
 #include <string.h>
 
+#include "lc_conf.h"
 #include "lc_int.h"
+
+/* What the host's layout lets others reach (lc_conf_hosting). */
+static int
+hosting(const struct lc_ctx *ctx)
+{
+	return lc_conf_hosting(ctx->prog_dir != NULL ? ctx->prog_dir : "",
+	    ctx->db_path);
+}
 
 /*
  * The proof file's way, where the programs' folder is the account's
  * alone: a new secret each time (nothing kept; the file's name is the
- * secret's hash), the file to put, and the folder's own name.
+ * secret's hash), the file to put, and the folder's own name. Else why
+ * not, for the page to say what to change.
  */
 static void
 add_proof(struct lc_ctx *ctx)
 {
 	char secret[LC_PROOF_SECRET_LEN + 1], name[128];
-	const char *d = ctx->prog_dir != NULL ? ctx->prog_dir : "";
+	const char *d = ctx->prog_dir != NULL ? ctx->prog_dir : "", *why;
 	json_object *p;
 
-	if (lc_setup_proof_new(d, secret, name, sizeof(name)) == -1)
+	if ((why = lc_setup_proof_unavailable(d)) != NULL ||
+	    lc_setup_proof_new(d, secret, name, sizeof(name)) == -1) {
+		json_object_object_add(ctx->out, "proof_unavailable",
+		    json_object_new_string(why != NULL ? why :
+		    "programs_folder_unknown"));
 		return;
+	}
 	p = json_object_new_object();
 	json_object_object_add(p, "secret", json_object_new_string(secret));
 	json_object_object_add(p, "file", json_object_new_string(name));
@@ -33,37 +48,32 @@ setup_get(struct lc_ctx *ctx)
 {
 	char file[4200];
 	const char *base;
-	int rc;
+	int flags = hosting(ctx), code_ok = !(flags & LC_HOST_SHARED_USER), rc;
 
-	if ((rc = lc_setup_needed(&ctx->dom, ctx->db_path)) == -1)
+	if ((rc = lc_setup_needed(&ctx->dom, ctx->db_path, code_ok)) == -1)
 		return -1;
 	if (rc == 0)
 		return lc_fail(ctx, LC_E_NOT_FOUND, NULL, NULL);
-	/* On PostgreSQL the code is the database's: the command that shows
-	 * it, instead of a file. */
-	if (lc_db_name_is_pg(ctx->db_path)) {
-		ctx->out = json_object_new_object();
-		json_object_object_add(ctx->out, "setup_needed",
-		    json_object_new_boolean(1));
-		json_object_object_add(ctx->out, "code_command",
-		    json_object_new_string("loyalty-admin setup-code"));
-		add_proof(ctx);
-		json_object_object_add(ctx->out, "hosting",
-		    lc_fmt_hosting(ctx));
-		return 0;
-	}
 	if (lc_setup_file(ctx->db_path, file, sizeof(file)) == -1)
 		return lc_fail(ctx, LC_E_INTERNAL, NULL, NULL);
-	/* The file's name only: where the database lives is the host's
-	 * business, and the merchant knows where they put it. */
-	base = strrchr(file, '/') != NULL ? strrchr(file, '/') + 1 : file;
 	ctx->out = json_object_new_object();
 	json_object_object_add(ctx->out, "setup_needed",
 	    json_object_new_boolean(1));
-	json_object_object_add(ctx->out, "code_file",
-	    json_object_new_string(base));
+	/* On PostgreSQL the code is the database's: the command that shows
+	 * it, instead of a file. The file's name only: where the database
+	 * lives is the host's business, and the merchant knows where they
+	 * put it. None where every site could read it. */
+	if (lc_db_name_is_pg(ctx->db_path))
+		json_object_object_add(ctx->out, "code_command",
+		    json_object_new_string("loyalty-admin setup-code"));
+	else if (code_ok) {
+		base = strrchr(file, '/') != NULL ? strrchr(file, '/') + 1 :
+		    file;
+		json_object_object_add(ctx->out, "code_file",
+		    json_object_new_string(base));
+	}
 	add_proof(ctx);
-	json_object_object_add(ctx->out, "hosting", lc_fmt_hosting(ctx));
+	json_object_object_add(ctx->out, "hosting", lc_fmt_hosting(flags));
 	return 0;
 }
 
@@ -80,7 +90,9 @@ setup_post(struct lc_ctx *ctx)
 
 	memset(&in, 0, sizeof(in));
 	/* Nothing is said about a shop that has its owner. */
-	if ((rc = lc_setup_needed(&ctx->dom, ctx->db_path)) == -1)
+	in.code_ok = lc_db_name_is_pg(ctx->db_path) ||
+	    !(hosting(ctx) & LC_HOST_SHARED_USER);
+	if ((rc = lc_setup_needed(&ctx->dom, ctx->db_path, in.code_ok)) == -1)
 		return -1;
 	if (rc == 0)
 		return lc_fail(ctx, LC_E_NOT_FOUND, NULL, NULL);

@@ -673,7 +673,7 @@ lc_fmt_txn_row(json_object *a, const struct lc_txn_row *t)
 }
 
 json_object *
-lc_fmt_hosting(const struct lc_ctx *ctx)
+lc_fmt_hosting(int flags)
 {
 	static const struct {
 		int flag;
@@ -684,8 +684,6 @@ lc_fmt_hosting(const struct lc_ctx *ctx)
 		{ LC_HOST_DATA_READABLE, "database_readable_by_all" },
 	};
 	json_object *o = json_object_new_object(), *a = json_object_new_array();
-	int flags = lc_conf_hosting(ctx->prog_dir != NULL ? ctx->prog_dir : "",
-	    ctx->db_path);
 	size_t i;
 
 	for (i = 0; i < sizeof(w) / sizeof(w[0]); i++)

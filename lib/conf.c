@@ -17,6 +17,8 @@
 #include <sys/stat.h>
 
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -221,17 +223,63 @@ lc_conf_load(struct lc_conf *c)
 	return rc;
 }
 
-int
-lc_conf_dir_private(const char *dir)
+/* A system account (the web server's www-data, apache, nobody), not a
+ * person's: Debian's and most hosts' accounts start at 1000. */
+static int
+system_user(uid_t u)
 {
+	return u != 0 && (u < 1000 || u >= 65534);
+}
+
+/*
+ * The folders above dir, up to /: each owned by root or by dir's owner,
+ * and none that another user may write, unless sticky (/tmp's bit: no
+ * renaming what is not one's own). Else someone else could put another
+ * folder in dir's place. 1 when so, 0 when not.
+ */
+static int
+parents_safe(const char *dir, uid_t owner)
+{
+	char p[LC_CONF_PATH_MAX];
+	struct stat st;
+	char *slash;
+
+	if (snprintf(p, sizeof(p), "%s", dir) >= (int)sizeof(p))
+		return 0;
+	while ((slash = strrchr(p, '/')) != NULL) {
+		if (slash == p)
+			slash[1] = '\0';
+		else
+			*slash = '\0';
+		if (stat(p, &st) == -1 || !S_ISDIR(st.st_mode) ||
+		    (st.st_uid != 0 && st.st_uid != owner) ||
+		    ((st.st_mode & (S_IWGRP | S_IWOTH)) &&
+		    !(st.st_mode & S_ISVTX)))
+			return 0;
+		if (slash == p)
+			break;
+	}
+	return 1;
+}
+
+enum lc_prog_trust
+lc_conf_prog_trust(const char *dir)
+{
+	char real[PATH_MAX];
 	struct stat st;
 
-	if (*dir == '\0' || stat(dir, &st) == -1 || !S_ISDIR(st.st_mode))
-		return 0;
+	if (*dir == '\0' || realpath(dir, real) == NULL ||
+	    stat(real, &st) == -1 || !S_ISDIR(st.st_mode))
+		return LC_PROG_UNKNOWN;
 	/* suEXEC refuses programs in such a folder for the same reason. */
-	if (st.st_mode & (S_IWGRP | S_IWOTH))
-		return 0;
-	return st.st_uid == geteuid() || access(dir, W_OK) == -1;
+	if ((st.st_mode & (S_IWGRP | S_IWOTH)) || !parents_safe(real, st.st_uid))
+		return LC_PROG_OPEN;
+	/* Whoever runs as a user who may write the folder (every site of a
+	 * shared web user) could put a proof there. */
+	if (st.st_uid == geteuid() ? system_user(st.st_uid) :
+	    faccessat(AT_FDCWD, real, W_OK, AT_EACCESS) == 0)
+		return LC_PROG_SHARED;
+	return LC_PROG_PRIVATE;
 }
 
 int
@@ -243,9 +291,10 @@ lc_conf_hosting(const char *dir, const char *db_path)
 	int flags = 0;
 
 	/* Programs root installed (a package, a machine of one's own) are
-	 * the machine owner's choice of user, not a host's shared one. */
-	if (*dir != '\0' && stat(dir, &st) == 0 && st.st_uid != geteuid() &&
-	    st.st_uid != 0)
+	 * the machine owner's choice of user, not a host's shared one;
+	 * programs the web server's own user owns are every site's. */
+	if (*dir != '\0' && stat(dir, &st) == 0 && st.st_uid != 0 &&
+	    (st.st_uid != geteuid() || system_user(st.st_uid)))
 		flags |= LC_HOST_SHARED_USER;
 	if (db_path == NULL || lc_db_name_is_pg(db_path) ||
 	    (slash = strrchr(db_path, '/')) == NULL)
@@ -273,6 +322,16 @@ shut_out(const char *path, const char *suffix)
 	if ((size_t)snprintf(p, sizeof(p), "%s%s", path, suffix) >= sizeof(p))
 		return 0;
 	return access(p, F_OK) == 0 && access(p, R_OK | W_OK) == -1;
+}
+
+/* 1 when the file path+suffix exists. */
+static int
+left_behind(const char *path, const char *suffix)
+{
+	char p[LC_CONF_PATH_MAX + 8];
+
+	return (size_t)snprintf(p, sizeof(p), "%s%s", path, suffix) < sizeof(p) &&
+	    access(p, F_OK) == 0;
 }
 
 const char *
@@ -312,6 +371,15 @@ lc_conf_db_problem(const char *path, int create)
 			return "the file cannot be reached by this user";
 		if (!create)
 			return "the file does not exist";
+		/* SQLite would take a log left behind for the new file's
+		 * (and processes still at the old one use it): a database
+		 * deleted but half. */
+		if (left_behind(path, "-wal") || left_behind(path, "-shm"))
+			return "the file is gone but its -wal or -shm file is "
+			    "still there: delete every file whose name begins "
+			    "with the database's (loyalty.db-wal, "
+			    "loyalty.db-shm and the others) too, or put the "
+			    "database back";
 		if (access(dir, W_OK) == -1)
 			return "the file does not exist, and its folder is not "
 			    "writable by this user, who would create it";

@@ -5,8 +5,8 @@
  * "=HYPERLINK(...)" stays a name. A spreadsheet of a country whose lists
  * are separated by ";" splits the file at every ";" instead, quotes or
  * not (a quote is only one at the start of its field): a text holding ";"
- * is quoted, and a formula character right after a ";" gets its ' too,
- * so "Bob;=cmd" never starts a cell at "=".
+ * is quoted, and a formula character or a quote right after a ";" gets
+ * its ' too, so "Bob;=cmd" never starts a cell at "=".
  */
 #include <string.h>
 
@@ -41,7 +41,9 @@ quoted:
 		if (*p == '"')
 			fputc('"', f);
 		fputc(*p, f);
-		if (*p == ';' && formula_start(p[1]))
+		/* A quote there would open a quoted cell, whose text
+		 * could start a formula in turn. */
+		if (*p == ';' && (formula_start(p[1]) || p[1] == '"'))
 			fputc('\'', f);
 	}
 	fputc('"', f);

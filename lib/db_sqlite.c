@@ -24,8 +24,9 @@ struct lc_db {
 	struct lc_queue queue;		/* of writers (db_queue.c) */
 	int writer;			/* set up to write (writer_setup) */
 	int wal_frames;			/* in the log after our last commit */
-	dev_t dev;			/* the file opened (sq_replaced) */
-	ino_t ino;
+	ino_t wal_ino, shm_ino;		/* its -wal and -shm (sq_replaced);
+					 * 0 when not seen */
+	int opened;			/* all set up (sq_replaced may ask) */
 };
 
 #define SQ_DECL(ret, name, params) static ret sq_##name params;
@@ -248,12 +249,24 @@ unusable(sqlite3 *h, const char **errmsg)
 	return 0;
 }
 
+/* The inode of the file path+suffix, 0 when there is none. */
+static ino_t
+side_ino(const char *path, const char *suffix)
+{
+	char p[4200];
+	struct stat st;
+
+	if ((size_t)snprintf(p, sizeof(p), "%s%s", path, suffix) >= sizeof(p) ||
+	    stat(p, &st) == -1)
+		return 0;
+	return st.st_ino;
+}
+
 struct lc_db *
 lc_sq_open(const char *path, int create, const char **errmsg,
     int *misconfigured)
 {
 	struct lc_db *db;
-	struct stat st;
 	int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX;
 
 	*errmsg = NULL;
@@ -313,14 +326,12 @@ lc_sq_open(const char *path, int create, const char **errmsg,
 		*errmsg = "cannot configure the database";
 		goto fail;
 	}
-	/* The file now open, made by now if it was not there: what
-	 * sq_replaced compares the name with. */
-	if (stat(path, &st) == -1) {
-		*errmsg = "the database file vanished as it was opened";
-		goto fail;
-	}
-	db->dev = st.st_dev;
-	db->ino = st.st_ino;
+	/* Its log and index, there now that it has been read (WAL): what
+	 * sq_replaced compares their names with. No other connection's
+	 * close deletes them while this one is open. */
+	db->wal_ino = side_ino(path, "-wal");
+	db->shm_ino = side_ino(path, "-shm");
+	db->opened = 1;
 	return db;
 fail:
 	if (misconfigured != NULL && *misconfigured == 0)
@@ -331,21 +342,26 @@ fail:
 
 /*
  * A merchant who starts over deletes loyalty.db* over FTP, and a restore
- * may put another file in its place; a process of FastCGI keeps the one
- * it opened, and would go on in a file no one else sees (a shop set up in
- * a deleted file). One stat a request tells.
+ * may put another file in its place; a process of FastCGI keeps the
+ * files it opened, and would go on in a database no one else sees (a
+ * shop set up in a deleted file), or beside others on another -shm. The
+ * database (SQLite's own check, of the file it has open) and its -wal
+ * and -shm (as seen at the open): three stats a request.
  */
 static int
 sq_replaced(struct lc_db *db)
 {
-	const char *path = sqlite3_db_filename(db->h, "main");
-	struct stat st;
+	const char *path;
+	int moved = 0;
 
-	if (path == NULL || *path == '\0')
+	if (!db->opened || (path = sqlite3_db_filename(db->h, "main")) == NULL ||
+	    *path == '\0')
 		return 0;
-	if (stat(path, &st) == -1)
-		return errno == ENOENT || errno == ENOTDIR;
-	return st.st_dev != db->dev || st.st_ino != db->ino;
+	if (sqlite3_file_control(db->h, "main", SQLITE_FCNTL_HAS_MOVED,
+	    &moved) == SQLITE_OK && moved)
+		return 1;
+	return (db->wal_ino != 0 && side_ino(path, "-wal") != db->wal_ino) ||
+	    (db->shm_ino != 0 && side_ino(path, "-shm") != db->shm_ino);
 }
 
 static void
@@ -357,11 +373,16 @@ sq_close(struct lc_db *db)
 		return;
 	for (i = 0; i < LC_SQL__MAX; i++)
 		sqlite3_finalize(db->stmts[i]);
-	/* The last connection's close deletes the -wal and -shm by name:
-	 * of a replaced file, those names may be the new file's now. */
-	if (db->h != NULL && db->ino != 0 && sq_replaced(db))
+	/* The last connection's close copies the log into the file and
+	 * deletes the -wal and -shm by name: of replaced files, those names
+	 * may be the new database's now. (SQLite skips it itself when the
+	 * main file moved, not when only the others did.) */
+	if (db->h != NULL && sq_replaced(db)) {
+		(void)sqlite3_db_config(db->h, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE,
+		    1, NULL);
 		(void)sqlite3_file_control(db->h, "main",
 		    SQLITE_FCNTL_PERSIST_WAL, &one);
+	}
 	sqlite3_close(db->h);
 	lc_queue_close(&db->queue);
 	free(db);

@@ -25,7 +25,8 @@ struct lc_conf {
  */
 #define LC_HOST_SHARED_USER	0x01	/* the service runs as a user who
 					 * does not own its programs (nor
-					 * does root: a package's) */
+					 * does root: a package's), or as
+					 * the web server's own user */
 #define LC_HOST_DATA_WRITABLE	0x02	/* every user may delete or swap
 					 * files in the database's folder */
 #define LC_HOST_DATA_READABLE	0x04	/* every user may read the
@@ -53,11 +54,18 @@ const char *lc_conf_db_problem(const char *path, int create);
 int lc_conf_hosting(const char *dir, const char *db_path);
 
 /*
- * 1 when only the account that owns the programs may put files into
- * their folder dir: not other users, nor this process where it runs as
- * another user (every site of a shared web user runs as that one). What
- * the setup's proof file rests on (rule_setup.c).
+ * Whether only the account that owns the programs may put files into
+ * their folder dir, what the setup's proof file rests on (rule_setup.c):
+ * not other users (the folder or one above it open to them), nor this
+ * process where every site of a shared web user runs as its user.
  */
-int lc_conf_dir_private(const char *dir);
+enum lc_prog_trust {
+	LC_PROG_PRIVATE = 0,	/* the account's alone */
+	LC_PROG_UNKNOWN,	/* no folder known, or none there */
+	LC_PROG_OPEN,		/* it, or a folder above it, others may write */
+	LC_PROG_SHARED		/* the service's user may write it, and every
+				 * site runs as that user */
+};
+enum lc_prog_trust lc_conf_prog_trust(const char *dir);
 
 #endif

@@ -191,7 +191,7 @@ json_object *lc_fmt_tokens(const struct lc_tokens *);
 json_object *lc_fmt_user(const struct lc_profile *);
 /* What the host's layout lets others reach: {"warnings": [names]}, an
  * empty list where nothing (lc_conf_hosting's flags, by name). */
-json_object *lc_fmt_hosting(const struct lc_ctx *);
+json_object *lc_fmt_hosting(int flags);
 /* The success envelope around data, and the error body. */
 json_object *lc_fmt_envelope(json_object *data, const char *request_id,
     int64_t now);

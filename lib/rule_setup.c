@@ -57,22 +57,46 @@ lc_setup_file(const char *db_path, char *out, size_t outsz)
 	    -1 : 0;
 }
 
-/* Reads the code in file into code: 1 read, 0 no file, -1 error. */
+/*
+ * Reads the code in file into code: 1 read, 0 no file (or one that is not
+ * ours, now deleted), -1 error. Only the service's own private file is
+ * the code: in a folder others may write (a shared host's data/ of 777),
+ * anyone could put a code of theirs in its place, or link one.
+ */
 static int
 code_read(const char *file, char code[CODE_LEN + 1])
 {
 	char buf[CODE_LEN + 8];
-	ssize_t n;
-	int fd;
+	struct stat st;
+	ssize_t n = -1;
+	int fd, rc = -1;
 
-	if ((fd = open(file, O_RDONLY | O_CLOEXEC)) == -1)
-		return errno == ENOENT ? 0 : -1;
-	n = read(fd, buf, sizeof(buf) - 1);
-	if (close(fd) == -1 || n < CODE_LEN)
-		return -1;
-	memcpy(code, buf, CODE_LEN);
-	code[CODE_LEN] = '\0';
-	return 1;
+	if ((fd = open(file, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)) == -1) {
+		if (errno == ENOENT)
+			return 0;
+		if (errno != ELOOP)
+			return -1;
+		/* A link: no file of ours. */
+	} else if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+	    st.st_uid == geteuid() && (st.st_mode & 077) == 0 &&
+	    st.st_nlink == 1) {
+		n = read(fd, buf, sizeof(buf) - 1);
+		rc = n < CODE_LEN ? -1 : 1;
+		goto out;
+	}
+	lc_log("%s is not the service's own private file: a new setup code "
+	    "replaces it", file);
+	if (unlink(file) == -1 && errno != ENOENT)
+		goto out;
+	rc = 0;
+out:
+	if (fd != -1 && close(fd) == -1)
+		rc = -1;
+	if (rc == 1) {
+		memcpy(code, buf, CODE_LEN);
+		code[CODE_LEN] = '\0';
+	}
+	return rc;
 }
 
 /* A new code: 0 or -1. */
@@ -178,7 +202,8 @@ lc_setup_proof_new(const char *prog_dir, char secret[LC_PROOF_SECRET_LEN + 1],
 	unsigned char rnd[LC_PROOF_SECRET_LEN];
 	size_t i;
 
-	if (!lc_conf_dir_private(prog_dir) || lc_random(rnd, sizeof(rnd)) == -1)
+	if (lc_conf_prog_trust(prog_dir) != LC_PROG_PRIVATE ||
+	    lc_random(rnd, sizeof(rnd)) == -1)
 		return -1;
 	for (i = 0; i < LC_PROOF_SECRET_LEN; i++)
 		secret[i] = b32[rnd[i] & 31];
@@ -187,9 +212,9 @@ lc_setup_proof_new(const char *prog_dir, char secret[LC_PROOF_SECRET_LEN + 1],
 }
 
 /*
- * 1 when the proof file of secret is in prog_dir, a file of the folder's
- * owner, and the folder private; 0 otherwise. path gets the file's path
- * (for the error and its removal).
+ * 1 when the proof file of secret is in prog_dir, a plain file of the
+ * folder's owner, and the folder private; 0 otherwise. path gets the
+ * file's path (for the error and its removal).
  */
 static int
 proof_present(const char *prog_dir, const char *secret, char *path,
@@ -197,20 +222,43 @@ proof_present(const char *prog_dir, const char *secret, char *path,
 {
 	char name[128];
 	struct stat dir, st;
+	int dfd, rc = 0;
 
 	path[0] = '\0';
 	if (proof_name(secret, name, sizeof(name)) == -1 ||
-	    snprintf(path, pathsz, "%s/%s", prog_dir, name) >= (int)pathsz)
+	    snprintf(path, pathsz, "%s/%s", prog_dir, name) >= (int)pathsz ||
+	    lc_conf_prog_trust(prog_dir) != LC_PROG_PRIVATE)
 		return 0;
-	if (!lc_conf_dir_private(prog_dir) || stat(prog_dir, &dir) == -1)
+	/* The folder once opened, and the file in it: no link followed. */
+	if ((dfd = open(prog_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) == -1)
 		return 0;
-	/* lstat: a link could point anywhere, made by anyone. */
-	return lstat(path, &st) == 0 && S_ISREG(st.st_mode) &&
-	    st.st_uid == dir.st_uid;
+	if (fstat(dfd, &dir) == 0 &&
+	    fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+	    S_ISREG(st.st_mode) && st.st_uid == dir.st_uid)
+		rc = 1;
+	(void)close(dfd);
+	return rc;
+}
+
+/* Why no proof file is offered, for the page: NULL when one is. */
+const char *
+lc_setup_proof_unavailable(const char *prog_dir)
+{
+	switch (lc_conf_prog_trust(prog_dir)) {
+	case LC_PROG_PRIVATE:
+		return NULL;
+	case LC_PROG_UNKNOWN:
+		return "programs_folder_unknown";
+	case LC_PROG_OPEN:
+		return "programs_folder_open";
+	case LC_PROG_SHARED:
+		break;
+	}
+	return "programs_folder_shared";
 }
 
 int
-lc_setup_needed(struct lc_dom *dom, const char *db_path)
+lc_setup_needed(struct lc_dom *dom, const char *db_path, int make_code)
 {
 	char file[4200], code[CODE_LEN + 1];
 	int rc;
@@ -222,8 +270,18 @@ lc_setup_needed(struct lc_dom *dom, const char *db_path)
 	/* Made by loyalty-admin setup-code, which the page names. */
 	if (code_in_db(db_path))
 		return 1;
-	if (lc_setup_file(db_path, file, sizeof(file)) == -1 ||
-	    ((rc = code_read(file, code)) == 0 && code_make(file) == -1) ||
+	if (lc_setup_file(db_path, file, sizeof(file)) == -1) {
+		lc_log("the setup code's path is too long");
+		return lc_dom_fail(dom, LC_E_INTERNAL, NULL, NULL);
+	}
+	/* Where every site reads what the service writes, a code of ours
+	 * would be theirs too: none, and none left from before. */
+	if (!make_code) {
+		if (unlink(file) == -1 && errno != ENOENT)
+			lc_log("cannot delete %s: %s", file, strerror(errno));
+		return 1;
+	}
+	if (((rc = code_read(file, code)) == 0 && code_make(file) == -1) ||
 	    rc == -1) {
 		lc_log("cannot write the setup code to %s: %s", file,
 		    strerror(errno));
@@ -268,7 +326,7 @@ lc_setup_code(struct lc_dom *dom, const char *db_path,
 
 	if (code_in_db(db_path))
 		return lc_write(dom, &w, NULL);
-	if ((rc = lc_setup_needed(dom, db_path)) == -1)
+	if ((rc = lc_setup_needed(dom, db_path, 1)) == -1)
 		return -1;
 	if (rc == 0)
 		return lc_dom_fail(dom, LC_E_NOT_FOUND, NULL, "This shop is set "
@@ -285,6 +343,7 @@ struct setup {
 	int right;
 	int taken;			/* an owner came first */
 	int in_db;			/* the code is the database's */
+	int by_proof;			/* a proof file, not the code */
 	struct lc_setup_result *r;
 };
 
@@ -310,6 +369,12 @@ setup_rule(struct lc_dom *dom, void *arg)
 		return lc_db_attempt_settle(dom->db, su->g.attempt, 0, 0) == -1 ?
 		    lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL) : 0;
 	}
+	/* A proof file not (yet) there is no guess: a 130-bit secret is
+	 * not guessed, and a merchant whose upload is under way, or went
+	 * to the wrong folder, must not lock the setup for everyone. */
+	if (!su->right && su->by_proof)
+		return lc_db_attempt_settle(dom->db, su->g.attempt, 0, 0) == -1 ?
+		    lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL) : 0;
 	if (!su->right)
 		return lc_guard_settle(dom, &su->g, 1);
 	if (lc_guard_settle(dom, &su->g, 0) == -1)
@@ -370,9 +435,17 @@ lc_setup(struct lc_dom *dom, const char *db_path, const struct lc_setup *in,
 		return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
 	if (rc == 1 || lc_setup_file(db_path, file, sizeof(file)) == -1)
 		return lc_dom_fail(dom, LC_E_NOT_FOUND, NULL, NULL);
+	su.by_proof = in->proof != NULL && *in->proof != '\0';
+	/* No guess either: there is no code to guess (lc_setup_needed). */
+	if (!su.by_proof && !in->code_ok)
+		return lc_dom_fail(dom, LC_E_FORBIDDEN, "setup_code",
+		    "On this host every website runs as the same user and "
+		    "could read the setup code's file, so there is none: show "
+		    "that the installation is yours with the proof file the "
+		    "setup page offers instead.");
 	if (lc_guard_reserve(dom, GUARD_KEY, &su.g) == -1)
 		return -1;
-	if (in->proof != NULL && *in->proof != '\0') {
+	if (su.by_proof) {
 		su.right = proof_present(in->prog_dir, in->proof, proof,
 		    sizeof(proof));
 	} else if ((rc = su.in_db ? code_get(dom, code) :
@@ -397,7 +470,7 @@ lc_setup(struct lc_dom *dom, const char *db_path, const struct lc_setup *in,
 	}
 	if (su.taken)
 		return lc_dom_fail(dom, LC_E_NOT_FOUND, NULL, NULL);
-	if (!su.right && in->proof != NULL && *in->proof != '\0')
+	if (!su.right && su.by_proof)
 		return lc_dom_fail(dom, LC_E_FORBIDDEN, "setup_proof",
 		    "There is no file %s in the programs' folder (%s/) yet, or "
 		    "it is not your account's: upload it there, then send the "

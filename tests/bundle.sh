@@ -29,6 +29,7 @@ if ! lc_want_packages build bundle; then
 fi
 
 W=$top_builddir/bundle
+BCACHE=${LC_BUNDLE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/loyalty-pos/bundle}
 T=$(mktemp -d "${TMPDIR:-/tmp}/loyalty-bundle.XXXXXX") || bail "mktemp"
 trap 'rm -rf "$T"' EXIT
 start=$(date +%s)
@@ -63,6 +64,12 @@ check_bundle() {
 		v=$(sed -n "s/^$p //p" "$top/VERSIONS")
 		case $v in *-*) ;; *) bad="$bad $p(${v:-missing})" ;; esac
 	done
+	# ... each from a Debian source in the cache, not upstream's alone.
+	while read -r p v; do
+		case $p in '#'* | '') continue ;; esac
+		[ "$(dpkg-parsechangelog -l "$BCACHE/src/${p}_$v/debian/changelog" -S Version 2>/dev/null)" = "${v%%+lc*}" ] ||
+		    bad="$bad $p(no Debian source $v in the cache)"
+	done <"$top/VERSIONS"
 	v=$(sed -n 's/^libfcgi //p' "$top/VERSIONS")
 	{ dpkg --compare-versions "${v%%+lc*}" ge 2.4.2-2+deb12u1 && case $v in *+lc*) true ;; *) false ;; esac; } ||
 	    bad="$bad libfcgi($v: not Debian's CVE-2025-23016 fix and ours)"
@@ -269,7 +276,6 @@ fi
 # on a cache of its own that has the apt lists but no source unpacked:
 # tools/bundle must stop, and say why, rather than build upstream's
 # tarball without Debian's fixes.
-cache=${LC_BUNDLE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/loyalty-pos/bundle}
 mkdir -p "$T/shim" "$T/nosrc"
 cat >"$T/shim/apt-get" <<'SHIM'
 #!/bin/sh
@@ -277,7 +283,7 @@ for a in "$@"; do [ "$a" = source ] && { echo "E: (test) no source package" >&2;
 exec /usr/bin/apt-get "$@"
 SHIM
 chmod 755 "$T/shim/apt-get"
-cp -a "$cache/apt" "$T/nosrc/" 2>/dev/null
+cp -a "$BCACHE/apt" "$T/nosrc/" 2>/dev/null
 PATH=$T/shim:$PATH LC_BUNDLE_CACHE=$T/nosrc nice -n 10 bash "$top_srcdir/tools/bundle" \
     -o "$T/nosrc-dist" -w "$T/nosrc-work" x86_64 >"$T/nosrc.out" 2>"$T/nosrc.err"
 rc=$?

@@ -283,23 +283,35 @@ file_of(const char *path, mode_t mode)
 }
 
 /* The programs' folder a setup proof may rest on, and what a layout
- * lets others reach (lc_conf_dir_private, lc_conf_hosting). */
+ * lets others reach (lc_conf_prog_trust, lc_conf_hosting). */
 static void
 test_hosting(void)
 {
 	char d[512], db[600], wal[620];
 
 	dir_of(d, sizeof(d), "bin755", 0755);
-	ok(lc_conf_dir_private(d) == 1, "hosting: a 755 folder of this user's is private");
+	ok(lc_conf_prog_trust(d) == LC_PROG_PRIVATE,
+	    "hosting: a 755 folder of this user's is private");
 	dir_of(d, sizeof(d), "bin775", 0775);
-	ok(lc_conf_dir_private(d) == 0, "hosting: a group-writable folder is not");
+	ok(lc_conf_prog_trust(d) == LC_PROG_OPEN, "hosting: a group-writable folder is not");
 	dir_of(d, sizeof(d), "bin757", 0757);
-	ok(lc_conf_dir_private(d) == 0, "hosting: a folder every user may write is not");
-	ok(lc_conf_dir_private("") == 0 && lc_conf_dir_private("/nonexistent/x") == 0,
+	ok(lc_conf_prog_trust(d) == LC_PROG_OPEN, "hosting: a folder every user may write is not");
+	ok(lc_conf_prog_trust("") == LC_PROG_UNKNOWN &&
+	    lc_conf_prog_trust("/nonexistent/x") == LC_PROG_UNKNOWN,
 	    "hosting: an unknown or missing folder is not");
+	/* A folder above that others may write: they could swap it. */
+	dir_of(d, sizeof(d), "open", 0777);
+	dir_of(d, sizeof(d), "open/bin", 0755);
+	ok(lc_conf_prog_trust(d) == LC_PROG_OPEN,
+	    "hosting: a 755 folder in a folder others may write is not private");
+	dir_of(d, sizeof(d), "open", 01777);
+	dir_of(d, sizeof(d), "open/bin", 0755);
+	ok(lc_conf_prog_trust(d) == LC_PROG_PRIVATE,
+	    "hosting: ... unless that one is sticky (no renaming others' folders)");
 	dir_of(d, sizeof(d), "bin755", 0755);
-	ok(lc_conf_hosting(d, NULL) == 0, "hosting: programs owned by this user: no warning");
-
+	ok(lc_conf_hosting(d, NULL) == (geteuid() == 0 || geteuid() >= 1000 ?
+	    0 : LC_HOST_SHARED_USER), "hosting: programs owned by this user: "
+	    "no warning, unless it is a system account's (the web server's)");
 	dir_of(d, sizeof(d), "data700", 0700);
 	snprintf(db, sizeof(db), "%s/loyalty.db", d);
 	file_of(db, 0640);
@@ -323,6 +335,16 @@ test_hosting(void)
 	    "hosting: not with the sticky bit, which keeps others' hands off");
 	ok(lc_conf_hosting("", "postgresql://h/db") == 0,
 	    "hosting: a PostgreSQL database has no files to say of");
+	/* A database deleted but half (an FTP program deleting one file
+	 * after another): no new one beside the old one's log. */
+	snprintf(db, sizeof(db), "%s/half.db", d);
+	snprintf(wal, sizeof(wal), "%s-shm", db);
+	file_of(wal, 0600);
+	ok(lc_conf_db_problem(db, 1) != NULL &&
+	    strstr(lc_conf_db_problem(db, 1), "-wal or -shm") != NULL,
+	    "a missing database whose -shm is still there is not made anew");
+	(void)unlink(wal);
+	ok(lc_conf_db_problem(db, 1) == NULL, "... and is once it is gone");
 	/* Programs of another user: the shared web user's layout. */
 	dir_of(d, sizeof(d), "binother", 0755);
 	if (geteuid() != 0) {
@@ -336,7 +358,7 @@ test_hosting(void)
 	    "hosting: programs of another user than the process's: a shared web user");
 	/* Root may write it all the same: what counts is that the
 	 * process's user could, as every site's could. */
-	ok(lc_conf_dir_private(d) == 0,
+	ok(lc_conf_prog_trust(d) == LC_PROG_SHARED,
 	    "hosting: another user's folder this process may write is no proof's");
 }
 

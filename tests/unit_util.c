@@ -539,6 +539,7 @@ test_csv(void)
 	csv_is("Bob;=cmd", "\"Bob;'=cmd\",", "a formula character after a semicolon gets a '");
 	csv_is("a;;-1;@x", "\"a;;'-1;'@x\",", "each of them");
 	csv_is("=a;+b", "\"'=a;'+b\",", "both at once");
+	csv_is("a;\"=b", "\"a;'\"\"=b\",", "a quote after a semicolon gets a ' (it would open a cell)");
 }
 
 int

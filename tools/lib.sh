@@ -190,12 +190,13 @@ lc_quiet_system_services() {
 	local s
 	[ $# -eq 0 ] && return 0
 	for s in "$@"; do
+		# Best effort, under the callers' set -e.
 		if [ -d /run/systemd/system ] && command -v systemctl >/dev/null 2>&1; then
-			systemctl disable --now "$s.service" >/dev/null 2>&1
+			systemctl disable --now "$s.service" >/dev/null 2>&1 || true
 		else
 			invoke-rc.d "$s" stop >/dev/null 2>&1 ||
-			    "/etc/init.d/$s" stop >/dev/null 2>&1
-			update-rc.d "$s" disable >/dev/null 2>&1
+			    "/etc/init.d/$s" stop >/dev/null 2>&1 || true
+			update-rc.d "$s" disable >/dev/null 2>&1 || true
 		fi
 	done
 	lc_say "note: Debian's packages of $* start system services (lighttpd" \
