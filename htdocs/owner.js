@@ -738,9 +738,11 @@ function showSetup(d) {
 	const codeFile = typeof d.code_file === 'string' && d.code_file ? d.code_file : '';
 	const p = d.proof && typeof d.proof.secret === 'string' && typeof d.proof.file === 'string' &&
 	    typeof d.proof.folder === 'string' ? d.proof : null;
+	/* Kept only for the same database (round): after starting over, an
+	 * old proof names nothing. */
 	const kept = readJSON(ss, PROOF_KEY, null);
 	setupProof = p && kept && typeof kept.secret === 'string' && typeof kept.file === 'string' &&
-	    kept.folder === p.folder ? kept : p;
+	    kept.folder === p.folder && kept.round === p.round ? kept : p;
 	if (setupProof) ss.setItem(PROOF_KEY, JSON.stringify(setupProof));
 	const hasCode = byCommand || !!codeFile;
 	showView('setup-view');

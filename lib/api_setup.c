@@ -21,26 +21,31 @@ hosting(const struct lc_ctx *ctx)
  * secret's hash), the file to put, and the folder's own name. Else why
  * not, for the page to say what to change.
  */
-static void
+static int
 add_proof(struct lc_ctx *ctx)
 {
-	char secret[LC_PROOF_SECRET_LEN + 1], name[128];
+	struct lc_setup_proof pr;
 	const char *d = ctx->prog_dir != NULL ? ctx->prog_dir : "", *why;
 	json_object *p;
+	int rc = 0;
 
 	if ((why = lc_setup_proof_unavailable(d)) != NULL ||
-	    lc_setup_proof_new(d, secret, name, sizeof(name)) == -1) {
+	    (rc = lc_setup_proof_new(&ctx->dom, d, &pr)) != 1) {
+		if (rc == -1)
+			return -1;
 		json_object_object_add(ctx->out, "proof_unavailable",
 		    json_object_new_string(why != NULL ? why :
 		    "programs_folder_unknown"));
-		return;
+		return 0;
 	}
 	p = json_object_new_object();
-	json_object_object_add(p, "secret", json_object_new_string(secret));
-	json_object_object_add(p, "file", json_object_new_string(name));
+	json_object_object_add(p, "secret", json_object_new_string(pr.secret));
+	json_object_object_add(p, "file", json_object_new_string(pr.file));
 	json_object_object_add(p, "folder", json_object_new_string(
 	    strrchr(d, '/') != NULL ? strrchr(d, '/') + 1 : d));
+	json_object_object_add(p, "round", json_object_new_string(pr.round));
 	json_object_object_add(ctx->out, "proof", p);
+	return 0;
 }
 
 static int
@@ -72,7 +77,8 @@ setup_get(struct lc_ctx *ctx)
 		json_object_object_add(ctx->out, "code_file",
 		    json_object_new_string(base));
 	}
-	add_proof(ctx);
+	if (add_proof(ctx) == -1)
+		return -1;
 	json_object_object_add(ctx->out, "hosting", lc_fmt_hosting(flags));
 	return 0;
 }

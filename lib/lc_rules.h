@@ -446,13 +446,18 @@ int lc_setup_code(struct lc_dom *, const char *db_path,
  * The other way to show the installation is one's own, where the code's
  * file cannot be read over FTP (a shared web user writes it): a file
  * named after a secret, put into the programs' folder, which only the
- * account that owns them may write (lc_conf_prog_trust). A new secret
- * and the file's name: 0, or -1 when the folder is not private (or the
- * names do not fit).
+ * account that owns them may write (lc_conf_prog_trust).
  */
 #define LC_PROOF_SECRET_LEN 26
-int lc_setup_proof_new(const char *prog_dir,
-    char secret[LC_PROOF_SECRET_LEN + 1], char *file, size_t filesz);
+struct lc_setup_proof {
+	char secret[LC_PROOF_SECRET_LEN + 1];
+	char file[64];			/* loyalty-setup-....txt */
+	char round[9];			/* names the database it is for */
+};
+/* 1 with a new proof in p, 0 when the folder is not private, -1 with
+ * dom->err. The name rests on the database too (a nonce it keeps). */
+int lc_setup_proof_new(struct lc_dom *, const char *prog_dir,
+    struct lc_setup_proof *p);
 /* Why no proof file can be offered, as a word for the page
  * ("programs_folder_unknown", "_open", "_shared"), or NULL when it can. */
 const char *lc_setup_proof_unavailable(const char *prog_dir);

@@ -5,8 +5,9 @@
  * merchant reads over FTP or the host's file manager. Where the service
  * runs as a user the merchant is not (a shared web user), the merchant
  * proves the installation theirs with a file put into the programs'
- * folder instead (lc_setup_proof_new). Setup with that code creates the merchant, its first location
- * and the owner, and deletes the file; with an owner in place there is
+ * folder instead (lc_setup_proof_new). Setup with either creates the
+ * merchant, its first location and the owner, and deletes the code's
+ * file; with an owner in place there is
  * no setup any more. Finding a fresh install first is not enough to take
  * it: the code is on the server only.
  *
@@ -41,6 +42,11 @@
 #define PROOF_SUFFIX ".txt"
 #define PROOF_HASH_LEN 15
 #define PROOF_SALT "loyalty-pos setup proof"
+/* The database's own part of every proof file's name, drawn once per
+ * database: a proof file left from a shop deleted to start over (which
+ * the service may not be able to delete) names nothing in the new one. */
+#define NONCE_SETTING "setup_proof_nonce"
+#define NONCE_LEN 26
 static const char b32[] = "abcdefghijklmnopqrstuvwxyz234567";
 
 /* 1 when the code is kept in the database (not in a file beside it). */
@@ -170,20 +176,23 @@ code_get(struct lc_dom *dom, char code[CODE_LEN + 1])
 }
 
 /* The proof file's name for secret (checked: the length and symbols a
- * new one has) into out: 0, or -1. */
+ * new one has) and the database's nonce into out: 0, or -1. */
 static int
-proof_name(const char *secret, char *out, size_t outsz)
+proof_name(const char *secret, const char *nonce, char *out, size_t outsz)
 {
 	uint8_t h[PROOF_HASH_LEN];
-	char sym[PROOF_HASH_LEN * 8 / 5 + 1];
+	char sym[PROOF_HASH_LEN * 8 / 5 + 1], salt[sizeof(PROOF_SALT) + NONCE_LEN];
 	size_t i, bit;
 
 	if (strlen(secret) != LC_PROOF_SECRET_LEN ||
-	    strspn(secret, b32) != LC_PROOF_SECRET_LEN)
+	    strspn(secret, b32) != LC_PROOF_SECRET_LEN ||
+	    strlen(nonce) != NONCE_LEN)
 		return -1;
+	memcpy(salt, PROOF_SALT, sizeof(PROOF_SALT) - 1);
+	memcpy(salt + sizeof(PROOF_SALT) - 1, nonce, NONCE_LEN);
 	if (libscrypt_scrypt((const uint8_t *)secret, LC_PROOF_SECRET_LEN,
-	    (const uint8_t *)PROOF_SALT, sizeof(PROOF_SALT) - 1, 1024, 8, 1,
-	    h, sizeof(h)) != 0)
+	    (const uint8_t *)salt, sizeof(salt) - 1, 1024, 8, 1, h,
+	    sizeof(h)) != 0)
 		return -1;
 	for (i = 0; i < sizeof(sym) - 1; i++) {
 		bit = i * 5;
@@ -195,20 +204,61 @@ proof_name(const char *secret, char *out, size_t outsz)
 	    (int)outsz ? -1 : 0;
 }
 
-int
-lc_setup_proof_new(const char *prog_dir, char secret[LC_PROOF_SECRET_LEN + 1],
-    char *file, size_t filesz)
+/* symbols of b32, drawn: 0 or -1. */
+static int
+draw_b32(char *out, size_t n)
 {
-	unsigned char rnd[LC_PROOF_SECRET_LEN];
+	unsigned char rnd[32];
 	size_t i;
 
-	if (lc_conf_prog_trust(prog_dir) != LC_PROG_PRIVATE ||
-	    lc_random(rnd, sizeof(rnd)) == -1)
+	if (n > sizeof(rnd) || lc_random(rnd, n) == -1)
 		return -1;
-	for (i = 0; i < LC_PROOF_SECRET_LEN; i++)
-		secret[i] = b32[rnd[i] & 31];
-	secret[LC_PROOF_SECRET_LEN] = '\0';
-	return proof_name(secret, file, filesz);
+	for (i = 0; i < n; i++)
+		out[i] = b32[rnd[i] & 31];
+	out[n] = '\0';
+	return 0;
+}
+
+/* The database's nonce into arg (NONCE_LEN + 1), made if there is none:
+ * in a write, so that two first visits at once agree on it. */
+static int
+nonce_rule(struct lc_dom *dom, void *arg)
+{
+	char *nonce = arg;
+	int rc;
+
+	if ((rc = lc_db_setting_get(dom->db, NONCE_SETTING, nonce,
+	    NONCE_LEN + 1)) == -1)
+		return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
+	if (rc == 1 && strlen(nonce) == NONCE_LEN)
+		return 0;
+	if (draw_b32(nonce, NONCE_LEN) == -1)
+		return lc_dom_fail(dom, LC_E_INTERNAL, NULL, NULL);
+	return lc_db_setting_set(dom->db, NONCE_SETTING, nonce) == -1 ?
+	    lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL) : 0;
+}
+
+int
+lc_setup_proof_new(struct lc_dom *dom, const char *prog_dir,
+    struct lc_setup_proof *p)
+{
+	struct lc_write w = { NULL, NULL, nonce_rule, NULL, NULL,
+	    LC_AUDIT_NONE, NULL, NULL };
+	char nonce[NONCE_LEN + 1];
+
+	if (lc_conf_prog_trust(prog_dir) != LC_PROG_PRIVATE)
+		return 0;
+	w.arg = nonce;
+	if (lc_write(dom, &w, NULL) == -1 ||
+	    draw_b32(p->secret, LC_PROOF_SECRET_LEN) == -1 ||
+	    proof_name(p->secret, nonce, p->file, sizeof(p->file)) == -1)
+		return dom->err.code != LC_OK ? -1 :
+		    lc_dom_fail(dom, LC_E_INTERNAL, NULL, NULL);
+	/* A public token of the nonce: a page that kept an older proof sees
+	 * it belongs to another database. */
+	memcpy(p->round, nonce, sizeof(p->round) - 1);
+	p->round[sizeof(p->round) - 1] = '\0';
+	return 1;
 }
 
 /*
@@ -217,15 +267,17 @@ lc_setup_proof_new(const char *prog_dir, char secret[LC_PROOF_SECRET_LEN + 1],
  * file's path (for the error and its removal).
  */
 static int
-proof_present(const char *prog_dir, const char *secret, char *path,
-    size_t pathsz)
+proof_present(struct lc_dom *dom, const char *prog_dir, const char *secret,
+    char *path, size_t pathsz)
 {
-	char name[128];
+	char name[128], nonce[NONCE_LEN + 1];
 	struct stat dir, st;
 	int dfd, rc = 0;
 
 	path[0] = '\0';
-	if (proof_name(secret, name, sizeof(name)) == -1 ||
+	/* No nonce yet: no proof was ever offered for this database. */
+	if (lc_db_setting_get(dom->db, NONCE_SETTING, nonce, sizeof(nonce)) != 1 ||
+	    proof_name(secret, nonce, name, sizeof(name)) == -1 ||
 	    snprintf(path, pathsz, "%s/%s", prog_dir, name) >= (int)pathsz ||
 	    lc_conf_prog_trust(prog_dir) != LC_PROG_PRIVATE)
 		return 0;
@@ -446,7 +498,7 @@ lc_setup(struct lc_dom *dom, const char *db_path, const struct lc_setup *in,
 	if (lc_guard_reserve(dom, GUARD_KEY, &su.g) == -1)
 		return -1;
 	if (su.by_proof) {
-		su.right = proof_present(in->prog_dir, in->proof, proof,
+		su.right = proof_present(dom, in->prog_dir, in->proof, proof,
 		    sizeof(proof));
 	} else if ((rc = su.in_db ? code_get(dom, code) :
 	    code_read(file, code)) == -1) {

@@ -3,119 +3,78 @@
 # nothing of ours in the server's configuration, only the site's
 # .htaccess, and the service laid out as the bundle lays it out (the pages,
 # api-bin/ with the responders and loyalty.conf, an empty data/), owned by
-# a user of its own. In each variant: the owner's first run (the setup
-# code read as the site's user, then the owner account), a till's day
-# (login, lookup, record, claim, redeem, history, sync) and a backup, with
-# the database, its setup code, loyalty.conf, .htaccess and source never
+# a user of its own. In each variant: the owner's first run (what GET
+# /setup says of the host, the setup code's file mode 600 whatever the
+# umask, setup by the proof file the site's user puts into api-bin/ or by
+# the code read as the site's user, wrong proofs refused, then the owner
+# account), a till's day (login, lookup, record, claim, redeem, history,
+# sync) and a backup, with the database and its -wal, -shm and -queue,
+# its setup code, the proof file, loyalty.conf, .htaccess and source never
 # served. Then sites set up wrong answer CONFIGURATION_ERROR (500, no
 # Retry-After) and the server's error log says what to fix.
 #
 #   fcgid-root      mod_fcgid at the site root, ScriptAlias /cgi-bin/ to
 #                   the system's folder (Debian's default), one web server
-#                   user for every site (data/ 777, loyalty.conf umask 022)
+#                   user for every site (data/ 777, and loyalty.conf's
+#                   umask = 022: the database readable by all, the setup
+#                   code still not); setup by the proof file
 #   fcgid-sub       mod_fcgid in a subfolder, AllowOverride FileInfo
-#                   Options only
-#   cgi-root        plain CGI (mod_cgi) at the site root, /cgi-bin/ mapped
+#                   Options only; data/ 777, loyalty.conf as shipped;
+#                   setup by the proof file
+#   cgi-root        plain CGI (mod_cgi) at the site root, /cgi-bin/ mapped;
+#                   data/ 777; setup by the proof file
 #   suexec-vhost    suEXEC with plain CGI: a DocumentRoot under /var/www
 #                   owned by the site's user (SuexecUserGroup); the
 #                   .htaccess's SetEnv LOYALTY_DB never reaches the
-#                   responders there, loyalty.conf does
+#                   responders there, loyalty.conf does; setup by the code
 #   suexec-userdir  suEXEC with plain CGI in a user's folder:
-#                   /~USER/shop/, ~USER/public_html/shop
+#                   /~USER/shop/, ~USER/public_html/shop; setup by the
+#                   proof file, which the service then deletes
 #
 # Root only: suEXEC needs Apache started as root, and the site a user of
-# its own (made here, with its tree under /var/www, suEXEC's document
-# root; both removed at the end). CI runs as root. Set LC_HOSTING_BUNDLE
-# to a dist/loyalty-pos-*-linux-x86_64.tar.gz to test its site instead of
-# the native build's responders. LT_KEEP=1 keeps the tree.
+# its own, and another account stands for the server's other users (made
+# here, with the tree under /var/www, suEXEC's document root; all removed
+# at the end). CI runs as root. Set LC_HOSTING_BUNDLE to a
+# dist/loyalty-pos-*-linux-x86_64.tar.gz to test its site instead of the
+# native build's responders. LT_KEEP=1 keeps the tree.
+# tests/install_walk.sh walks the bundle's INSTALL on the same servers
+# (tests/hosting_lib.sh).
 set -u
 . "$(cd "$(dirname "$0")" && pwd)/lib.sh"
-
-command -v jq >/dev/null || bail "jq is not installed (tools/check installs it)"
-command -v curl >/dev/null || bail "curl is not installed (tools/check installs it)"
+. "$top_srcdir/tests/hosting_lib.sh"
 
 R=$LC_RESPONDER_DIR
-MODS=/usr/lib/apache2/modules
-SUEXEC=/usr/lib/apache2/suexec
 json_ct='application/json; charset=utf-8'
 # Points of one variant's flow, of a site set up wrong: for the skips.
-FLOW_POINTS=31
+FLOW_POINTS=40
 BROKEN_POINTS=4
+# What the owner page puts into the proof file it offers.
+PROOF_TEXT='This file shows that this Loyalty POS installation is yours.'
 
-if [ "$(id -u)" -ne 0 ]; then
-	skip 1 "not root: suEXEC and the site's own user need root (CI runs as root)"
-	done_testing
-	exit
-fi
-if ! ap_available || [ ! -e "$MODS/mod_cgi.so" ]; then
-	skip 1 "apache2 with mod_fcgid and mod_cgi is not installed (tools/check installs them)"
-	done_testing
-	exit
-fi
-have_suexec=0
-[ -u "$(readlink -f "$SUEXEC" 2>/dev/null)" ] && [ -e "$MODS/mod_suexec.so" ] &&
-    have_suexec=1
+hl_preflight 1
 
-H= U= AP_F= AP_C=
-cleanup() {
-	local rc=$? pid p f
-	# The servers' logs when a point failed or the script died.
-	if [ -n "$H" ] && { [ "$rc" -ne 0 ] || [ "$tap_failed" -gt 0 ]; }; then
-		for f in "$H/apache-f/error.log" "$H/apache-c/error.log" /var/log/apache2/suexec.log; do
-			[ -f "$f" ] || continue
-			diag "--- $f"
-			tail -n 15 "$f" | while IFS= read -r l; do diag "$l"; done
-		done
-	fi
-	for pid in $AP_F $AP_C; do
-		kill -TERM "$pid" 2>/dev/null
-		for p in $(seq 1 50); do lc_alive "$pid" || break; sleep 0.1; done
-		# Its session (setsid): children a killed parent left too.
-		kill -KILL -- "-$pid" "$pid" 2>/dev/null
-		wait "$pid" 2>/dev/null
-	done
-	AP_F= AP_C=
-	# Responders mod_fcgid or a CGI left, all run from the tree.
-	if [ -n "$H" ]; then
-		for p in $(pgrep -f "^$H/" 2>/dev/null); do kill -KILL "$p" 2>/dev/null; done
-	fi
-	if [ -n "$U" ]; then
-		userdel "$U" >/dev/null 2>&1
-		U=
-	fi
-	[ -n "$H" ] || return 0
-	if [ -n "$LT_KEEP" ] || [ "$tap_failed" -gt 0 ]; then
-		diag "kept $H"
-	else
-		rm -rf "$H"
-	fi
-	H=
-}
-trap cleanup EXIT
+trap hl_cleanup EXIT
 trap 'exit 143' TERM
 trap 'exit 130' INT
 
-# One run at a time (make check runs this test, and tests/bundle.sh runs
-# it on the bundle, maybe at once): both would share suEXEC's log and
-# /var/www, and lose servers to each other's ports.
-exec 9>/tmp/lc-hosting.lock || bail "cannot open /tmp/lc-hosting.lock"
-flock -w 900 9 || bail "another tests/hosting.sh held its lock for 15 minutes"
-
-mkdir -p /var/www
-H=$(mktemp -d /var/www/lc-hosting.XXXXXX) || bail "mktemp under /var/www"
-chmod 755 "$H"
+hl_lock
+hl_tree lc-hosting
+H=$HL_H
 LT_DIR=$H/http
 mkdir -p "$LT_DIR" "$H/home"
 chmod 755 "$H/home"
+# The site's user, and another account of the server (neither the site's
+# nor the web server's).
 U=lchost$$
+O=lcother$$
+hl_user "$U" "$H/home/$U"
+hl_user "$O" "$H/home/$O"
 # What the site's user runs comes from here, not from the build: a
 # checkout under a folder only its owner may enter (/root is 0700 on
 # Debian) must work as well.
 mkdir -p "$H/bin"
 install -m 755 "$LT_ADMIN" "$H/bin/loyalty-admin" || bail "cannot copy $LT_ADMIN"
 U_ADMIN=$H/bin/loyalty-admin
-useradd -M -d "$H/home/$U" -s /usr/sbin/nologin -U "$U" ||
-    bail "useradd $U failed"
 mkdir -p "$H/home/$U/public_html"
 
 # The site as the bundle lays it out, or the bundle's own.
@@ -128,10 +87,11 @@ if [ -n "${LC_HOSTING_BUNDLE:-}" ]; then
 	diag "the site of $(basename "$LC_HOSTING_BUNDLE")"
 fi
 
-# site_make DIR shared|own: the site in DIR, every file the user's, folders
-# 755, files 644, the responders 755 (as the README says to upload them).
-# shared: the web server runs every site as one user of its own, which
-# must write data/ (777), and whose files the owner must read (umask 022).
+# site_make DIR shared|shared022|own: the site in DIR, every file the
+# user's, folders 755, files 644, the responders 755 (as INSTALL says to
+# upload them). shared: the web server runs every site as one user of its
+# own, which must write data/ (777); shared022: and loyalty.conf's umask =
+# 022 lets every account read what the service makes.
 site_make() {
 	local d=$1
 	mkdir -p "$d"
@@ -146,18 +106,22 @@ site_make() {
 	# What a careless upload leaves: source and a script.
 	printf 'int main(void) { return 0; }\n' >"$d/$R/login.c"
 	printf 'echo build-secret\n' >"$d/build.sh"
-	[ "$2" = shared ] && sed -i 's/^#umask = 022$/umask = 022/' "$d/$R/loyalty.conf"
+	if [ "$2" = shared022 ]; then
+		grep -q '^#umask = ' "$d/$R/loyalty.conf" ||
+		    bail "loyalty.conf has no line '#umask = ...' to set"
+		sed -i 's/^#umask = .*$/umask = 022/' "$d/$R/loyalty.conf"
+	fi
 	chown -R "$U:$U" "$d"
 	find "$d" -type d -exec chmod 755 {} +
 	find "$d" -type f -exec chmod 644 {} +
 	chmod 755 "$d/$R"/*.fcgi
-	[ "$2" = shared ] && chmod 777 "$d/data"
+	[ "$2" != own ] && chmod 777 "$d/data"
 	return 0
 }
 
 # --- the sites ----------------------------------------------------------------
 
-site_make "$H/fcgid-root" shared
+site_make "$H/fcgid-root" shared022
 mkdir -p "$H/fcgid-docroot"
 site_make "$H/fcgid-docroot/shop" shared
 chown "$U:$U" "$H/fcgid-docroot"
@@ -192,173 +156,47 @@ printf 'databse = ../data/loyalty.db\n' >>"$H/cgi-badconf/$R/loyalty.conf"
 
 # --- the servers ------------------------------------------------------------
 
-# The ports and both servers' configuration: again with other ports when
-# a server could not bind one (another test took it meanwhile).
+# The ports and both servers' configuration (hl_servers runs it again with
+# other ports when a server could not bind one).
 servers_conf() {
-local v p taken=' '
-for v in P_FROOT P_FSUB P_FUP P_CROOT P_SVH P_SUD P_SBAD P_CBAD P_S775; do
-	# Nine different ports.
-	p=
-	while [ -z "$p" ] || [[ $taken == *" $p "* ]]; do
-		p=$(lt_free_port) || bail "no free port"
-	done
-	taken="$taken$p "
-	printf -v "$v" '%s' "$p"
-done
-
-# What every shared host has, and Debian's ScriptAlias of /cgi-bin/.
-common_conf() {	# SERVERROOT
-	cat <<CONF
-ServerRoot "$1"
-ServerName 127.0.0.1
-PidFile "$1/httpd.pid"
-DefaultRuntimeDir "$1"
-ErrorLog "$1/error.log"
-LogLevel warn
-User www-data
-Group www-data
-LoadModule authz_core_module $MODS/mod_authz_core.so
-LoadModule mime_module $MODS/mod_mime.so
-LoadModule alias_module $MODS/mod_alias.so
-LoadModule dir_module $MODS/mod_dir.so
-LoadModule env_module $MODS/mod_env.so
-LoadModule rewrite_module $MODS/mod_rewrite.so
-LoadModule headers_module $MODS/mod_headers.so
-LoadModule filter_module $MODS/mod_filter.so
-LoadModule deflate_module $MODS/mod_deflate.so
-TypesConfig /etc/mime.types
-DirectoryIndex index.html
-<Directory />
-	AllowOverride None
-	Require all denied
-</Directory>
-ScriptAlias /cgi-bin/ /usr/lib/cgi-bin/
-<Directory "/usr/lib/cgi-bin">
-	AllowOverride None
-	Options +ExecCGI
-	Require all granted
-</Directory>
-CONF
-}
-
-site_conf() {	# PORT DOCROOT OVERRIDE [EXTRA LINE]
-	cat <<CONF
-Listen 127.0.0.1:$1
-<VirtualHost 127.0.0.1:$1>
-	DocumentRoot "$2"
-	${4:-}
-	<Directory "$2">
-		AllowOverride $3
-		Require all granted
-	</Directory>
-</VirtualHost>
-CONF
-}
-
-mkdir -p "$H/apache-f/fcgid" "$H/apache-c"
-chown www-data:www-data "$H/apache-f/fcgid"
-{
-	common_conf "$H/apache-f"
-	cat <<CONF
-LoadModule mpm_event_module $MODS/mod_mpm_event.so
-LoadModule fcgid_module $MODS/mod_fcgid.so
-FcgidIPCDir "$H/apache-f/fcgid"
-FcgidProcessTableFile "$H/apache-f/fcgid/shm"
-CONF
-	site_conf "$P_FROOT" "$H/fcgid-root" All
-	site_conf "$P_FSUB" "$H/fcgid-docroot" "FileInfo Options"
-	site_conf "$P_FUP" "$H/fcgid-upload" All
-} >"$H/apache-f/httpd.conf"
-{
-	common_conf "$H/apache-c"
-	cat <<CONF
-LoadModule mpm_prefork_module $MODS/mod_mpm_prefork.so
-LoadModule cgi_module $MODS/mod_cgi.so
-LoadModule userdir_module $MODS/mod_userdir.so
-CONF
-	[ "$have_suexec" -eq 1 ] && echo "LoadModule suexec_module $MODS/mod_suexec.so"
-	echo "UserDir disabled"
-	site_conf "$P_CROOT" "$H/cgi-root" All
-	site_conf "$P_CBAD" "$H/cgi-badconf" All
-	if [ "$have_suexec" -eq 1 ]; then
-		site_conf "$P_SVH" "$H/suexec-root" All "SuexecUserGroup $U $U"
-		site_conf "$P_SBAD" "$H/suexec-nodata" All "SuexecUserGroup $U $U"
-		site_conf "$P_S775" "$H/suexec-775" All "SuexecUserGroup $U $U"
-		site_conf "$P_SUD" "$H/apache-c" None "UserDir public_html
+	hl_ports P_FROOT P_FSUB P_FUP P_CROOT P_SVH P_SUD P_SBAD P_CBAD P_S775
+	HL_F_PORTS="$P_FROOT $P_FSUB $P_FUP"
+	HL_C_PORTS="$P_CROOT $P_CBAD"
+	[ "$HL_HAVE_SUEXEC" -eq 1 ] && HL_C_PORTS="$HL_C_PORTS $P_SVH $P_SBAD $P_SUD $P_S775"
+	{
+		hl_fcgid_conf "$H/apache-f"
+		hl_site_conf "$P_FROOT" "$H/fcgid-root" All
+		hl_site_conf "$P_FSUB" "$H/fcgid-docroot" "FileInfo Options"
+		hl_site_conf "$P_FUP" "$H/fcgid-upload" All
+	} >"$H/apache-f/httpd.conf.tmp"
+	mv "$H/apache-f/httpd.conf.tmp" "$H/apache-f/httpd.conf"
+	{
+		hl_cgi_conf "$H/apache-c"
+		hl_site_conf "$P_CROOT" "$H/cgi-root" All
+		hl_site_conf "$P_CBAD" "$H/cgi-badconf" All
+		if [ "$HL_HAVE_SUEXEC" -eq 1 ]; then
+			hl_site_conf "$P_SVH" "$H/suexec-root" All "SuexecUserGroup $U $U"
+			hl_site_conf "$P_SBAD" "$H/suexec-nodata" All "SuexecUserGroup $U $U"
+			hl_site_conf "$P_S775" "$H/suexec-775" All "SuexecUserGroup $U $U"
+			hl_site_conf "$P_SUD" "$H/apache-c" None "UserDir public_html
 	UserDir enabled $U"
-		cat <<CONF
+			cat <<CONF
 <Directory "$H/home/*/public_html">
 	AllowOverride All
 	Require all granted
 </Directory>
 CONF
-	fi
-} >"$H/apache-c/httpd.conf"
-
+		fi
+	} >"$H/apache-c/httpd.conf.tmp"
+	mv "$H/apache-c/httpd.conf.tmp" "$H/apache-c/httpd.conf"
 }
-
-# ap_run CONF PORT...: Apache in the foreground of a job; its pid on stdout
-# once every port answers, or nothing (its log as TAP comments).
-ap_run() {
-	local conf=$1 dir pid i port up
-	shift
-	dir=$(dirname "$conf")
-	# A session of its own: prefork's Apache signals its whole process
-	# group as it stops, which must not be this script.
-	# Without the lock's descriptor: a server outliving this script
-	# must not hold the next run up.
-	setsid apache2 -f "$conf" -DFOREGROUND </dev/null >>"$dir/error.log" 2>&1 9>&- &
-	pid=$!
-	for i in $(seq 1 100); do
-		lc_alive "$pid" || break
-		up=1
-		for port in "$@"; do
-			curl -s -o /dev/null --max-time 2 "http://127.0.0.1:$port/" || up=0
-		done
-		# Another server may answer on a port this one could not
-		# bind: each port must be this one's.
-		for port in "$@"; do
-			ss -Hltnp "sport = :$port" 2>/dev/null |
-			    grep -q "pid=$pid," || up=0
-		done
-		[ "$up" -eq 1 ] && { echo "$pid"; return 0; }
-		grep -q 'could not bind' "$dir/error.log" && break
-		sleep 0.1
-	done
-	kill -KILL -- "-$pid" "$pid" 2>/dev/null
-	wait "$pid" 2>/dev/null
-	# On stderr: stdout is the pid the caller takes (a line of this log
-	# taken for a pid once made a server that could not bind look up).
-	while IFS= read -r l; do diag "$l"; done <"$dir/error.log" >&2
-	return 1
-}
-
-for try in 1 2 3 4 5; do
-	servers_conf
-	: >"$H/apache-f/error.log"
-	: >"$H/apache-c/error.log"
-	AP_F=$(ap_run "$H/apache-f/httpd.conf" "$P_FROOT" "$P_FSUB" "$P_FUP")
-	if [ "$have_suexec" -eq 1 ]; then
-		AP_C=$(ap_run "$H/apache-c/httpd.conf" "$P_CROOT" "$P_CBAD" "$P_SVH" "$P_SBAD" "$P_SUD" "$P_S775")
-	else
-		AP_C=$(ap_run "$H/apache-c/httpd.conf" "$P_CROOT" "$P_CBAD")
-	fi
-	[[ $AP_F =~ ^[0-9]+$ && $AP_C =~ ^[0-9]+$ ]] && break
-	grep -q 'could not bind' "$H/apache-f/error.log" "$H/apache-c/error.log" ||
-	    break
-	diag "a port was taken meanwhile (try $try): again with others"
-	for pid in $AP_F $AP_C; do
-		kill -TERM "$pid" 2>/dev/null
-		for p in $(seq 1 50); do lc_alive "$pid" || break; sleep 0.1; done
-		kill -KILL -- "-$pid" "$pid" 2>/dev/null
-		wait "$pid" 2>/dev/null
-	done
-	AP_F= AP_C=
-done
+mkdir -p "$H/apache-f" "$H/apache-c"
+hl_servers servers_conf
+AP_F=$HL_AP_F AP_C=$HL_AP_C
 like "$AP_F" '^[0-9]+$' "Apache with mod_fcgid starts: three sites, .htaccess only"
 like "$AP_C" '^[0-9]+$' "Apache with mod_cgi (prefork) starts as root, User www-data"
-if [ "$have_suexec" -eq 1 ]; then
-	ok "... with suEXEC on ($(readlink -f "$SUEXEC"))" \
+if [ "$HL_HAVE_SUEXEC" -eq 1 ]; then
+	ok "... with suEXEC on ($(readlink -f "$HL_SUEXEC"))" \
 	    grep -q 'suEXEC mechanism enabled' "$H/apache-c/error.log"
 else
 	skip 1 "apache2-suexec-pristine is not installed (tools/check installs it)"
@@ -366,53 +204,123 @@ fi
 
 # --- one site's flow -----------------------------------------------------------
 
-# never_served VARIANT: each of these is refused (403 or 404), and no
-# answer holds any of the file's content.
+# never_served VARIANT PROOF_FILE SECRET...: each of these is refused (403
+# or 404), and no answer holds any of the SECRETs.
 never_served() {
-	local v=$1 p bad='' secret
+	local v=$1 pf=$2 p bad='' secret
+	shift 2
 	for p in data/loyalty.db data/loyalty.db-wal data/loyalty.db-shm \
-	    data/loyalty.db-journal data/loyalty.db.setup-code data/ \
-	    "$R/loyalty.conf" "$R/" .htaccess "$R/login.c" build.sh; do
-		lt_req GET "/$p"
+	    data/loyalty.db-journal data/loyalty.db-queue data/loyalty.db.setup-code \
+	    data/ loyalty.db loyalty.db-queue "$R/loyalty.conf" "$R/$pf" "$R/" \
+	    .htaccess "$R/login.c" build.sh; do
+		lt_req GET "/$p" 2>/dev/null	# a database: bash warns of its NULs
 		case $LT_STATUS in 403 | 404) ;; *) bad="$bad $p:$LT_STATUS" ;; esac
-		for secret in 'SQLite format 3' "$2" 'database =' 'int main' \
-		    build-secret RewriteRule; do
-			[[ $LT_BODY == *"$secret"* ]] && bad="$bad $p:content"
+		for secret in 'SQLite format 3' 'database =' 'int main' \
+		    build-secret RewriteRule "$PROOF_TEXT" "$@"; do
+			[ -n "$secret" ] && [[ $LT_BODY == *"$secret"* ]] &&
+			    bad="$bad $p:content"
 		done
 	done
-	is "$bad" "" "$v: data/ (database, -wal, -shm, setup code), loyalty.conf, .htaccess, source and the folders are never served"
-	lt_req GET "/$R/login.fcgi"
-	is "$LT_STATUS $(lt_jq .error.code)" "404 NOT_FOUND" \
-	    "$v: a responder asked for by its file runs (the service's 404), never served as a file"
+	is "$bad" "" "$v: data/ (database, -wal, -shm, -queue, setup code), loyalty.conf, the proof file, .htaccess, source, copies in the site and the folders are never served"
 }
 
-# flow VARIANT URL SITE USER: the whole first run and a till's day.
+# setup_json KEY VALUE: setup's body with KEY (setup_code or setup_proof).
+setup_json() {
+	jq -cn --arg k "$1" --arg s "$2" '{($k): $s,
+	    merchant_name: "Corner Cafe", location_name: "High Street",
+	    owner_name: "Olive", owner_email: "olive@cafe.example",
+	    owner_password: "a long password"}'
+}
+
+# warnings: GET's hosting.warnings, sorted, one line.
+warnings() {
+	lt_jq '.data.hosting.warnings | if type == "array" then sort | join(" ") else "none: \(.)" end'
+}
+
+# flow VARIANT URL SITE USER WARNINGS proof|code: the whole first run and
+# a till's day; USER runs the responders, WARNINGS are the hosting
+# warnings expected (sorted), and setup goes by the proof file or by the
+# code (which the site's user must then be able to read).
 flow() {
-	local v=$1 site=$3 as=$4 db code loc staff punch cash pcard ccard log0
+	local v=$1 site=$3 as=$4 want=$5 way=$6 db code loc staff punch cash \
+	    pcard pqr ccard log0 secret pf f p
 	LT_URL=$2 LT_TOKEN=
 	db=$site/data/loyalty.db
-	log0=$(cat "$H"/apache-?/error.log 2>/dev/null | grep -c 'loyalty: ')
+	log0=$(hl_log_count 'loyalty: ')
 	lt_req GET /
 	is "$LT_STATUS $(lt_header Content-Type)" "200 text/html; charset=utf-8" "$v: the till's page"
 	lt_req GET /api/v1/setup
 	is "$LT_STATUS $(lt_jq .data.setup_needed)" "200 true" "$v: a new installation asks for setup"
+	is "$(warnings)" "$want" "$v: GET /setup's hosting.warnings: ${want:-none}"
+	secret=$(lt_jq .data.proof.secret) pf=$(lt_jq .data.proof.file)
+	like "$secret $pf $(lt_jq .data.proof.folder)" "^[a-z2-7]{26} loyalty-setup-[a-z2-7]{24}\\.txt $R\$" \
+	    "$v: ... and the proof way: a secret, its file's name, the folder $R/"
 	ok "$v: that request made the database in data/, as loyalty.conf says" test -s "$db"
 	is "$(stat -c %U "$db" 2>/dev/null)" "$as" "$v: the database is $as's"
+	# Where the web server's user runs the service, a code's file is
+	# no use to the owner: the service may write none.
+	f="$as:600"
+	[ "$as" = "$U" ] || f="($as:600|none)"
+	like "$(stat -c %U:%a "$db.setup-code" 2>/dev/null || echo none)" "^$f\$" \
+	    "$v: the setup code's file$([ "$as" = "$U" ] || echo ", if any,") is $as's, mode 600 whatever loyalty.conf's umask"
 	code=$(runuser -u "$U" -- cat "$db.setup-code" 2>/dev/null)
-	like "$code" '^[A-Z0-9]{8,64}$' "$v: the site's user reads the setup code (as with FTP)"
-	never_served "$v" "${code:-no code}"
+	if [ "$as" = "$U" ]; then
+		like "$code" '^[A-Z0-9]{20}$' "$v: the site's user reads the setup code (as with FTP)"
+	else
+		is "$code" "" "$v: the site's user cannot read the setup code (the web server's file)"
+	fi
+	is "$(runuser -u "$O" -- cat "$db.setup-code" 2>/dev/null)" "" \
+	    "$v: another account of the server cannot read it either"
 
-	lt_req POST /api/v1/setup "$(jq -cn --arg c "$code" '{setup_code: $c,
-	    merchant_name: "Corner Cafe", location_name: "High Street",
-	    owner_name: "Olive", owner_email: "olive@cafe.example",
-	    owner_password: "a long password"}')"
-	is "$LT_STATUS $(lt_jq .data.user.user_type)" "200 owner" "$v: setup with the code makes the owner"
+	# Wrong proofs, each refused (403 on setup_proof; at most three
+	# failures, below the five the guard allows, should it count them).
+	lt_req POST /api/v1/setup "$(setup_json setup_proof abcdefghijklmnopqrstuvwxyz)"
+	is "$LT_STATUS $(lt_jq .error.code) $(lt_jq .error.details.field)" "403 FORBIDDEN setup_proof" \
+	    "$v: a secret whose file is not in $R/ is refused (403 on setup_proof)"
+	install -o "$O" -g "$O" -m 644 /dev/null "$site/$R/$pf"
+	lt_req POST /api/v1/setup "$(setup_json setup_proof "$secret")"
+	is "$LT_STATUS $(lt_jq .error.code) $(lt_jq .error.details.field)" "403 FORBIDDEN setup_proof" \
+	    "$v: the proof file of another account than $R/'s owner is refused"
+	rm -f "$site/$R/$pf"
+	runuser -u "$U" -- ln -s ../index.html "$site/$R/$pf"
+	lt_req POST /api/v1/setup "$(setup_json setup_proof "$secret")"
+	is "$LT_STATUS $(lt_jq .error.code) $(lt_jq .error.details.field)" "403 FORBIDDEN setup_proof" \
+	    "$v: a link by that name, even the site user's, is refused"
+	rm -f "$site/$R/$pf"
+	# The proof file as the site's user uploads it (INSTALL, step 5).
+	runuser -u "$U" -- sh -c 'printf "%s\r\n" "$1" >"$2"' _ "$PROOF_TEXT" "$site/$R/$pf" ||
+	    bail "$U cannot write $site/$R/$pf"
+	lt_req GET /api/v1/setup
+	is "$LT_STATUS $(lt_jq .data.setup_needed)" "200 true" "$v: the failures used up nothing: setup is still open"
+	never_served "$v" "$pf" "${code:-no code}" "$(cat "$db.setup-code" 2>/dev/null)"
+	lt_req GET "/$R/login.fcgi"
+	is "$LT_STATUS $(lt_jq .error.code)" "404 NOT_FOUND" \
+	    "$v: a responder asked for by its file runs (the service's 404), never served as a file"
+
+	if [ "$way" = proof ]; then
+		lt_req POST /api/v1/setup "$(setup_json setup_proof "$secret")"
+		is "$LT_STATUS $(lt_jq .data.user.user_type)" "200 owner" "$v: setup with the proof file makes the owner"
+		if [ "$as" = "$U" ]; then
+			ok "$v: the used proof file is gone ($as may write $R/)" test ! -e "$site/$R/$pf"
+		else
+			ok "$v: the used proof file stays ($as may not write $R/; the owner deletes it)" \
+			    test -f "$site/$R/$pf"
+		fi
+	else
+		lt_req POST /api/v1/setup "$(setup_json setup_code "$code")"
+		is "$LT_STATUS $(lt_jq .data.user.user_type)" "200 owner" "$v: setup with the code makes the owner"
+		ok "$v: the proof file no one used is left alone" test -f "$site/$R/$pf"
+	fi
 	loc=$(lt_jq .data.location.id)
 	ok "$v: the code file is gone" test ! -e "$db.setup-code"
 	lt_req GET /api/v1/setup
 	is "$LT_STATUS" 404 "$v: setup is gone for good"
+	lt_req POST /api/v1/setup "$(setup_json setup_proof "$secret")"
+	is "$LT_STATUS" 404 "$v: ... for the proof too"
 
 	ok "$v: the owner logs in" lt_login olive@cafe.example "a long password"
+	lt_req GET /api/v1/admin/settings
+	is "$LT_STATUS $(warnings)" "200 $want" "$v: the back office's settings carry the same hosting.warnings"
 	lt_req POST /api/v1/admin/users "$(jq -cn --arg l "$loc" '{email: "till1@cafe.example",
 	    password: "till one pass", user_type: "system_user", location_id: $l}')"
 	is "$LT_STATUS" 200 "$v: the owner adds a till login"
@@ -461,8 +369,32 @@ flow() {
 	    "$v: the back office's backup is a database"
 	is "$(find "$site/data" -mindepth 1 ! -user "$as" 2>/dev/null | head -n 3)" "" \
 	    "$v: everything in data/ is $as's"
-	is "$(($(cat "$H"/apache-?/error.log 2>/dev/null | grep -c 'loyalty: ') - log0))" 0 \
-	    "$v: nothing in the server's error log"
+
+	# The files the day left beside the database, and copies of the
+	# database and its queue put into the site's own folder (a careless
+	# upload of a backup, as issue 25 found).
+	ok "$v: the writers' queue file is there (data/loyalty.db-queue)" test -e "$db-queue"
+	for f in loyalty.db loyalty.db-queue; do
+		cp "$site/data/$f" "$site/$f" 2>/dev/null || printf 'SQLite format 3\n' >"$site/$f"
+		chown "$U:$U" "$site/$f"
+		chmod 644 "$site/$f"
+	done
+	[ -e "$site/$R/$pf" ] || runuser -u "$U" -- sh -c 'printf "%s\r\n" "$1" >"$2"' _ "$PROOF_TEXT" "$site/$R/$pf"
+	never_served "$v" "$pf"
+	f=
+	for p in "$R/loyalty.conf" "$R/$pf" data/loyalty.db-queue loyalty.db-queue; do
+		lt_req GET "/$p"
+		f="$f $LT_STATUS"
+	done
+	is "$f" " 403 403 403 403" "$v: $R/loyalty.conf, $R/$pf, data/loyalty.db-queue and its copy are refused (403)"
+	if [[ " $want " == *" database_readable_by_all "* ]]; then
+		ok "$v: another account reads the database, as the warning database_readable_by_all says" \
+		    sh -c 'runuser -u "$1" -- head -c 15 "$2" | grep -q "SQLite format 3"' _ "$O" "$db"
+	else
+		is "$(runuser -u "$O" -- head -c 15 "$db" 2>/dev/null)" "" \
+		    "$v: another account cannot read the database"
+	fi
+	is "$(($(hl_log_count 'loyalty: ') - log0))" 0 "$v: nothing in the server's error log"
 	LT_TOKEN=
 }
 
@@ -484,11 +416,13 @@ broken() {
 
 # --- the variants -------------------------------------------------------------
 
+SHARED='data_folder_writable_by_all shared_web_user'
 if [ -n "$AP_F" ]; then
-	flow fcgid-root "http://127.0.0.1:$P_FROOT" "$H/fcgid-root" www-data
+	flow fcgid-root "http://127.0.0.1:$P_FROOT" "$H/fcgid-root" www-data \
+	    "data_folder_writable_by_all database_readable_by_all shared_web_user" proof
 	lt_req GET /cgi-bin/login.fcgi
 	is "$LT_STATUS" 404 "fcgid-root: /cgi-bin/ is the host's (ScriptAlias), not the site's: api-bin/ is ours"
-	flow fcgid-sub "http://127.0.0.1:$P_FSUB/shop" "$H/fcgid-docroot/shop" www-data
+	flow fcgid-sub "http://127.0.0.1:$P_FSUB/shop" "$H/fcgid-docroot/shop" www-data "$SHARED" proof
 	broken fcgid-upload "http://127.0.0.1:$P_FUP" 'read-only for this user' \
 	    "database $H/fcgid-upload/$R/\\.\\./data/loyalty\\.db \\(.*loyalty\\.conf\\) cannot be used: the file is read-only for this user \\(this process runs as uid $(id -u www-data)"
 	ok "fcgid-upload: the uploaded database is as it was" \
@@ -498,12 +432,12 @@ else
 fi
 
 if [ -n "$AP_C" ]; then
-	flow cgi-root "http://127.0.0.1:$P_CROOT" "$H/cgi-root" www-data
+	flow cgi-root "http://127.0.0.1:$P_CROOT" "$H/cgi-root" www-data "$SHARED" proof
 	broken cgi-badconf "http://127.0.0.1:$P_CBAD" 'loyalty\.conf has an error' \
 	    "loyalty\\.conf:[0-9]+: unknown setting \"databse\""
-	if [ "$have_suexec" -eq 1 ]; then
-		flow suexec-vhost "http://127.0.0.1:$P_SVH" "$H/suexec-root" "$U"
-		flow suexec-userdir "http://127.0.0.1:$P_SUD/~$U/shop" "$H/home/$U/public_html/shop" "$U"
+	if [ "$HL_HAVE_SUEXEC" -eq 1 ]; then
+		flow suexec-vhost "http://127.0.0.1:$P_SVH" "$H/suexec-root" "$U" "" code
+		flow suexec-userdir "http://127.0.0.1:$P_SUD/~$U/shop" "$H/home/$U/public_html/shop" "$U" "" proof
 		broken suexec-nodata "http://127.0.0.1:$P_SBAD" 'its folder is not writable' \
 		    "database $H/suexec-nodata/$R/\\.\\./data/loyalty\\.db .*cannot be used: the file does not exist, and its folder is not writable .*uid $(id -u "$U")"
 		ok "suexec-nodata: nothing was created" test -z "$(ls -A "$H/suexec-nodata/data")"
