@@ -161,15 +161,17 @@ ok "INSTALL, Starting over: delete every file in loyalty-pos/data/ whose name be
     sh -c 'tr "\n" " " <"$1" | tr -s " " | grep -q "every file in loyalty-pos/data/ whose name begins with loyalty\.db"' _ "$INSTALL"
 
 # Restoring a backup: "under a new name, say restored.db", "database =
-# ../data/restored.db", "set the uploaded file to 666" (case b).
+# ../data/restored.db", "Set the uploaded file to 600 first", "(case b),
+# to 666".
 S_RESTORE=$(awk '/^Restoring a backup/ { on = 1; next } on && /^[A-Z]/ { exit } on' "$INSTALL" |
     tr '\n' ' ' | tr -s ' ')
 RESTORED=$(printf '%s' "$S_RESTORE" | sed -n 's|.*under a new name, say \([A-Za-z0-9_.-]*\.db\)[,. ].*|\1|p')
 RESTORE_LINE=$(printf '%s' "$S_RESTORE" | sed -n "s|.*\(database = \.\./data/$RESTORED\).*|\1|p")
-M_RESTORED=$(printf '%s' "$S_RESTORE" | sed -n 's|.*set the uploaded file to \([0-7]\{3\}\).*|\1|p')
-is "$RESTORED|$RESTORE_LINE|$M_RESTORED" "restored.db|database = ../data/restored.db|666" \
-    "INSTALL, Restoring a backup: uploaded as data/restored.db (666 in case b), loyalty.conf's database = ../data/restored.db"
-[ -n "$RESTORED" ] && [ -n "$RESTORE_LINE" ] && [ -n "$M_RESTORED" ] ||
+M_OWN=$(printf '%s' "$S_RESTORE" | sed -n 's|.*Set the uploaded file to \([0-7]\{3\}\) first.*|\1|p')
+M_RESTORED=$(printf '%s' "$S_RESTORE" | sed -n 's|.*case b), to \([0-7]\{3\}\).*|\1|p')
+is "$RESTORED|$RESTORE_LINE|$M_OWN|$M_RESTORED" "restored.db|database = ../data/restored.db|600|666" \
+    "INSTALL, Restoring a backup: uploaded as data/restored.db (600, or 666 in case b), loyalty.conf's database = ../data/restored.db"
+[ -n "$RESTORED" ] && [ -n "$RESTORE_LINE" ] && [ -n "$M_OWN" ] && [ -n "$M_RESTORED" ] ||
     bail "INSTALL's Restoring a backup is no longer as this test reads it"
 # What the error log may hold of a walk: step 4 b's refusal, the starting
 # over.
@@ -390,7 +392,7 @@ reached() {
 # machine; LOG is the server's error log.
 walk() {
 	local v=$1 site=$3 kind=$4 log=$5 want log0 n0 pids p f i alive code1 \
-	    code2 scode token1 old_proof made loc
+	    code2 scode token1 old_proof made loc m
 	LT_URL=$2 LT_TOKEN=
 	log0=$(grep -c 'loyalty: ' "$log")
 	# Case c's first cause: the programs as some FTP programs upload
@@ -590,11 +592,12 @@ walk() {
 	    password: "after the backup", user_type: "system_user", location_id: $l}')"
 	LT_TOKEN=
 	as_site sh -c 'umask 022 && cp "$1" "$2"' _ "$H/backup.db" "$site/data/$RESTORED"
-	[ "$kind" = shared ] && as_site chmod "$M_RESTORED" "$site/data/$RESTORED"
+	m=$([ "$kind" = shared ] && echo "$M_RESTORED" || echo "$M_OWN")
+	as_site chmod "$m" "$site/data/$RESTORED"
 	as_site sed -i "s|^database = .*|$RESTORE_LINE|" "$site/$R/loyalty.conf"
 	is "$(grep -c "^$RESTORE_LINE\$" "$site/$R/loyalty.conf")|$(stat -c %U:%a "$site/data/$RESTORED")" \
-	    "1|$U:$([ "$kind" = shared ] && echo "$M_RESTORED" || echo 644)" \
-	    "$v: ... uploaded as data/$RESTORED$([ "$kind" = shared ] && echo ", set to $M_RESTORED"), loyalty.conf's line: $RESTORE_LINE"
+	    "1|$U:$m" \
+	    "$v: ... uploaded as data/$RESTORED, set to $m, loyalty.conf's line: $RESTORE_LINE"
 	pids=$(pgrep -f "^$site/$R/" | tr '\n' ' ')
 	if [ -n "$pids" ]; then
 		# shellcheck disable=SC2086
