@@ -362,18 +362,24 @@ async function apiCreate(kind, path, body, raw) {
 /* CONFIGURATION_ERROR: the server is set up so that the service cannot
  * run (the message says what is wrong; the server's log names the file).
  * Fixed on the server, never by retrying here. */
-function configHelp() {
+function configHelp(msg) {
+	const items = [
+		h('li', null, 'The database is the file that the ', h('code', null, 'database'), ' line of ',
+			h('code', null, 'api-bin/loyalty.conf'), ' names (', h('code', null, 'data/loyalty.db'),
+			' beside the pages, as downloaded), or your host\'s ', h('code', null, 'SetEnv LOYALTY_DB'),
+			'. Its folder must exist.'),
+		h('li', null, 'The service must be able to write in that folder, and to the database and its -wal and -shm files once they exist. ',
+			'Where your host runs scripts as your own user (suEXEC, most hosts), folders of mode 755 and files of 644 that you uploaded work. ',
+			'Where it runs every site as one web server user, that user must write there: make the folder 777 with your FTP program or your host\'s file manager (the back office then warns you what that means).'),
+		h('li', null, 'The server\'s error log (Errors or Logs in your host\'s control panel) names the file and the user the service runs as.')];
+	/* The first visit on a host that runs every site as the web server's
+	 * user: what to do, first and plainly. */
+	if (/folder is not writable by this user, who would create it/.test(msg || ''))
+		items.unshift(h('li', null, h('strong', null, 'Your host runs the shop\'s programs as the web server\'s user, which cannot write in data/. '),
+			'Set the folder data/ (inside the shop\'s folder) to 777 with your FTP program or file manager and reload this page; the page then explains what that means.'));
 	return h('div', { className: 'db-help' },
 		h('p', null, 'This is fixed on the server, not on this page:'),
-		h('ul', null,
-			h('li', null, 'The database is the file that the ', h('code', null, 'database'), ' line of ',
-				h('code', null, 'api-bin/loyalty.conf'), ' names (', h('code', null, 'data/loyalty.db'),
-				' beside the pages, as downloaded), or your host\'s ', h('code', null, 'SetEnv LOYALTY_DB'),
-				'. Its folder must exist.'),
-			h('li', null, 'The service must be able to write in that folder, and to the database and its -wal and -shm files once they exist. ',
-				'Where your host runs scripts as your own user (suEXEC, most hosts), folders of mode 755 and files of 644 that you uploaded work. ',
-				'Where it runs every site as one web server user, that user must write there: make the folder 777 with your FTP program or your host\'s file manager (the back office then warns you what that means).'),
-			h('li', null, 'The server\'s error log (Errors or Logs in your host\'s control panel) names the file and the user the service runs as.')),
+		h('ul', null, ...items),
 		h('p', null, 'Then reload this page.'));
 }
 
@@ -383,11 +389,11 @@ function startHelp() {
 	return h('div', { className: 'db-help' },
 		h('p', null, 'The shop\'s programs did not answer. On web hosting this is one of:'),
 		h('ul', null,
+			h('li', null, 'The programs in ', h('code', null, 'api-bin/'), ' are not executable: set them to 755 (permissions, or "chmod", in your FTP program or file manager), and the folder itself to 755.'),
 			h('li', null, h('strong', null, 'The download is for another kind of machine. '),
 				'Most hosts are x86_64 (the download ending in ', h('code', null, 'linux-x86_64'),
 				'); ARM servers and the Raspberry Pi are aarch64. Your control panel\'s server information says which ("Architecture" or "Machine"). ',
 				'Upload the programs of the other download into ', h('code', null, 'api-bin/'), ' over these.'),
-			h('li', null, 'The programs in ', h('code', null, 'api-bin/'), ' are not executable: set them to 755 (permissions, or "chmod", in your FTP program or file manager), and the folder itself to 755.'),
 			h('li', null, 'Your host runs no CGI programs for this site: ask it to allow CGI or FastCGI (mod_fcgid) and .htaccess files (AllowOverride).')),
 		h('p', null, 'Then reload this page. The server\'s error log (Errors or Logs in your control panel) may say more.'));
 }
@@ -413,8 +419,13 @@ function errorNode(e, noWait) {
 		const parts = [h('strong', { dataset: { code: e.code || '' } }, e.message || e.code)];
 		if (!noWait && e.retryAfter !== null && e.retryAfter !== undefined && (e.status === 429 || e.status === 503))
 			parts.push(' Try again in ' + plural(e.retryAfter, 'second', 'seconds') + '.');
-		if (e.code === 'CONFIGURATION_ERROR')
-			parts.push(/PostgreSQL/.test(e.message || '') ? pgConfigHelp() : configHelp());
+		/* A database deleted but half says itself what to do. */
+		if (e.code === 'CONFIGURATION_ERROR' && !/-wal or -shm file is still there/.test(e.message || ''))
+			parts.push(/PostgreSQL/.test(e.message || '') ? pgConfigHelp() : configHelp(e.message));
+		/* The web server's own 500 in the service's place: its programs
+		 * did not run (the start screen says so at more length). */
+		if (e.status === 500 && e.served === false && !noWait)
+			parts.push(startHelp());
 		return h('span', null, parts);
 	}
 	return h('span', null, h('strong', null, 'Unexpected error.'), ' ' + (e && e.message ? e.message : ''));
@@ -603,6 +614,17 @@ function endSession(notice) {
 	user = null;
 	resetState();
 	showLogin(notice);
+	recheckSetup();
+}
+
+/* A session that ends, or a login refused, after the shop was deleted to
+ * start over: the old owner's logins name a shop that is gone, and the
+ * setup form is what the page needs. Else the login stays. */
+async function recheckSetup() {
+	try {
+		const d = payload(await rawFetch('GET', 'setup'));
+		if (d.setup_needed === true) showSetup(d);
+	} catch (e) { /* a set-up shop (404) or no answer: the login stays */ }
 }
 
 /* Forgets what the last owner saw: the next login may be another shop's. */
@@ -693,7 +715,9 @@ const HOSTING_WARNINGS = {
 	shared_web_user: () =>
 		'Your host runs this shop\'s programs as the web server\'s user, which every other website on this server shares. ' +
 		'Any of them can read and change your shop\'s data: customers, balances and logins. That is fine for trying the service out. ' +
-		'For a real shop, ask your host to run your programs as your own account ("suEXEC", or CGI "as your own user"; most hosts do) or move to a host that does; then this warning goes away.',
+		'For a real shop, ask your host to run your programs as your own account ("suEXEC", or CGI "as your own user"; most hosts do) or move to a host that does; then this warning goes away. ' +
+		'Before the host changes it, download a backup (Backup): the shop\'s files are the web server\'s and your account cannot read them afterwards. ' +
+		'Then delete the files in data/ whose names begin with loyalty.db, set data/ to 755 and restore the backup (INSTALL, "Restoring a backup").',
 	data_folder_writable_by_all: (shared) =>
 		'Every user of this server may delete or swap the files in the database\'s folder (mode 777): someone else could replace your shop\'s database. ' +
 		(shared ? 'It has to be so while your host runs the programs as the web server\'s user.' :
@@ -703,18 +727,23 @@ const HOSTING_WARNINGS = {
 		(shared ? 'Remove the line "umask = 022" from api-bin/loyalty.conf; your host can make the files private (they are the web server\'s, not yours).' :
 		    'Remove the line "umask = 022" from api-bin/loyalty.conf and set the files in the database\'s folder to 600.')
 };
-function hostingWarning(hosting) {
+function hostingWarning(hosting, asSummary) {
 	const list = hosting && Array.isArray(hosting.warnings) ? hosting.warnings.filter((w) => HOSTING_WARNINGS[w]) : [];
 	if (!list.length) return null;
 	const shared = list.includes('shared_web_user');
-	return h('div', null, h('p', null, h('strong', null, 'Your shop\'s data is not private on this host.')),
-		...list.map((w) => h('p', { dataset: { warning: w } }, HOSTING_WARNINGS[w](shared))));
+	const head = 'Your shop\'s data is not private on this host.';
+	return [asSummary ? h('summary', null, h('strong', null, head)) : h('p', null, h('strong', null, head)),
+		...list.map((w) => h('p', { dataset: { warning: w } }, HOSTING_WARNINGS[w](shared)))];
 }
+/* In the back office (a details element) the whole text on Overview and
+ * Settings, the first line elsewhere: a phone's screen stays the
+ * section's. */
 function showHosting(id, hosting) {
-	const n = hostingWarning(hosting);
-	setKids($(id));
-	if (n) $(id).append(n);
-	show(id, !!n);
+	const el = $(id), n = hostingWarning(hosting, el.tagName === 'DETAILS');
+	setKids(el);
+	if (n) el.append(...n);
+	show(el, !!n);
+	if (el.tagName === 'DETAILS') el.open = st.section === 'overview' || st.section === 'settings' || !st.section;
 }
 
 /* Why the server offers no proof file (proof_unavailable), and what the
@@ -759,6 +788,7 @@ function showSetup(d) {
 		const a = $('setup-proof-download');
 		if (a.href.startsWith('blob:')) URL.revokeObjectURL(a.href);
 		a.href = URL.createObjectURL(new Blob(['This file shows that this Loyalty POS installation is yours.\r\n' +
+			'Its name must be exactly ' + setupProof.file + ' (a browser may add "(1)" to a second download).\r\n' +
 			'Upload it into the folder ' + setupProof.folder + '/ of the shop, beside the programs.\r\n' +
 			'You may delete it once your shop is set up.\r\n'], { type: 'text/plain' }));
 		a.download = setupProof.file;
@@ -810,7 +840,7 @@ async function onSetup(form) {
 		return;
 	}
 	$('app-notice').textContent = 'Your shop "' + shop + '" is ready. Next: add a login for each till or cashier, then a loyalty program, then issue cards.' +
-	    (proof ? ' You may now delete the file ' + proof.file + ' from the folder ' + proof.folder + '/ (where it is still there).' : '');
+	    (proof ? ' You may now delete the file ' + proof.file + ' from ' + proof.folder + '/.' : '');
 	show('app-notice', true);
 }
 
@@ -835,6 +865,7 @@ async function onLogin() {
 		$('login-password').value = '';
 	} catch (e) {
 		$('login-password').select();
+		if (e instanceof ApiError && e.status === 401) recheckSetup();
 		throw e;
 	}
 }
@@ -856,6 +887,7 @@ function route(focus) {
 	document.title = SECTION_NAMES[name] + ' · Loyalty back office';
 	if (changed) {
 		if (name !== 'overview') show('app-notice', false);
+		$('hosting-warn').open = name === 'overview' || name === 'settings';
 		refreshSection();
 		if (focus) $('h-' + name).focus({ preventScroll: true });
 		window.scrollTo(0, 0);

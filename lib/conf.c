@@ -324,6 +324,10 @@ shut_out(const char *path, const char *suffix)
 	return access(p, F_OK) == 0 && access(p, R_OK | W_OK) == -1;
 }
 
+const char lc_conf_half_deleted[] = "the file is gone but its -wal or "
+    "-shm file is still there: delete those too (every file whose name "
+    "begins with the database's), or put the database back, then reload";
+
 /* 1 when the file path+suffix exists. */
 static int
 left_behind(const char *path, const char *suffix)
@@ -375,11 +379,7 @@ lc_conf_db_problem(const char *path, int create)
 		 * (and processes still at the old one use it): a database
 		 * deleted but half. */
 		if (left_behind(path, "-wal") || left_behind(path, "-shm"))
-			return "the file is gone but its -wal or -shm file is "
-			    "still there: delete every file whose name begins "
-			    "with the database's (loyalty.db-wal, "
-			    "loyalty.db-shm and the others) too, or put the "
-			    "database back";
+			return lc_conf_half_deleted;
 		if (access(dir, W_OK) == -1)
 			return "the file does not exist, and its folder is not "
 			    "writable by this user, who would create it";
@@ -387,8 +387,13 @@ lc_conf_db_problem(const char *path, int create)
 	}
 	if (S_ISDIR(st.st_mode))
 		return "the path names a folder, not a file";
+	/* A host that ran the shop as the web server's user, and now as
+	 * the account (suEXEC): the files are still the other user's. */
 	if (access(path, R_OK) == -1)
-		return "the file is not readable by this user";
+		return st.st_uid != geteuid() ? "the file belongs to another "
+		    "user (the one the shop ran as when it made it) and is not "
+		    "readable by this one" : "the file is not readable by this "
+		    "user";
 	if (access(path, W_OK) == -1)
 		return "the file is read-only for this user";
 	if (access(dir, W_OK) == -1)

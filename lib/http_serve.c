@@ -256,6 +256,9 @@ unusable_db(struct lc_ctx *ctx, const char *path, const char *from,
 		return lc_fail(ctx, LC_E_CONFIG, NULL, "The database cannot be "
 		    "used: %s. Fix the PostgreSQL database set for the "
 		    "service; the server's error log says more.", why);
+	if (why == lc_conf_half_deleted)
+		return lc_fail(ctx, LC_E_CONFIG, NULL, "The database cannot be "
+		    "used: %s.", why);
 	return lc_fail(ctx, LC_E_CONFIG, NULL, "The database cannot be used: "
 	    "%s. Fix its permissions or the path set for the service; the "
 	    "server's error log names the file.", why);

@@ -48,6 +48,9 @@ int lc_conf_read(struct lc_conf *c, const char *file);
  * a client, or NULL when nothing is wrong that shows.
  */
 const char *lc_conf_db_problem(const char *path, int create);
+/* Its words for a database deleted but half (its -wal or -shm left):
+ * whole, with what to do, not a matter of permissions. */
+extern const char lc_conf_half_deleted[];
 
 /* The LC_HOST_* flags of this process, its programs' folder dir ("" for
  * unknown) and the database path (a PostgreSQL name has no files). */

@@ -525,8 +525,8 @@ lc_setup(struct lc_dom *dom, const char *db_path, const struct lc_setup *in,
 	if (!su.right && su.by_proof)
 		return lc_dom_fail(dom, LC_E_FORBIDDEN, "setup_proof",
 		    "There is no file %s in the programs' folder (%s/) yet, or "
-		    "it is not your account's: upload it there, then send the "
-		    "form again.", strrchr(proof, '/') != NULL ?
+		    "it is not your account's: upload it there, then press "
+		    "Create my shop again.", strrchr(proof, '/') != NULL ?
 		    strrchr(proof, '/') + 1 : "for this proof", prog_base(in));
 	if (!su.right && su.in_db)
 		return lc_dom_fail(dom, LC_E_FORBIDDEN, "setup_code",

@@ -636,7 +636,7 @@ walk() {
 	is "$PAGE_OK $LT_STATUS $(lt_jq .error.code) $(lt_header Content-Type)" \
 	    "1 500 INTERNAL_ERROR application/json; charset=utf-8" \
 	    "$v: case c, $OTHER_WHAT: the page comes, its first request gets Apache's 500 as JSON (.htaccess's ErrorDocument)"
-	is "$(lt_header X-Request-Id)|$(lt_jq .error.message)" "|The server failed; retry." \
+	is "$(lt_header X-Request-Id)|$(lt_jq .error.message)" "|The shop's programs did not answer. If it stays so, the owner's page owner.html says why." \
 	    "$v: ... without the service's X-Request-Id: the page says \"The shop's programs did not answer\""
 }
 
