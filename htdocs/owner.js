@@ -761,7 +761,7 @@ const PROOF_UNAVAILABLE = {
  * only way. The proof offered first is kept for the tab: a reload, once
  * the merchant has the file, must not make a new name. */
 const PROOF_KEY = 'owner.setup_proof';
-let setupProof = null, setupByProof = false;
+let setupProof = null, setupByProof = false, setupShared = false;
 function showSetup(d) {
 	const byCommand = typeof d.code_command === 'string' && d.code_command !== '';
 	const codeFile = typeof d.code_file === 'string' && d.code_file ? d.code_file : '';
@@ -774,6 +774,8 @@ function showSetup(d) {
 	    kept.folder === p.folder && kept.round === p.round ? kept : p;
 	if (setupProof) ss.setItem(PROOF_KEY, JSON.stringify(setupProof));
 	const hasCode = byCommand || !!codeFile;
+	/* There the service cannot delete the used proof file itself. */
+	setupShared = !!(d.hosting && Array.isArray(d.hosting.warnings) && d.hosting.warnings.includes('shared_web_user'));
 	showView('setup-view');
 	document.title = 'Set up your shop · Loyalty back office';
 	showHosting('setup-hosting', d.hosting);
@@ -840,7 +842,7 @@ async function onSetup(form) {
 		return;
 	}
 	$('app-notice').textContent = 'Your shop "' + shop + '" is ready. Next: add a login for each till or cashier, then a loyalty program, then issue cards.' +
-	    (proof ? ' You may now delete the file ' + proof.file + ' from ' + proof.folder + '/.' : '');
+	    (proof && setupShared ? ' You may now delete the file ' + proof.file + ' from ' + proof.folder + '/.' : '');
 	show('app-notice', true);
 }
 
@@ -2400,6 +2402,7 @@ function init() {
 	$('boot-retry').addEventListener('click', boot);
 	onSubmit($('setup-form'), onSetup);
 	$('setup-switch-button').addEventListener('click', (ev) => {
+		clearFormError($('setup-form'));
 		setSetupWay(!setupByProof, ev.currentTarget.dataset.byCommand === '1', true);
 	});
 	onSubmit($('login-form'), onLogin);

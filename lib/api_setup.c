@@ -17,9 +17,10 @@ hosting(const struct lc_ctx *ctx)
 
 /*
  * The proof file's way, where the programs' folder is the account's
- * alone: a new secret each time (nothing kept; the file's name is the
- * secret's hash), the file to put, and the folder's own name. Else why
- * not, for the page to say what to change.
+ * alone: a new secret each time (the secret is not kept: the file's name
+ * is its hash with the database's nonce), the file to put, the folder's
+ * own name and the nonce's public token. Else why not, for the page to
+ * say what to change.
  */
 static int
 add_proof(struct lc_ctx *ctx)

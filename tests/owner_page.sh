@@ -5,12 +5,20 @@
 # EMPTY database (the seed command makes nothing: the first request
 # creates the database). TAP output.
 #
-# The walk: the first-run setup with the code read from the file beside
-# the database; a location, a cashier, one program of each type; cards
-# issued, their QR code and barcode images decoded with zbarimg and
-# compared with the card; a printed sheet; the cashier records a purchase
-# on the till page (index.html); the owner finds it in the report, its
-# chart, both CSV downloads and a backup that passes integrity_check.
+# The walk: the first-run setup, the code way first (the code read from
+# the file beside the database) with its failures; then the proof way
+# the button "I cannot open that file" switches to, kept for the tab
+# across a reload: the proof file downloaded from the page and put into
+# the responders' folder (a copy of the build's responders in api-bin/
+# of the server's folder, the test user's alone, as on a host with
+# suEXEC) sets the shop up; then starting over (the database's files
+# deleted while the server runs and the owner is logged in) and the shop
+# set up again with the new code; a location, a cashier, one program of
+# each type; cards issued, their QR code and barcode images decoded with
+# zbarimg and compared with the card; a printed sheet; the cashier
+# records a purchase on the till page (index.html); the owner finds it
+# in the report, its chart, both CSV downloads and a backup that passes
+# integrity_check.
 # Screenshots of the main screens at 390, 768 and 1280 px, and an
 # accessibility pass on each (the browser's own accessibility tree:
 # every control named, labels, one h1, unique ids).
@@ -57,6 +65,15 @@ browser_backend
 # `true` as the seed command: nothing is made, not even the database file.
 lt_start true
 [ ! -e "$LT_DB" ] || bail "the seed command made $LT_DB"
+# The responders from a folder of the test's own, named as the bundle
+# names it: where the setup's proof file goes (never the build's cgi-bin/).
+RESP=$LT_DIR/$LC_RESPONDER_DIR
+mkdir -p "$RESP" && cp "$top_builddir"/cgi-bin/*.fcgi "$RESP/" &&
+    chmod 755 "$RESP" || bail "cannot copy the responders to $RESP"
+# shellcheck disable=SC2034 # read by lc_render_lighttpd (tools/lib.sh)
+LC_CGI_BINDIR=$RESP
+lt_restart_on "$LT_DB"
+[ ! -e "$LT_DB" ] || bail "the server's start made $LT_DB"
 
 browser_shots "${OWNER_SHOT_DIR:-${POS_SHOT_DIR:-}}" owner-page-shots
 mkdir -p "$LT_DIR/downloads" || bail "cannot create $LT_DIR/downloads"
@@ -306,6 +323,107 @@ async function main() {
 		const t = await ev(`text('#setup-error')`);
 		if (!t.includes('The database is busy or failed') || t.includes('loyalty.conf')) throw new Error(t);
 		await shot('owner-setup-db-error');
+	});
+
+	/* ---- the proof way ---- */
+
+	/* WCAG's contrast of an element's text with what is behind it. */
+	const contrast = (sel) => ev(`(() => {
+		const lum = (c) => { const [r, g, b] = c.match(/[\\d.]+/g).slice(0, 3).map((v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); }); return 0.2126 * r + 0.7152 * g + 0.0722 * b; };
+		let bg = 'rgb(255, 255, 255)';
+		for (let e = $(${JSON.stringify(sel)}); e; e = e.parentElement) {
+			const c = getComputedStyle(e).backgroundColor, m = c.match(/[\\d.]+/g);
+			if (m && (m.length < 4 || Number(m[3]) > 0)) { bg = c; break; }
+		}
+		const a = lum(getComputedStyle($(${JSON.stringify(sel)})).color), b = lum(bg);
+		return Math.round((Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05) * 100) / 100;
+	})()`);
+	let proof = null;
+	await step('the code way is the default, with a button "I cannot open that file" for the other way', async () => {
+		const st = await ev(`({ sw: vis('#setup-switch-button') && text('#setup-switch-button'), code: vis('#setup-code-field') && vis('#setup-code-in-file'), proof: vis('#setup-proof') })`);
+		if (st.sw !== 'I cannot open that file' || !st.code || st.proof) throw new Error(JSON.stringify(st));
+	});
+	await step('... whose text can be read (contrast at least 4.5:1)', async () => {
+		const c = await contrast('#setup-switch-button');
+		if (c < 4.5) throw new Error('contrast ' + c + ':1, ' + await ev(`getComputedStyle($('#setup-switch-button')).color`) + ' on the notice\'s background');
+	});
+	await step('"I cannot open that file" switches to the proof way: the file to download by its name, the folder named, no setup code field', async () => {
+		await ev(`click('#setup-switch-button')`);
+		await waitFor(`vis('#setup-proof') && !vis('#setup-code-field')`);
+		proof = await ev(`({ name: text('#setup-proof-name'), folder: text('#setup-proof-folder'), dl: $('#setup-proof-download').download,
+		    href: $('#setup-proof-download').href, sw: text('#setup-switch-button'), codeHelp: vis('#setup-code-in-file') || vis('#setup-code-by-command'),
+		    why: vis('#setup-proof-why'), focus: document.activeElement === $('#setup-proof-download'), steps: text('#setup-proof') })`);
+		if (!/^loyalty-setup-[a-z2-7]{24}\.txt$/.test(proof.name)) throw new Error('file name ' + proof.name);
+		if (proof.folder !== path.basename(E.OWNER_RESP)) throw new Error('folder ' + proof.folder + ', not ' + path.basename(E.OWNER_RESP));
+		if (proof.dl !== proof.name || !proof.href.startsWith('blob:')) throw new Error('download link ' + proof.dl + ' ' + proof.href);
+		if (proof.sw !== 'Use the setup code instead' || proof.codeHelp || !proof.focus) throw new Error(JSON.stringify(proof));
+		/* Said only where the host runs the programs as another user. */
+		if (proof.why) throw new Error('"the web server\'s user" said on a host that runs the programs as their owner');
+		for (const w of [proof.name, proof.folder + '/', 'Download the proof file', 'Create my shop'])
+			if (!proof.steps.includes(w)) throw new Error('missing ' + w + ' in: ' + proof.steps);
+		if (fs.existsSync(path.join(E.OWNER_RESP, proof.name))) throw new Error('the service made the proof file itself');
+	});
+	await shots3('owner-setup-proof');
+	await a11y('setup, the proof way');
+
+	const fillProof = () => ev(`fill('#setup-shop', 'Proof Cafe') && fill('#setup-location', 'Proof Street') && fill('#setup-name', ${JSON.stringify(OWNER.name)}) &&
+	    fill('#setup-email', ${JSON.stringify(OWNER.email)}) && fill('#setup-password', ${JSON.stringify(OWNER.password)}) &&
+	    fill('#setup-password2', ${JSON.stringify(OWNER.password)}) && click('#setup-submit')`);
+	const setupPosts = [];
+	B.on((m) => {
+		if (m.method === 'Network.requestWillBeSent' && m.sessionId === B.session() && m.params.request.method === 'POST' &&
+		    m.params.request.url === URL0 + 'api/v1/setup')
+			setupPosts.push(m.params.request.postData || '');
+	});
+	await step('the proof way before the file is there: the API\'s message names the file and the folder', async () => {
+		await fillProof();
+		await waitFor(`vis('#setup-error') && text('#setup-error').includes(${JSON.stringify(proof.name)})`);
+		const t = await ev(`text('#setup-error')`);
+		if (!t.includes('(' + proof.folder + '/)')) throw new Error(t);
+		const sent = JSON.parse(setupPosts[setupPosts.length - 1] || '{}');
+		if (typeof sent.setup_proof !== 'string' || !/^[a-z2-7]{26}$/.test(sent.setup_proof) || 'setup_code' in sent) throw new Error('sent ' + JSON.stringify(Object.keys(sent)));
+		await ev(`(scrollTo(0, 0), true)`);
+		await settle();
+		await shot('owner-setup-proof-missing');
+		return ev(`vis('#setup-form') && vis('#setup-proof')`);
+	});
+
+	await step('a reload keeps the proof for the tab: the same file name, so a file uploaded meanwhile still counts', async () => {
+		await S('Page.reload');
+		await waitFor(`document.readyState === 'complete' && vis('#setup-form') && vis('#setup-switch-button')`);
+		await ev(`vis('#setup-proof') || click('#setup-switch-button')`);
+		await waitFor(`vis('#setup-proof')`);
+		const now = await ev(`({ name: text('#setup-proof-name'), dl: $('#setup-proof-download').download })`);
+		if (now.name !== proof.name || now.dl !== proof.name) throw new Error(JSON.stringify(now) + ' after a reload, not ' + proof.name);
+	});
+
+	await step('the proof file downloaded from the page and put into the responders\' folder sets the shop up; the service deletes it', async () => {
+		const f = await download(`click('#setup-proof-download')`);
+		if (path.basename(f) !== proof.name) throw new Error('downloaded ' + f);
+		if (!fs.readFileSync(f, 'utf8').includes(proof.folder + '/')) throw new Error('the file says: ' + fs.readFileSync(f, 'utf8'));
+		const put = path.join(E.OWNER_RESP, proof.name);
+		fs.copyFileSync(f, put);
+		await fillProof();
+		await waitFor(`vis('#app-view') && vis('#sec-overview') && !vis('#setup-view')`);
+		const notice = await ev(`text('#app-notice')`);
+		if (!notice.includes('Proof Cafe') || !notice.includes(proof.name)) throw new Error(notice);
+		if (fs.existsSync(put)) throw new Error('the proof file is still there');
+		if (fs.existsSync(E.OWNER_CODE)) throw new Error('the code file is still there');
+		const st = (await apiCall('GET', 'setup')).status;
+		if (st !== 404) throw new Error('GET setup answers ' + st);
+		return ev(`JSON.parse(sessionStorage.getItem('pos.user')).user_type === 'owner' && text('#who-email') === ${JSON.stringify(OWNER.email)}`);
+	});
+	await shot('owner-setup-proof-done');
+
+	await step('starting over: the database\'s files deleted while the server runs and the owner is logged in, a reload ends the session and offers the setup again with a new code', async () => {
+		for (const x of ['', '-wal', '-shm', '-queue']) fs.rmSync(E.OWNER_DB + x, { force: true });
+		await S('Page.reload');
+		await waitFor(`document.readyState === 'complete' && vis('#setup-form') && vis('#setup-code-field') && !vis('#setup-proof')`);
+		if (!fs.existsSync(E.OWNER_DB)) throw new Error('no new database');
+		if ((fs.statSync(E.OWNER_CODE).mode & 0o777) !== 0o600) throw new Error('code file mode ' + (fs.statSync(E.OWNER_CODE).mode & 0o777).toString(8));
+		const name = await ev(`text('#setup-proof-name')`);
+		if (name === proof.name) throw new Error('the same proof file name after a reload');
+		return ev(`text('#setup-switch-button') === 'I cannot open that file' && document.activeElement === $('#setup-code')`);
 	});
 
 	await step('the code from the file creates the shop and logs the owner in', async () => {
@@ -1014,7 +1132,7 @@ B.run(main, { timeout: 240000, timed: true });
 EOF
 
 diag "backend on $LT_URL/ (new empty database $LT_DB), screenshots in $shots"
-browser_drive OWNER_DB="$LT_DB" OWNER_CODE="$LT_DB.setup-code"
+browser_drive OWNER_DB="$LT_DB" OWNER_CODE="$LT_DB.setup-code" OWNER_RESP="$RESP"
 # The driver's status; lt_stop (the EXIT trap) keeps the server's folder
 # when a test failed.
 exit $?
