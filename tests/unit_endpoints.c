@@ -770,10 +770,11 @@ read_htaccess(struct list *rules, struct list *catchall, int *bad)
 			continue;
 		n = split(buf, w, 8);
 		/* Other rules (the Authorization header, the database
-		 * guard) are no endpoint's business. */
+		 * guard, api-bin/'s refusal) are no endpoint's business. */
 		if ((n >= 0 && n < 2) ||
 		    strcmp(w[0], "RewriteRule") != 0 ||
-		    strncmp(w[1], "^api", 4) != 0)
+		    strncmp(w[1], "^api", 4) != 0 ||
+		    (w[1][4] != '/' && w[1][4] != '('))
 			continue;
 		if (n != 4 || strcmp(w[3], "[L]") != 0 ||
 		    (t = middle(w[2], resp_dir, ".fcgi", &tlen)) == NULL) {
