@@ -394,7 +394,7 @@ setup_code(void)
 	memset(&dom, 0, sizeof(dom));
 	dom.db = fresh.db;
 	dom.now_ms = lc_now_ms();
-	if (lc_setup_needed(&dom, fresh.path) != 1 ||
+	if (lc_setup_needed(&dom, fresh.path, 1) != 1 ||
 	    lc_setup_file(fresh.path, file, sizeof(file)) == -1)
 		die("cannot make the setup code", lc_error_msg(&dom.err));
 	if ((fd = open(file, O_RDONLY | O_CLOEXEC)) == -1)
