@@ -114,23 +114,34 @@ cleanup() {
 }
 
 # prism_start: Prism as a proxy for LT_URL on a free port; sets PRISM_URL.
-# Its log (violations included) goes to $WORK/prism.log.
+# Its log (violations included) goes to $WORK/prism.log. A port found
+# free can be taken by a test beside this one before Prism binds it:
+# then another port, up to 5 times.
 prism_start() {
-	local port i
-	port=$(lt_free_port) || bail "no free port for Prism"
-	NODE_OPTIONS=--max-old-space-size=512 node "$PRISM" proxy "$SPEC" "$LT_URL" \
-	    --host 127.0.0.1 --port "$port" --cors false -v warn \
-	    </dev/null >>"$WORK/prism.log" 2>&1 &
-	PRISM_PID=$!
-	PRISM_URL=http://127.0.0.1:$port
-	# Reading the document takes Prism a while on a busy machine.
-	for i in $(seq 1 1200); do
-		kill -0 "$PRISM_PID" 2>/dev/null ||
-		    bail "Prism did not start: $(tail -n 20 "$WORK/prism.log")"
-		curl -s -o /dev/null --max-time 2 "$PRISM_URL/api/v1/setup" && return 0
-		sleep 0.1
+	local port i try off
+	touch "$WORK/prism.log"
+	for try in 1 2 3 4 5; do
+		port=$(lt_free_port) || bail "no free port for Prism"
+		off=$(stat -c %s "$WORK/prism.log")
+		NODE_OPTIONS=--max-old-space-size=512 node "$PRISM" proxy "$SPEC" "$LT_URL" \
+		    --host 127.0.0.1 --port "$port" --cors false -v warn \
+		    </dev/null >>"$WORK/prism.log" 2>&1 &
+		PRISM_PID=$!
+		PRISM_URL=http://127.0.0.1:$port
+		# Reading the document takes Prism a while on a busy machine.
+		for i in $(seq 1 1200); do
+			if ! kill -0 "$PRISM_PID" 2>/dev/null; then
+				wait "$PRISM_PID" 2>/dev/null
+				tail -c +$((off + 1)) "$WORK/prism.log" | grep -q EADDRINUSE &&
+				    continue 2
+				bail "Prism did not start: $(tail -n 20 "$WORK/prism.log")"
+			fi
+			curl -s -o /dev/null --max-time 2 "$PRISM_URL/api/v1/setup" && return 0
+			sleep 0.1
+		done
+		bail "Prism did not answer within 120 s: $(tail -n 20 "$WORK/prism.log")"
 	done
-	bail "Prism did not answer within 120 s: $(tail -n 20 "$WORK/prism.log")"
+	bail "Prism found no free port in 5 tries"
 }
 
 # --- 1. the cover, through Prism -------------------------------------------------
