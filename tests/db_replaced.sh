@@ -72,14 +72,8 @@ LT_PROCS=1
 lt_start true
 [ ! -e "$LT_DB" ] || bail "the seed command made $LT_DB"
 
-# The responders from a folder of the test's own, named as the bundle
-# names it, the test's user's alone: where the proof file goes.
-RESP=$LT_DIR/$LC_RESPONDER_DIR
-mkdir -p "$RESP" && cp "$top_builddir"/cgi-bin/*.fcgi "$RESP/" &&
-    chmod 755 "$RESP" || bail "cannot copy the responders to $RESP"
-# shellcheck disable=SC2034
-LC_CGI_BINDIR=$RESP
-lt_restart_on "$LT_DB"
+# The responders from a folder of the test's own: where the proof file goes.
+lt_own_responders
 [ ! -e "$LT_DB" ] || bail "the server's start made $LT_DB"
 
 LOG=$LT_DIR/lighttpd.log

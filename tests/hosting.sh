@@ -178,14 +178,7 @@ servers_conf() {
 			hl_site_conf "$P_SVH" "$H/suexec-root" All "SuexecUserGroup $U $U"
 			hl_site_conf "$P_SBAD" "$H/suexec-nodata" All "SuexecUserGroup $U $U"
 			hl_site_conf "$P_S775" "$H/suexec-775" All "SuexecUserGroup $U $U"
-			hl_site_conf "$P_SUD" "$H/apache-c" None "UserDir public_html
-	UserDir enabled $U"
-			cat <<CONF
-<Directory "$H/home/*/public_html">
-	AllowOverride All
-	Require all granted
-</Directory>
-CONF
+			hl_userdir_conf "$P_SUD"
 		fi
 	} >"$H/apache-c/httpd.conf.tmp"
 	mv "$H/apache-c/httpd.conf.tmp" "$H/apache-c/httpd.conf"

@@ -289,3 +289,16 @@ hl_cleanup() {
 	HL_H=
 	return "$rc"
 }
+
+# hl_userdir_conf PORT: the site of the suEXEC user's folder (~U/public_html,
+# /~U/) on PORT, as Apache's configuration (both tests' suexec-userdir).
+hl_userdir_conf() {
+	hl_site_conf "$1" "$H/apache-c" None "UserDir public_html
+	UserDir enabled $U"
+	cat <<CONF
+<Directory "$H/home/*/public_html">
+	AllowOverride All
+	Require all granted
+</Directory>
+CONF
+}

@@ -233,14 +233,7 @@ servers_conf() {
 		hl_site_conf "$P_CSUB" "$H/cgi-sub/public_html" All
 		if [ "$HL_HAVE_SUEXEC" -eq 1 ]; then
 			hl_site_conf "$P_SVH" "$H/suexec-vhost/public_html" All "SuexecUserGroup $U $U"
-			hl_site_conf "$P_SUD" "$H/apache-c" None "UserDir public_html
-	UserDir enabled $U"
-			cat <<CONF
-<Directory "$H/home/*/public_html">
-	AllowOverride All
-	Require all granted
-</Directory>
-CONF
+			hl_userdir_conf "$P_SUD"
 		fi
 	} >"$H/apache-c/httpd.conf.tmp"
 	mv "$H/apache-c/httpd.conf.tmp" "$H/apache-c/httpd.conf"

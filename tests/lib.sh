@@ -549,3 +549,16 @@ ap_cleanup() {
 	fi
 	AP_DIR=
 }
+
+# lt_own_responders: the responders served from a folder of the test's
+# own (LT_DIR/api-bin, named as the bundle names it), the test's user's
+# alone, where a setup proof file may go (never the build's cgi-bin/);
+# sets RESP and restarts the server on LT_DB. Call after lt_start.
+lt_own_responders() {
+	RESP=$LT_DIR/$LC_RESPONDER_DIR
+	mkdir -p "$RESP" && cp "$top_builddir"/cgi-bin/*.fcgi "$RESP/" &&
+	    chmod 755 "$RESP" || bail "cannot copy the responders to $RESP"
+	# shellcheck disable=SC2034 # read by lc_render_lighttpd (tools/lib.sh)
+	LC_CGI_BINDIR=$RESP
+	lt_restart_on "$LT_DB"
+}

@@ -65,14 +65,8 @@ browser_backend
 # `true` as the seed command: nothing is made, not even the database file.
 lt_start true
 [ ! -e "$LT_DB" ] || bail "the seed command made $LT_DB"
-# The responders from a folder of the test's own, named as the bundle
-# names it: where the setup's proof file goes (never the build's cgi-bin/).
-RESP=$LT_DIR/$LC_RESPONDER_DIR
-mkdir -p "$RESP" && cp "$top_builddir"/cgi-bin/*.fcgi "$RESP/" &&
-    chmod 755 "$RESP" || bail "cannot copy the responders to $RESP"
-# shellcheck disable=SC2034 # read by lc_render_lighttpd (tools/lib.sh)
-LC_CGI_BINDIR=$RESP
-lt_restart_on "$LT_DB"
+# The responders from a folder of the test's own: where the proof file goes.
+lt_own_responders
 [ ! -e "$LT_DB" ] || bail "the server's start made $LT_DB"
 
 browser_shots "${OWNER_SHOT_DIR:-${POS_SHOT_DIR:-}}" owner-page-shots
