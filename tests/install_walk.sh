@@ -272,11 +272,13 @@ step3() {
 # open_page: step 4, owner.html opened: the page, then its first request
 # (owner.js: GET api/v1/setup beside the page), whose answer is left in
 # LT_STATUS and LT_BODY. PAGE_OK: the page itself came (200, HTML).
+# open_page [SECONDS]: the owner's page and its first request, given up
+# after SECONDS (30 unless told).
 open_page() {
 	lt_req GET /owner.html
 	PAGE_OK=0
 	[ "$LT_STATUS" = 200 ] && [[ $LT_BODY == *'<script src="owner.js"'* ]] && PAGE_OK=1
-	lt_req GET /api/v1/setup
+	lt_req GET /api/v1/setup "" --max-time "${1:-30}"
 }
 
 # served: the answer is the service's own (owner.js: JSON with an
@@ -625,7 +627,10 @@ walk() {
 	    _ "$site/$R" "$OTHER" "$M_PROG"
 	is "$(stat -c %a "$site/$R/setup.fcgi")|$(cmp -s "$site/$R/setup.fcgi" "$OTHER/setup.fcgi" && echo same)" \
 	    "755|same" "$v: the other machine's programs are in $R/, 755"
-	open_page
+	# mod_fcgid answers 500 only once it has given up starting the
+	# program: rounds of a spawn, a second's wait and a connect
+	# (fcgid_bridge.c), past the usual 30 s on a busy machine.
+	open_page 180
 	is "$PAGE_OK $LT_STATUS $(lt_jq .error.code) $(lt_header Content-Type)" \
 	    "1 500 INTERNAL_ERROR application/json; charset=utf-8" \
 	    "$v: case c, $OTHER_WHAT: the page comes, its first request gets Apache's 500 as JSON (.htaccess's ErrorDocument)"
