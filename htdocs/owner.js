@@ -609,6 +609,16 @@ function showView(v) {
 	document.body.classList.toggle('with-nav', v === 'app-view');
 }
 
+/* The Log out buttons: the server ends the login too (else its refresh
+ * token would work on for its 30 days); the page forgets it whatever the
+ * answer. */
+function logOut() {
+	const at = ss.getItem(K.access), rt = ss.getItem(K.refresh);
+	if (at || rt)
+		rawFetch('POST', 'auth/logout', { token: at || undefined, body: rt ? { refresh_token: rt } : {} }).catch(() => {});
+	endSession('You are logged out.');
+}
+
 function endSession(notice) {
 	for (const k of Object.values(K)) ss.removeItem(k);
 	user = null;
@@ -762,7 +772,13 @@ const PROOF_UNAVAILABLE = {
  * the merchant has the file, must not make a new name. */
 const PROOF_KEY = 'owner.setup_proof';
 let setupProof = null, setupByProof = false, setupShared = false;
+/* Opened over plain http from another machine (js/http-warning.js). */
+function insecurePage() {
+	return document.documentElement.dataset.insecure === '1';
+}
+
 function showSetup(d) {
+	show('setup-insecure', insecurePage());
 	const byCommand = typeof d.code_command === 'string' && d.code_command !== '';
 	const codeFile = typeof d.code_file === 'string' && d.code_file ? d.code_file : '';
 	const p = d.proof && typeof d.proof.secret === 'string' && typeof d.proof.file === 'string' &&
@@ -820,6 +836,8 @@ async function onSetup(form) {
 	if (!looksLikeEmail(email)) throw new FormError('Enter an e-mail address such as you@example.com.', $('setup-email'));
 	const password = needPassword($('setup-password'), $('setup-password2'));
 	const proof = setupByProof ? setupProof : null;
+	if (insecurePage() && !$('setup-insecure-ok').checked)
+		throw new FormError('This connection is not secure: tick "I understand" to set the shop up over it anyway, or open the page with https://.', $('setup-insecure-ok'));
 	try {
 		await apiCreate('setup', 'setup', Object.assign(proof ? { setup_proof: proof.secret } : { setup_code: code }, {
 			merchant_name: shop, location_name: loc,
@@ -2179,7 +2197,7 @@ const AUDIT_ACTIONS = {
 	'program.create': 'Program added', 'program.update': 'Program changed',
 	'settings.update': 'Settings changed', 'backup.download': 'Backup downloaded',
 	'auth.login': 'Login', 'auth.login_failed': 'Wrong password', 'auth.refresh': 'Login renewed',
-	'auth.refresh_reuse': 'Login revoked (token reused)', 'setup': 'Shop set up',
+	'auth.refresh_reuse': 'Login revoked (token reused)', 'auth.logout': 'Logged out', 'setup': 'Shop set up',
 	'merchant.create': 'Shop created', 'demo.create': 'Demo shop made'
 };
 const aud = { page: 1, pages: 0, seq: 0, q: null };
@@ -2406,8 +2424,8 @@ function init() {
 		setSetupWay(!setupByProof, ev.currentTarget.dataset.byCommand === '1', true);
 	});
 	onSubmit($('login-form'), onLogin);
-	$('logout-button').addEventListener('click', () => endSession('You are logged out.'));
-	$('staff-logout').addEventListener('click', () => endSession('You are logged out.'));
+	$('logout-button').addEventListener('click', logOut);
+	$('staff-logout').addEventListener('click', logOut);
 	window.addEventListener('hashchange', () => route(true));
 	/* The section showing, chosen again: its data afresh. */
 	for (const a of document.querySelectorAll('#side-nav a'))

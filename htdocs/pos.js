@@ -402,6 +402,7 @@ function onLogout() {
 	if (mine > 0 && !window.confirm(plural(mine, 'purchase is', 'purchases are') +
 	    ' still waiting in the offline queue. They stay on this till and are sent after the next login. Log out?'))
 		return;
+	api.logout();
 	endSession('You are logged out.');
 }
 

@@ -20,7 +20,8 @@ static const char *const actions[] = {
 	"card.issue", "card.update", "card.adjust", "location.create",
 	"location.update", "user.create", "user.update", "program.create",
 	"program.update", "settings.update", "backup.download", "auth.login",
-	"auth.login_failed", "auth.refresh", "auth.refresh_reuse", "setup",
+	"auth.login_failed", "auth.refresh", "auth.refresh_reuse", "auth.logout",
+	"setup",
 	"merchant.create", "demo.create", NULL
 };
 static const char *const object_types[] = {

@@ -18,6 +18,9 @@ const struct lc_endpoint lc_endpoints[] = {
 	    LC_EP_BARE | LC_EP_NOSTORE | LC_EP_AUTH, lc_h_me },
 	{ "refresh", V1 "/auth/refresh", "POST",
 	    LC_EP_BARE | LC_EP_NOSTORE | LC_EP_JSON, lc_h_refresh },
+	/* Takes the bearer token itself: an expired one is no error here. */
+	{ "logout", V1 "/auth/logout", "POST", LC_EP_NOSTORE | LC_EP_JSON,
+	    lc_h_logout },
 	{ "lookup", V1 "/cards/lookup", "POST", LC_EP_AUTH | LC_EP_JSON,
 	    lc_h_lookup },
 	{ "record", V1 "/transactions/record", "POST", LC_EP_AUTH | LC_EP_JSON,

@@ -330,10 +330,13 @@ ensure_db(struct lc_ctx *ctx)
 }
 
 int
-lc_auth_bearer(struct lc_ctx *ctx)
+lc_bearer(struct lc_ctx *ctx, int required, const char **out)
 {
 	const char *h = ctx->req.authorization, *tok;
 
+	*out = NULL;
+	if (h == NULL && !required)
+		return 0;
 	if (h == NULL || strncasecmp(h, "Bearer", 6) != 0 ||
 	    (h[6] != ' ' && h[6] != '\0'))
 		return lc_fail(ctx, LC_E_UNAUTHORIZED, NULL,
@@ -344,6 +347,17 @@ lc_auth_bearer(struct lc_ctx *ctx)
 		return lc_fail(ctx, LC_E_UNAUTHORIZED, NULL,
 		    "The bearer token is missing.");
 	ctx->auth_had_token = 1;
+	*out = tok;
+	return 0;
+}
+
+int
+lc_auth_bearer(struct lc_ctx *ctx)
+{
+	const char *tok;
+
+	if (lc_bearer(ctx, 1, &tok) == -1)
+		return -1;
 	return lc_auth_token(&ctx->dom, tok);
 }
 

@@ -173,6 +173,9 @@ void lc_resp_write(struct lc_ctx *, const struct lc_endpoint *,
 
 /* http_serve.c: the bearer token of the request into ctx->dom.caller. */
 int lc_auth_bearer(struct lc_ctx *);
+/* The request's bearer token into *out (NULL: no Authorization header,
+ * when not required): 0, or -1 (401) for a header of another kind. */
+int lc_bearer(struct lc_ctx *, int required, const char **out);
 
 /* api_shapes.c: the one place results become wire JSON. */
 json_object *lc_fmt_card(const struct lc_card *);	/* lookup */
@@ -250,6 +253,7 @@ int lc_purchase_write(struct lc_dom *, const struct lc_purchase *, int sync,
 int lc_h_login(struct lc_ctx *);
 int lc_h_me(struct lc_ctx *);
 int lc_h_refresh(struct lc_ctx *);
+int lc_h_logout(struct lc_ctx *);
 int lc_h_notfound(struct lc_ctx *);
 int lc_h_lookup(struct lc_ctx *);
 int lc_h_record(struct lc_ctx *);

@@ -404,6 +404,10 @@ void lc_guard_abandon(const struct lc_dom *, const struct lc_guard *,
 int lc_login(struct lc_dom *, const char *email, const char *password,
     struct lc_login_result *);
 int lc_refresh(struct lc_dom *, const char *refresh_token, struct lc_tokens *);
+/* Ends the logins (token families) of an access and a refresh token,
+ * either NULL: 0 when one of them was live, else -1 (401). */
+int lc_logout(struct lc_dom *, const char *access_token,
+    const char *refresh_token);
 /* The caller of a bearer access token into dom->caller: 0, or -1. */
 int lc_auth_token(struct lc_dom *, const char *token);
 /* The scope of a purchase, claim, redemption or void: 0, or -1 with

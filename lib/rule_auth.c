@@ -549,6 +549,78 @@ lc_refresh(struct lc_dom *dom, const char *token, struct lc_tokens *t)
 	return 0;
 }
 
+/*
+ * Log out: each token's login, the family of every token descended from
+ * it, revoked in one write, so neither the access token nor any refresh
+ * token of that login works after. Either token will do (an access token
+ * expires within the hour, a page may hold only its refresh token); one
+ * of another user's login ends that login, as whoever holds it could use
+ * it anyway.
+ */
+struct logout {
+	const char *kind[2];
+	unsigned char dg[2][LC_DIGEST_LEN];
+	int n;
+};
+
+static int
+logout_rule(struct lc_dom *dom, void *arg)
+{
+	struct logout *lo = arg;
+	struct lc_token tok;
+	int i, rc, live = 0;
+
+	for (i = 0; i < lo->n; i++) {
+		if ((rc = lc_db_token_get(dom->db, lo->dg[i], &tok)) == -1)
+			return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
+		if (rc == 0 || strcmp(tok.kind, lo->kind[i]) != 0 ||
+		    tok.revoked || tok.expires_at <= dom->now_ms)
+			continue;
+		if (lc_db_tokens_revoke_family(dom->db, tok.family) == -1)
+			return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
+		if (live++ == 0) {
+			lc_audit_who(dom, tok.is_owner ? "owner" :
+			    "system_user", tok.user_id, tok.merchant_id);
+			lc_audit_where(dom, tok.location_id[0] ?
+			    tok.location_id : NULL, NULL);
+			lc_audit_object(dom, tok.family);
+		}
+	}
+	if (live == 0)
+		return lc_dom_fail(dom, LC_E_UNAUTHORIZED, NULL,
+		    "The session has ended already, or the token is invalid "
+		    "or expired.");
+	return 0;
+}
+
+int
+lc_logout(struct lc_dom *dom, const char *access, const char *refresh)
+{
+	struct logout lo;
+	struct lc_write w = { NULL, NULL, logout_rule, NULL, &lo,
+	    "auth.logout", "session", NULL };
+	const char *tok[2] = { access, refresh };
+	static const char *const kind[2] = { "access", "refresh" };
+	int i;
+
+	memset(&lo, 0, sizeof(lo));
+	for (i = 0; i < 2; i++) {
+		if (tok[i] == NULL || !token_wellformed(tok[i]))
+			continue;
+		if (token_digest(tok[i], lo.dg[lo.n]) == -1)
+			return lc_dom_fail(dom, LC_E_INTERNAL, NULL, NULL);
+		lo.kind[lo.n++] = kind[i];
+	}
+	if (access == NULL && refresh == NULL)
+		return lc_dom_fail(dom, LC_E_UNAUTHORIZED, NULL,
+		    "Send the session's access token (Authorization: Bearer) "
+		    "or its refresh_token.");
+	/* Malformed tokens: the rule's answer, without a write. */
+	if (lo.n == 0)
+		return logout_rule(dom, &lo);
+	return lc_write(dom, &w, NULL) == -1 ? -1 : 0;
+}
+
 int
 lc_auth_token(struct lc_dom *dom, const char *token)
 {

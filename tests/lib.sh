@@ -438,7 +438,8 @@ ap_available() {
 #           AllowOverride All
 #   /pos/   a server of one's own: the same folder again (AP_DIR/pos),
 #           reached through conf/apache-fcgid.conf (an Alias /pos)
-# with a fresh demo database (the DEMO_* variables). Sets AP_DIR, AP_PORT,
+# with a fresh demo database (the DEMO_* variables); AP_EXTRA_CONF, when
+# set, ends the server's configuration. Sets AP_DIR, AP_PORT,
 # AP_URL (http://127.0.0.1:PORT) and AP_PID. Returns 1, with Apache's log
 # as TAP comments, when apache2 does not start. The caller stops it with
 # ap_stop, or ap_cleanup (also removes AP_DIR unless LT_KEEP is set or a
@@ -509,6 +510,7 @@ Define LOYALTY_WEBROOT "$AP_DIR/pos"
 Define LOYALTY_DB "$db"
 Define LOYALTY_URL /pos
 Include "$top_srcdir/conf/apache-fcgid.conf"
+${AP_EXTRA_CONF:-}
 CONF
 	apache2 -f "$AP_DIR/httpd.conf" -DFOREGROUND </dev/null >>"$AP_DIR/error.log" 2>&1 &
 	AP_PID=$!

@@ -173,6 +173,17 @@ call "a rotated refresh token again" POST /api/v1/auth/refresh "$(json --arg r "
 call "refresh without the token" POST /api/v1/auth/refresh '{}'
 call "refresh with a number" POST /api/v1/auth/refresh '{"refresh_token":42}'
 
+# Logout, on a login of its own.
+call "a third staff login" POST /api/v1/auth/login \
+    "$(json --arg e "$DEMO_STAFF_EMAIL" --arg p "$DEMO_STAFF_PASSWORD" '{email: $e, password: $p}')"
+R3=$(lt_jq .refresh_token)
+LT_TOKEN=$(lt_jq .access_token)
+call "logout" POST /api/v1/auth/logout "$(json --arg r "$R3" '{refresh_token: $r}')"
+call "logout again" POST /api/v1/auth/logout '{}'
+call "logout with a number" POST /api/v1/auth/logout '{"refresh_token":42}'
+LT_TOKEN=
+call "logout with nothing" POST /api/v1/auth/logout '{}'
+
 LT_TOKEN=$STAFF
 # Lookup.
 call "lookup punch by barcode" POST /api/v1/cards/lookup \

@@ -230,10 +230,10 @@ const nav = (sec) => ev(`(click('#side-nav a[data-sec="${sec}"]'), true)`);
 
 async function main() {
 	B.on((m) => {
-		/* Every POST the back office makes (but a login or a refresh)
+		/* Every POST the back office makes (but a login, a refresh or a logout)
 		 * carries an idempotency key. */
 		if (m.method === 'Network.requestWillBeSent' && m.sessionId === B.session() && m.params.request.method === 'POST' &&
-		    m.params.request.url.startsWith(URL0 + 'api/v1/') && !/\/auth\/(login|refresh)$/.test(m.params.request.url) &&
+		    m.params.request.url.startsWith(URL0 + 'api/v1/') && !/\/auth\/(login|refresh|logout)$/.test(m.params.request.url) &&
 		    /\/owner\.html/.test(m.params.documentURL || '')) {
 			let key = null;
 			try { key = JSON.parse(m.params.request.postData || '{}').idempotency_key; } catch (e) { /* not JSON */ }
@@ -757,9 +757,22 @@ async function main() {
 		return ev(`$('#backoffice-link').getAttribute('href') === 'owner.html'`);
 	});
 
+	/* The refresh token a Log out button leaves behind answers 401: the
+	 * server ended the login. Tried once the page's logout request has
+	 * come back (the page does not wait for it), since a refresh before
+	 * it would rotate the token and pass for the wrong reason. */
+	async function refreshRefused(rt) {
+		if (!rt) throw new Error('no refresh token before the logout');
+		await waitFor(`performance.getEntriesByType('resource').some((e) => e.name.endsWith('/api/v1/auth/logout'))`);
+		const s = await ev(`fetch('api/v1/auth/refresh', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ refresh_token: ${JSON.stringify(rt)} }) }).then((r) => r.status)`);
+		if (s !== 401) throw new Error('the refresh token after Log out: ' + s);
+	}
+
 	await step('the cashier logs in on the till (no Back office link) and records a purchase', async () => {
+		const rt = await ev(`sessionStorage.getItem('pos.refresh_token')`);
 		await ev(`click('#logout-button')`);
 		await waitFor(`vis('#login-form')`);
+		await refreshRefused(rt);
 		await ev(`fill('#login-email', ${JSON.stringify(CASHIER.email)}) && fill('#login-password', ${JSON.stringify(CASHIER.password2)}) && click('#login-submit')`);
 		await waitFor(`vis('#pos-view') && text('#where-name') === 'Harbour Kiosk East'`);
 		if (await ev(`vis('#backoffice-link')`)) throw new Error('a cashier sees the back office link');
@@ -777,8 +790,10 @@ async function main() {
 		await a11y('staff login');
 		const t = await ev(`text('#staff-view')`);
 		if (!t.includes('till') || !t.includes(CASHIER.email)) throw new Error(t);
+		const rt = await ev(`sessionStorage.getItem('pos.refresh_token')`);
 		await ev(`click('#staff-logout')`);
 		await waitFor(`vis('#login-form') && !sessionStorage.getItem('pos.access_token')`);
+		await refreshRefused(rt);
 	});
 
 	await step('the owner logs in on the back office login form', async () => {

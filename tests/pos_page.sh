@@ -333,7 +333,7 @@ async function main() {
 
 	/* ---- the till with the server down: the service worker (sw.js) ---- */
 
-	const SHELL = ['index.html', 'js/api.js', 'js/camera.css', 'js/camera.js', 'js/keys.js', 'js/money.js', 'js/progress.js', 'js/queue.js',
+	const SHELL = ['index.html', 'js/api.js', 'js/camera.css', 'js/camera.js', 'js/http-warning.js', 'js/keys.js', 'js/money.js', 'js/progress.js', 'js/queue.js',
 		'pos.css', 'pos.js', 'vendor/zxing-library-0.23.0.min.js'].map((f) => URL0 + f);
 	/* Every cache of the origin: {name: [request URLs]}. */
 	const cacheDump = () => ev(`(async () => { const out = {}; for (const n of await caches.keys())

@@ -279,6 +279,16 @@ pc ok 401 "a rotated refresh token again" POST /api/v1/auth/refresh "$(json --ar
 pc bad 400 "refresh without the token" POST /api/v1/auth/refresh '{}'
 pc bad 400 "refresh with a number" POST /api/v1/auth/refresh '{"refresh_token":42}'
 
+pc ok 200 "a third staff login" POST /api/v1/auth/login \
+    "$(json --arg e "$DEMO_STAFF_EMAIL" --arg p "$DEMO_STAFF_PASSWORD" '{email: $e, password: $p}')"
+R3=$(lt_jq .refresh_token)
+LT_TOKEN=$(lt_jq .access_token)
+pc ok 200 "logout" POST /api/v1/auth/logout "$(json --arg r "$R3" '{refresh_token: $r}')"
+pc ok 401 "logout again" POST /api/v1/auth/logout '{}'
+pc bad 400 "logout with a number" POST /api/v1/auth/logout '{"refresh_token":42}'
+LT_TOKEN=
+pc ok 401 "logout with nothing" POST /api/v1/auth/logout '{}'
+
 LT_TOKEN=$STAFF
 # Lookup.
 pc ok 200 "lookup punch by barcode" POST /api/v1/cards/lookup \

@@ -8,8 +8,8 @@
 # Cache-Control: no-cache, its Content-Type (a JavaScript module type for
 # .js), no compression unless asked, gzip when asked (decompressed, the
 # very bytes of the file) and a 304 when revalidated; the API's answers
-# keep their own policy and caching; the commented-out https lines of
-# .htaccess, enabled, redirect. The sizes go to TAP comments.
+# keep their own policy and caching (https: tests/https.sh). The sizes go
+# to TAP comments.
 # TAP; run by `make check`, or by hand: tests/static_headers.sh (after
 # tools/check or a build in build/). LT_KEEP=1 keeps the temp folders.
 set -u
@@ -215,19 +215,5 @@ LT_DIR=$AP_DIR LT_URL=$AP_URL
 check_server "apache .htaccess" /shop
 check_server "apache-fcgid.conf" /pos
 
-# The https lines of .htaccess, commented out, as README's "HTTPS" says to
-# enable them: remove their '#' (Apache reads .htaccess at each request).
-sed -i 's/^#\(Rewrite\(Cond\|Rule\) .*\(HTTPS\|X-Forwarded-Proto\|https:\).*\)$/\1/' \
-    "$AP_DIR/www/shop/.htaccess"
-is "$(grep -c '^Rewrite.*\(HTTPS\|X-Forwarded-Proto\|https:\)' "$AP_DIR/www/shop/.htaccess")" 3 \
-    "https: .htaccess has the three lines to enable"
-lt_req GET '/shop/index.html?x=1'
-is "$LT_STATUS|$(lt_header Location)" "308|https://127.0.0.1:$AP_PORT/shop/index.html?x=1" \
-    "https: enabled, a page over http is sent to https (308), query kept"
-lt_req POST /shop/api/v1/auth/login '{}'
-is "$LT_STATUS|$(lt_header Location)" "308|https://127.0.0.1:$AP_PORT/shop/api/v1/auth/login" \
-    "https: enabled, an API call over http too (308: the POST stays a POST)"
-lt_req GET /shop/ "" -H 'X-Forwarded-Proto: https'
-is "$LT_STATUS" 200 "https: enabled, no loop behind a front server that did the https"
 ap_stop
 done_testing

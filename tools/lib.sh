@@ -33,6 +33,7 @@ LC_ENDPOINTS="
 auth/login login
 auth/me me
 auth/refresh refresh
+auth/logout logout
 cards/lookup lookup
 transactions/record record
 transactions/history history
@@ -56,7 +57,7 @@ admin/audit admin_audit
 # Debian packages by purpose.
 LC_PKGS_BUILD="gcc make autoconf automake libtool pkg-config libfcgi-dev libjson-c-dev libsqlite3-dev libscrypt-dev libqrencode-dev"
 LC_PKGS_RUN="lighttpd lighttpd-mod-deflate sqlite3 curl procps util-linux"
-LC_PKGS_TEST="jq curl procps iproute2 spawn-fcgi libfcgi-bin zbar-tools librsvg2-bin python3 python3-yaml wrk strace"
+LC_PKGS_TEST="jq curl procps iproute2 spawn-fcgi libfcgi-bin zbar-tools librsvg2-bin python3 python3-yaml wrk strace openssl lighttpd-mod-openssl"
 # suexec-pristine: tests/hosting.sh runs the responders under suEXEC, as
 # shared hosts do.
 LC_PKGS_APACHE="apache2 libapache2-mod-fcgid apache2-suexec-pristine"

@@ -147,5 +147,22 @@ export function createApi(o) {
 		return d.user;
 	}
 
-	return { raw, call, login, unreadable, hasSession: () => !!store.getItem(K.access) };
+	/* Logs out: the tokens are forgotten at once, and the server is asked
+	 * to end the login (else its refresh token would work on for its
+	 * 30 days). Resolves true when the server ended it, false when it
+	 * could not be told (no connection) or the login had ended already. */
+	async function logout() {
+		const at = store.getItem(K.access), rt = store.getItem(K.refresh);
+		store.removeItem(K.access);
+		store.removeItem(K.refresh);
+		if (!at && !rt) return false;
+		try {
+			await raw('POST', 'auth/logout', rt ? { refresh_token: rt } : {}, at);
+			return true;
+		} catch (e) {
+			return false;
+		}
+	}
+
+	return { raw, call, login, logout, unreadable, hasSession: () => !!store.getItem(K.access) };
 }

@@ -86,6 +86,33 @@ test('login keeps the tokens and returns the user', async () => {
 	await assert.rejects(d.api.login('a@b.c', 'pw'), ApiError);
 });
 
+test('logout forgets the tokens and sends both to the server', async () => {
+	const c = client(() => ok({ logged_out: true }));
+	assert.equal(await c.api.logout(), true);
+	assert.equal(c.f.calls.length, 1);
+	assert.equal(c.f.calls[0].url, 'api/v1/auth/logout');
+	assert.equal(c.f.calls[0].method, 'POST');
+	assert.equal(c.f.calls[0].headers.Authorization, 'Bearer A1');
+	assert.deepEqual(c.f.calls[0].json, { refresh_token: 'R1' });
+	assert.equal(c.store.getItem('pos.access_token'), null);
+	assert.equal(c.store.getItem('pos.refresh_token'), null);
+	assert.equal(c.api.hasSession(), false);
+});
+
+test('logout without a server, or of an ended login, still forgets the tokens', async () => {
+	const down = client(() => { throw new Error('down'); });
+	assert.equal(await down.api.logout(), false);
+	assert.equal(down.store.getItem('pos.refresh_token'), null);
+	const ended = client(() => fail(401, 'UNAUTHORIZED'), { 'pos.refresh_token': 'R1' });
+	assert.equal(await ended.api.logout(), false);
+	assert.equal(ended.f.calls[0].headers.Authorization, undefined, 'no access token: none sent');
+	assert.deepEqual(ended.f.calls[0].json, { refresh_token: 'R1' });
+	assert.equal(ended.ended.length, 0, 'a refused logout does not end the page\'s session twice');
+	const none = client(() => ok({}), {});
+	assert.equal(await none.api.logout(), false);
+	assert.equal(none.f.calls.length, 0, 'no tokens: nothing sent');
+});
+
 test('Retry-After as seconds or a date; UTF-8 length', () => {
 	assert.equal(retryAfterSecs('5'), 5);
 	assert.equal(retryAfterSecs(null), null);

@@ -1,0 +1,229 @@
+#!/usr/bin/env bash
+# https by default, over real servers with a throwaway certificate (made
+# here by OpenSSL for shop.example and 127.0.0.1): lighttpd as tools/serve
+# runs it (conf/lighttpd.conf.in, with an https socket added as README's
+# HTTPS says), then Apache 2.4 with mod_ssl and htdocs/.htaccess (/shop/).
+# For each: a visit over plain http by a public name is sent on to https
+# (308, the path and query kept, a POST too), by an address, localhost or
+# a local network's name it is not; every answer over https, pages and the
+# API's, carries Strict-Transport-Security (and keeps its other headers),
+# none over http; behind a front server that did the https
+# (X-Forwarded-Proto) Apache neither loops nor forgets HSTS. Then in
+# Chromium: the till and the back office warn when opened over plain http
+# by a local network's name, the set-up asks for "I understand" there,
+# and neither warns on localhost or over https.
+# TAP; run by `make check`, or by hand: tests/https.sh (after tools/check
+# or a build in build/). LT_KEEP=1 keeps the temp folders.
+set -u
+. "$(cd "$(dirname "$0")" && pwd)/lib.sh"
+. "$top_srcdir/tests/browser.sh"
+
+command -v curl >/dev/null || bail "curl is not installed (tools/check installs it)"
+command -v openssl >/dev/null || bail "openssl is not installed (tools/check installs it)"
+[ -e /usr/lib/lighttpd/mod_openssl.so ] ||
+    bail "lighttpd's mod_openssl is not installed (lighttpd-mod-openssl; tools/check installs it)"
+
+CERTS=$(mktemp -d "${TMPDIR:-/tmp}/loyalty-https.XXXXXX") || bail "mktemp"
+openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=shop.example \
+    -addext 'subjectAltName=DNS:shop.example,IP:127.0.0.1' \
+    -keyout "$CERTS/key.pem" -out "$CERTS/cert.pem" 2>"$CERTS/openssl.log" ||
+    bail "openssl could not make a certificate: $(cat "$CERTS/openssl.log")"
+chmod 644 "$CERTS/key.pem"
+
+HSTS="max-age=31536000"
+
+# hreq METHOD URL [CURL_ARGS...]: one request, shop.example resolving to
+# 127.0.0.1 on both ports and the throwaway certificate trusted; sets
+# LT_STATUS and LT_HEADERS as lt_req does.
+hreq() {
+	local m=$1 url=$2
+	shift 2
+	LT_STATUS=$(curl -s -S -X "$m" -D "$CERTS/h" -o "$CERTS/b" -w '%{http_code}' \
+	    --max-time 30 --cacert "$CERTS/cert.pem" \
+	    --resolve "shop.example:$HTTP_PORT:127.0.0.1" \
+	    --resolve "shop.example:$HTTPS_PORT:127.0.0.1" "$@" "$url") || LT_STATUS=000
+	LT_HEADERS=$(tr -d '\r' <"$CERTS/h" 2>/dev/null)
+	LT_BODY=$(cat "$CERTS/b" 2>/dev/null)
+}
+
+# checks NAME PREFIX: the points above for a server on HTTP_PORT and
+# HTTPS_PORT serving the service below PREFIX ("" or /shop).
+checks() {
+	local n=$1 p=$2 h
+	hreq GET "http://shop.example:$HTTP_PORT$p/index.html?x=1"
+	is "$LT_STATUS|$(lt_header Location)" "308|https://shop.example$p/index.html?x=1" \
+	    "$n: a page over http by a public name goes on to https (308), path and query kept"
+	hreq POST "http://shop.example:$HTTP_PORT$p/api/v1/auth/login" -H 'Content-Type: application/json' -d '{}'
+	is "$LT_STATUS|$(lt_header Location)" "308|https://shop.example$p/api/v1/auth/login" \
+	    "$n: ... an API call too (308: the POST stays a POST)"
+	hreq GET "http://shop.example:$HTTP_PORT$p/index.html" -H "Host: SHOP.Example.:$HTTP_PORT"
+	is "$LT_STATUS|$(lt_header Location | tr A-Z a-z)" "308|https://shop.example$p/index.html" \
+	    "$n: ... the name in any letter case, with its final dot"
+	for h in 127.0.0.1 localhost "localhost:$HTTP_PORT" 192.168.1.20 raspberrypi pos.local \
+	    till.lan shop.home pos.internal pi.home.arpa '[::1]'; do
+		hreq GET "http://127.0.0.1:$HTTP_PORT$p/index.html" -H "Host: $h"
+		is "$LT_STATUS|$(lt_header Location)|$(lt_header Strict-Transport-Security)" "200||" \
+		    "$n: a page over http by $h is served there (no public certificate for it), without HSTS"
+	done
+	hreq GET "http://127.0.0.1:$HTTP_PORT$p/api/v1/auth/me"
+	is "$LT_STATUS|$(lt_header Strict-Transport-Security)" "401|" \
+	    "$n: an API answer over http by address: no HSTS"
+
+	hreq GET "https://shop.example:$HTTPS_PORT$p/index.html"
+	is "$LT_STATUS|$(lt_header Strict-Transport-Security)|$(lt_header X-Content-Type-Options)|$(lt_header Cache-Control)" \
+	    "200|$HSTS|nosniff|no-cache" "$n: the till's page over https: HSTS, and its other headers kept"
+	like "$(lt_header Content-Security-Policy)" "^default-src 'none'; script-src 'self'; style-src 'self';" \
+	    "$n: ... its policy kept"
+	hreq GET "https://shop.example:$HTTPS_PORT$p/owner.html"
+	is "$LT_STATUS|$(lt_header Strict-Transport-Security)" "200|$HSTS" "$n: the back office over https: HSTS"
+	like "$(lt_header Content-Security-Policy)" "style-src 'self' blob:" "$n: ... its own policy kept"
+	hreq GET "https://shop.example:$HTTPS_PORT$p/js/http-warning.js"
+	is "$LT_STATUS|$(lt_header Strict-Transport-Security)" "200|$HSTS" "$n: a script over https: HSTS"
+	hreq POST "https://shop.example:$HTTPS_PORT$p/api/v1/auth/login" -H 'Content-Type: application/json' \
+	    --data-binary '{"email":"nobody@shop.example","password":"not the password"}'
+	is "$LT_STATUS|$(lt_header Strict-Transport-Security)|$(lt_header X-Frame-Options)|$(printf '%s' "$LT_BODY" | jq -r .error.code)" \
+	    "401|$HSTS|DENY|INVALID_CREDENTIALS" \
+	    "$n: the API answers over https (a wrong login): HSTS, the security headers kept"
+	like "$(lt_header Content-Security-Policy)" "frame-ancestors 'none'" "$n: ... and the API's frame policy"
+	hreq GET "https://shop.example:$HTTPS_PORT$p/api/v1/nothing-here"
+	is "$LT_STATUS|$(lt_header Strict-Transport-Security)|$(printf '%s' "$LT_BODY" | jq -r .error.code)" \
+	    "404|$HSTS|NOT_FOUND" "$n: an API 404 over https: HSTS too"
+}
+
+# --- lighttpd, as tools/serve runs it, with https as README says ------------
+
+HTTPS_PORT=$(lt_free_port) || bail "no free port"
+TEMPLATE=$CERTS/lighttpd.conf.in
+{
+	cat "$top_srcdir/conf/lighttpd.conf.in"
+	cat <<EOF
+server.modules += ( "mod_openssl" )
+\$SERVER["socket"] == "127.0.0.1:$HTTPS_PORT" {
+	ssl.engine = "enable"
+	ssl.pemfile = "$CERTS/cert.pem"
+	ssl.privkey = "$CERTS/key.pem"
+}
+EOF
+} >"$TEMPLATE"
+# A new installation (no shop yet): the set-up form is what the pages show.
+LC_CONF_TEMPLATE=$TEMPLATE lt_start true
+trap 'lt_stop; lt_backend_stop; ap_cleanup; [ -n "${LT_KEEP:-}" ] || rm -rf "$CERTS"' EXIT
+HTTP_PORT=$LC_PORT
+hreq GET "https://127.0.0.1:$HTTPS_PORT/index.html"
+is "$LT_STATUS" 200 "lighttpd: answers https with the throwaway certificate (verified by curl)"
+checks lighttpd ""
+hreq GET "http://shop.example:$HTTP_PORT/index.html" -H 'X-Forwarded-Proto: https'
+is "$LT_STATUS" 308 "lighttpd: X-Forwarded-Proto is not taken from a client (no front server here)"
+
+# --- the browser: the warnings ----------------------------------------------
+
+if browser_need 2>/dev/null; then
+	browser_shots "${HTTPS_SHOT_DIR:-}" https-page-shots
+	cat >"$LT_DIR/drive.js" <<'EOF'
+'use strict';
+const B = require(process.env.BROWSER_JS);
+const { step, ev, waitFor, S, shot, viewport } = B;
+const E = process.env;
+const LOCAL = 'http://127.0.0.1:' + E.HTTP_PORT + '/';
+const LAN = 'http://till.lan:' + E.HTTP_PORT + '/';
+const SECURE = 'https://shop.example:' + E.HTTPS_PORT + '/';
+
+async function open(url) {
+	await S('Page.navigate', { url });
+	await waitFor(`document.readyState === 'complete' && (vis('#login-form') || vis('#setup-form'))`);
+}
+
+B.run(async () => {
+	B.launch(['--host-resolver-rules=MAP till.lan 127.0.0.1, MAP shop.example 127.0.0.1', '--ignore-certificate-errors']);
+	await B.openPage();
+	for (const w of [390, 768, 1280]) {
+		await step(`the till over http by a local network's name warns (${w} px)`, async () => {
+			await viewport(w, 900);
+			await open(LAN + 'index.html');
+			await shot('till-http-lan-' + w);
+			return ev(`vis('#http-warning') && text('#http-warning').includes('Not a secure connection') && text('#http-warning').includes('https://')`);
+		});
+	}
+	await step('the back office over http by a local network\'s name warns, and its set-up asks for "I understand"', async () => {
+		await viewport(1280, 900);
+		await open(LAN + 'owner.html');
+		await waitFor(`vis('#setup-form')`);
+		await shot('owner-setup-http-lan');
+		if (!await ev(`vis('#http-warning') && vis('#setup-insecure') && !$('#setup-insecure-ok').checked`)) throw new Error('no warning or no "I understand"');
+		await ev(`fill('#setup-code', 'ABCD-EFGH') && fill('#setup-shop', 'Corner') && fill('#setup-location', 'High Street') &&
+		    fill('#setup-name', 'Olive') && fill('#setup-email', 'olive@corner.example') && fill('#setup-password', 'a long password') &&
+		    fill('#setup-password2', 'a long password') && click('#setup-submit')`);
+		await waitFor(`text('#setup-error').includes('I understand')`);
+		await shot('owner-setup-http-lan-refused');
+		return ev(`document.activeElement === $('#setup-insecure-ok')`);
+	});
+	for (const [name, url] of [['localhost (127.0.0.1)', LOCAL], ['https', SECURE]]) {
+		await step(`neither page warns over ${name}; the set-up asks nothing more there`, async () => {
+			await open(url + 'index.html');
+			const till = await ev(`!vis('#http-warning')`);
+			await open(url + 'owner.html');
+			await waitFor(`vis('#setup-form')`);
+			await shot('owner-setup-' + (url === SECURE ? 'https' : 'localhost'));
+			return till && await ev(`!vis('#http-warning') && !vis('#setup-insecure')`);
+		});
+	}
+}, { timeout: 120000 });
+EOF
+	# The driver's TAP, numbered on into this test's own.
+	n0=$tap_n
+	browser_drive HTTP_PORT="$HTTP_PORT" HTTPS_PORT="$HTTPS_PORT" >"$LT_DIR/browser.tap"
+	while IFS= read -r line; do
+		case $line in
+		'ok '*' - '*) tap_result 0 "${line#* - }" ;;
+		'not ok '*' - '*) tap_result 1 "${line#* - }" ;;
+		1..*) ;;
+		*) printf '%s\n' "$line" ;;
+		esac
+	done <"$LT_DIR/browser.tap"
+	[ $((tap_n - n0)) -eq 6 ] || tap_result 1 "the browser's steps all ran ($((tap_n - n0)) of 6)"
+else
+	skip 6 "Chromium or Node is not installed"
+fi
+lt_stop
+
+# --- Apache with mod_ssl and .htaccess --------------------------------------
+
+if ! ap_available || [ ! -e /usr/lib/apache2/modules/mod_ssl.so ]; then
+	skip 22 "apache2 with mod_fcgid and mod_ssl is not installed"
+	done_testing
+	exit
+fi
+# Two ports of Apache's own: one taken meanwhile (by a test beside this
+# one) is tried again with others.
+started=
+for try in 1 2 3 4 5; do
+	HTTPS_PORT=$(lt_free_port) || bail "no free port"
+	AP_EXTRA_CONF="LoadModule ssl_module /usr/lib/apache2/modules/mod_ssl.so
+Listen 127.0.0.1:$HTTPS_PORT
+<VirtualHost 127.0.0.1:$HTTPS_PORT>
+	SSLEngine on
+	SSLCertificateFile \"$CERTS/cert.pem\"
+	SSLCertificateKeyFile \"$CERTS/key.pem\"
+</VirtualHost>"
+	if ap_start >"$CERTS/ap_start.$try" 2>&1 && [ "$AP_PORT" != "$HTTPS_PORT" ]; then
+		started=1
+		break
+	fi
+	ap_stop
+	rm -rf "$AP_DIR"
+done
+if [ -z "$started" ]; then
+	cat "$CERTS/ap_start.$try"
+	skip 22 "Apache did not start"
+	done_testing
+	exit
+fi
+HTTP_PORT=$AP_PORT
+hreq GET "https://127.0.0.1:$HTTPS_PORT/shop/index.html"
+is "$LT_STATUS" 200 "apache: answers https with the throwaway certificate (verified by curl)"
+checks apache /shop
+hreq GET "http://shop.example:$HTTP_PORT/shop/index.html" -H 'X-Forwarded-Proto: https'
+is "$LT_STATUS|$(lt_header Strict-Transport-Security)" "200|$HSTS" \
+    "apache: behind a front server that did the https (X-Forwarded-Proto): no loop, HSTS sent"
+ap_stop
+done_testing
