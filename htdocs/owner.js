@@ -281,12 +281,16 @@ async function rawFetch(method, path, opts) {
 }
 
 let refreshing = null;
+/* Counts logins and session ends: an answer that comes back after either
+ * belongs to a session that is over, and is dropped (a refresh in flight
+ * must not put logged-out tokens back). As js/api.js's. */
+let epoch = 0;
 
 /* An authenticated call, as the till makes it: on 401 one refresh at a
  * time (a refresh token is single-use), then the call again; a refused
  * refresh ends the session. */
 async function api(method, path, body, opts) {
-	const token = ss.getItem(K.access);
+	const token = ss.getItem(K.access), e0 = epoch;
 	if (!token) { endSession('Please log in.'); throw new SessionEnded('Not logged in.'); }
 	const o = Object.assign({}, opts, { body });
 	try {
@@ -294,10 +298,12 @@ async function api(method, path, body, opts) {
 	} catch (e) {
 		if (!(e instanceof ApiError) || e.status !== 401) throw e;
 	}
+	if (epoch !== e0) throw new SessionEnded('Logged out meanwhile.');
 	if (ss.getItem(K.access) === token) {
 		if (!refreshing) refreshing = refreshTokens().finally(() => { refreshing = null; });
 		await refreshing;
 	}
+	if (epoch !== e0) throw new SessionEnded('Logged out meanwhile.');
 	const fresh = ss.getItem(K.access);
 	if (!fresh) throw new SessionEnded('Session ended.');
 	try {
@@ -312,12 +318,13 @@ async function api(method, path, body, opts) {
 }
 
 async function refreshTokens() {
-	const rt = ss.getItem(K.refresh);
+	const rt = ss.getItem(K.refresh), e0 = epoch;
 	if (!rt) { endSession('Your session has ended. Please log in again.'); throw new SessionEnded('No refresh token.'); }
 	let r;
 	try {
 		r = await rawFetch('POST', 'auth/refresh', { body: { refresh_token: rt } });
 	} catch (e) {
+		if (epoch !== e0) throw new SessionEnded('Logged out meanwhile.');
 		if (e instanceof NetError || (e instanceof ApiError && (e.status >= 500 || e.status === 429))) throw e;
 		endSession('Your session has ended. Please log in again.');
 		throw new SessionEnded(e.message);
@@ -325,6 +332,7 @@ async function refreshTokens() {
 	const d = r.data;
 	if (typeof d.access_token !== 'string' || typeof d.refresh_token !== 'string')
 		throw new ApiError(r.status, 'INTERNAL_ERROR', 'The server sent an unreadable answer.');
+	if (epoch !== e0) throw new SessionEnded('Logged out meanwhile.');
 	ss.setItem(K.access, d.access_token);
 	ss.setItem(K.refresh, d.refresh_token);
 }
@@ -620,6 +628,7 @@ function logOut() {
 }
 
 function endSession(notice) {
+	epoch++;
 	for (const k of Object.values(K)) ss.removeItem(k);
 	user = null;
 	resetState();
@@ -869,6 +878,7 @@ async function login(email, password) {
 	const d = r.data;
 	if (!d || typeof d.access_token !== 'string' || typeof d.refresh_token !== 'string' || !d.user)
 		throw new ApiError(r.status, 'INTERNAL_ERROR', 'The server sent an unreadable answer.');
+	epoch++;
 	ss.setItem(K.access, d.access_token);
 	ss.setItem(K.refresh, d.refresh_token);
 	ss.removeItem(K.location);

@@ -402,7 +402,13 @@ function onLogout() {
 	if (mine > 0 && !window.confirm(plural(mine, 'purchase is', 'purchases are') +
 	    ' still waiting in the offline queue. They stay on this till and are sent after the next login. Log out?'))
 		return;
-	api.logout();
+	api.logout().then((how) => {
+		/* Still on the login form: say what the server could not do. */
+		if (how !== 'unreachable' || user) return;
+		const n = $('login-notice');
+		n.textContent = 'You are logged out on this till. The server was out of reach and could not end the login there too; it ends by itself when its 30 days are over.';
+		n.hidden = false;
+	});
 	endSession('You are logged out.');
 }
 

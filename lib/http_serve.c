@@ -343,6 +343,8 @@ lc_bearer(struct lc_ctx *ctx, int required, const char **out)
 		    "Send Authorization: Bearer <access token>.");
 	for (tok = h + 6; *tok == ' '; tok++)
 		continue;
+	if (*tok == '\0' && !required)
+		return 0;
 	if (*tok == '\0')
 		return lc_fail(ctx, LC_E_UNAUTHORIZED, NULL,
 		    "The bearer token is missing.");

@@ -568,25 +568,37 @@ logout_rule(struct lc_dom *dom, void *arg)
 {
 	struct logout *lo = arg;
 	struct lc_token tok;
-	int i, rc, live = 0;
+	char family[LC_ID_LEN + 1] = "";
+	int i, rc;
 
 	for (i = 0; i < lo->n; i++) {
 		if ((rc = lc_db_token_get(dom->db, lo->dg[i], &tok)) == -1)
 			return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
+		/* An access token names its login after it expired too: the
+		 * login's refresh token may well live on. */
 		if (rc == 0 || strcmp(tok.kind, lo->kind[i]) != 0 ||
-		    tok.revoked || tok.expires_at <= dom->now_ms)
+		    tok.revoked || (strcmp(tok.kind, "refresh") == 0 &&
+		    tok.expires_at <= dom->now_ms))
 			continue;
+		if (family[0] != '\0') {
+			if (strcmp(family, tok.family) == 0)
+				continue;
+			/* One logout, one login, one row of the trail. */
+			return lc_dom_fail(dom, LC_E_VALIDATION,
+			    "refresh_token", "The refresh_token is of another "
+			    "login than the bearer token: send one login's "
+			    "tokens.");
+		}
+		memcpy(family, tok.family, sizeof(family));
 		if (lc_db_tokens_revoke_family(dom->db, tok.family) == -1)
 			return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
-		if (live++ == 0) {
-			lc_audit_who(dom, tok.is_owner ? "owner" :
-			    "system_user", tok.user_id, tok.merchant_id);
-			lc_audit_where(dom, tok.location_id[0] ?
-			    tok.location_id : NULL, NULL);
-			lc_audit_object(dom, tok.family);
-		}
+		lc_audit_who(dom, tok.is_owner ? "owner" : "system_user",
+		    tok.user_id, tok.merchant_id);
+		lc_audit_where(dom, tok.location_id[0] ? tok.location_id :
+		    NULL, NULL);
+		lc_audit_object(dom, tok.family);
 	}
-	if (live == 0)
+	if (family[0] == '\0')
 		return lc_dom_fail(dom, LC_E_UNAUTHORIZED, NULL,
 		    "The session has ended already, or the token is invalid "
 		    "or expired.");

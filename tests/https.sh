@@ -2,7 +2,9 @@
 # https by default, over real servers with a throwaway certificate (made
 # here by OpenSSL for shop.example and 127.0.0.1): lighttpd as tools/serve
 # runs it (conf/lighttpd.conf.in, with an https socket added as README's
-# HTTPS says), then Apache 2.4 with mod_ssl and htdocs/.htaccess (/shop/).
+# HTTPS says), lighttpd with Debian's snippet (conf/lighttpd-site.conf.in,
+# below /loyalty of another site), then Apache 2.4 with mod_ssl and
+# htdocs/.htaccess (/shop/).
 # For each: a visit over plain http by a public name is sent on to https
 # (308, the path and query kept, a POST too), by an address, localhost or
 # a local network's name it is not; every answer over https, pages and the
@@ -30,7 +32,9 @@ openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=shop.example \
     bail "openssl could not make a certificate: $(cat "$CERTS/openssl.log")"
 chmod 644 "$CERTS/key.pem"
 
-HSTS="max-age=31536000"
+# The patterns and HSTS of tools/lib.sh, which the lighttpd configurations
+# are rendered with: .htaccess spells them out the same.
+HSTS=$LC_HSTS
 
 # hreq METHOD URL [CURL_ARGS...]: one request, shop.example resolving to
 # 127.0.0.1 on both ports and the throwaway certificate trusted; sets
@@ -46,21 +50,32 @@ hreq() {
 	LT_BODY=$(cat "$CERTS/b" 2>/dev/null)
 }
 
+# Served over http as they came: no public certificate is made for them.
+LOCAL_HOSTS="127.0.0.1 localhost 192.168.1.20 raspberrypi pos.local till.lan shop.home
+pos.internal pi.home.arpa pos.fritz.box raspberrypi.localdomain till.intranet shop.corp [::1]"
+CHECKS_POINTS=$((14 + $(wc -w <<<"$LOCAL_HOSTS")))
+APACHE_POINTS=$((CHECKS_POINTS + 2))
+
 # checks NAME PREFIX: the points above for a server on HTTP_PORT and
 # HTTPS_PORT serving the service below PREFIX ("" or /shop).
 checks() {
 	local n=$1 p=$2 h
-	hreq GET "http://shop.example:$HTTP_PORT$p/index.html?x=1"
+	# The Host header says the default port (80), as a browser does on
+	# it: what the redirect is about.
+	hreq GET "http://shop.example:$HTTP_PORT$p/index.html?x=1" -H 'Host: shop.example'
 	is "$LT_STATUS|$(lt_header Location)" "308|https://shop.example$p/index.html?x=1" \
 	    "$n: a page over http by a public name goes on to https (308), path and query kept"
-	hreq POST "http://shop.example:$HTTP_PORT$p/api/v1/auth/login" -H 'Content-Type: application/json' -d '{}'
+	hreq POST "http://shop.example:$HTTP_PORT$p/api/v1/auth/login" -H 'Host: shop.example' \
+	    -H 'Content-Type: application/json' -d '{}'
 	is "$LT_STATUS|$(lt_header Location)" "308|https://shop.example$p/api/v1/auth/login" \
 	    "$n: ... an API call too (308: the POST stays a POST)"
-	hreq GET "http://shop.example:$HTTP_PORT$p/index.html" -H "Host: SHOP.Example.:$HTTP_PORT"
+	hreq GET "http://shop.example:$HTTP_PORT$p/index.html" -H "Host: SHOP.Example.:80"
 	is "$LT_STATUS|$(lt_header Location | tr A-Z a-z)" "308|https://shop.example$p/index.html" \
-	    "$n: ... the name in any letter case, with its final dot"
-	for h in 127.0.0.1 localhost "localhost:$HTTP_PORT" 192.168.1.20 raspberrypi pos.local \
-	    till.lan shop.home pos.internal pi.home.arpa '[::1]'; do
+	    "$n: ... the name in any letter case, with its final dot and port 80"
+	hreq GET "http://shop.example:$HTTP_PORT$p/index.html"
+	is "$LT_STATUS|$(lt_header Location)" "200|" \
+	    "$n: a public name on another port (shop.example:$HTTP_PORT) is served there: its https is not known"
+	for h in $LOCAL_HOSTS "localhost:$HTTP_PORT"; do
 		hreq GET "http://127.0.0.1:$HTTP_PORT$p/index.html" -H "Host: $h"
 		is "$LT_STATUS|$(lt_header Location)|$(lt_header Strict-Transport-Security)" "200||" \
 		    "$n: a page over http by $h is served there (no public certificate for it), without HSTS"
@@ -90,6 +105,11 @@ checks() {
 	    "404|$HSTS|NOT_FOUND" "$n: an API 404 over https: HSTS too"
 }
 
+ok ".htaccess has tools/lib.sh's LC_HTTPS_LOCAL_RE, LC_HTTPS_PUBLIC_RE and LC_HSTS" \
+    grep -qxF "RewriteCond %{HTTP_HOST} !$LC_HTTPS_LOCAL_RE [NC]" "$top_srcdir/htdocs/.htaccess"
+ok "... the public name's" grep -qxF "RewriteCond %{HTTP_HOST} $LC_HTTPS_PUBLIC_RE [NC]" "$top_srcdir/htdocs/.htaccess"
+ok "... HSTS" grep -qF "Header always set Strict-Transport-Security \"$LC_HSTS\"" "$top_srcdir/htdocs/.htaccess"
+
 # --- lighttpd, as tools/serve runs it, with https as README says ------------
 
 HTTPS_PORT=$(lt_free_port) || bail "no free port"
@@ -112,7 +132,7 @@ HTTP_PORT=$LC_PORT
 hreq GET "https://127.0.0.1:$HTTPS_PORT/index.html"
 is "$LT_STATUS" 200 "lighttpd: answers https with the throwaway certificate (verified by curl)"
 checks lighttpd ""
-hreq GET "http://shop.example:$HTTP_PORT/index.html" -H 'X-Forwarded-Proto: https'
+hreq GET "http://shop.example:$HTTP_PORT/index.html" -H 'Host: shop.example' -H 'X-Forwarded-Proto: https'
 is "$LT_STATUS" 308 "lighttpd: X-Forwarded-Proto is not taken from a client (no front server here)"
 
 # --- the browser: the warnings ----------------------------------------------
@@ -171,7 +191,7 @@ B.run(async () => {
 EOF
 	# The driver's TAP, numbered on into this test's own.
 	n0=$tap_n
-	browser_drive HTTP_PORT="$HTTP_PORT" HTTPS_PORT="$HTTPS_PORT" >"$LT_DIR/browser.tap"
+	browser_drive HTTP_PORT="$HTTP_PORT" HTTPS_PORT="$HTTPS_PORT" >"$LT_DIR/browser.tap" 2>&1
 	while IFS= read -r line; do
 		case $line in
 		'ok '*' - '*) tap_result 0 "${line#* - }" ;;
@@ -184,12 +204,43 @@ EOF
 else
 	skip 6 "Chromium or Node is not installed"
 fi
+
+# --- lighttpd with Debian's snippet (conf/lighttpd-site.conf.in) ------------
+
+# The snippet below /loyalty of a server of other things, as Debian's
+# package enables it, https as README says.
+lc_server_stop
+mkdir -p "$CERTS/root" && echo 'another site' >"$CERTS/root/index.html" || bail "mkdir"
+HTTPS_PORT=$(lt_free_port) || bail "no free port"
+{
+	cat <<EOF
+server.modules = ( "mod_access", "mod_alias", "mod_redirect", "mod_setenv",
+	"mod_fastcgi", "mod_rewrite", "mod_deflate", "mod_openssl" )
+server.bind = "@BIND@"
+server.port = @PORT@
+server.document-root = "$CERTS/root"
+server.errorlog = "@ERRORLOG@"
+server.upload-dirs = ( "@RUNDIR@" )
+\$SERVER["socket"] == "127.0.0.1:$HTTPS_PORT" {
+	ssl.engine = "enable"
+	ssl.pemfile = "$CERTS/cert.pem"
+	ssl.privkey = "$CERTS/key.pem"
+}
+EOF
+	cat "$top_srcdir/conf/lighttpd-site.conf.in"
+} >"$CERTS/site.conf.in"
+LC_CONF_TEMPLATE=$CERTS/site.conf.in LC_URL_PREFIX=/loyalty lt_serve
+HTTP_PORT=$LC_PORT
+checks "lighttpd, Debian's snippet" /loyalty
+hreq GET "http://shop.example:$HTTP_PORT/index.html" -H 'Host: shop.example'
+is "$LT_STATUS|$(lt_header Location)|$(cat "$CERTS/b")" "200||another site" \
+    "lighttpd, Debian's snippet: the server's other site is not redirected"
 lt_stop
 
 # --- Apache with mod_ssl and .htaccess --------------------------------------
 
 if ! ap_available || [ ! -e /usr/lib/apache2/modules/mod_ssl.so ]; then
-	skip 22 "apache2 with mod_fcgid and mod_ssl is not installed"
+	skip "$APACHE_POINTS" "apache2 with mod_fcgid and mod_ssl is not installed"
 	done_testing
 	exit
 fi
@@ -214,7 +265,7 @@ Listen 127.0.0.1:$HTTPS_PORT
 done
 if [ -z "$started" ]; then
 	cat "$CERTS/ap_start.$try"
-	skip 22 "Apache did not start"
+	skip "$APACHE_POINTS" "Apache did not start"
 	done_testing
 	exit
 fi
@@ -222,7 +273,7 @@ HTTP_PORT=$AP_PORT
 hreq GET "https://127.0.0.1:$HTTPS_PORT/shop/index.html"
 is "$LT_STATUS" 200 "apache: answers https with the throwaway certificate (verified by curl)"
 checks apache /shop
-hreq GET "http://shop.example:$HTTP_PORT/shop/index.html" -H 'X-Forwarded-Proto: https'
+hreq GET "http://shop.example:$HTTP_PORT/shop/index.html" -H 'Host: shop.example' -H 'X-Forwarded-Proto: https'
 is "$LT_STATUS|$(lt_header Strict-Transport-Security)" "200|$HSTS" \
     "apache: behind a front server that did the https (X-Forwarded-Proto): no loop, HSTS sent"
 ap_stop

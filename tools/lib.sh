@@ -54,6 +54,16 @@ admin/settings admin_settings
 admin/audit admin_audit
 "
 
+# https by default (htdocs/.htaccess spells the same out; tests/https.sh
+# checks that it does): a visit over plain http by a public domain name
+# on the default port goes on to https; a name of a local network, which
+# no public certificate is made for, does not (LOCAL: matched first,
+# refused); PUBLIC's first group is the name to send on to. An answer
+# over https carries HSTS.
+LC_HTTPS_LOCAL_RE='(^localhost|\.(local|localdomain|lan|home|internal|intranet|corp|private|box|localhost|test|invalid|arpa))\.?(:[0-9]+)?$'
+LC_HTTPS_PUBLIC_RE='^([a-z0-9-]+(\.[a-z0-9-]+)*\.[a-z][a-z0-9-]*)\.?(:80)?$'
+LC_HSTS='max-age=31536000'
+
 # Debian packages by purpose.
 LC_PKGS_BUILD="gcc make autoconf automake libtool pkg-config libfcgi-dev libjson-c-dev libsqlite3-dev libscrypt-dev libqrencode-dev"
 LC_PKGS_RUN="lighttpd lighttpd-mod-deflate sqlite3 curl procps util-linux"
@@ -406,6 +416,9 @@ EOF
 			line=${line//@URL@/"$LC_URL_PREFIX"}
 			line=${line//@CGIDIR@/"${LC_CGI_BINDIR:-$cgi}"}
 			line=${line//@RESPONDERS@/"$LC_RESPONDER_DIR"}
+			line=${line//@HTTPS_LOCAL_RE@/"$LC_HTTPS_LOCAL_RE"}
+			line=${line//@HTTPS_PUBLIC_RE@/"$LC_HTTPS_PUBLIC_RE"}
+			line=${line//@HSTS@/"$LC_HSTS"}
 			printf '%s\n' "$line"
 			;;
 		esac

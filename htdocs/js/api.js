@@ -54,6 +54,11 @@ export function createApi(o) {
 	const K = { access: o.keys ? o.keys.access : 'pos.access_token', refresh: o.keys ? o.keys.refresh : 'pos.refresh_token' };
 	const store = o.store, onNet = o.onNet || (() => {}), onEnd = o.onSessionEnd || (() => {});
 	let refreshing = null;
+	/* Counts logins and logouts: an answer that comes back after either
+	 * belongs to a session that is over, and is dropped (a refresh in
+	 * flight must not put a logged-out cashier's tokens back, nor a call
+	 * go on under the next cashier's). */
+	let epoch = 0;
 
 	/* One request; a JSON answer with success or an ApiError. A body that
 	 * is already a string is sent as it is (the queue measures it). */
@@ -94,16 +99,18 @@ export function createApi(o) {
 	}
 
 	async function refreshTokens() {
-		const rt = store.getItem(K.refresh);
+		const rt = store.getItem(K.refresh), e0 = epoch;
 		if (!rt) throw end('Your session has ended. Please log in again.', 'No refresh token.');
 		let r;
 		try {
 			r = await raw('POST', 'auth/refresh', { refresh_token: rt });
 		} catch (e) {
+			if (epoch !== e0) throw new SessionEnded('Logged out meanwhile.');
 			/* No connection or a server fault: keep the tokens, try later. */
 			if (e instanceof NetError || (e instanceof ApiError && (e.status >= 500 || e.status === 429))) throw e;
 			throw end('Your session has ended. Please log in again.', e.message);
 		}
+		if (epoch !== e0) throw new SessionEnded('Logged out meanwhile.');
 		const d = r.data;
 		if (typeof d.access_token !== 'string' || typeof d.refresh_token !== 'string') throw unreadable(r.status);
 		store.setItem(K.access, d.access_token);
@@ -115,17 +122,19 @@ export function createApi(o) {
 	 * then retry with the new access token; when the refresh is refused,
 	 * the session ends (SessionEnded). */
 	async function call(method, path, body) {
-		const token = store.getItem(K.access);
+		const token = store.getItem(K.access), e0 = epoch;
 		if (!token) throw end('Please log in.', 'Not logged in.');
 		try {
 			return await raw(method, path, body, token);
 		} catch (e) {
 			if (!(e instanceof ApiError) || e.status !== 401) throw e;
 		}
+		if (epoch !== e0) throw new SessionEnded('Logged out meanwhile.');
 		if (store.getItem(K.access) === token) {
 			if (!refreshing) refreshing = refreshTokens().finally(() => { refreshing = null; });
 			await refreshing;
 		}
+		if (epoch !== e0) throw new SessionEnded('Logged out meanwhile.');
 		const fresh = store.getItem(K.access);
 		if (!fresh) throw new SessionEnded('Session ended.');
 		try {
@@ -142,6 +151,7 @@ export function createApi(o) {
 		const r = await raw('POST', 'auth/login', { email, password });
 		const d = r.data;
 		if (typeof d.access_token !== 'string' || typeof d.refresh_token !== 'string' || !d.user) throw unreadable(r.status);
+		epoch++;
 		store.setItem(K.access, d.access_token);
 		store.setItem(K.refresh, d.refresh_token);
 		return d.user;
@@ -149,18 +159,20 @@ export function createApi(o) {
 
 	/* Logs out: the tokens are forgotten at once, and the server is asked
 	 * to end the login (else its refresh token would work on for its
-	 * 30 days). Resolves true when the server ended it, false when it
-	 * could not be told (no connection) or the login had ended already. */
+	 * 30 days). Resolves 'ended' when the server ended it, 'unreachable'
+	 * when it could not be told (no connection, a server fault), 'none'
+	 * when there was no login or it had ended already. */
 	async function logout() {
 		const at = store.getItem(K.access), rt = store.getItem(K.refresh);
+		epoch++;
 		store.removeItem(K.access);
 		store.removeItem(K.refresh);
-		if (!at && !rt) return false;
+		if (!at && !rt) return 'none';
 		try {
 			await raw('POST', 'auth/logout', rt ? { refresh_token: rt } : {}, at);
-			return true;
+			return 'ended';
 		} catch (e) {
-			return false;
+			return e instanceof ApiError && e.status < 500 ? 'none' : 'unreachable';
 		}
 	}
 

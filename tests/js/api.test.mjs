@@ -88,7 +88,7 @@ test('login keeps the tokens and returns the user', async () => {
 
 test('logout forgets the tokens and sends both to the server', async () => {
 	const c = client(() => ok({ logged_out: true }));
-	assert.equal(await c.api.logout(), true);
+	assert.equal(await c.api.logout(), 'ended');
 	assert.equal(c.f.calls.length, 1);
 	assert.equal(c.f.calls[0].url, 'api/v1/auth/logout');
 	assert.equal(c.f.calls[0].method, 'POST');
@@ -101,16 +101,53 @@ test('logout forgets the tokens and sends both to the server', async () => {
 
 test('logout without a server, or of an ended login, still forgets the tokens', async () => {
 	const down = client(() => { throw new Error('down'); });
-	assert.equal(await down.api.logout(), false);
+	assert.equal(await down.api.logout(), 'unreachable');
 	assert.equal(down.store.getItem('pos.refresh_token'), null);
 	const ended = client(() => fail(401, 'UNAUTHORIZED'), { 'pos.refresh_token': 'R1' });
-	assert.equal(await ended.api.logout(), false);
+	assert.equal(await ended.api.logout(), 'none');
 	assert.equal(ended.f.calls[0].headers.Authorization, undefined, 'no access token: none sent');
 	assert.deepEqual(ended.f.calls[0].json, { refresh_token: 'R1' });
 	assert.equal(ended.ended.length, 0, 'a refused logout does not end the page\'s session twice');
 	const none = client(() => ok({}), {});
-	assert.equal(await none.api.logout(), false);
+	assert.equal(await none.api.logout(), 'none');
 	assert.equal(none.f.calls.length, 0, 'no tokens: nothing sent');
+});
+
+test('a refresh that answers after the logout puts no tokens back, and its call ends', async () => {
+	let release;
+	const held = new Promise((r) => { release = r; });
+	const c = client(async (req) => {
+		if (req.url.endsWith('auth/refresh')) { await held; return { status: 200, body: { access_token: 'A2', refresh_token: 'R2' } }; }
+		if (req.url.endsWith('auth/logout')) return ok({ logged_out: true });
+		return fail(401, 'UNAUTHORIZED');
+	});
+	const pending = c.api.call('GET', 'auth/me');
+	await new Promise((r) => setTimeout(r, 0));
+	assert.equal(await c.api.logout(), 'ended');
+	release();
+	await assert.rejects(pending, SessionEnded);
+	assert.equal(c.store.getItem('pos.access_token'), null, 'the late refresh stored nothing');
+	assert.equal(c.store.getItem('pos.refresh_token'), null);
+	assert.equal(c.ended.length, 0, 'no "session has ended" over the logout\'s notice');
+	assert.equal(c.f.calls.filter((x) => x.url.endsWith('auth/me')).length, 1, 'the call was not sent again');
+});
+
+test('a call under one cashier never goes on under the next one\'s login', async () => {
+	let release;
+	const held = new Promise((r) => { release = r; });
+	const c = client(async (req) => {
+		if (req.url.endsWith('auth/me')) { await held; return fail(401, 'UNAUTHORIZED'); }
+		if (req.url.endsWith('auth/login')) return { status: 200, body: { access_token: 'B1', refresh_token: 'RB', user: { id: 'b' } } };
+		return ok({});
+	});
+	const pending = c.api.call('GET', 'auth/me');
+	await new Promise((r) => setTimeout(r, 0));
+	await c.api.logout();
+	await c.api.login('b@shop.example', 'pw');
+	release();
+	await assert.rejects(pending, SessionEnded);
+	assert.equal(c.f.calls.filter((x) => x.headers.Authorization === 'Bearer B1').length, 0, 'nothing sent with the next cashier\'s token');
+	assert.equal(c.store.getItem('pos.access_token'), 'B1');
 });
 
 test('Retry-After as seconds or a date; UTF-8 length', () => {
