@@ -54,7 +54,7 @@ admin/audit admin_audit
 "
 
 # Debian packages by purpose.
-LC_PKGS_BUILD="gcc make autoconf automake libtool pkg-config libfcgi-dev libjson-c-dev libsqlite3-dev libscrypt-dev libqrencode-dev"
+LC_PKGS_BUILD="gcc make autoconf automake libtool pkg-config libfcgi-dev libjson-c-dev libsqlite3-dev libscrypt-dev libqrencode-dev libssl-dev"
 LC_PKGS_RUN="lighttpd lighttpd-mod-deflate sqlite3 curl procps util-linux"
 LC_PKGS_TEST="jq curl procps iproute2 spawn-fcgi libfcgi-bin zbar-tools librsvg2-bin python3 python3-yaml wrk strace"
 # suexec-pristine: tests/hosting.sh runs the responders under suEXEC, as
