@@ -425,14 +425,21 @@ lc_h_admin_cards(struct lc_ctx *ctx)
 			lc_not_allowed(ctx, "POST");
 			goto out;
 		}
-		/* No body needed; one sent must be a JSON object. */
+		/* No body needed; one sent must be a JSON object, and may
+		 * carry an idempotency_key: a retry after a lost answer then
+		 * gets the link drawn the first time, not another. */
 		if (ctx->req.body != NULL && ctx->req.bodylen > 0 &&
-		    lc_body(ctx) == -1)
+		    (lc_body(ctx) == -1 ||
+		    lc_in_key(e, ctx->in, 0, &w.key) == -1))
 			goto out;
 		cw->id = w.object_id = id;
+		w.kind = "card_redraw";
 		w.rule = redraw_rule;
 		w.action = "card.redraw";
-		ret = lc_write(&ctx->dom, &w, &ctx->out) == -1 ? -1 : 0;
+		if ((rc = lc_write(&ctx->dom, &w, &ctx->out)) == -1)
+			goto out;
+		lc_idempotent(ctx, rc);
+		ret = 0;
 		goto out;
 	}
 	if (strcmp(rest, "/adjust") == 0) {

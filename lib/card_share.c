@@ -90,6 +90,9 @@ lc_card_redraw(struct lc_dom *dom, const char *card_id, struct lc_card *c)
 		return -1;
 	if (rc == 0)
 		return lc_dom_fail(dom, LC_E_NOT_FOUND, NULL, "No such card.");
+	/* What an idempotency key of the owner's names: the card. */
+	if (dom->txn_id[0] == '\0')
+		memcpy(dom->txn_id, c->id, sizeof(dom->txn_id));
 	return redraw(dom, c);
 }
 
