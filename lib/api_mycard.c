@@ -106,15 +106,18 @@ redraw_answer(void *arg)
 	return lc_fmt_redrawn(&rw->card, rw->has_link ? rw->link : NULL);
 }
 
-/* POST /TOKEN/redraw: a new link for the card; no body needed. */
+/* POST /TOKEN/redraw: a new link for the card; no body needed, one sent
+ * must be a JSON object (its members are not read). */
 static int
 redraw(struct lc_ctx *ctx, const char *token)
 {
 	struct redraw_write rw;
 	struct lc_write w = { NULL, NULL, redraw_rule, NULL, &rw,
 	    "card.redraw", "card", NULL };
-	json_object *a = NULL;
+	json_object *a;
 
+	if (ctx->req.body != NULL && ctx->req.bodylen > 0 && lc_body(ctx) == -1)
+		return -1;
 	memset(&rw, 0, sizeof(rw));
 	rw.token = token;
 	if (lc_write(&ctx->dom, &w, NULL) == -1)
