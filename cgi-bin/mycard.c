@@ -1,4 +1,4 @@
-/* GET /api/v1/mycard and below: a customer's own card by its share token, public. */
+/* GET POST /api/v1/mycard and below: a customer's own card by its share token, public. */
 #include "lcard.h"
 
 int

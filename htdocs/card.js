@@ -13,7 +13,13 @@
  * reached, marked as possibly out of date.
  *
  * API: GET api/v1/mycard/TOKEN (no auth; 404 NOT_FOUND for an unknown
- * token), api/v1/mycard/TOKEN/qr.svg and /barcode.svg. */
+ * token), api/v1/mycard/TOKEN/qr.svg and /barcode.svg, POST
+ * api/v1/mycard/TOKEN/redraw (a new link; the old one is 404 from then).
+ *
+ * When the shop asks for the card's time-based code (card_code_required),
+ * the QR code holds the current one and changes each minute: the page
+ * fetches it again at qr_changes_at and every minute after, while it
+ * shows the live card. */
 import { progressLine, percent, expiryLine } from './js/progress.js';
 import { formatMoney, isNum } from './js/money.js';
 
@@ -105,6 +111,7 @@ function showMessage(title, text, more, opts) {
 }
 
 function clearCard() {
+	stopQrTimer();
 	for (const id of ['qr-image', 'barcode-image']) {
 		const img = $(id);
 		img.removeAttribute('src');
@@ -177,6 +184,26 @@ function balanceRows(d, symbol) {
 	return rows;
 }
 
+/* The coded QR code's next picture: at the server's qr_changes_at (as an
+ * offset from the answer's own time, so the phone's clock does not
+ * matter), then each minute. */
+let qrTimer = null;
+function stopQrTimer() {
+	if (qrTimer) clearTimeout(qrTimer);
+	qrTimer = null;
+}
+function scheduleQr(token, delay) {
+	stopQrTimer();
+	qrTimer = setTimeout(() => {
+		qrTimer = null;
+		if (token !== current || $('card-view').hidden) return;
+		const img = $('qr-image');
+		img.dataset.src = API + token + '/qr.svg?at=' + Date.now();
+		img.src = img.dataset.src;
+		scheduleQr(token, 60000);
+	}, Math.max(1000, Math.min(delay, 60000)) + 300);
+}
+
 /* The card. how: {live: true} just answered by the server; {checking:
  * true} a kept copy while the server is asked; {reason: 'offline' |
  * 'server'} a kept copy after the server could not be reached. */
@@ -199,9 +226,16 @@ function renderCard(entry, how) {
 	show('status-banner', !active);
 	$('card-view').classList.toggle('is-inactive', !active);
 
-	/* The codes. */
+	/* The codes. A coded QR code is always the server's newest. */
+	const coded = d.card_code_required === true;
 	show('code-missing', false);
-	setCode('qr-image', !!how.live, API + token + '/qr.svg', entry.qr);
+	stopQrTimer();
+	setCode('qr-image', !!how.live, API + token + '/qr.svg' + (coded && how.live ? '?at=' + Date.now() : ''), entry.qr);
+	show('code-hint', coded);
+	if (coded && how.live) {
+		const next = Date.parse(str(d.qr_changes_at)), now = Date.parse(str(how.serverTime));
+		scheduleQr(token, isFinite(next) && isFinite(now) ? next - now : 60000);
+	}
 	setCode('barcode-image', !!how.live, API + token + '/barcode.svg', entry.bar);
 	$('barcode-digits').textContent = str(d.barcode_value);
 
@@ -300,7 +334,7 @@ function refresh() {
 			entry.used = entry.at;
 			st.current = token;
 			saveStore(st);
-			renderCard(entry, { live: true });
+			renderCard(entry, { live: true, serverTime: r.body.meta && r.body.meta.timestamp });
 			keepCodes(token);
 		} else if (r && r.status === 404) {
 			unknownCard(token, !!entry);
@@ -397,6 +431,61 @@ function start() {
 	refresh();
 }
 
+/* ---- a new link ----------------------------------------------------------- */
+
+function redrawConfirm(on) {
+	show('redraw-confirm', on);
+	show('redraw-button', !on);
+	if (on) $('redraw-no').focus();
+}
+
+/* Asks the server for a new link; the page then moves to it (its kept
+ * copy too), and the old link is refused from now on. */
+async function redraw() {
+	const token = current;
+	if (!token) return;
+	const yes = $('redraw-yes');
+	yes.disabled = true;
+	yes.setAttribute('aria-busy', 'true');
+	show('redraw-error', false);
+	let r = null;
+	try {
+		const res = await fetch(API + token + '/redraw', { method: 'POST', cache: 'no-store', credentials: 'omit',
+			referrerPolicy: 'no-referrer', headers: { Accept: 'application/json' } });
+		let body = null;
+		try { body = await res.json(); } catch (e) { /* not JSON */ }
+		r = { status: res.status, body };
+	} catch (e) { r = null; }
+	yes.disabled = false;
+	yes.removeAttribute('aria-busy');
+	const d = r && r.body && r.body.data;
+	if (r && r.status === 200 && d && TOKEN.test(str(d.share_token))) {
+		const st = loadStore();
+		const entry = entryOf(st, token);
+		if (entry) {
+			entry.token = d.share_token;
+			entry.used = Date.now();
+		}
+		st.current = d.share_token;
+		saveStore(st);
+		redrawConfirm(false);
+		$('relink-done').textContent = 'This page has a new link now: bookmark it or add it to your home screen again. The old link no longer works.';
+		show('relink-done', true);
+		location.hash = '#' + d.share_token;	/* hashchange: start() */
+		return;
+	}
+	if (r && r.status === 404) {
+		unknownCard(token, !!entryOf(loadStore(), token));
+		return;
+	}
+	$('redraw-error').textContent = r ? 'The shop\u2019s server could not make a new link. Try again later.' :
+	    'You are offline or the shop\u2019s server could not be reached. Try again when you have a connection.';
+	show('redraw-error', true);
+}
+
+$('redraw-button').addEventListener('click', () => { show('relink-done', false); redrawConfirm(true); });
+$('redraw-no').addEventListener('click', () => { redrawConfirm(false); $('redraw-button').focus(); });
+$('redraw-yes').addEventListener('click', () => redraw());
 $('refresh-button').addEventListener('click', () => refresh());
 $('retry-button').addEventListener('click', () => {
 	show('retry-button', false);

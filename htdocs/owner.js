@@ -48,6 +48,7 @@ const SETTING_INFO = {
 	utc_offset_minutes: ['Shop time zone (minutes from UTC)', 'Reports count days in this time: 60 is UTC+1, -300 is UTC−5; a multiple of 15. Summer time is not followed: change it when the clocks change.'],
 	staff_enrolment: ['Staff may issue cards at the till', 'When off, only an owner logged in on the till can give a new customer a card.'],
 	void_window_minutes: ['Staff may void their own sale for (minutes)', 'How long after a sale the cashier who made it can void it at the till. 0: only you void transactions, here.'],
+	redeem_needs_card_code: ['Rewards and cashback need the code on the customer\'s phone', 'When on, the till hands out a reward or takes cashback only on the QR code of the customer\'s card page, which changes every minute: a photo of a card or an old screenshot no longer spends. Purchases still earn on printed cards.'],
 	currency_symbol: ['Currency symbol', 'Shown before amounts on the till and on the customer\'s card page, such as € or $.'],
 	public_url: ['Address of this site for customers', 'Printed on each card with the card\'s own link, such as https://shop.example/loyalty/ (the folder of this page, ending in /). Empty: cards carry no link.']
 };
@@ -1813,6 +1814,30 @@ function renameCard() {
 	});
 }
 
+/* A new link for the customer's page (POST admin/cards/ID/redraw): the
+ * old one stops at once, for a link that went astray. */
+async function redrawCard() {
+	if (!card) return;
+	const c = card;
+	if (!await confirmDialog('Make a new link for the card of ' + (c.customer_name || 'the customer') + '?',
+	    'The card\'s page gets a new address and the old one stops working at once (use it when the link was shared by mistake). ' +
+	    'Give the customer the new link; a printed card\'s link stops working too. Its QR code, barcode and balance stay.', 'Make a new link', true))
+		return;
+	const btn = $('detail-redraw');
+	busy(btn, true);
+	try {
+		const d = payload(await apiCreate('redraw', 'admin/cards/' + encodeURIComponent(c.card_instance_id) + '/redraw', { card: c.card_instance_id }));
+		if (card && card.card_instance_id === c.card_instance_id) { card = d.card; renderCard(); }
+		setMsg('detail-error', null);
+		toast('The card of ' + (c.customer_name || 'the customer') + ' has a new link; the old one no longer works.');
+	} catch (e) {
+		if (!(e instanceof SessionEnded)) setMsg('detail-error', e);
+	} finally {
+		busy(btn, false);
+		btn.focus();
+	}
+}
+
 async function toggleCard() {
 	if (!card) return;
 	const c = card, off = c.status === 'active';
@@ -2202,6 +2227,7 @@ const AUDIT_ACTIONS = {
 	'cashback.redeem': 'Cashback redeem', 'cashback.expire': 'Cashback expired',
 	'card.enrol': 'Card issued at the till',
 	'card.issue': 'Cards issued', 'card.update': 'Card changed', 'card.adjust': 'Card adjusted',
+	'card.redraw': 'Card link replaced',
 	'location.create': 'Location added', 'location.update': 'Location renamed',
 	'user.create': 'Staff added', 'user.update': 'Staff changed',
 	'program.create': 'Program added', 'program.update': 'Program changed',
@@ -2388,7 +2414,7 @@ function settingField(x) {
 }
 
 /* What a shopkeeper sets first, before the technical ones. */
-const SHOP_FIRST = ['currency_symbol', 'public_url', 'staff_enrolment'];
+const SHOP_FIRST = ['currency_symbol', 'public_url', 'staff_enrolment', 'redeem_needs_card_code'];
 
 function renderSettings() {
 	const rank = (x) => { const i = SHOP_FIRST.indexOf(x.key); return i < 0 ? SHOP_FIRST.length : i; };
@@ -2486,6 +2512,7 @@ function init() {
 	$('detail-rename').addEventListener('click', renameCard);
 	$('detail-adjust').addEventListener('click', adjustCard);
 	$('detail-toggle').addEventListener('click', toggleCard);
+	$('detail-redraw').addEventListener('click', redrawCard);
 	$('detail-print').addEventListener('click', (e) => { if (card) openSheet('ids=' + encodeURIComponent(card.card_instance_id), e.currentTarget); });
 	$('detail-close').addEventListener('click', () => { closeCard(); $('search-q').focus(); });
 	$('dhist-prev').addEventListener('click', () => { if (dh.page > 1) { dh.page--; loadCardHistory(); } });

@@ -42,6 +42,8 @@ const CODE_TEXT = {
 	CARD_INACTIVE: 'This card is not active.',
 	INSUFFICIENT_BALANCE: 'The cashback balance is lower than that.',
 	NO_PENDING_REWARDS: 'No reward is waiting on this card.',
+	CARD_CODE_REQUIRED: 'This shop needs the code on the customer\'s phone: scan the QR code of their card page (not the printed card).',
+	CARD_CODE_INVALID: 'The code of the card page is too old or was used already: scan the QR code on the customer\'s phone again (it changes each minute).',
 	ALREADY_VOIDED: 'This sale has been voided already.',
 	NOT_VOIDABLE: 'This cannot be voided.',
 	INVALID_CREDENTIALS: 'Wrong e-mail or password.',
@@ -438,6 +440,16 @@ function clearCard() {
 
 function identFor(code) {
 	return /^\d+$/.test(code) ? { barcode_value: code } : { qr_code_data: code };
+}
+
+/* The time-based code of the card page's QR code: the 6 digits after its
+ * payload's '.' (base64 holds no '.'). A claim or a redemption sends it
+ * as card_code, which the shop may require (redeem_needs_card_code); the
+ * lookup, purchases and the offline queue send the whole text, which
+ * names the card all the same. null: a printed card, a typed number. */
+function cardCodeOf(ident) {
+	const m = ident && typeof ident.qr_code_data === 'string' ? /\.(\d{6})$/.exec(ident.qr_code_data) : null;
+	return m ? m[1] : null;
 }
 
 /* A new card, however it came (scanner, camera, typed): the old one and
@@ -990,6 +1002,8 @@ async function onClaim() {
 	const body = { card_instance_id: card.card_instance_id, location_id: loc ? loc.id : '', staff_user_id: user.id };
 	const a = attempt('claim', JSON.stringify([body, balanceOf(card).pending_rewards]));
 	body.idempotency_key = a.key;
+	const code = cardCodeOf(cardIdent);
+	if (code) body.card_code = code;
 	/* The answer may come when another card is shown: it then says whose
 	 * it is and leaves that card alone. */
 	const sale = { gen: cardGen, label: (card.card_title || '') + ' — ' + (card.customer_name || ''), ident: cardIdent };
@@ -1058,6 +1072,8 @@ async function onRedeem(ev) {
 	};
 	const a = attempt('redeem', JSON.stringify(body));
 	body.idempotency_key = a.key;
+	const code = cardCodeOf(cardIdent);
+	if (code) body.card_code = code;
 	const sale = { gen: cardGen, label: (card.card_title || '') + ' — ' + (card.customer_name || ''), ident: cardIdent };
 	const here = () => sale.gen === cardGen;
 	const btn = $('redeem-submit');

@@ -3,7 +3,8 @@
  * issues one or many, GET and PATCH /{id} show one or rename its customer
  * and (de)activate it, GET /{id}/qr.svg and /{id}/barcode.svg draw it to
  * scan, GET /sheet makes a printable A4 sheet of cards, POST /{id}/adjust
- * corrects its punches or cashback (rule_adjust.c).
+ * corrects its punches or cashback (rule_adjust.c), POST /{id}/redraw
+ * gives it a new share token: its old link is refused at once.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -71,6 +72,14 @@ update_rule(struct lc_dom *dom, void *arg)
 
 	return lc_shop_card_update(dom, cw->id, cw->name, cw->active,
 	    &cw->cards[0]);
+}
+
+static int
+redraw_rule(struct lc_dom *dom, void *arg)
+{
+	struct card_write *cw = arg;
+
+	return lc_card_redraw(dom, cw->id, &cw->cards[0]);
 }
 
 static json_object *
@@ -411,6 +420,28 @@ lc_h_admin_cards(struct lc_ctx *ctx)
 	}
 	if (lc_path_id(ctx, id, &rest) == -1)
 		goto out;
+	if (strcmp(rest, "/redraw") == 0) {
+		if (!lc_method_is(ctx, "POST")) {
+			lc_not_allowed(ctx, "POST");
+			goto out;
+		}
+		/* No body needed; one sent must be a JSON object, and may
+		 * carry an idempotency_key: a retry after a lost answer then
+		 * gets the link drawn the first time, not another. */
+		if (ctx->req.body != NULL && ctx->req.bodylen > 0 &&
+		    (lc_body(ctx) == -1 ||
+		    lc_in_key(e, ctx->in, 0, &w.key) == -1))
+			goto out;
+		cw->id = w.object_id = id;
+		w.kind = "card_redraw";
+		w.rule = redraw_rule;
+		w.action = "card.redraw";
+		if ((rc = lc_write(&ctx->dom, &w, &ctx->out)) == -1)
+			goto out;
+		lc_idempotent(ctx, rc);
+		ret = 0;
+		goto out;
+	}
 	if (strcmp(rest, "/adjust") == 0) {
 		ret = !lc_method_is(ctx, "POST") ? lc_not_allowed(ctx, "POST") :
 		    lc_body(ctx) == -1 ? -1 : adjust(ctx, id);

@@ -40,6 +40,7 @@ lc_h_claim(struct lc_ctx *ctx)
 	    lc_in_str(e, ctx->in, "staff_user_id", 1, LC_REF_MAX,
 	    &q->staff_user_id) == -1 ||
 	    lc_in_key(e, ctx->in, 0, &q->key) == -1 ||
+	    lc_in_card_code(e, ctx->in, &q->card_code) == -1 ||
 	    lc_auth_scope(&ctx->dom, q->location_id, q->staff_user_id, 1) == -1)
 		return -1;
 	w.key = q->key;

@@ -5,7 +5,12 @@
  * draw its codes to show at the till, /link.svg the QR code of this very
  * page's link, for the customer's phone to open at enrolment. An unknown or malformed token is
  * 404, the same answer after the same lookup. A deactivated card still
- * shows, with its status.
+ * shows, with its status. POST /redraw gives the card a new link, for a
+ * customer whose link went astray: the old one is 404 at once.
+ *
+ * With the owner's redeem_needs_card_code, /qr.svg shows the card's
+ * payload and its current time-based code (card_code.c), a new one each
+ * minute, never stored by a cache; the answer says when it changes.
  */
 #include <string.h>
 
@@ -53,6 +58,8 @@ static int
 image(struct lc_ctx *ctx, const struct lc_card *c, enum image what)
 {
 	char link[LC_URL_MAX + 600];
+	int coded = what == IMG_QR &&
+	    lc_setting(ctx->dom.db, LC_SET_CARD_CODE) == 1;
 	FILE *f;
 	int rc;
 
@@ -60,14 +67,66 @@ image(struct lc_ctx *ctx, const struct lc_card *c, enum image what)
 	    sizeof(link)) == -1)
 		return lc_fail(ctx, LC_E_NOT_FOUND, NULL,
 		    "no address to link to: set public_url");
+	if (coded && lc_card_code_qr(c, ctx->dom.now_ms, link,
+	    sizeof(link)) == -1)
+		return lc_fail(ctx, LC_E_INTERNAL, NULL, NULL);
 	if ((f = lc_raw(ctx, "image/svg+xml")) == NULL)
 		return -1;
-	/* The link follows public_url, which the owner may set any day. */
-	ctx->raw_cache = what == IMG_LINK ? "no-store" : IMAGE_CACHE;
-	rc = what == IMG_QR ? lc_qr_svg(f, c->qr) : what == IMG_BARCODE ?
+	/* The link follows public_url, which the owner may set any day;
+	 * a coded QR is good for minutes. */
+	ctx->raw_cache = what == IMG_LINK || coded ? "no-store" : IMAGE_CACHE;
+	rc = coded ? lc_qr_svg(f, link) :
+	    what == IMG_QR ? lc_qr_svg(f, c->qr) : what == IMG_BARCODE ?
 	    lc_barcode_svg(f, c->barcode) : lc_qr_svg(f, link);
 	if (rc == -1)
 		return lc_fail(ctx, LC_E_INTERNAL, NULL, NULL);
+	return 0;
+}
+
+struct redraw_write {
+	const char *token;
+	struct lc_card card;
+	char link[LC_URL_MAX + 600];
+	int has_link;
+};
+
+static int
+redraw_rule(struct lc_dom *dom, void *arg)
+{
+	struct redraw_write *rw = arg;
+
+	return lc_card_redraw_shared(dom, rw->token, &rw->card);
+}
+
+static json_object *
+redraw_answer(void *arg)
+{
+	struct redraw_write *rw = arg;
+
+	return lc_fmt_redrawn(&rw->card, rw->has_link ? rw->link : NULL);
+}
+
+/* POST /TOKEN/redraw: a new link for the card; no body needed, one sent
+ * must be a JSON object (its members are not read). */
+static int
+redraw(struct lc_ctx *ctx, const char *token)
+{
+	struct redraw_write rw;
+	struct lc_write w = { NULL, NULL, redraw_rule, NULL, &rw,
+	    "card.redraw", "card", NULL };
+	json_object *a;
+
+	if (ctx->req.body != NULL && ctx->req.bodylen > 0 && lc_body(ctx) == -1)
+		return -1;
+	memset(&rw, 0, sizeof(rw));
+	rw.token = token;
+	if (lc_write(&ctx->dom, &w, NULL) == -1)
+		return -1;
+	rw.has_link = card_link(ctx, rw.card.share_token, rw.link,
+	    sizeof(rw.link)) == 0;
+	if ((a = redraw_answer(&rw)) == NULL)
+		return lc_fail(ctx, LC_E_INTERNAL, NULL, NULL);
+	ctx->out = a;
 	return 0;
 }
 
@@ -77,25 +136,30 @@ lc_h_mycard(struct lc_ctx *ctx)
 	char token[LC_SHARE_LEN + 2], currency[LC_BYTES(LC_CURRENCY_MAX)];
 	const char *p = ctx->subpath, *rest;
 	struct lc_card c;
-	int64_t updated;
+	int64_t updated, changes = 0;
 	size_t n;
 	int rc;
 
-	if (!lc_method_is(ctx, "GET"))
-		return lc_not_allowed(ctx, "GET");
 	if (*p++ != '/')
 		return lc_fail(ctx, LC_E_NOT_FOUND, NULL, NULL);
 	n = strcspn(p, "/");
 	rest = p + n;
 	if (*rest != '\0' && strcmp(rest, "/qr.svg") != 0 &&
-	    strcmp(rest, "/barcode.svg") != 0 && strcmp(rest, "/link.svg") != 0)
+	    strcmp(rest, "/barcode.svg") != 0 && strcmp(rest, "/link.svg") != 0 &&
+	    strcmp(rest, "/redraw") != 0)
 		return lc_fail(ctx, LC_E_NOT_FOUND, NULL, NULL);
+	if (strcmp(rest, "/redraw") == 0 ? !lc_method_is(ctx, "POST") :
+	    !lc_method_is(ctx, "GET"))
+		return lc_not_allowed(ctx, strcmp(rest, "/redraw") == 0 ?
+		    "POST" : "GET");
 	/* One character more than a token, so a longer one stays malformed
 	 * rather than cut to a token's length. */
 	if (n > LC_SHARE_LEN + 1)
 		n = LC_SHARE_LEN + 1;
 	memcpy(token, p, n);
 	token[n] = '\0';
+	if (strcmp(rest, "/redraw") == 0)
+		return redraw(ctx, token);
 	if (lc_card_shared(&ctx->dom, token, &c, &updated) == -1)
 		return -1;
 	/* The page shows the balance after what has expired, and when the
@@ -108,7 +172,10 @@ lc_h_mycard(struct lc_ctx *ctx)
 	if (*rest != '\0')
 		return image(ctx, &c, strcmp(rest, "/qr.svg") == 0 ? IMG_QR :
 		    strcmp(rest, "/barcode.svg") == 0 ? IMG_BARCODE : IMG_LINK);
+	if (lc_setting(ctx->dom.db, LC_SET_CARD_CODE) == 1)
+		changes = (lc_card_code_step(ctx->dom.now_ms) + 1) *
+		    LC_CODE_STEP_SECONDS * 1000;
 	ctx->out = lc_fmt_mycard(&c, lc_setting_text(ctx->dom.db,
-	    LC_SET_CURRENCY, currency, sizeof(currency)), updated);
+	    LC_SET_CURRENCY, currency, sizeof(currency)), updated, changes);
 	return 0;
 }

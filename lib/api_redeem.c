@@ -45,7 +45,8 @@ lc_h_redeem(struct lc_ctx *ctx)
 	    &q->staff_user_id) == -1 ||
 	    lc_in_str(e, in, "transaction_notes", 0, LC_NOTES_MAX, &q->notes) == -1 ||
 	    lc_in_bool(e, in, "earn_on_remainder", 0, &q->earn, NULL) == -1 ||
-	    lc_in_key(e, in, 0, &q->key) == -1)
+	    lc_in_key(e, in, 0, &q->key) == -1 ||
+	    lc_in_card_code(e, in, &q->card_code) == -1)
 		return -1;
 	if (q->amount <= 0 || q->amount > q->purchase)
 		return lc_fail(ctx, LC_E_VALIDATION, "redemption_amount",

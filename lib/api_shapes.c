@@ -378,7 +378,7 @@ lc_fmt_enrol_program(const struct lc_program *p)
  */
 json_object *
 lc_fmt_mycard(const struct lc_card *c, const char *currency,
-    int64_t updated_at)
+    int64_t updated_at, int64_t qr_changes_at)
 {
 	json_object *d = json_object_new_object(), *bal = json_object_new_object();
 
@@ -398,7 +398,20 @@ lc_fmt_mycard(const struct lc_card *c, const char *currency,
 		add(d, "pending_rewards", num(c->pending_rewards));
 	}
 	add(d, "updated_at", lc_json_time(updated_at));
+	add(d, "card_code_required", json_object_new_boolean(qr_changes_at > 0));
+	add(d, "qr_changes_at", qr_changes_at > 0 ? lc_json_time(qr_changes_at) :
+	    NULL);
 	return d;
+}
+
+json_object *
+lc_fmt_redrawn(const struct lc_card *c, const char *link)
+{
+	json_object *o = json_object_new_object();
+
+	share(c, o);
+	add(o, "link", link != NULL ? str(link) : NULL);
+	return o;
 }
 
 /* The owner's objects. */

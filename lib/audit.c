@@ -17,7 +17,7 @@
 static const char *const actions[] = {
 	"transaction.record", "transaction.sync", "transaction.void",
 	"transaction.sync_refused", "reward.claim", "cashback.redeem", "cashback.expire", "card.enrol",
-	"card.issue", "card.update", "card.adjust", "location.create",
+	"card.issue", "card.update", "card.adjust", "card.redraw", "location.create",
 	"location.update", "user.create", "user.update", "program.create",
 	"program.update", "settings.update", "backup.download", "auth.login",
 	"auth.login_failed", "auth.refresh", "auth.refresh_reuse", "auth.logout",

@@ -37,8 +37,20 @@ int
 lc_card_get(struct lc_dom *dom, enum lc_cardkey key, const char *value,
     struct lc_card *c)
 {
+	char qr[LC_QR_MAX + 1];
+	const char *dot;
 	int rc;
 
+	/* The QR code of a card's page carries its current code after a
+	 * '.' (card_code.c), which base64 never holds: the card is the
+	 * payload before it, whoever scans it (a lookup, a purchase, an
+	 * offline till's sync). */
+	if (key == LC_CARDKEY_QR && (dot = strchr(value, '.')) != NULL &&
+	    lc_card_code_form(dot + 1) && (size_t)(dot - value) <= LC_QR_MAX) {
+		memcpy(qr, value, (size_t)(dot - value));
+		qr[dot - value] = '\0';
+		value = qr;
+	}
 	if (key == LC_CARDKEY_QR && !qr_decodable(value))
 		return 0;
 	if ((rc = lc_db_card_get(dom->db, key, dom->caller.merchant_id, value,

@@ -68,3 +68,51 @@ lc_card_shared(struct lc_dom *dom, const char *token, struct lc_card *c,
 		sh.token = NO_TOKEN;
 	return lc_read(dom, shared_read, &sh);
 }
+
+/* A new token for card c, read inside the running write: the old one
+ * names no card from the commit on. 0, or -1 with dom->err. */
+static int
+redraw(struct lc_dom *dom, struct lc_card *c)
+{
+	if (lc_share_token(c->share_token) == -1)
+		return lc_dom_fail(dom, LC_E_INTERNAL, NULL, "no randomness");
+	if (lc_db_card_set_share(dom->db, c->id, c->share_token) != 1)
+		return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
+	return 0;
+}
+
+int
+lc_card_redraw(struct lc_dom *dom, const char *card_id, struct lc_card *c)
+{
+	int rc;
+
+	if ((rc = lc_card_get(dom, LC_CARDKEY_ID, card_id, c)) == -1)
+		return -1;
+	if (rc == 0)
+		return lc_dom_fail(dom, LC_E_NOT_FOUND, NULL, "No such card.");
+	/* What an idempotency key of the owner's names: the card. */
+	if (dom->txn_id[0] == '\0')
+		memcpy(dom->txn_id, c->id, sizeof(dom->txn_id));
+	return redraw(dom, c);
+}
+
+int
+lc_card_redraw_shared(struct lc_dom *dom, const char *token, struct lc_card *c)
+{
+	int rc;
+
+	/* As a read: a malformed token is looked up as one that cannot
+	 * exist, and answers as an unknown one. */
+	if (!lc_share_token_ok(token))
+		token = NO_TOKEN;
+	if ((rc = lc_db_card_by_share(dom->db, token, c)) == -1)
+		return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
+	if (rc == 0)
+		return lc_dom_fail(dom, LC_E_NOT_FOUND, NULL, "No such card.");
+	/* No one is logged in: the holder of the link asked, which the
+	 * row says in its own words, in the card's shop. */
+	lc_audit_who(dom, "service", "", c->merchant_id);
+	lc_audit_object(dom, c->id);
+	lc_audit_note_str(dom, "requested_by", "card_link");
+	return redraw(dom, c);
+}

@@ -509,6 +509,18 @@ lc_db_card_set_name(struct lc_db *db, const char *id, const char *name)
 }
 
 int
+lc_db_card_set_share(struct lc_db *db, const char *id, const char *token)
+{
+	return OPS(db)->card_set_share(db, id, token);
+}
+
+int
+lc_db_card_code_use(struct lc_db *db, const char *id, int64_t step)
+{
+	return OPS(db)->card_code_use(db, id, step);
+}
+
+int
 lc_db_cards_count(struct lc_db *db, const struct lc_card_query *q,
     int64_t *total)
 {

@@ -49,8 +49,8 @@
 	    "WHERE program_id = $1 ORDER BY min_spend") \
 	X(CARD_ADD, "INSERT INTO cards(id, merchant_id, program_id, " \
 	    "customer_name, barcode, qr_code, share_token, issued_by, " \
-	    "issued_location_id, created_at) " \
-	    "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) " \
+	    "issued_location_id, created_at, code_secret) " \
+	    "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) " \
 	    "ON CONFLICT DO NOTHING") \
 	X(CARD_BY_ID, LC_CARD_COLS "WHERE c.merchant_id = $1 AND c.id = $2") \
 	X(CARD_BY_QR, LC_CARD_COLS "WHERE c.merchant_id = $1 AND c.qr_code = $2") \
@@ -66,6 +66,9 @@
 	    "lifetime_spend = $6 WHERE id = $7") \
 	X(CARD_SET_STATUS, "UPDATE cards SET status = $1 WHERE id = $2") \
 	X(CARD_SET_NAME, "UPDATE cards SET customer_name = $1 WHERE id = $2") \
+	X(CARD_SET_SHARE, "UPDATE cards SET share_token = $1 WHERE id = $2") \
+	X(CARD_CODE_USE, "UPDATE cards SET code_step_used = $1 " \
+	    "WHERE id = $2 AND code_step_used < $1") \
 	X(TXN_ADD, "INSERT INTO transactions(id, merchant_id, card_id, " \
 	    "location_id, staff_user_id, type, purchase_amount, punches_added, " \
 	    "rate_bp, cashback_earned, discount_amount, redeemed_amount, " \
@@ -328,6 +331,8 @@ lc_pg_card_row(const PGresult *r, int i, struct lc_card *c)
 	c->lifetime_spend = lc_pg_int(r, i, n + 12, 0);
 	c->created_at = lc_pg_int(r, i, n + 13, 0);
 	LC_PG_COL(r, i, n + 14, c->share_token);
+	LC_PG_COL(r, i, n + 15, c->code_secret);
+	c->code_step_used = lc_pg_int(r, i, n + 16, 0);
 	/* Not storage's: unknown until lc_expiry_fresh asks. */
 	c->next_expiry_at = c->next_expiry_amount = -1;
 }
@@ -363,9 +368,10 @@ int
 lc_pg_card_add(struct lc_db *db, const struct lc_card *c,
     const char *issued_by, const char *issued_location, int64_t at)
 {
-	return lc_pg_put_unique(RUN(db, CARD_ADD, "sssssssssi", c->id,
+	return lc_pg_put_unique(RUN(db, CARD_ADD, "sssssssssis", c->id,
 	    c->merchant_id, c->program.id, c->customer_name, c->barcode,
-	    c->qr, c->share_token, issued_by, issued_location, at));
+	    c->qr, c->share_token, issued_by, issued_location, at,
+	    c->code_secret[0] != '\0' ? c->code_secret : NULL));
 }
 
 int
@@ -418,6 +424,18 @@ int
 lc_pg_card_set_name(struct lc_db *db, const char *id, const char *name)
 {
 	return lc_pg_change(RUN(db, CARD_SET_NAME, "ss", name, id));
+}
+
+int
+lc_pg_card_set_share(struct lc_db *db, const char *id, const char *token)
+{
+	return lc_pg_change(RUN(db, CARD_SET_SHARE, "ss", token, id));
+}
+
+int
+lc_pg_card_code_use(struct lc_db *db, const char *id, int64_t step)
+{
+	return lc_pg_change(RUN(db, CARD_CODE_USE, "is", step, id));
 }
 
 /* Transactions, rewards, the ledger. */

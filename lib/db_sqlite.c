@@ -1166,6 +1166,8 @@ card_row(sqlite3_stmt *st, struct lc_card *c)
 	c->lifetime_spend = sqlite3_column_int64(st, n + 12);
 	c->created_at = sqlite3_column_int64(st, n + 13);
 	COL(st, n + 14, c->share_token);
+	COL(st, n + 15, c->code_secret);
+	c->code_step_used = sqlite3_column_int64(st, n + 16);
 	/* Not storage's: unknown until lc_expiry_fresh asks. */
 	c->next_expiry_at = c->next_expiry_amount = -1;
 }
@@ -1202,9 +1204,10 @@ static int
 sq_card_add(struct lc_db *db, const struct lc_card *c,
     const char *issued_by, const char *issued_location, int64_t at)
 {
-	return put_unique(db, lc_sq_prep(db, LC_SQL_CARD_ADD, "sssssssssi",
+	return put_unique(db, lc_sq_prep(db, LC_SQL_CARD_ADD, "sssssssssis",
 	    c->id, c->merchant_id, c->program.id, c->customer_name, c->barcode,
-	    c->qr, c->share_token, issued_by, issued_location, at));
+	    c->qr, c->share_token, issued_by, issued_location, at,
+	    c->code_secret[0] != '\0' ? c->code_secret : NULL));
 }
 
 static int
@@ -1784,6 +1787,20 @@ static int
 sq_card_set_name(struct lc_db *db, const char *id, const char *name)
 {
 	return change(db, lc_sq_prep(db, LC_SQL_CARD_SET_NAME, "ss", name, id));
+}
+
+static int
+sq_card_set_share(struct lc_db *db, const char *id, const char *token)
+{
+	return change(db, lc_sq_prep(db, LC_SQL_CARD_SET_SHARE, "ss", token,
+	    id));
+}
+
+static int
+sq_card_code_use(struct lc_db *db, const char *id, int64_t step)
+{
+	return change(db, lc_sq_prep(db, LC_SQL_CARD_CODE_USE, "isi",
+	    step, id, step));
 }
 
 static sqlite3_stmt *

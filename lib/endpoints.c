@@ -41,8 +41,11 @@ const struct lc_endpoint lc_endpoints[] = {
 	{ "enrol", V1 "/cards/enrol", "GET POST",
 	    LC_EP_AUTH | LC_EP_NOSTORE | LC_EP_JSON, lc_h_enrol },
 	/* A customer's own card, by the unguessable link they hold. */
-	{ "mycard", V1 "/mycard", "GET",
-	    LC_EP_NOSTORE | LC_EP_NOINDEX | LC_EP_TREE, lc_h_mycard },
+	/* POST only below it, /TOKEN/redraw, with no body: JSON (or none)
+	 * all the same, so no other site's form can send it. */
+	{ "mycard", V1 "/mycard", "GET POST",
+	    LC_EP_NOSTORE | LC_EP_NOINDEX | LC_EP_TREE | LC_EP_JSON,
+	    lc_h_mycard },
 	/* First run: while the shop has no owner. */
 	{ "setup", V1 "/setup", "GET POST", LC_EP_NOSTORE | LC_EP_JSON,
 	    lc_h_setup },

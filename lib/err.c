@@ -26,6 +26,10 @@ static const struct lc_errinfo lc_errs[LC_E__MAX] = {
 	[LC_E_UNSUPPORTED_MEDIA_TYPE] = { "UNSUPPORTED_MEDIA_TYPE", 415, "The body must be application/json." },
 	[LC_E_INSUFFICIENT_BALANCE] = { "INSUFFICIENT_BALANCE", 422, "The cashback balance is too low." },
 	[LC_E_WRONG_CARD_TYPE] = { "WRONG_CARD_TYPE", 422, "The card is not of the right type." },
+	/* The owner's redeem_needs_card_code: a claim or a redemption
+	 * needs the current code of the card's page (card_code.c). */
+	[LC_E_CARD_CODE_REQUIRED] = { "CARD_CODE_REQUIRED", 422, "This shop needs the current code of the customer's card page: scan the QR code on their phone." },
+	[LC_E_CARD_CODE_INVALID] = { "CARD_CODE_INVALID", 422, "The card's code is wrong, too old or used already: scan the QR code on the customer's phone again." },
 	[LC_E_COOLDOWN_ACTIVE] = { "COOLDOWN_ACTIVE", 429, "The card was punched too recently." },
 	[LC_E_RATE_LIMITED] = { "RATE_LIMITED", 429, "Too many failed logins; try again later." },
 	[LC_E_CONFLICT] = { "CONFLICT", 409, "This conflicts with what exists." },

@@ -537,6 +537,19 @@ lc_in_key(struct lc_error *e, json_object *obj, int required, const char **key)
 	return 0;
 }
 
+int
+lc_in_card_code(struct lc_error *e, json_object *obj, const char **code)
+{
+	/* Any length read, so a wrong one gets the message below. */
+	if (lc_in_str(e, obj, "card_code", 0, LC_QR_MAX, code) == -1)
+		return -1;
+	if (*code != NULL && !lc_card_code_form(*code))
+		return lc_error_set(e, LC_E_VALIDATION, "card_code",
+		    "card_code must be the %d digits after the '.' of the "
+		    "QR code on the customer's card page", LC_CODE_DIGITS);
+	return 0;
+}
+
 const char *
 lc_json_text(json_object *o)
 {

@@ -97,6 +97,9 @@
 	    const char *status)) \
 	X(int, card_set_name, (struct lc_db *, const char *id, \
 	    const char *name)) \
+	X(int, card_set_share, (struct lc_db *, const char *id, \
+	    const char *token)) \
+	X(int, card_code_use, (struct lc_db *, const char *id, int64_t step)) \
 	X(int, cards_count, (struct lc_db *, const struct lc_card_query *, \
 	    int64_t *total)) \
 	X(int, cards, (struct lc_db *, const struct lc_card_query *, \
@@ -205,7 +208,8 @@ int lc_db_like_patterns(const char *q, char *start, char *word, size_t sz);
 	"m.name, c.customer_name, c.barcode, c.qr_code, c.status, " \
 	"c.current_punches, c.pending_rewards, c.lifetime_punches, " \
 	"c.cashback_balance, c.lifetime_cashback, c.lifetime_spend, " \
-	"c.created_at, coalesce(c.share_token, '') FROM cards c " \
+	"c.created_at, coalesce(c.share_token, ''), " \
+	"coalesce(c.code_secret, ''), c.code_step_used FROM cards c " \
 	"JOIN programs p ON p.id = c.program_id " \
 	"JOIN merchants m ON m.id = c.merchant_id "
 

@@ -87,6 +87,9 @@ int lc_in_bool(struct lc_error *, json_object *obj, const char *name,
 /* A rate as a fraction (0.05) into basis points. */
 int lc_in_rate(struct lc_error *, json_object *obj, const char *name,
     int required, int64_t *bp, int *present);
+/* The optional card_code of a claim or a redemption: NULL when absent,
+ * else LC_CODE_DIGITS digits (VALIDATION_ERROR otherwise). 0 or -1. */
+int lc_in_card_code(struct lc_error *, json_object *obj, const char **code);
 /* An idempotency_key: 1 to LC_KEY_MAX printable ASCII. */
 int lc_in_key(struct lc_error *, json_object *obj, int required,
     const char **key);
@@ -213,8 +216,13 @@ json_object *lc_fmt_issued(const struct lc_card *);
 json_object *lc_fmt_enrolled(const struct lc_card *);
 json_object *lc_fmt_enrol_program(const struct lc_program *);
 /* The customer's own page of a card. */
+/* qr_changes_at: when its QR code's time-based code changes (ms), 0 when
+ * the shop asks for none (its QR code is then the printed card's). */
 json_object *lc_fmt_mycard(const struct lc_card *, const char *currency,
-    int64_t updated_at);
+    int64_t updated_at, int64_t qr_changes_at);
+/* A link drawn anew: the token, the page relative to the till's folder,
+ * and the whole address (link NULL: none known). */
+json_object *lc_fmt_redrawn(const struct lc_card *, const char *link);
 /* A sync item's result: from a purchase answer, or from an error. */
 json_object *lc_fmt_sync_ok(json_object *answer, int idempotent);
 json_object *lc_fmt_sync_error(const struct lc_error *);

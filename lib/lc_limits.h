@@ -30,6 +30,14 @@
 /* A card's share token: the unguessable name of its public page, 128
  * random bits as lowercase hex. */
 #define LC_SHARE_LEN 32
+/* A card's secret of its time-based codes: 160 random bits as lowercase
+ * hex (RFC 4226's recommended length for HMAC-SHA1). */
+#define LC_CODE_SECRET_LEN 40
+/* A time-based code: its digits, its step, and how many steps before
+ * the current one a till still takes (a code shown up to 5 minutes ago). */
+#define LC_CODE_DIGITS 6
+#define LC_CODE_STEP_SECONDS 60
+#define LC_CODE_PAST_STEPS 4
 
 /* Text, in characters (UTF-8); buffers hold LC_BYTES(n). */
 #define LC_NAME_MAX 200			/* names and titles */

@@ -155,6 +155,7 @@ enum lc_setting {
 	LC_SET_CURRENCY,
 	LC_SET_PUBLIC_URL,
 	LC_SET_VOID_WINDOW,
+	LC_SET_CARD_CODE,
 	LC_SET__MAX
 };
 enum lc_setting_kind { LC_SETTING_INT, LC_SETTING_TEXT };
@@ -256,6 +257,7 @@ int lc_purchase(struct lc_dom *, const struct lc_purchase *,
 /* Reward claim (rule_claim.c). */
 struct lc_claim {
 	const char *card_id, *location_id, *staff_user_id, *key;
+	const char *card_code;	/* NULL: none sent */
 };
 struct lc_claim_result {
 	char txn_id[LC_ID_LEN + 1];
@@ -267,6 +269,7 @@ int lc_claim(struct lc_dom *, const struct lc_claim *, struct lc_claim_result *)
 /* Cashback redemption (rule_redeem.c). */
 struct lc_redeem {
 	const char *card_id, *location_id, *staff_user_id, *notes, *key;
+	const char *card_code;	/* NULL: none sent */
 	int64_t amount, purchase;	/* cents */
 	int earn;			/* earn on the remainder */
 };
@@ -337,9 +340,44 @@ int lc_expiry_fresh(struct lc_dom *, struct lc_card *c);
  * any of its cards, in a write for each such card. 0, or -1. */
 int lc_expiry_merchant(struct lc_dom *);
 
+/* Time-based codes (card_code.c): a card's current code, shown by its
+ * customer's page, which a claim or a redemption needs when the owner's
+ * redeem_needs_card_code is on. */
+/* A new secret, random: 0 or -1. */
+int lc_card_secret(char out[LC_CODE_SECRET_LEN + 1]);
+/* The time step of now_ms (ms since 1970): whole LC_CODE_STEP_SECONDS. */
+int64_t lc_card_code_step(int64_t now_ms);
+/* The code of secret (hex) at step, as LC_CODE_DIGITS digits: 0, or -1
+ * when the secret is not one. */
+int lc_card_code_at(const char *secret, int64_t step,
+    char out[LC_CODE_DIGITS + 1]);
+/* 1 when s has a code's form (LC_CODE_DIGITS digits). */
+int lc_card_code_form(const char *s);
+/* Inside a claim's or a redemption's write, on card (as read): nothing
+ * when the setting is off; else code (NULL: none sent) must be the
+ * card's code of the current step or one of the LC_CODE_PAST_STEPS
+ * before, of a step later than the last code taken, which it then takes.
+ * 0, or -1 with CARD_CODE_REQUIRED or CARD_CODE_INVALID. */
+int lc_card_code_take(struct lc_dom *, const struct lc_card *card,
+    const char *code);
+/* The text a card's page shows in its QR code when the setting is on:
+ * the card's QR payload, '.', its current code. A till reads the payload
+ * before the '.' as the card (lc_card_get), the digits after as the
+ * code. 0, or -1 (no secret). */
+int lc_card_code_qr(const struct lc_card *card, int64_t now_ms, char *out,
+    size_t size);
+
 /* Share tokens (card_share.c): a card's public page. */
 int lc_share_token(char out[LC_SHARE_LEN + 1]);	/* 0 or -1 */
 int lc_share_token_ok(const char *);	/* 1 when of a token's form */
+/* Inside a write: the caller's merchant's card card_id gets a new share
+ * token (into c, the card as it now is); its old link is refused from
+ * the commit on, as an unknown one. 0, or -1 (NOT_FOUND, ...). */
+int lc_card_redraw(struct lc_dom *, const char *card_id, struct lc_card *c);
+/* The same for the holder of the link token (no login): any merchant's
+ * card of that token; a malformed or unknown one is NOT_FOUND. */
+int lc_card_redraw_shared(struct lc_dom *, const char *token,
+    struct lc_card *c);
 /* Any merchant's card by its share token, and the time it last changed
  * (its latest transaction, else its issue), in one snapshot: 0, or -1
  * (NOT_FOUND, alike for an unknown and a malformed token). */

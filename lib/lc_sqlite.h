@@ -65,6 +65,9 @@
 	    "FROM cards c WHERE c.program_id = p.id) FROM programs p " \
 	    "WHERE p.merchant_id = ? ORDER BY p.rowid") \
 	X(CARD_SET_NAME, "UPDATE cards SET customer_name = ? WHERE id = ?") \
+	X(CARD_SET_SHARE, "UPDATE cards SET share_token = ? WHERE id = ?") \
+	X(CARD_CODE_USE, "UPDATE cards SET code_step_used = ? " \
+	    "WHERE id = ? AND code_step_used < ?") \
 	X(CARDS_COUNT, "SELECT count(*) FROM cards c " LC_CARD_SEARCH) \
 	X(CARDS_PAGE, LC_CARD_COLS LC_CARD_SEARCH \
 	    "ORDER BY c.created_at DESC, c.rowid DESC LIMIT ?7 OFFSET ?8") \
@@ -166,8 +169,8 @@
 	    "WHERE program_id = ? ORDER BY min_spend") \
 	X(CARD_ADD, "INSERT INTO cards(id, merchant_id, program_id, " \
 	    "customer_name, barcode, qr_code, share_token, issued_by, " \
-	    "issued_location_id, created_at) " \
-	    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)") \
+	    "issued_location_id, created_at, code_secret) " \
+	    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)") \
 	X(CARD_BY_ID, LC_CARD_COLS "WHERE c.merchant_id = ? AND c.id = ?") \
 	X(CARD_BY_QR, LC_CARD_COLS "WHERE c.merchant_id = ? AND c.qr_code = ?") \
 	X(CARD_BY_BARCODE, LC_CARD_COLS "WHERE c.merchant_id = ? AND c.barcode = ?") \

@@ -229,6 +229,10 @@ struct lc_card {
 	char qr[LC_QR_MAX + 1];
 	char status[16];	/* "active", "inactive" */
 	char share_token[LC_SHARE_LEN + 1];	/* its public page's name */
+	/* The secret of its time-based codes (card_code.c), hex; "" none.
+	 * Never shown: only the codes made of it leave the service. */
+	char code_secret[LC_CODE_SECRET_LEN + 1];
+	int64_t code_step_used;	/* the step of the last code taken; 0 none */
 	int64_t current_punches, pending_rewards, lifetime_punches;
 	int64_t cashback_balance, lifetime_cashback, lifetime_spend;
 	int64_t created_at;
@@ -255,6 +259,12 @@ int lc_db_card_updated(struct lc_db *, const struct lc_card *, int64_t *at);
 int lc_db_card_save(struct lc_db *, const struct lc_card *);
 int lc_db_card_set_status(struct lc_db *, const char *id, const char *status);
 int lc_db_card_set_name(struct lc_db *, const char *id, const char *name);
+/* A new share token: the old one names no card from the commit on.
+ * A token another card has fails (-1): at 128 random bits, never. */
+int lc_db_card_set_share(struct lc_db *, const char *id, const char *token);
+/* Takes the card's code of time step step: 1, or 0 when a code of that
+ * step or a later one was taken already (a replay). */
+int lc_db_card_code_use(struct lc_db *, const char *id, int64_t step);
 /* The merchant's cards matching a search, newest first. */
 struct lc_card_query {
 	const char *merchant_id;

@@ -41,6 +41,10 @@ static const struct lc_setting_info lc_settings[LC_SET__MAX] = {
 	/* How long staff may void their own sale (minutes; 0: staff may
 	 * not void). The owner voids any transaction at any time. */
 	[LC_SET_VOID_WINDOW] = { "void_window_minutes", 30, 0, 1440, 1 },
+	/* Whether a reward claim or a cashback redemption needs the current
+	 * time-based code of the customer's card page (1), so that a
+	 * photo of a printed card or a copied link cannot spend. */
+	[LC_SET_CARD_CODE] = { "redeem_needs_card_code", 0, 0, 1, 1 },
 };
 
 static int

@@ -351,7 +351,8 @@ lc_shop_card_issue_at(struct lc_dom *dom, const char *program_id,
 			return lc_dom_fail(dom, LC_E_INTERNAL, NULL,
 			    "no randomness");
 		lc_b64_encode(rnd, sizeof(rnd), c->qr, 0);
-		if (lc_share_token(c->share_token) == -1)
+		if (lc_share_token(c->share_token) == -1 ||
+		    lc_card_secret(c->code_secret) == -1)
 			return lc_dom_fail(dom, LC_E_INTERNAL, NULL,
 			    "no randomness");
 		if ((rc = lc_db_card_add(dom->db, c, dom->caller.user_id[0] ?

@@ -510,6 +510,78 @@ async function main() {
 		await waitFor(`!vis('#stale-note') && text('#updated-text').startsWith('Updated')`, 15000);
 	});
 
+	/* ---- a new link, and the time-based code ---- */
+	let newToken = null;
+	await step('Make a new link: the page moves to the new link (kept copy too), the old link is 404 at once', async () => {
+		await open(E.PUNCH_TOKEN);
+		await waitFor(cardShown('Coffee Card'));
+		await ev(`click('#redraw-button')`);
+		await waitFor(`vis('#redraw-confirm') && !vis('#redraw-button')`);
+		await ev(`click('#redraw-yes')`);
+		await waitFor(`/^#[0-9a-f]{32}$/.test(location.hash) && location.hash !== '#' + ${JSON.stringify(E.PUNCH_TOKEN)} && vis('#relink-done')`, 15000);
+		await waitFor(cardShown('Coffee Card') + ` && imgOk('#qr-image')`, 15000);
+		newToken = await ev(`location.hash.slice(1)`);
+		const k = await ev(`kept()`);
+		if (k.current !== newToken || k.cards.some((c) => c.token === E.PUNCH_TOKEN) || !k.cards.some((c) => c.token === newToken))
+			throw new Error(JSON.stringify(k.cards.map((c) => c.token)) + ' current ' + k.current);
+		const old = await api('GET', 'mycard/' + E.PUNCH_TOKEN), now = await api('GET', 'mycard/' + newToken);
+		if (old.status !== 404 || now.status !== 200 || now.json.data.customer_name !== 'Ann Smith')
+			throw new Error(old.status + ' ' + now.status);
+		const bad = await ev(A11Y);
+		if (bad.length) throw new Error(bad.join('\n'));
+	});
+	await saveShot('card-new-link');
+
+	await step('redeem_needs_card_code on: the QR code holds the card\u2019s payload and its current time-based code (checked with Python\u2019s hmac)', async () => {
+		if (!newToken) throw new Error('no new link');
+		adminCmd('setting', 'set', 'redeem_needs_card_code', '1');
+		await open(newToken);
+		await waitFor(cardShown('Coffee Card') + ` && vis('#code-hint') && imgOk('#qr-image')`, 15000);
+		const src = await ev(`$('#qr-image').src`);
+		if (!src.startsWith(URL0 + 'api/v1/mycard/' + newToken + '/qr.svg?at=')) throw new Error('src ' + src);
+		if (!have('zbarimg')) { note('SKIP decoding: zbarimg missing'); return true; }
+		const f = await elementPng('.qr-box', path.join(B.config.shots, 'card-qr-coded.png'), 2);
+		const got = zbar(f);
+		const m = /^(.*)\.(\d{6})$/.exec(got);
+		if (!m || m[1] !== E.PUNCH_QR) throw new Error('decoded ' + JSON.stringify(got));
+		const secret = execFileSync('sqlite3', ['-cmd', '.timeout 5000', E.DB,
+		    "SELECT code_secret FROM cards WHERE id = '" + E.PUNCH_CARD + "'"], { encoding: 'utf8' }).trim();
+		/* RFC 6238 from Python's standard library, not ours: the step of
+		 * now and the one before (the minute may have turned since). */
+		const py = 'import hmac,hashlib,struct,sys,time\n' +
+		    'k=bytes.fromhex(sys.argv[1]); s=int(time.time())//60\n' +
+		    'for c in (s, s-1):\n' +
+		    ' h=hmac.new(k,struct.pack(">Q",c),hashlib.sha1).digest(); o=h[-1]&15\n' +
+		    ' print("%06d" % ((struct.unpack(">I",h[o:o+4])[0]&0x7fffffff)%1000000))\n';
+		const want = execFileSync('python3', ['-c', py, secret], { encoding: 'utf8' }).trim().split('\n');
+		if (!want.includes(m[2])) throw new Error('code ' + m[2] + ', Python says ' + want.join(' or '));
+		note('code ' + m[2] + ' matches Python\u2019s hmac');
+	});
+
+	await step('the till takes the code once (a claim needs it), and refuses the same code again', async () => {
+		if (!newToken) throw new Error('no new link');
+		if (!have('zbarimg')) { note('SKIP: zbarimg missing'); return true; }
+		/* A reward to claim: 10 punches, as an offline till's sale of
+		 * ten minutes ago (clear of the cooldown of the sales above). */
+		await record(E.PUNCH_CARD, 1, 1).catch(() => null);	/* logs staff in */
+		const s = await api('POST', 'transactions/sync', { transactions: [{ card_instance_id: E.PUNCH_CARD,
+			location_id: staff.location, staff_user_id: staff.id, purchase_amount: 5, punch_count: 10,
+			client_timestamp: new Date(Date.now() - 600000).toISOString(), idempotency_key: 'card-page-code-' + Date.now() }] }, staff.token);
+		if (s.status !== 200) throw new Error('sync: ' + s.text);
+		const f = await elementPng('.qr-box', path.join(B.config.shots, 'card-qr-coded2.png'), 2);
+		const m = /\.(\d{6})$/.exec(zbar(f));
+		if (!m) throw new Error('no code in the QR');
+		const claim = (code) => api('POST', 'rewards/claim', Object.assign({ card_instance_id: E.PUNCH_CARD,
+			location_id: staff.location, staff_user_id: staff.id }, code ? { card_code: code } : {}), staff.token);
+		const none = await claim(null);
+		if (none.status !== 422 || none.json.error.code !== 'CARD_CODE_REQUIRED') throw new Error(none.text);
+		const first = await claim(m[1]);
+		if (first.status !== 200) throw new Error(first.text);
+		const again = await claim(m[1]);
+		if (again.status !== 422 || again.json.error.code !== 'CARD_CODE_INVALID') throw new Error(again.text);
+		adminCmd('setting', 'set', 'redeem_needs_card_code', '0');
+	});
+
 	/* ---- the token never leaves in a Referer ---- */
 	await step('no request carried a Referer, nor the token outside the API\u2019s path', async () => {
 		/* (requestWillBeSent lists an empty Referer for a request sent

@@ -236,6 +236,8 @@ call "a malformed card page" GET /api/v1/mycard/NOT-A-TOKEN
 call "the QR code of an unknown card page" GET /api/v1/mycard/0123456789abcdef0123456789abcdef/qr.svg
 call "a card page with POST" POST "/api/v1/mycard/$SHARE_PUNCH" '{}'
 call "the card pages' root" GET /api/v1/mycard
+call "a card page's new link, asked from the page" POST "/api/v1/mycard/$SHARE_DISC/redraw" '{}'
+call "a new link for an unknown card page" POST /api/v1/mycard/0123456789abcdef0123456789abcdef/redraw '{}'
 LT_TOKEN=$STAFF
 
 # Record.
@@ -432,6 +434,8 @@ call "a bad card status" PATCH "/api/v1/admin/cards/$CARD" '{"status":"lost"}'
 call "POST on one card" POST "/api/v1/admin/cards/$CARD" '{}'
 call "a card's QR code" GET "/api/v1/admin/cards/$CARD/qr.svg"
 call "a card's barcode" GET "/api/v1/admin/cards/$CARD/barcode.svg"
+call "a new link for a card" POST "/api/v1/admin/cards/$CARD/redraw" '{}'
+call "a new link for an unknown card" POST /api/v1/admin/cards/00000000-0000-4000-8000-000000000000/redraw '{}'
 call "an unknown card's barcode" GET /api/v1/admin/cards/00000000-0000-4000-8000-000000000000/barcode.svg
 call "a path below a card" GET "/api/v1/admin/cards/$CARD/face.png"
 call "a sheet by ids" GET "/api/v1/admin/cards/sheet?ids=$CARD,$CARD2"

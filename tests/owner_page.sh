@@ -686,6 +686,18 @@ async function main() {
 		await waitFor(`text('#detail-status') === 'Active' && text('#detail-toggle') === 'Deactivate'`);
 	});
 
+	await step('a new link for a card (confirmed): the page shows it, the old link is 404, the new one the card', async () => {
+		const old = (await ev(`text('#detail-page')`)).replace(/^.*#/, '');
+		if (!/^[0-9a-f]{32}$/.test(old)) throw new Error('link ' + old);
+		await ev(`click('#detail-redraw')`);
+		await waitFor(`dlg() && text('dialog[open]').includes('Make a new link for the card of Bob Brown')`);
+		await ev(`click(dlg().querySelector('button[type=submit]'))`);
+		await waitFor(`!dlg() && /#[0-9a-f]{32}$/.test(text('#detail-page')) && !text('#detail-page').endsWith('#${old}') && toast().includes('new link')`);
+		const now = (await ev(`text('#detail-page')`)).replace(/^.*#/, '');
+		const a = await apiCall('GET', 'mycard/' + old), b = await apiCall('GET', 'mycard/' + now);
+		if (a.status !== 404 || b.status !== 200 || b.json.data.customer_name !== 'Bob Brown') throw new Error(a.status + ' ' + b.status);
+	});
+
 	await step('renaming a card', async () => {
 		await ev(`click('#detail-rename')`);
 		await waitFor(`dlg()`);

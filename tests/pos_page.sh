@@ -102,7 +102,14 @@ async function historyTotal() {
 const apiFromCache = [];
 let apiSeen = 0, shellFromWorker = 0;
 
+/* The bodies the page posted to cashback/redeem. */
+const redeemBodies = [];
+
 async function main() {
+	B.on((m) => {
+		if (m.method === 'Network.requestWillBeSent' && /\/api\/v1\/cashback\/redeem$/.test(m.params.request.url))
+			redeemBodies.push(m.params.request.postData || '');
+	});
 	B.on((m) => {
 		if (m.sessionId !== B.session() || m.method !== 'Network.responseReceived') return;
 		const u = m.params.response.url, r = m.params.response;
@@ -248,6 +255,37 @@ async function main() {
 		await waitFor(`text('#card-balance').includes('Cashback balance0.19')`);
 		await ev(`fill('#redeem-purchase', '10') && fill('#redeem-amount', '5') && submit('#redeem-submit')`);
 		return waitFor(`vis('#redeem-amount-error') && text('#redeem-amount-error').includes('0.19')`);
+	});
+
+	await step('redeem_needs_card_code on: the code of a card page\u2019s QR goes with the redemption as card_code; the printed QR is refused, saying to scan the phone', async () => {
+		const { execFileSync } = require('child_process');
+		execFileSync(E.POS_ADMIN, ['--db', E.POS_DB, 'setting', 'set', 'redeem_needs_card_code', '1'], { stdio: 'ignore' });
+		try {
+			const secret = execFileSync('sqlite3', ['-cmd', '.timeout 5000', E.POS_DB,
+			    "SELECT code_secret FROM cards WHERE id = '" + E.CASH_ID + "'"], { encoding: 'utf8' }).trim();
+			/* The card page's code of this minute, by Python's hmac (RFC 6238). */
+			const code = execFileSync('python3', ['-c', 'import hmac,hashlib,struct,sys,time\n' +
+			    'k=bytes.fromhex(sys.argv[1]); h=hmac.new(k,struct.pack(">Q",int(time.time())//60),hashlib.sha1).digest(); o=h[-1]&15\n' +
+			    'print("%06d" % ((struct.unpack(">I",h[o:o+4])[0]&0x7fffffff)%1000000))', secret], { encoding: 'utf8' }).trim();
+			await lookupCard(E.CASH_QR);
+			await waitFor(`text('#card-title') === 'Cashback Club' && vis('#redeem-panel')`);
+			await ev(`fill('#redeem-purchase', '10') && fill('#redeem-amount', '0.05') && submit('#redeem-submit')`);
+			await waitFor(`text('#result').includes('Cashback not redeemed')`);
+			const t = await resultText();
+			if (!t.includes('scan the QR code on their phone') ||
+			    await ev(`$('#result [data-code]').dataset.code`) !== 'CARD_CODE_REQUIRED') throw new Error(t);
+			const n = redeemBodies.length;
+			await lookupCard(E.CASH_QR + '.' + code);
+			await waitFor(`text('#card-title') === 'Cashback Club' && vis('#redeem-panel')`);
+			await ev(`fill('#redeem-purchase', '10') && fill('#redeem-amount', '0.05') && submit('#redeem-submit')`);
+			await waitFor(`text('#result').includes('Cashback used') || text('#result').includes('not redeemed')`);
+			const sentBody = JSON.parse(redeemBodies[redeemBodies.length - 1] || '{}');
+			if (redeemBodies.length <= n || sentBody.card_code !== code) throw new Error('sent ' + JSON.stringify(sentBody) + ', code ' + code);
+			const r = await resultText();
+			if (!r.includes('Cashback used 0.05')) throw new Error(r);
+		} finally {
+			execFileSync(E.POS_ADMIN, ['--db', E.POS_DB, 'setting', 'set', 'redeem_needs_card_code', '0'], { stdio: 'ignore' });
+		}
 	});
 
 	await step('discount card: purchase shows the amount to charge', async () => {

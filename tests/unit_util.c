@@ -542,9 +542,47 @@ test_csv(void)
 	csv_is("a;\"=b", "\"a;'\"\"=b\",", "a quote after a semicolon gets a ' (it would open a cell)");
 }
 
+/* A card's time-based code is RFC 6238 TOTP with HMAC-SHA1 and 6 digits:
+ * RFC 4226 Appendix D's codes of counts 0 to 9 for its secret
+ * "12345678901234567890", which our 60-second steps make the steps of
+ * the first ten minutes of 1970. */
+static void
+test_card_code(void)
+{
+	static const char *const rfc[] = { "755224", "287082", "359152",
+	    "969429", "338314", "254676", "287922", "162583", "399871",
+	    "520489" };
+	const char *secret = "3132333435363738393031323334353637383930";
+	char code[LC_CODE_DIGITS + 1], s1[LC_CODE_SECRET_LEN + 1];
+	char s2[LC_CODE_SECRET_LEN + 1];
+	int i;
+
+	for (i = 0; i < 10; i++) {
+		is_int(lc_card_code_at(secret, i, code), 0,
+		    "card code: RFC 4226 count %d is made", i);
+		is_string(code, rfc[i], "card code: RFC 4226 count %d", i);
+	}
+	is_int(lc_card_code_step(59999), 0, "card code: 59.999 s is step 0");
+	is_int(lc_card_code_step(60000), 1, "card code: 60 s is step 1");
+	is_int(lc_card_code_step(545000), 9, "card code: 9 min 5 s is step 9");
+	is_int(lc_card_code_at("3132", 1, code), -1,
+	    "card code: a short secret makes none");
+	is_int(lc_card_code_at("3132333435363738393031323334353637383G30", 1,
+	    code), -1, "card code: a secret that is not hex makes none");
+	ok(lc_card_code_form("012345"), "card code: 6 digits are one");
+	ok(!lc_card_code_form("01234") && !lc_card_code_form("0123456") &&
+	    !lc_card_code_form("01234a") && !lc_card_code_form(""),
+	    "card code: 5 or 7 digits, a letter, nothing are not");
+	ok(lc_card_secret(s1) == 0 && lc_card_secret(s2) == 0 &&
+	    strlen(s1) == LC_CODE_SECRET_LEN &&
+	    strspn(s1, "0123456789abcdef") == LC_CODE_SECRET_LEN &&
+	    strcmp(s1, s2) != 0, "card code: secrets are 40 hex digits, random");
+}
+
 int
 main(void)
 {
+	test_card_code();
 	test_csv();
 	test_uuid();
 	test_uuid_at();

@@ -1,0 +1,158 @@
+/*
+ * A card's time-based code: RFC 6238 TOTP, HMAC-SHA1 of the number of
+ * 60-second steps since 1970 under the card's own secret (20 random
+ * bytes, kept in the database and never shown), cut to 6 digits as RFC
+ * 4226 does. The customer's card page shows it in its QR code, after the
+ * card's payload; with the owner's setting redeem_needs_card_code a
+ * reward claim or a cashback redemption needs it, taken from a phone
+ * showing the page now: a code of the current step or of the 4 before it
+ * (a photo older than about 5 minutes is refused), and each step's code
+ * once, never one older than the last taken (a photo replayed within
+ * those minutes is refused too). Purchases never need it, so printed
+ * cards keep earning, offline included.
+ */
+#include <string.h>
+
+#include <openssl/evp.h>
+#include <openssl/hmac.h>
+
+#include "lc_int.h"
+
+int
+lc_card_secret(char out[LC_CODE_SECRET_LEN + 1])
+{
+	static const char hex[] = "0123456789abcdef";
+	unsigned char b[LC_CODE_SECRET_LEN / 2];
+	size_t i;
+
+	if (lc_random(b, sizeof(b)) == -1)
+		return -1;
+	for (i = 0; i < sizeof(b); i++) {
+		out[2 * i] = hex[b[i] >> 4];
+		out[2 * i + 1] = hex[b[i] & 0x0f];
+	}
+	out[LC_CODE_SECRET_LEN] = '\0';
+	return 0;
+}
+
+int64_t
+lc_card_code_step(int64_t now_ms)
+{
+	/* Times before 1970 never come; floor anyway. */
+	int64_t ms = (int64_t)LC_CODE_STEP_SECONDS * 1000;
+
+	return now_ms >= 0 ? now_ms / ms : -((-now_ms + ms - 1) / ms);
+}
+
+static int
+hexval(char c)
+{
+	return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ?
+	    c - 'a' + 10 : -1;
+}
+
+int
+lc_card_code_at(const char *secret, int64_t step,
+    char out[LC_CODE_DIGITS + 1])
+{
+	unsigned char key[LC_CODE_SECRET_LEN / 2], msg[8], mac[EVP_MAX_MD_SIZE];
+	unsigned int maclen = 0, off;
+	uint32_t bin;
+	size_t i;
+	int hi, lo;
+
+	if (strlen(secret) != LC_CODE_SECRET_LEN)
+		return -1;
+	for (i = 0; i < sizeof(key); i++) {
+		if ((hi = hexval(secret[2 * i])) < 0 ||
+		    (lo = hexval(secret[2 * i + 1])) < 0)
+			return -1;
+		key[i] = (unsigned char)(hi << 4 | lo);
+	}
+	/* The step as 8 bytes, most significant first (RFC 6238 4.2). */
+	for (i = 0; i < 8; i++)
+		msg[i] = (unsigned char)((uint64_t)step >> (56 - 8 * i));
+	if (HMAC(EVP_sha1(), key, (int)sizeof(key), msg, sizeof(msg), mac,
+	    &maclen) == NULL || maclen < 20)
+		return -1;
+	/* Dynamic truncation (RFC 4226 5.3). */
+	off = mac[maclen - 1] & 0x0f;
+	bin = (uint32_t)(mac[off] & 0x7f) << 24 | (uint32_t)mac[off + 1] << 16 |
+	    (uint32_t)mac[off + 2] << 8 | mac[off + 3];
+	snprintf(out, LC_CODE_DIGITS + 1, "%06u", (unsigned)(bin % 1000000));
+	return 0;
+}
+
+int
+lc_card_code_form(const char *s)
+{
+	return strlen(s) == LC_CODE_DIGITS &&
+	    strspn(s, "0123456789") == LC_CODE_DIGITS;
+}
+
+/* Equal texts of equal length, in a time that does not tell how much of
+ * them agrees. */
+static int
+same(const char *a, const char *b)
+{
+	unsigned char d = 0;
+	size_t i;
+
+	for (i = 0; i < LC_CODE_DIGITS; i++)
+		d |= (unsigned char)(a[i] ^ b[i]);
+	return d == 0;
+}
+
+int
+lc_card_code_take(struct lc_dom *dom, const struct lc_card *card,
+    const char *code)
+{
+	char want[LC_CODE_DIGITS + 1];
+	int64_t now = lc_card_code_step(dom->now_ms), s;
+	int used = 0, rc;
+
+	if (lc_setting(dom->db, LC_SET_CARD_CODE) != 1)
+		return 0;
+	if (code == NULL)
+		return lc_dom_fail(dom, LC_E_CARD_CODE_REQUIRED, "card_code",
+		    NULL);
+	if (!lc_card_code_form(code) || card->code_secret[0] == '\0')
+		return lc_dom_fail(dom, LC_E_CARD_CODE_INVALID, "card_code",
+		    NULL);
+	/* The newest step first: a code that two steps happen to share is
+	 * taken as the newer one. */
+	for (s = now; s >= now - LC_CODE_PAST_STEPS; s--) {
+		if (lc_card_code_at(card->code_secret, s, want) == -1)
+			return lc_dom_fail(dom, LC_E_INTERNAL, NULL, NULL);
+		if (!same(want, code))
+			continue;
+		if (s <= card->code_step_used) {
+			used = 1;
+			continue;
+		}
+		/* In the write's transaction: a claim refused after this
+		 * (nothing pending, a low balance) gives the code back. */
+		if ((rc = lc_db_card_code_use(dom->db, card->id, s)) == -1)
+			return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
+		if (rc == 1)
+			return 0;
+		used = 1;
+	}
+	return lc_dom_fail(dom, LC_E_CARD_CODE_INVALID, "card_code", used ?
+	    "This code was used already: wait for the card page's next code "
+	    "(a new one each minute) and scan it." : NULL);
+}
+
+int
+lc_card_code_qr(const struct lc_card *card, int64_t now_ms, char *out,
+    size_t size)
+{
+	char code[LC_CODE_DIGITS + 1];
+	int n;
+
+	if (lc_card_code_at(card->code_secret, lc_card_code_step(now_ms),
+	    code) == -1)
+		return -1;
+	n = snprintf(out, size, "%s.%s", card->qr, code);
+	return n < 0 || (size_t)n >= size ? -1 : 0;
+}
