@@ -31,7 +31,7 @@
  * random bits as lowercase hex. */
 #define LC_SHARE_LEN 32
 /* A card's secret of its time-based codes: 160 random bits as lowercase
- * hex (RFC 4226's recommended length for HMAC-SHA1). */
+ * hex. */
 #define LC_CODE_SECRET_LEN 40
 /* A time-based code: its digits, its step, and how many steps before
  * the current one a till still takes (a code shown up to 5 minutes ago). */

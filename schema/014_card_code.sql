@@ -1,5 +1,5 @@
 -- A card's own secret for the time-based code its customer's page shows
--- (RFC 6238 TOTP, HMAC-SHA1, 60-second steps): 160 random bits as 40
+-- (60-second steps, lib/card_code.c): 160 random bits as 40
 -- lowercase hex characters, made by the service for each new card and
 -- never shown. With the owner's setting redeem_needs_card_code, a claim
 -- or a redemption needs a current code (lib/card_code.c). The cards

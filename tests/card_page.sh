@@ -532,7 +532,7 @@ async function main() {
 	});
 	await saveShot('card-new-link');
 
-	await step('redeem_needs_card_code on: the QR code holds the card\u2019s payload and its current time-based code (checked with Python\u2019s hmac)', async () => {
+	await step('redeem_needs_card_code on: the QR code holds the card\u2019s payload and its current time-based code (checked with Python\u2019s scrypt)', async () => {
 		if (!newToken) throw new Error('no new link');
 		adminCmd('setting', 'set', 'redeem_needs_card_code', '1');
 		await open(newToken);
@@ -546,16 +546,16 @@ async function main() {
 		if (!m || m[1] !== E.PUNCH_QR) throw new Error('decoded ' + JSON.stringify(got));
 		const secret = execFileSync('sqlite3', ['-cmd', '.timeout 5000', E.DB,
 		    "SELECT code_secret FROM cards WHERE id = '" + E.PUNCH_CARD + "'"], { encoding: 'utf8' }).trim();
-		/* RFC 6238 from Python's standard library, not ours: the step of
+		/* The code by Python's scrypt (hashlib), not ours: the step of
 		 * now and the one before (the minute may have turned since). */
-		const py = 'import hmac,hashlib,struct,sys,time\n' +
+		const py = 'import hashlib,struct,sys,time\n' +
 		    'k=bytes.fromhex(sys.argv[1]); s=int(time.time())//60\n' +
 		    'for c in (s, s-1):\n' +
-		    ' h=hmac.new(k,struct.pack(">Q",c),hashlib.sha1).digest(); o=h[-1]&15\n' +
-		    ' print("%06d" % ((struct.unpack(">I",h[o:o+4])[0]&0x7fffffff)%1000000))\n';
+		    ' d=hashlib.scrypt(k,salt=b"loyalty-pos card code v1"+struct.pack(">Q",c),n=2,r=1,p=1,dklen=4)\n' +
+		    ' print("%06d" % ((int.from_bytes(d,"big")&0x7fffffff)%1000000))\n';
 		const want = execFileSync('python3', ['-c', py, secret], { encoding: 'utf8' }).trim().split('\n');
 		if (!want.includes(m[2])) throw new Error('code ' + m[2] + ', Python says ' + want.join(' or '));
-		note('code ' + m[2] + ' matches Python\u2019s hmac');
+		note('code ' + m[2] + ' matches Python\u2019s scrypt');
 	});
 
 	await step('the till takes the code once (a claim needs it), and refuses the same code again', async () => {

@@ -263,10 +263,11 @@ async function main() {
 		try {
 			const secret = execFileSync('sqlite3', ['-cmd', '.timeout 5000', E.POS_DB,
 			    "SELECT code_secret FROM cards WHERE id = '" + E.CASH_ID + "'"], { encoding: 'utf8' }).trim();
-			/* The card page's code of this minute, by Python's hmac (RFC 6238). */
-			const code = execFileSync('python3', ['-c', 'import hmac,hashlib,struct,sys,time\n' +
-			    'k=bytes.fromhex(sys.argv[1]); h=hmac.new(k,struct.pack(">Q",int(time.time())//60),hashlib.sha1).digest(); o=h[-1]&15\n' +
-			    'print("%06d" % ((struct.unpack(">I",h[o:o+4])[0]&0x7fffffff)%1000000))', secret], { encoding: 'utf8' }).trim();
+			/* The card page's code of this minute, by Python's scrypt
+			 * (hashlib), not ours (lib/card_code.c says the recipe). */
+			const code = execFileSync('python3', ['-c', 'import hashlib,struct,sys,time\n' +
+			    'd=hashlib.scrypt(bytes.fromhex(sys.argv[1]),salt=b"loyalty-pos card code v1"+struct.pack(">Q",int(time.time())//60),n=2,r=1,p=1,dklen=4)\n' +
+			    'print("%06d" % ((int.from_bytes(d,"big")&0x7fffffff)%1000000))', secret], { encoding: 'utf8' }).trim();
 			await lookupCard(E.CASH_QR);
 			await waitFor(`text('#card-title') === 'Cashback Club' && vis('#redeem-panel')`);
 			await ev(`fill('#redeem-purchase', '10') && fill('#redeem-amount', '0.05') && submit('#redeem-submit')`);

@@ -65,7 +65,7 @@ LC_HTTPS_PUBLIC_RE='^([a-z0-9-]+(\.[a-z0-9-]+)*\.[a-z][a-z0-9-]*)\.?(:80)?$'
 LC_HSTS='max-age=31536000'
 
 # Debian packages by purpose.
-LC_PKGS_BUILD="gcc make autoconf automake libtool pkg-config libfcgi-dev libjson-c-dev libsqlite3-dev libscrypt-dev libqrencode-dev libssl-dev"
+LC_PKGS_BUILD="gcc make autoconf automake libtool pkg-config libfcgi-dev libjson-c-dev libsqlite3-dev libscrypt-dev libqrencode-dev"
 LC_PKGS_RUN="lighttpd lighttpd-mod-deflate sqlite3 curl procps util-linux"
 LC_PKGS_TEST="jq curl procps iproute2 spawn-fcgi libfcgi-bin zbar-tools librsvg2-bin python3 python3-yaml wrk strace openssl lighttpd-mod-openssl"
 # suexec-pristine: tests/hosting.sh runs the responders under suEXEC, as

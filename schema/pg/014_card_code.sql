@@ -1,6 +1,6 @@
 -- schema/014_card_code.sql for PostgreSQL.
 -- A card's own secret for the time-based code its customer's page shows
--- (RFC 6238 TOTP, HMAC-SHA1, 60-second steps): 160 random bits as 40
+-- (60-second steps, lib/card_code.c): 160 random bits as 40
 -- lowercase hex characters, made by the service for each new card and
 -- never shown. The cards issued before get theirs here: 160 bits of
 -- SHA-256 of two gen_random_uuid(), as 008 makes share tokens.

@@ -20,7 +20,7 @@
 #
 #   apt-get update
 #   apt-get install -y clang libclang-rt-14-dev pkg-config libsqlite3-dev \
-#       libjson-c-dev libfcgi-dev libscrypt-dev libqrencode-dev libssl-dev
+#       libjson-c-dev libfcgi-dev libscrypt-dev libqrencode-dev
 #
 # (libFuzzer's runtime, libclang_rt.fuzzer-x86_64.a, is in libclang-rt-14-dev,
 # which clang only recommends: an install with --no-install-recommends
@@ -54,7 +54,7 @@ src=$(cd "$here/../.." && pwd)
 secs=${1:-30}
 CC=${CC:-clang}
 PACKAGES="clang libclang-rt-14-dev pkg-config libsqlite3-dev libjson-c-dev \
-libfcgi-dev libscrypt-dev libqrencode-dev libssl-dev"
+libfcgi-dev libscrypt-dev libqrencode-dev"
 
 say()
 {
@@ -91,7 +91,7 @@ esac
 
 command -v "$CC" >/dev/null 2>&1 || need_packages "no $CC"
 command -v pkg-config >/dev/null 2>&1 || need_packages "no pkg-config"
-PKGS="sqlite3 json-c fcgi libqrencode libcrypto"
+PKGS="sqlite3 json-c fcgi libqrencode"
 # shellcheck disable=SC2086 # a list of names
 pkg-config --exists $PKGS ||
     need_packages "pkg-config does not find all of: $PKGS"
