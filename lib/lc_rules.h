@@ -412,8 +412,12 @@ int lc_auth_token(struct lc_dom *, const char *token);
  * list of what may be voided, passes 0). */
 int lc_auth_scope(struct lc_dom *, const char *location_id,
     const char *staff_user_id, int credit);
-/* scrypt hash of a password for storage. 0 or -1. */
+/* scrypt hash of a password for storage, with the parameters of today
+ * (rule_auth.c). 0 or -1. */
 int lc_auth_hash_password(const char *password, char *out, size_t outsz);
+/* 1 when the stored hash mcf was made with today's parameters; 0 when
+ * with others (a login then stores its password hashed anew). */
+int lc_auth_hash_current(const char *mcf);
 
 /* First run (rule_setup.c). */
 struct lc_setup {

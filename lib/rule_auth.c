@@ -15,10 +15,16 @@
 
 #define LC_TOKEN_BYTES 32	/* 256 bits from the OS random source */
 
-/* Cost of stored password hashes: scrypt's interactive parameters. */
-#define LC_SCRYPT_N 16384
+/*
+ * Cost of stored password hashes, in this one place: OWASP's scrypt
+ * setting N=2^14, r=8, p=5. It takes the memory p=1 takes (128 * r * N:
+ * 16 MiB, which a Raspberry Pi has to spare for a few logins at once)
+ * and five times the work. A login with a hash of other parameters (an
+ * older, weaker setting) stores the password hashed anew (login_settle).
+ */
+#define LC_SCRYPT_LOG2N 14
 #define LC_SCRYPT_R 8
-#define LC_SCRYPT_P 1
+#define LC_SCRYPT_P 5
 
 /* A login waiting for other checks of its e-mail looks again after 20 ms
  * (a third of a password check), backing off to 200 ms while an account
@@ -26,22 +32,52 @@
 #define LC_GUARD_POLL_MS 20
 #define LC_GUARD_POLL_MAX_MS 200
 
+/* The MCF's id and parameters ("$s1$0e0805$", as libscrypt writes them:
+ * log2 N, r, p in hex) of a hash made now. */
+#define LC_MCF_PREFIX_LEN 11
+static void
+mcf_prefix(char out[LC_MCF_PREFIX_LEN + 1])
+{
+	snprintf(out, LC_MCF_PREFIX_LEN + 1, "$s1$%02x%02x%02x$",
+	    LC_SCRYPT_LOG2N, LC_SCRYPT_R, LC_SCRYPT_P);
+}
+
 /*
- * A hash of nothing anyone knows, with the same parameters as real ones:
- * checking a password for an unknown e-mail against it costs the same
- * work as a wrong password, so timing does not reveal which accounts exist.
+ * The salt and hash of nothing anyone knows, after the parameters of a
+ * hash made now: checking a password for an unknown e-mail against it
+ * costs the same work as a wrong password, so timing does not reveal
+ * which accounts exist. (libscrypt_check works out what it compares from
+ * the parameters and the salt; the hash part need only be of the form.)
  */
-static const char lc_dummy_mcf[] = "$s1$0e0801$hW+X/b3HcDCVQ6AygvB3FQ==$"
-    "FBV/kywh2MJmJDSK30VDUZTy6DWJDjrF68j8npDaLrRqhrLqHwwrPyDAkFIDRmIeYxb8"
-    "hCyc3OBJwamYaujRKg==";
+static const char lc_dummy_tail[] = "gKW3di/XGzOz/W3fKLo1WQ==$"
+    "9xGoT45bHoVbGgvFxPeLrt+AsYQsTYzctVpRajoUtP9p0OoXYZzG0VkVyeIfW4tuqPT1"
+    "vAeQD9bjb3jCQQUFRA==";
 
 int
 lc_auth_hash_password(const char *password, char *out, size_t outsz)
 {
 	if (outsz < SCRYPT_MCF_LEN)
 		return -1;
-	return libscrypt_hash(out, password, LC_SCRYPT_N, LC_SCRYPT_R,
-	    LC_SCRYPT_P) > 0 ? 0 : -1;
+	return libscrypt_hash(out, password, 1u << LC_SCRYPT_LOG2N,
+	    LC_SCRYPT_R, LC_SCRYPT_P) > 0 ? 0 : -1;
+}
+
+int
+lc_auth_hash_current(const char *mcf)
+{
+	char want[LC_MCF_PREFIX_LEN + 1];
+
+	mcf_prefix(want);
+	return strncmp(mcf, want, LC_MCF_PREFIX_LEN) == 0;
+}
+
+/* The dummy hash, with the parameters of a hash made now, into out. */
+static void
+dummy_mcf(char out[SCRYPT_MCF_LEN + 1])
+{
+	mcf_prefix(out);
+	snprintf(out + LC_MCF_PREFIX_LEN, SCRYPT_MCF_LEN + 1 - LC_MCF_PREFIX_LEN,
+	    "%s", lc_dummy_tail);
 }
 
 int
@@ -400,6 +436,9 @@ struct login {
 	int found;
 	struct lc_user user;
 	int ok;				/* the password matched */
+	/* The password hashed anew when its hash was made with other
+	 * parameters than a new one is: "" none. */
+	char rehash[LC_HASH_MAX + 1];
 	char family[LC_ID_LEN + 1];
 	struct lc_login_result *r;
 };
@@ -435,6 +474,11 @@ login_settle(struct lc_dom *dom, void *arg)
 	}
 	if (lc_guard_settle(dom, &l->g, 0) == -1)
 		return -1;
+	/* In the login's write: the stored hash was the one checked (just
+	 * above), so no change of password made meanwhile is undone. */
+	if (l->rehash[0] != '\0' && lc_db_user_set_password(dom->db, now.id,
+	    l->rehash) == -1)
+		return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
 	audit_user(dom, &now);
 	lc_audit_object(dom, l->family);
 	if (lc_db_tokens_prune(dom->db, dom->now_ms) == -1)
@@ -451,7 +495,7 @@ lc_login(struct lc_dom *dom, const char *email, const char *password,
 	struct login l;
 	struct lc_write w = { NULL, NULL, login_settle, NULL, &l,
 	    "auth.login", "session", NULL };
-	char key[LC_EMAIL_MAX + 8];
+	char key[LC_EMAIL_MAX + 8], dummy[SCRYPT_MCF_LEN + 1];
 	int rc;
 
 	memset(r, 0, sizeof(*r));
@@ -473,8 +517,17 @@ lc_login(struct lc_dom *dom, const char *email, const char *password,
 		return -1;
 	}
 	l.found = rc == 1 && !l.user.disabled;
-	l.ok = check_password(l.found ? l.user.password_hash : lc_dummy_mcf,
+	dummy_mcf(dummy);
+	l.ok = check_password(l.found ? l.user.password_hash : dummy,
 	    password) && l.found;
+	/* Only a right password is hashed anew (never a guess): a hash of
+	 * an older setting is made to today's while the password is at
+	 * hand. Failing that, the login goes on with the old one. */
+	if (l.ok && !lc_auth_hash_current(l.user.password_hash) &&
+	    lc_auth_hash_password(password, l.rehash, sizeof(l.rehash)) == -1) {
+		lc_log("cannot hash a password anew: the old hash stays");
+		l.rehash[0] = '\0';
+	}
 	dom->now_ms = lc_now_ms();
 	if (lc_write(dom, &w, NULL) == -1) {
 		lc_profile_free(&r->profile);

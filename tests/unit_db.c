@@ -960,6 +960,12 @@ test_password(void)
 	is_int(lc_auth_hash_password("correct horse", h1, sizeof(h1)), 0,
 	    "password: hashing works");
 	ok(strncmp(h1, "$s1$", 4) == 0, "password: the hash is \"$s1$\" MCF (%s)", h1);
+	ok(strncmp(h1, "$s1$0e0805$", 11) == 0,
+	    "password: the hash has OWASP's N=2^14, r=8, p=5 (%s)", h1);
+	is_int(lc_auth_hash_current(h1), 1,
+	    "password: a new hash is of today's parameters");
+	is_int(lc_auth_hash_current("$s1$0e0801$dEju2GLgmI1jzgdjWFFAxA==$q1XB"),
+	    0, "password: a hash of p=1 is not (a login hashes it anew)");
 	ok(strlen(h1) < SCRYPT_MCF_LEN, "password: the hash fits SCRYPT_MCF_LEN");
 	ok(strstr(h1, "correct horse") == NULL,
 	    "password: the hash does not hold the password");
