@@ -256,13 +256,34 @@ lc_profile_get(struct lc_dom *dom, const char *user_id, struct lc_profile *p)
 /*
  * The guard of a secret checked against guesses (a password, the setup
  * code), per key: a check is reserved before it starts, in a write,
- * refused when the key has login_max_failures failures in the window, and
- * kept waiting while failures plus checks in flight reach it, so
- * concurrent guesses can never check more than the limit while right
- * answers in parallel are delayed, never refused. The check's outcome is
- * settled in the write that acts on it. Whether to refuse or wait is read
- * from a snapshot first, so refused and waiting guesses take no write
- * lock from the tills.
+ * refused when its counts hold login_max_failures failures in the
+ * window, and kept waiting while failures plus checks in flight reach
+ * it, so concurrent guesses can never check more than the limit while
+ * right answers in parallel are delayed, never refused. The check's
+ * outcome is settled in the write that acts on it. Whether to refuse or
+ * wait is read from a snapshot first, so refused and waiting guesses
+ * take no write lock from the tills.
+ *
+ * Counted per client address and key together, so that a stranger's
+ * guesses cannot lock the owner out, while guesses from many addresses
+ * still get no more than the limit in all:
+ *
+ * - An account's password (LC_GUARD_ACCOUNT). An address that logged in
+ *   to the account within the refresh token's lifetime is known to it
+ *   (the shop's till, its office) and counts its own failures only,
+ *   against the limit. Every other address counts its own and, shared,
+ *   all failures of addresses unknown to the account, against the same
+ *   limit: strangers together get login_max_failures guesses a window,
+ *   and can lock out each other (and the owner on a new address) but
+ *   not the owner's known ones. A success forgets its address's own
+ *   failures (the owner's typos), not the strangers'.
+ * - The setup code (LC_GUARD_SECRET), of no account yet: each address
+ *   the limit, and all addresses together LC_SETUP_CODE_CAP times it.
+ *   Once that cap is reached the code is refused from everywhere for the
+ *   window; the proof file's way has a guard of its own (lc_setup).
+ *
+ * The address is REMOTE_ADDR as the web server gives it: behind a proxy
+ * every client is the proxy's address, and shares its limits.
  */
 struct guard_reserve {
 	struct lc_guard *g;
@@ -270,29 +291,56 @@ struct guard_reserve {
 	int64_t oldest_pending;
 };
 
-/* Refuses (RATE_LIMITED), or says to wait or go, from the key's counts. */
+/* RATE_LIMITED, Retry-After: whole seconds, rounded up, until when. */
+static int
+guard_refuse(struct lc_dom *dom, int64_t when)
+{
+	dom->err.retry_after = (long)((when - dom->now_ms + 999) / 1000);
+	if (dom->err.retry_after < 1)
+		dom->err.retry_after = 1;
+	return lc_dom_fail(dom, LC_E_RATE_LIMITED, NULL, NULL);
+}
+
+/* Refuses (RATE_LIMITED), or says to wait or go, from the key's counts:
+ * the address's own, and the shared ones when the check is shared. */
 static int
 guard_decide(struct lc_dom *dom, struct guard_reserve *gr)
 {
+	struct lc_guard *g = gr->g;
 	int64_t max = lc_setting(dom->db, LC_SET_LOGIN_MAX_FAILURES);
 	int64_t window = lc_setting(dom->db, LC_SET_LOGIN_WINDOW) * 1000;
-	struct lc_attempts a;
+	int64_t since = dom->now_ms - window;
+	int64_t stale = dom->now_ms - LC_LOGIN_STALE_MS;
+	int64_t cap = g->kind == LC_GUARD_SECRET ? max * LC_SETUP_CODE_CAP :
+	    max;
+	struct lc_attempts own, all;
+	int rc, own_full, all_full;
 
 	gr->wait = 0;
-	if (lc_db_attempts(dom->db, gr->g->key, dom->now_ms - window,
-	    dom->now_ms - LC_LOGIN_STALE_MS, &a) == -1)
-		return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
-	if (a.failures >= max) {
-		/* Whole seconds, rounded up, until the oldest failure ages
-		 * out. */
-		dom->err.retry_after = (long)((a.oldest + window - dom->now_ms +
-		    999) / 1000);
-		if (dom->err.retry_after < 1)
-			dom->err.retry_after = 1;
-		return lc_dom_fail(dom, LC_E_RATE_LIMITED, NULL, NULL);
+	g->capped = 0;
+	g->shared = 1;
+	if (g->kind == LC_GUARD_ACCOUNT) {
+		if ((rc = lc_db_known(dom->db, g->key, g->addr, dom->now_ms -
+		    lc_setting(dom->db, LC_SET_REFRESH_TTL) * 1000)) == -1)
+			return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
+		g->shared = !rc;
 	}
-	gr->wait = a.failures + a.pending >= max;
-	gr->oldest_pending = a.oldest_pending;
+	memset(&all, 0, sizeof(all));
+	if (lc_db_attempts(dom->db, g->key, g->addr, since, stale,
+	    &own) == -1 || (g->shared && lc_db_attempts(dom->db, g->key,
+	    NULL, since, stale, &all) == -1))
+		return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
+	if (own.failures >= max)
+		return guard_refuse(dom, own.oldest + window);
+	if (all.failures >= cap) {
+		g->capped = 1;
+		return guard_refuse(dom, all.oldest + window);
+	}
+	own_full = own.failures + own.pending >= max;
+	all_full = all.failures + all.pending >= cap;
+	gr->wait = own_full || all_full;
+	gr->oldest_pending = own_full ? own.oldest_pending :
+	    all.oldest_pending;
 	return 0;
 }
 
@@ -312,8 +360,8 @@ guard_reserve_rule(struct lc_dom *dom, void *arg)
 		return gr->wait ? 0 : -1;
 	if (lc_db_attempts_prune(dom->db, dom->now_ms - window,
 	    dom->now_ms - LC_LOGIN_STALE_MS) == -1 ||
-	    lc_db_attempt_add(dom->db, gr->g->key, dom->now_ms,
-	    &gr->g->attempt) == -1)
+	    lc_db_attempt_add(dom->db, gr->g->key, gr->g->addr, gr->g->shared,
+	    dom->now_ms, &gr->g->attempt) == -1)
 		return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
 	return 0;
 }
@@ -328,7 +376,8 @@ sleep_ms(long ms)
 }
 
 int
-lc_guard_reserve(struct lc_dom *dom, const char *key, struct lc_guard *g)
+lc_guard_reserve(struct lc_dom *dom, const char *key,
+    enum lc_guard_kind kind, struct lc_guard *g)
 {
 	struct guard_reserve gr = { g, 0, 0 };
 	struct lc_write w = { NULL, NULL, guard_reserve_rule, NULL, &gr,
@@ -340,6 +389,9 @@ lc_guard_reserve(struct lc_dom *dom, const char *key, struct lc_guard *g)
 	memset(g, 0, sizeof(*g));
 	for (i = 0; key[i] != '\0' && i < sizeof(g->key) - 1; i++)
 		g->key[i] = (char)tolower((unsigned char)key[i]);
+	g->kind = kind;
+	snprintf(g->addr, sizeof(g->addr), "%s", dom->client_addr != NULL ?
+	    dom->client_addr : "");
 	for (;;) {
 		if (lc_read(dom, guard_look, &gr) == -1)
 			return -1;
@@ -379,9 +431,18 @@ lc_guard_settle(struct lc_dom *dom, const struct lc_guard *g, int failed)
 	if (rc == 0)
 		lc_log("the check of %s outlived its record (window shorter "
 		    "than the check?)", g->key);
-	/* A success wipes the key's failures, and checks that died. */
-	if (!failed && lc_db_attempts_clear(dom->db, g->key,
+	if (failed)
+		return 0;
+	/* A success wipes its address's failures, and its checks that
+	 * died; others' stay. */
+	if (lc_db_attempts_clear(dom->db, g->key, g->addr,
 	    dom->now_ms - LC_LOGIN_STALE_MS) == -1)
+		return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
+	/* The address is known to the account from now on, for the
+	 * refresh token's lifetime. */
+	if (g->kind == LC_GUARD_ACCOUNT && (lc_db_known_add(dom->db, g->key,
+	    g->addr, dom->now_ms) == -1 || lc_db_known_prune(dom->db,
+	    dom->now_ms - lc_setting(dom->db, LC_SET_REFRESH_TTL) * 1000) == -1))
 		return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
 	return 0;
 }
@@ -508,7 +569,7 @@ lc_login(struct lc_dom *dom, const char *email, const char *password,
 	/* Keyed apart from the setup code's guard. */
 	if (snprintf(key, sizeof(key), "login:%s", email) >= (int)sizeof(key))
 		return lc_dom_fail(dom, LC_E_INVALID_CREDENTIALS, NULL, NULL);
-	if (lc_guard_reserve(dom, key, &l.g) == -1)
+	if (lc_guard_reserve(dom, key, LC_GUARD_ACCOUNT, &l.g) == -1)
 		return -1;
 	/* A disabled user is an unknown one; either costs a full check. */
 	if ((rc = lc_db_user_by_email(dom->db, email, &l.user)) == -1) {
