@@ -352,15 +352,15 @@ test_prep(struct lc_db *db)
 	sqlite3_reset(st);
 
 	/* 'i' binds a 64-bit integer. */
-	st = lc_sq_prep(db, LC_SQL_ATTEMPT_ADD, "si", "a@example.com",
-	    (int64_t)1234567890123LL);
-	is_int(st != NULL ? lc_sq_exec(db, st) : -1, 0, "prep: 'si' insert runs");
+	st = lc_sq_prep(db, LC_SQL_ATTEMPT_ADD, "ssii", "a@example.com",
+	    "192.0.2.1", (int64_t)1, (int64_t)1234567890123LL);
+	is_int(st != NULL ? lc_sq_exec(db, st) : -1, 0, "prep: 'ssii' insert runs");
 	is_int(q1i(h, "SELECT at FROM login_attempts WHERE email = 'a@example.com'"),
 	    1234567890123LL, "prep: 'i' binds a 64-bit integer exactly");
 	is_string(q1(h, "SELECT typeof(at) FROM login_attempts", buf, sizeof(buf)),
 	    "integer", "prep: 'i' binds an integer value");
-	st = lc_sq_prep(db, LC_SQL_ATTEMPTS, "sii", "a@example.com",
-	    (int64_t)0, INT64_MAX);
+	st = lc_sq_prep(db, LC_SQL_ATTEMPTS, "siis", "a@example.com",
+	    (int64_t)0, INT64_MAX, NULL);
 	ok(st != NULL && lc_sq_step(db, st) == SQLITE_ROW &&
 	    sqlite3_column_int64(st, 0) == 1 &&
 	    sqlite3_column_int64(st, 2) == 1234567890123LL,
