@@ -269,8 +269,9 @@ lc_profile_get(struct lc_dom *dom, const char *user_id, struct lc_profile *p)
  * still get no more than the limit in all:
  *
  * - An account's password (LC_GUARD_ACCOUNT). An address that logged in
- *   to the account within the refresh token's lifetime is known to it
- *   (the shop's till, its office) and counts its own failures only,
+ *   to the account, or refreshed one of its sessions, within the refresh
+ *   token's lifetime is known to it (the shop's till, its office; the
+ *   table login_known) and counts its own failures only,
  *   against the limit. Every other address counts its own and, shared,
  *   all failures of addresses unknown to the account, against the same
  *   limit: strangers together get login_max_failures guesses a window,
@@ -299,6 +300,29 @@ guard_refuse(struct lc_dom *dom, int64_t when)
 	if (dom->err.retry_after < 1)
 		dom->err.retry_after = 1;
 	return lc_dom_fail(dom, LC_E_RATE_LIMITED, NULL, NULL);
+}
+
+/* The guard's key of an account's logins, the e-mail in one case: 0, or
+ * -1 when it is too long. */
+static int
+login_key(const char *email, char out[LC_EMAIL_MAX + 8])
+{
+	size_t i;
+
+	/* Keyed apart from the setup code's guard. */
+	if (snprintf(out, LC_EMAIL_MAX + 8, "login:%s", email) >= LC_EMAIL_MAX + 8)
+		return -1;
+	for (i = 0; out[i] != '\0'; i++)
+		out[i] = (char)tolower((unsigned char)out[i]);
+	return 0;
+}
+
+/* The client's address as the guard keeps it ("" none), cut to fit. */
+static void
+client_addr(const struct lc_dom *dom, char out[LC_ADDR_MAX + 1])
+{
+	snprintf(out, LC_ADDR_MAX + 1, "%s", dom->client_addr != NULL ?
+	    dom->client_addr : "");
 }
 
 /* Refuses (RATE_LIMITED), or says to wait or go, from the key's counts:
@@ -390,8 +414,7 @@ lc_guard_reserve(struct lc_dom *dom, const char *key,
 	for (i = 0; key[i] != '\0' && i < sizeof(g->key) - 1; i++)
 		g->key[i] = (char)tolower((unsigned char)key[i]);
 	g->kind = kind;
-	snprintf(g->addr, sizeof(g->addr), "%s", dom->client_addr != NULL ?
-	    dom->client_addr : "");
+	client_addr(dom, g->addr);
 	for (;;) {
 		if (lc_read(dom, guard_look, &gr) == -1)
 			return -1;
@@ -566,8 +589,7 @@ lc_login(struct lc_dom *dom, const char *email, const char *password,
 	 * a reserved check is always settled. */
 	if (lc_uuid(l.family) == -1)
 		return lc_dom_fail(dom, LC_E_INTERNAL, NULL, NULL);
-	/* Keyed apart from the setup code's guard. */
-	if (snprintf(key, sizeof(key), "login:%s", email) >= (int)sizeof(key))
+	if (login_key(email, key) == -1)
 		return lc_dom_fail(dom, LC_E_INVALID_CREDENTIALS, NULL, NULL);
 	if (lc_guard_reserve(dom, key, LC_GUARD_ACCOUNT, &l.g) == -1)
 		return -1;
@@ -612,6 +634,8 @@ refresh_rule(struct lc_dom *dom, void *arg)
 {
 	struct refresh *rf = arg;
 	struct lc_token tok;
+	struct lc_user u;
+	char key[LC_EMAIL_MAX + 8], addr[LC_ADDR_MAX + 1];
 	int rc;
 
 	if ((rc = lc_db_token_get(dom->db, rf->dg, &tok)) == -1)
@@ -637,6 +661,14 @@ refresh_rule(struct lc_dom *dom, void *arg)
 		return 0;
 	}
 	if (lc_db_token_rotate(dom->db, rf->dg, dom->now_ms) != 1)
+		return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
+	/* A till kept signed in by its refresh token, which may not log in
+	 * for months, stays known to its account at its address (the
+	 * guard's), as a login there would keep it. */
+	client_addr(dom, addr);
+	if ((rc = lc_db_user_get(dom->db, tok.user_id, &u)) == -1 ||
+	    (rc == 1 && login_key(u.email, key) == 0 &&
+	    lc_db_known_add(dom->db, key, addr, dom->now_ms) == -1))
 		return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
 	return token_pair(dom, tok.user_id, tok.family, rf->t);
 }

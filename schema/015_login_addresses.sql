@@ -10,10 +10,10 @@ ALTER TABLE login_attempts ADD COLUMN shared INTEGER NOT NULL DEFAULT 1
 	CHECK (shared IN (0, 1));
 CREATE INDEX login_attempts_addr ON login_attempts(email, addr, at);
 
--- The addresses an account logged in from, and when last: one with a
--- login within the refresh token's lifetime is known to the account
--- (its own till, its office) and counts its wrong passwords apart from
--- strangers'.
+-- The addresses an account logged in from (or refreshed a session
+-- from), and when last: one within the refresh token's lifetime is
+-- known to the account (its own till, its office) and counts its wrong
+-- passwords apart from strangers'.
 CREATE TABLE login_known (
 	email TEXT NOT NULL,		-- the guard's key ('login:' e-mail)
 	addr TEXT NOT NULL,
