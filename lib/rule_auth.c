@@ -27,7 +27,7 @@
 #define LC_SCRYPT_P 5
 
 /* A login waiting for other checks of its e-mail looks again after 20 ms
- * (a third of a password check), backing off to 200 ms while an account
+ * (a seventh of a password check), backing off to 200 ms while an account
  * is under attack, so waiters barely touch the database. */
 #define LC_GUARD_POLL_MS 20
 #define LC_GUARD_POLL_MAX_MS 200
