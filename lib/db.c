@@ -368,16 +368,17 @@ lc_db_owner_exists(struct lc_db *db)
 }
 
 int
-lc_db_attempts(struct lc_db *db, const char *email, int64_t since,
-    int64_t stale_before, struct lc_attempts *n)
+lc_db_attempts(struct lc_db *db, const char *email, const char *addr,
+    int64_t since, int64_t stale_before, struct lc_attempts *n)
 {
-	return OPS(db)->attempts(db, email, since, stale_before, n);
+	return OPS(db)->attempts(db, email, addr, since, stale_before, n);
 }
 
 int
-lc_db_attempt_add(struct lc_db *db, const char *email, int64_t at, int64_t *id)
+lc_db_attempt_add(struct lc_db *db, const char *email, const char *addr,
+    int shared, int64_t at, int64_t *id)
 {
-	return OPS(db)->attempt_add(db, email, at, id);
+	return OPS(db)->attempt_add(db, email, addr, shared, at, id);
 }
 
 int
@@ -387,15 +388,36 @@ lc_db_attempt_settle(struct lc_db *db, int64_t id, int failed, int64_t at)
 }
 
 int
-lc_db_attempts_clear(struct lc_db *db, const char *email, int64_t stale_before)
+lc_db_attempts_clear(struct lc_db *db, const char *email, const char *addr,
+    int64_t stale_before)
 {
-	return OPS(db)->attempts_clear(db, email, stale_before);
+	return OPS(db)->attempts_clear(db, email, addr, stale_before);
 }
 
 int
 lc_db_attempts_prune(struct lc_db *db, int64_t before, int64_t stale_before)
 {
 	return OPS(db)->attempts_prune(db, before, stale_before);
+}
+
+int
+lc_db_known(struct lc_db *db, const char *email, const char *addr,
+    int64_t since)
+{
+	return OPS(db)->known(db, email, addr, since);
+}
+
+int
+lc_db_known_add(struct lc_db *db, const char *email, const char *addr,
+    int64_t at)
+{
+	return OPS(db)->known_add(db, email, addr, at);
+}
+
+int
+lc_db_known_prune(struct lc_db *db, int64_t before)
+{
+	return OPS(db)->known_prune(db, before);
 }
 
 int

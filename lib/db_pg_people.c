@@ -60,16 +60,23 @@
 	    "min(CASE WHEN at > $2 AND (pending = 0 OR at <= $3) " \
 	    "THEN at END), " \
 	    "min(CASE WHEN pending = 1 AND at > $3 THEN at END) " \
-	    "FROM login_attempts WHERE email = $1") \
-	X(ATTEMPT_ADD, "INSERT INTO login_attempts(email, at, pending) " \
-	    "VALUES ($1, $2, 1) RETURNING rowid") \
+	    "FROM login_attempts WHERE email = $1 AND " \
+	    "CASE WHEN $4::text IS NULL THEN shared = 1 ELSE addr = $4 END") \
+	X(ATTEMPT_ADD, "INSERT INTO login_attempts(email, addr, shared, at, " \
+	    "pending) VALUES ($1, $2, $3, $4, 1) RETURNING rowid") \
 	X(ATTEMPT_FAIL, "UPDATE login_attempts SET pending = 0, at = $1 " \
 	    "WHERE rowid = $2") \
 	X(ATTEMPT_FORGET, "DELETE FROM login_attempts WHERE rowid = $1") \
 	X(ATTEMPTS_CLEAR, "DELETE FROM login_attempts WHERE email = $1 " \
-	    "AND (pending = 0 OR at <= $2)") \
+	    "AND addr = $2 AND (pending = 0 OR at <= $3)") \
 	X(ATTEMPTS_PRUNE, "DELETE FROM login_attempts WHERE at <= $1 " \
 	    "AND (pending = 0 OR at <= $2)") \
+	X(KNOWN, "SELECT count(*) FROM login_known WHERE email = $1 " \
+	    "AND addr = $2 AND at > $3") \
+	X(KNOWN_ADD, "INSERT INTO login_known(email, addr, at) " \
+	    "VALUES ($1, $2, $3) ON CONFLICT(email, addr) DO UPDATE SET " \
+	    "at = excluded.at") \
+	X(KNOWN_PRUNE, "DELETE FROM login_known WHERE at <= $1") \
 	X(TOKEN_GET, "SELECT t.kind, t.user_id, t.family, t.expires_at, " \
 	    "(t.rotated_at IS NOT NULL)::int, t.revoked, u.merchant_id, " \
 	    "(u.user_type = 'owner')::int, coalesce(u.location_id, '') " \
@@ -329,10 +336,11 @@ lc_pg_owner_exists(struct lc_db *db)
 /* Login attempts. */
 
 int
-lc_pg_attempts(struct lc_db *db, const char *email, int64_t since,
-    int64_t stale_before, struct lc_attempts *a)
+lc_pg_attempts(struct lc_db *db, const char *email, const char *addr,
+    int64_t since, int64_t stale_before, struct lc_attempts *a)
 {
-	PGresult *r = RUN(db, ATTEMPTS, "sii", email, since, stale_before);
+	PGresult *r = RUN(db, ATTEMPTS, "siis", email, since, stale_before,
+	    addr);
 
 	if (lc_pg_row(r) != 1)
 		return -1;
@@ -346,10 +354,11 @@ lc_pg_attempts(struct lc_db *db, const char *email, int64_t since,
 }
 
 int
-lc_pg_attempt_add(struct lc_db *db, const char *email, int64_t at,
-    int64_t *id)
+lc_pg_attempt_add(struct lc_db *db, const char *email, const char *addr,
+    int shared, int64_t at, int64_t *id)
 {
-	PGresult *r = RUN(db, ATTEMPT_ADD, "si", email, at);
+	PGresult *r = RUN(db, ATTEMPT_ADD, "ssii", email, addr, (int64_t)shared,
+	    at);
 
 	if (lc_pg_row(r) != 1)
 		return -1;
@@ -366,16 +375,44 @@ lc_pg_attempt_settle(struct lc_db *db, int64_t id, int failed, int64_t at)
 }
 
 int
-lc_pg_attempts_clear(struct lc_db *db, const char *email,
+lc_pg_attempts_clear(struct lc_db *db, const char *email, const char *addr,
     int64_t stale_before)
 {
-	return lc_pg_put(RUN(db, ATTEMPTS_CLEAR, "si", email, stale_before));
+	return lc_pg_put(RUN(db, ATTEMPTS_CLEAR, "ssi", email, addr,
+	    stale_before));
 }
 
 int
 lc_pg_attempts_prune(struct lc_db *db, int64_t before, int64_t stale_before)
 {
 	return lc_pg_put(RUN(db, ATTEMPTS_PRUNE, "ii", before, stale_before));
+}
+
+int
+lc_pg_known(struct lc_db *db, const char *email, const char *addr,
+    int64_t since)
+{
+	PGresult *r = RUN(db, KNOWN, "ssi", email, addr, since);
+	int64_t n;
+
+	if (lc_pg_row(r) != 1)
+		return -1;
+	n = lc_pg_int(r, 0, 0, 0);
+	PQclear(r);
+	return n > 0;
+}
+
+int
+lc_pg_known_add(struct lc_db *db, const char *email, const char *addr,
+    int64_t at)
+{
+	return lc_pg_put(RUN(db, KNOWN_ADD, "ssi", email, addr, at));
+}
+
+int
+lc_pg_known_prune(struct lc_db *db, int64_t before)
+{
+	return lc_pg_put(RUN(db, KNOWN_PRUNE, "i", before));
 }
 
 /* Tokens. */

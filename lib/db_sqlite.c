@@ -885,11 +885,11 @@ sq_user_set_password(struct lc_db *db, const char *id, const char *hash)
 /* Login attempts. */
 
 static int
-sq_attempts(struct lc_db *db, const char *email, int64_t since,
-    int64_t stale_before, struct lc_attempts *a)
+sq_attempts(struct lc_db *db, const char *email, const char *addr,
+    int64_t since, int64_t stale_before, struct lc_attempts *a)
 {
-	sqlite3_stmt *st = lc_sq_prep(db, LC_SQL_ATTEMPTS, "sii", email, since,
-	    stale_before);
+	sqlite3_stmt *st = lc_sq_prep(db, LC_SQL_ATTEMPTS, "siis", email, since,
+	    stale_before, addr);
 	int rc;
 
 	if ((rc = row(db, st)) != 1)
@@ -903,9 +903,11 @@ sq_attempts(struct lc_db *db, const char *email, int64_t since,
 }
 
 static int
-sq_attempt_add(struct lc_db *db, const char *email, int64_t at, int64_t *id)
+sq_attempt_add(struct lc_db *db, const char *email, const char *addr,
+    int shared, int64_t at, int64_t *id)
 {
-	if (put(db, lc_sq_prep(db, LC_SQL_ATTEMPT_ADD, "si", email, at)) == -1)
+	if (put(db, lc_sq_prep(db, LC_SQL_ATTEMPT_ADD, "ssii", email, addr,
+	    (int64_t)shared, at)) == -1)
 		return -1;
 	*id = sqlite3_last_insert_rowid(db->h);
 	return 0;
@@ -919,9 +921,10 @@ sq_attempt_settle(struct lc_db *db, int64_t id, int failed, int64_t at)
 }
 
 static int
-sq_attempts_clear(struct lc_db *db, const char *email, int64_t stale_before)
+sq_attempts_clear(struct lc_db *db, const char *email, const char *addr,
+    int64_t stale_before)
 {
-	return put(db, lc_sq_prep(db, LC_SQL_ATTEMPTS_CLEAR, "si", email,
+	return put(db, lc_sq_prep(db, LC_SQL_ATTEMPTS_CLEAR, "ssi", email, addr,
 	    stale_before));
 }
 
@@ -930,6 +933,34 @@ sq_attempts_prune(struct lc_db *db, int64_t before, int64_t stale_before)
 {
 	return put(db, lc_sq_prep(db, LC_SQL_ATTEMPTS_PRUNE, "ii", before,
 	    stale_before));
+}
+
+static int
+sq_known(struct lc_db *db, const char *email, const char *addr,
+    int64_t since)
+{
+	sqlite3_stmt *st = lc_sq_prep(db, LC_SQL_KNOWN, "ssi", email, addr,
+	    since);
+	int64_t n;
+
+	if (row(db, st) != 1)
+		return -1;
+	n = sqlite3_column_int64(st, 0);
+	sqlite3_reset(st);
+	return n > 0;
+}
+
+static int
+sq_known_add(struct lc_db *db, const char *email, const char *addr,
+    int64_t at)
+{
+	return put(db, lc_sq_prep(db, LC_SQL_KNOWN_ADD, "ssi", email, addr, at));
+}
+
+static int
+sq_known_prune(struct lc_db *db, int64_t before)
+{
+	return put(db, lc_sq_prep(db, LC_SQL_KNOWN_PRUNE, "i", before));
 }
 
 /* Tokens. */
@@ -2012,6 +2043,7 @@ static const char *const lc_backup_filter[] = {
 	"DELETE FROM locations WHERE merchant_id <> ?1",
 	"DELETE FROM merchants WHERE id <> ?1",
 	"DELETE FROM login_attempts",
+	"DELETE FROM login_known",
 	/* The installation's own rows (merchant NULL) too. */
 	"DELETE FROM audit_log WHERE merchant_id IS NOT ?1",
 	NULL

@@ -55,6 +55,7 @@ lc_req_read(struct lc_req *r, const char *(*getparam)(const char *, void *),
 	r->terminal_id = dupparam(getparam, envp, "HTTP_X_TERMINAL_ID");
 	r->db_path = dupparam(getparam, envp, "LOYALTY_DB");
 	r->host = dupparam(getparam, envp, "HTTP_HOST");
+	r->remote_addr = dupparam(getparam, envp, "REMOTE_ADDR");
 	/* Apache and lighttpd set HTTPS=on; behind a proxy that ends TLS,
 	 * the scheme it names. Only used to write links, never to trust. */
 	r->https = ((v = getparam("HTTPS", envp)) != NULL &&
@@ -132,6 +133,7 @@ lc_req_free(struct lc_req *r)
 	free(r->terminal_id);
 	free(r->db_path);
 	free(r->host);
+	free(r->remote_addr);
 	free(r->body);
 	memset(r, 0, sizeof(*r));
 }

@@ -480,6 +480,7 @@ serve_one(const struct lc_endpoint *ep,
 	else if (request_uuid(ctx.request_id) == -1)
 		lc_fail(&ctx, LC_E_INTERNAL, NULL, NULL);
 	ctx.dom.request_id = ctx.request_id;
+	ctx.dom.client_addr = ctx.req.remote_addr;
 	ctx.prog_dir = conf.dir;
 	if (ctx.dom.err.code == LC_OK && precheck(&ctx, ep) == 0 &&
 	    ep->handler(&ctx) == -1 && ctx.dom.err.code == LC_OK)

@@ -55,16 +55,21 @@
 	X(int, users, (struct lc_db *, const char *merchant_id, \
 	    int (*each)(void *, const struct lc_user *), void *arg)) \
 	X(int, owner_exists, (struct lc_db *)) \
-	X(int, attempts, (struct lc_db *, const char *email, int64_t since, \
-	    int64_t stale_before, struct lc_attempts *)) \
-	X(int, attempt_add, (struct lc_db *, const char *email, int64_t at, \
-	    int64_t *id)) \
+	X(int, attempts, (struct lc_db *, const char *email, const char *addr, \
+	    int64_t since, int64_t stale_before, struct lc_attempts *)) \
+	X(int, attempt_add, (struct lc_db *, const char *email, \
+	    const char *addr, int shared, int64_t at, int64_t *id)) \
 	X(int, attempt_settle, (struct lc_db *, int64_t id, int failed, \
 	    int64_t at)) \
 	X(int, attempts_clear, (struct lc_db *, const char *email, \
-	    int64_t stale_before)) \
+	    const char *addr, int64_t stale_before)) \
 	X(int, attempts_prune, (struct lc_db *, int64_t before, \
 	    int64_t stale_before)) \
+	X(int, known, (struct lc_db *, const char *email, const char *addr, \
+	    int64_t since)) \
+	X(int, known_add, (struct lc_db *, const char *email, \
+	    const char *addr, int64_t at)) \
+	X(int, known_prune, (struct lc_db *, int64_t before)) \
 	X(int, token_get, (struct lc_db *, \
 	    const unsigned char digest[LC_DIGEST_LEN], struct lc_token *)) \
 	X(int, token_add, (struct lc_db *, \

@@ -111,6 +111,9 @@ struct lc_req {
 	char *terminal_id;	/* client's X-Terminal-Id, NULL when absent */
 	char *db_path;		/* LOYALTY_DB parameter, NULL when absent */
 	char *host;		/* Host header, NULL when absent */
+	/* REMOTE_ADDR, the client's address as the web server saw it
+	 * (what a proxy in front says is not taken), NULL when absent. */
+	char *remote_addr;
 	int https;		/* the client came over https */
 	int redirect_status;	/* an error the web server hands over, else 0 */
 	char *body;		/* NUL-terminated, NULL when none */

@@ -73,6 +73,12 @@
 /* How long a login waits for other checks of the same e-mail to settle
  * when they could reach the failure limit. */
 #define LC_LOGIN_WAIT_MS 10000
+/* A client's address as the throttle keeps it (REMOTE_ADDR; an IPv6
+ * address with its zone fits), bytes: longer ones are cut. */
+#define LC_ADDR_MAX 64
+/* The setup code's guesses of all addresses together, in the window:
+ * this many times one address's limit (login_max_failures). */
+#define LC_SETUP_CODE_CAP 4
 
 /* Storage. */
 /* Long enough to ride out another process's write transaction, short

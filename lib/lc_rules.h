@@ -71,6 +71,9 @@ struct lc_dom {
 	/* The request's, for the audit trail (NULL: none, as in the admin
 	 * tool): X-Request-Id or the one made, and X-Terminal-Id. */
 	const char *request_id, *terminal_id;
+	/* The client's address, which the throttle of guesses counts by
+	 * (REMOTE_ADDR; NULL: none, as in the admin tool). */
+	const char *client_addr;
 	struct lc_audit audit;
 	/* Its writes are ones no one waits for at the counter (a sync
 	 * batch's items): other writes go first for a moment. */
@@ -425,20 +428,35 @@ struct lc_login_result {
 	struct lc_tokens tokens;
 	struct lc_profile profile;	/* free with lc_profile_free */
 };
-/* The guard of a secret against guesses, per key (see rule_auth.c):
- * reserve runs its own writes (waiting if it must) and fails with
- * RATE_LIMITED; settle runs inside the write that acts on the check. */
+/* The guard of a secret against guesses, per key and client address
+ * (dom->client_addr; see rule_auth.c): reserve runs its own writes
+ * (waiting if it must) and fails with RATE_LIMITED; settle runs inside
+ * the write that acts on the check. */
+enum lc_guard_kind {
+	/* An account's password: an address that logged in to it lately
+	 * has a limit of its own; all others share the account's. */
+	LC_GUARD_ACCOUNT,
+	/* A secret of no account (the setup code): a limit per address,
+	 * and LC_SETUP_CODE_CAP times it for all addresses together. */
+	LC_GUARD_SECRET
+};
 struct lc_guard {
 	char key[LC_EMAIL_MAX + 8];
+	char addr[LC_ADDR_MAX + 1];
+	enum lc_guard_kind kind;
+	int shared;		/* counted in the key's shared limit */
+	int capped;		/* refused by the shared limit */
 	int64_t attempt;
 };
-int lc_guard_reserve(struct lc_dom *, const char *key, struct lc_guard *);
+int lc_guard_reserve(struct lc_dom *, const char *key, enum lc_guard_kind,
+    struct lc_guard *);
 int lc_guard_settle(struct lc_dom *, const struct lc_guard *, int failed);
 /* Settles a check in a write of its own, when the write that should have
  * failed; the caller's error stays. */
 void lc_guard_abandon(const struct lc_dom *, const struct lc_guard *,
     int failed);
-/* Throttled per e-mail; runs its own writes. 0, or -1 with dom->err. */
+/* Throttled per e-mail and address (LC_GUARD_ACCOUNT); runs its own
+ * writes. 0, or -1 with dom->err. */
 int lc_login(struct lc_dom *, const char *email, const char *password,
     struct lc_login_result *);
 int lc_refresh(struct lc_dom *, const char *refresh_token, struct lc_tokens *);
@@ -454,8 +472,12 @@ int lc_auth_token(struct lc_dom *, const char *token);
  * list of what may be voided, passes 0). */
 int lc_auth_scope(struct lc_dom *, const char *location_id,
     const char *staff_user_id, int credit);
-/* scrypt hash of a password for storage. 0 or -1. */
+/* scrypt hash of a password for storage, with the parameters of today
+ * (rule_auth.c). 0 or -1. */
 int lc_auth_hash_password(const char *password, char *out, size_t outsz);
+/* 1 when the stored hash mcf was made with today's parameters; 0 when
+ * with others (a login then stores its password hashed anew). */
+int lc_auth_hash_current(const char *mcf);
 
 /* First run (rule_setup.c). */
 struct lc_setup {

@@ -128,23 +128,31 @@
 	    "VALUES (?, ?, ?, ?, ?, ?, ?, ?)") \
 	X(USER_SET_DISABLED, "UPDATE users SET disabled = ? WHERE id = ?") \
 	X(USER_SET_PASSWORD, "UPDATE users SET password_hash = ? WHERE id = ?") \
-	/* ?1 key, ?2 window start, ?3 stale before: failures in the window
+	/* ?1 key, ?2 window start, ?3 stale before, ?4 the address (NULL:
+	 * the checks of the key's shared limit): failures in the window
 	 * (settled, or checks gone stale), checks in flight, the oldest
 	 * failure, the oldest check in flight. */ \
 	X(ATTEMPTS, "SELECT coalesce(sum(at > ?2 AND (pending = 0 OR " \
 	    "at <= ?3)), 0), coalesce(sum(pending = 1 AND at > ?3), 0), " \
 	    "min(CASE WHEN at > ?2 AND (pending = 0 OR at <= ?3) THEN at END), " \
 	    "min(CASE WHEN pending = 1 AND at > ?3 THEN at END) " \
-	    "FROM login_attempts WHERE email = ?1") \
-	X(ATTEMPT_ADD, "INSERT INTO login_attempts(email, at, pending) " \
-	    "VALUES (?, ?, 1)") \
+	    "FROM login_attempts WHERE email = ?1 AND " \
+	    "CASE WHEN ?4 IS NULL THEN shared = 1 ELSE addr = ?4 END") \
+	X(ATTEMPT_ADD, "INSERT INTO login_attempts(email, addr, shared, at, " \
+	    "pending) VALUES (?, ?, ?, ?, 1)") \
 	X(ATTEMPT_FAIL, "UPDATE login_attempts SET pending = 0, at = ? " \
 	    "WHERE rowid = ?") \
 	X(ATTEMPT_FORGET, "DELETE FROM login_attempts WHERE rowid = ?") \
 	X(ATTEMPTS_CLEAR, "DELETE FROM login_attempts WHERE email = ? " \
-	    "AND (pending = 0 OR at <= ?)") \
+	    "AND addr = ? AND (pending = 0 OR at <= ?)") \
 	X(ATTEMPTS_PRUNE, "DELETE FROM login_attempts WHERE at <= ? " \
 	    "AND (pending = 0 OR at <= ?)") \
+	X(KNOWN, "SELECT count(*) FROM login_known WHERE email = ? " \
+	    "AND addr = ? AND at > ?") \
+	X(KNOWN_ADD, "INSERT INTO login_known(email, addr, at) " \
+	    "VALUES (?, ?, ?) ON CONFLICT(email, addr) DO UPDATE SET " \
+	    "at = excluded.at") \
+	X(KNOWN_PRUNE, "DELETE FROM login_known WHERE at <= ?") \
 	X(TOKEN_ADD, "INSERT INTO tokens(digest, kind, user_id, family, " \
 	    "expires_at, created_at) VALUES (?, ?, ?, ?, ?, ?)") \
 	X(TOKEN_GET, "SELECT t.kind, t.user_id, t.family, t.expires_at, " \

@@ -146,18 +146,32 @@ struct lc_attempts {
 	int64_t oldest;		/* time of the oldest failure counted */
 	int64_t oldest_pending;	/* time of the oldest check in flight */
 };
-int lc_db_attempts(struct lc_db *, const char *email, int64_t since,
-    int64_t stale_before, struct lc_attempts *);
-/* A pending check at time at; *id names it for lc_db_attempt_settle. */
-int lc_db_attempt_add(struct lc_db *, const char *email, int64_t at,
-    int64_t *id);
+/* Of a key (email: the guard's key), the checks made from the client
+ * address addr, or with addr NULL the checks counted in the key's shared
+ * limit (from any address). */
+int lc_db_attempts(struct lc_db *, const char *email, const char *addr,
+    int64_t since, int64_t stale_before, struct lc_attempts *);
+/* A pending check from addr at time at, shared: counted in the key's
+ * shared limit; *id names it for lc_db_attempt_settle. */
+int lc_db_attempt_add(struct lc_db *, const char *email, const char *addr,
+    int shared, int64_t at, int64_t *id);
 /* failed: keep it as a failure at time at; else forget it. */
 int lc_db_attempt_settle(struct lc_db *, int64_t id, int failed, int64_t at);
-/* Forgets the settled failures and the stale checks of a key. */
-int lc_db_attempts_clear(struct lc_db *, const char *email,
+/* Forgets the settled failures and the stale checks of a key made from
+ * addr. */
+int lc_db_attempts_clear(struct lc_db *, const char *email, const char *addr,
     int64_t stale_before);
 /* Forgets what is older than before, but a check in flight. */
 int lc_db_attempts_prune(struct lc_db *, int64_t before, int64_t stale_before);
+/* Addresses known to a key (a login to it from there): 1 when addr had a
+ * success after since, 0 not, -1. */
+int lc_db_known(struct lc_db *, const char *email, const char *addr,
+    int64_t since);
+/* addr had a success at time at. */
+int lc_db_known_add(struct lc_db *, const char *email, const char *addr,
+    int64_t at);
+/* Forgets the successes at before and older. */
+int lc_db_known_prune(struct lc_db *, int64_t before);
 
 /* Tokens, stored as digests only. */
 struct lc_token {

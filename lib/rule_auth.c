@@ -15,33 +15,69 @@
 
 #define LC_TOKEN_BYTES 32	/* 256 bits from the OS random source */
 
-/* Cost of stored password hashes: scrypt's interactive parameters. */
-#define LC_SCRYPT_N 16384
+/*
+ * Cost of stored password hashes, in this one place: OWASP's scrypt
+ * setting N=2^14, r=8, p=5. It takes the memory p=1 takes (128 * r * N:
+ * 16 MiB, which a Raspberry Pi has to spare for a few logins at once)
+ * and five times the work. A login with a hash of other parameters (an
+ * older, weaker setting) stores the password hashed anew (login_settle).
+ */
+#define LC_SCRYPT_LOG2N 14
 #define LC_SCRYPT_R 8
-#define LC_SCRYPT_P 1
+#define LC_SCRYPT_P 5
 
 /* A login waiting for other checks of its e-mail looks again after 20 ms
- * (a third of a password check), backing off to 200 ms while an account
+ * (a seventh of a password check), backing off to 200 ms while an account
  * is under attack, so waiters barely touch the database. */
 #define LC_GUARD_POLL_MS 20
 #define LC_GUARD_POLL_MAX_MS 200
 
+/* The MCF's id and parameters ("$s1$0e0805$", as libscrypt writes them:
+ * log2 N, r, p in hex) of a hash made now. */
+#define LC_MCF_PREFIX_LEN 11
+static void
+mcf_prefix(char out[LC_MCF_PREFIX_LEN + 1])
+{
+	snprintf(out, LC_MCF_PREFIX_LEN + 1, "$s1$%02x%02x%02x$",
+	    LC_SCRYPT_LOG2N, LC_SCRYPT_R, LC_SCRYPT_P);
+}
+
 /*
- * A hash of nothing anyone knows, with the same parameters as real ones:
- * checking a password for an unknown e-mail against it costs the same
- * work as a wrong password, so timing does not reveal which accounts exist.
+ * The salt and hash of nothing anyone knows, after the parameters of a
+ * hash made now: checking a password for an unknown e-mail against it
+ * costs the same work as a wrong password, so timing does not reveal
+ * which accounts exist. (libscrypt_check works out what it compares from
+ * the parameters and the salt; the hash part need only be of the form.)
  */
-static const char lc_dummy_mcf[] = "$s1$0e0801$hW+X/b3HcDCVQ6AygvB3FQ==$"
-    "FBV/kywh2MJmJDSK30VDUZTy6DWJDjrF68j8npDaLrRqhrLqHwwrPyDAkFIDRmIeYxb8"
-    "hCyc3OBJwamYaujRKg==";
+static const char lc_dummy_tail[] = "gKW3di/XGzOz/W3fKLo1WQ==$"
+    "9xGoT45bHoVbGgvFxPeLrt+AsYQsTYzctVpRajoUtP9p0OoXYZzG0VkVyeIfW4tuqPT1"
+    "vAeQD9bjb3jCQQUFRA==";
 
 int
 lc_auth_hash_password(const char *password, char *out, size_t outsz)
 {
 	if (outsz < SCRYPT_MCF_LEN)
 		return -1;
-	return libscrypt_hash(out, password, LC_SCRYPT_N, LC_SCRYPT_R,
-	    LC_SCRYPT_P) > 0 ? 0 : -1;
+	return libscrypt_hash(out, password, 1u << LC_SCRYPT_LOG2N,
+	    LC_SCRYPT_R, LC_SCRYPT_P) > 0 ? 0 : -1;
+}
+
+int
+lc_auth_hash_current(const char *mcf)
+{
+	char want[LC_MCF_PREFIX_LEN + 1];
+
+	mcf_prefix(want);
+	return strncmp(mcf, want, LC_MCF_PREFIX_LEN) == 0;
+}
+
+/* The dummy hash, with the parameters of a hash made now, into out. */
+static void
+dummy_mcf(char out[SCRYPT_MCF_LEN + 1])
+{
+	mcf_prefix(out);
+	snprintf(out + LC_MCF_PREFIX_LEN, SCRYPT_MCF_LEN + 1 - LC_MCF_PREFIX_LEN,
+	    "%s", lc_dummy_tail);
 }
 
 int
@@ -220,13 +256,35 @@ lc_profile_get(struct lc_dom *dom, const char *user_id, struct lc_profile *p)
 /*
  * The guard of a secret checked against guesses (a password, the setup
  * code), per key: a check is reserved before it starts, in a write,
- * refused when the key has login_max_failures failures in the window, and
- * kept waiting while failures plus checks in flight reach it, so
- * concurrent guesses can never check more than the limit while right
- * answers in parallel are delayed, never refused. The check's outcome is
- * settled in the write that acts on it. Whether to refuse or wait is read
- * from a snapshot first, so refused and waiting guesses take no write
- * lock from the tills.
+ * refused when its counts hold login_max_failures failures in the
+ * window, and kept waiting while failures plus checks in flight reach
+ * it, so concurrent guesses can never check more than the limit while
+ * right answers in parallel are delayed, never refused. The check's
+ * outcome is settled in the write that acts on it. Whether to refuse or
+ * wait is read from a snapshot first, so refused and waiting guesses
+ * take no write lock from the tills.
+ *
+ * Counted per client address and key together, so that a stranger's
+ * guesses cannot lock the owner out, while guesses from many addresses
+ * still get no more than the limit in all:
+ *
+ * - An account's password (LC_GUARD_ACCOUNT). An address that logged in
+ *   to the account, or refreshed one of its sessions, within the refresh
+ *   token's lifetime is known to it (the shop's till, its office; the
+ *   table login_known) and counts its own failures only,
+ *   against the limit. Every other address counts its own and, shared,
+ *   all failures of addresses unknown to the account, against the same
+ *   limit: strangers together get login_max_failures guesses a window,
+ *   and can lock out each other (and the owner on a new address) but
+ *   not the owner's known ones. A success forgets its address's own
+ *   failures (the owner's typos), not the strangers'.
+ * - The setup code (LC_GUARD_SECRET), of no account yet: each address
+ *   the limit, and all addresses together LC_SETUP_CODE_CAP times it.
+ *   Once that cap is reached the code is refused from everywhere for the
+ *   window; the proof file's way has a guard of its own (lc_setup).
+ *
+ * The address is REMOTE_ADDR as the web server gives it: behind a proxy
+ * every client is the proxy's address, and shares its limits.
  */
 struct guard_reserve {
 	struct lc_guard *g;
@@ -234,29 +292,79 @@ struct guard_reserve {
 	int64_t oldest_pending;
 };
 
-/* Refuses (RATE_LIMITED), or says to wait or go, from the key's counts. */
+/* RATE_LIMITED, Retry-After: whole seconds, rounded up, until when. */
+static int
+guard_refuse(struct lc_dom *dom, int64_t when)
+{
+	dom->err.retry_after = (long)((when - dom->now_ms + 999) / 1000);
+	if (dom->err.retry_after < 1)
+		dom->err.retry_after = 1;
+	return lc_dom_fail(dom, LC_E_RATE_LIMITED, NULL, NULL);
+}
+
+/* The guard's key of an account's logins, the e-mail in one case: 0, or
+ * -1 when it is too long. */
+static int
+login_key(const char *email, char out[LC_EMAIL_MAX + 8])
+{
+	size_t i;
+
+	/* Keyed apart from the setup code's guard. */
+	if (snprintf(out, LC_EMAIL_MAX + 8, "login:%s", email) >= LC_EMAIL_MAX + 8)
+		return -1;
+	for (i = 0; out[i] != '\0'; i++)
+		out[i] = (char)tolower((unsigned char)out[i]);
+	return 0;
+}
+
+/* The client's address as the guard keeps it ("" none), cut to fit. */
+static void
+client_addr(const struct lc_dom *dom, char out[LC_ADDR_MAX + 1])
+{
+	snprintf(out, LC_ADDR_MAX + 1, "%s", dom->client_addr != NULL ?
+	    dom->client_addr : "");
+}
+
+/* Refuses (RATE_LIMITED), or says to wait or go, from the key's counts:
+ * the address's own, and the shared ones when the check is shared. */
 static int
 guard_decide(struct lc_dom *dom, struct guard_reserve *gr)
 {
+	struct lc_guard *g = gr->g;
 	int64_t max = lc_setting(dom->db, LC_SET_LOGIN_MAX_FAILURES);
 	int64_t window = lc_setting(dom->db, LC_SET_LOGIN_WINDOW) * 1000;
-	struct lc_attempts a;
+	int64_t since = dom->now_ms - window;
+	int64_t stale = dom->now_ms - LC_LOGIN_STALE_MS;
+	int64_t cap = g->kind == LC_GUARD_SECRET ? max * LC_SETUP_CODE_CAP :
+	    max;
+	struct lc_attempts own, all;
+	int rc, own_full, all_full;
 
 	gr->wait = 0;
-	if (lc_db_attempts(dom->db, gr->g->key, dom->now_ms - window,
-	    dom->now_ms - LC_LOGIN_STALE_MS, &a) == -1)
-		return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
-	if (a.failures >= max) {
-		/* Whole seconds, rounded up, until the oldest failure ages
-		 * out. */
-		dom->err.retry_after = (long)((a.oldest + window - dom->now_ms +
-		    999) / 1000);
-		if (dom->err.retry_after < 1)
-			dom->err.retry_after = 1;
-		return lc_dom_fail(dom, LC_E_RATE_LIMITED, NULL, NULL);
+	g->capped = 0;
+	g->shared = 1;
+	if (g->kind == LC_GUARD_ACCOUNT) {
+		if ((rc = lc_db_known(dom->db, g->key, g->addr, dom->now_ms -
+		    lc_setting(dom->db, LC_SET_REFRESH_TTL) * 1000)) == -1)
+			return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
+		g->shared = !rc;
 	}
-	gr->wait = a.failures + a.pending >= max;
-	gr->oldest_pending = a.oldest_pending;
+	memset(&all, 0, sizeof(all));
+	if (lc_db_attempts(dom->db, g->key, g->addr, since, stale,
+	    &own) == -1 || (g->shared && lc_db_attempts(dom->db, g->key,
+	    NULL, since, stale, &all) == -1))
+		return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
+	if (own.failures >= max)
+		return guard_refuse(dom, own.oldest + window);
+	if (all.failures >= cap) {
+		g->capped = 1;
+		return guard_refuse(dom, all.oldest + window);
+	}
+	own_full = own.failures + own.pending >= max;
+	all_full = all.failures + all.pending >= cap;
+	gr->wait = own_full || all_full;
+	gr->oldest_pending = own_full ? own.oldest_pending :
+	    all.oldest_pending;
 	return 0;
 }
 
@@ -276,8 +384,8 @@ guard_reserve_rule(struct lc_dom *dom, void *arg)
 		return gr->wait ? 0 : -1;
 	if (lc_db_attempts_prune(dom->db, dom->now_ms - window,
 	    dom->now_ms - LC_LOGIN_STALE_MS) == -1 ||
-	    lc_db_attempt_add(dom->db, gr->g->key, dom->now_ms,
-	    &gr->g->attempt) == -1)
+	    lc_db_attempt_add(dom->db, gr->g->key, gr->g->addr, gr->g->shared,
+	    dom->now_ms, &gr->g->attempt) == -1)
 		return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
 	return 0;
 }
@@ -292,7 +400,8 @@ sleep_ms(long ms)
 }
 
 int
-lc_guard_reserve(struct lc_dom *dom, const char *key, struct lc_guard *g)
+lc_guard_reserve(struct lc_dom *dom, const char *key,
+    enum lc_guard_kind kind, struct lc_guard *g)
 {
 	struct guard_reserve gr = { g, 0, 0 };
 	struct lc_write w = { NULL, NULL, guard_reserve_rule, NULL, &gr,
@@ -304,6 +413,8 @@ lc_guard_reserve(struct lc_dom *dom, const char *key, struct lc_guard *g)
 	memset(g, 0, sizeof(*g));
 	for (i = 0; key[i] != '\0' && i < sizeof(g->key) - 1; i++)
 		g->key[i] = (char)tolower((unsigned char)key[i]);
+	g->kind = kind;
+	client_addr(dom, g->addr);
 	for (;;) {
 		if (lc_read(dom, guard_look, &gr) == -1)
 			return -1;
@@ -343,9 +454,18 @@ lc_guard_settle(struct lc_dom *dom, const struct lc_guard *g, int failed)
 	if (rc == 0)
 		lc_log("the check of %s outlived its record (window shorter "
 		    "than the check?)", g->key);
-	/* A success wipes the key's failures, and checks that died. */
-	if (!failed && lc_db_attempts_clear(dom->db, g->key,
+	if (failed)
+		return 0;
+	/* A success wipes its address's failures, and its checks that
+	 * died; others' stay. */
+	if (lc_db_attempts_clear(dom->db, g->key, g->addr,
 	    dom->now_ms - LC_LOGIN_STALE_MS) == -1)
+		return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
+	/* The address is known to the account from now on, for the
+	 * refresh token's lifetime. */
+	if (g->kind == LC_GUARD_ACCOUNT && (lc_db_known_add(dom->db, g->key,
+	    g->addr, dom->now_ms) == -1 || lc_db_known_prune(dom->db,
+	    dom->now_ms - lc_setting(dom->db, LC_SET_REFRESH_TTL) * 1000) == -1))
 		return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
 	return 0;
 }
@@ -400,6 +520,9 @@ struct login {
 	int found;
 	struct lc_user user;
 	int ok;				/* the password matched */
+	/* The password hashed anew when its hash was made with other
+	 * parameters than a new one is: "" none. */
+	char rehash[LC_HASH_MAX + 1];
 	char family[LC_ID_LEN + 1];
 	struct lc_login_result *r;
 };
@@ -435,6 +558,11 @@ login_settle(struct lc_dom *dom, void *arg)
 	}
 	if (lc_guard_settle(dom, &l->g, 0) == -1)
 		return -1;
+	/* In the login's write: the stored hash was the one checked (just
+	 * above), so no change of password made meanwhile is undone. */
+	if (l->rehash[0] != '\0' && lc_db_user_set_password(dom->db, now.id,
+	    l->rehash) == -1)
+		return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
 	audit_user(dom, &now);
 	lc_audit_object(dom, l->family);
 	if (lc_db_tokens_prune(dom->db, dom->now_ms) == -1)
@@ -451,7 +579,7 @@ lc_login(struct lc_dom *dom, const char *email, const char *password,
 	struct login l;
 	struct lc_write w = { NULL, NULL, login_settle, NULL, &l,
 	    "auth.login", "session", NULL };
-	char key[LC_EMAIL_MAX + 8];
+	char key[LC_EMAIL_MAX + 8], dummy[SCRYPT_MCF_LEN + 1];
 	int rc;
 
 	memset(r, 0, sizeof(*r));
@@ -461,10 +589,9 @@ lc_login(struct lc_dom *dom, const char *email, const char *password,
 	 * a reserved check is always settled. */
 	if (lc_uuid(l.family) == -1)
 		return lc_dom_fail(dom, LC_E_INTERNAL, NULL, NULL);
-	/* Keyed apart from the setup code's guard. */
-	if (snprintf(key, sizeof(key), "login:%s", email) >= (int)sizeof(key))
+	if (login_key(email, key) == -1)
 		return lc_dom_fail(dom, LC_E_INVALID_CREDENTIALS, NULL, NULL);
-	if (lc_guard_reserve(dom, key, &l.g) == -1)
+	if (lc_guard_reserve(dom, key, LC_GUARD_ACCOUNT, &l.g) == -1)
 		return -1;
 	/* A disabled user is an unknown one; either costs a full check. */
 	if ((rc = lc_db_user_by_email(dom->db, email, &l.user)) == -1) {
@@ -473,8 +600,17 @@ lc_login(struct lc_dom *dom, const char *email, const char *password,
 		return -1;
 	}
 	l.found = rc == 1 && !l.user.disabled;
-	l.ok = check_password(l.found ? l.user.password_hash : lc_dummy_mcf,
+	dummy_mcf(dummy);
+	l.ok = check_password(l.found ? l.user.password_hash : dummy,
 	    password) && l.found;
+	/* Only a right password is hashed anew (never a guess): a hash of
+	 * an older setting is made to today's while the password is at
+	 * hand. Failing that, the login goes on with the old one. */
+	if (l.ok && !lc_auth_hash_current(l.user.password_hash) &&
+	    lc_auth_hash_password(password, l.rehash, sizeof(l.rehash)) == -1) {
+		lc_log("cannot hash a password anew: the old hash stays");
+		l.rehash[0] = '\0';
+	}
 	dom->now_ms = lc_now_ms();
 	if (lc_write(dom, &w, NULL) == -1) {
 		lc_profile_free(&r->profile);
@@ -498,6 +634,8 @@ refresh_rule(struct lc_dom *dom, void *arg)
 {
 	struct refresh *rf = arg;
 	struct lc_token tok;
+	struct lc_user u;
+	char key[LC_EMAIL_MAX + 8], addr[LC_ADDR_MAX + 1];
 	int rc;
 
 	if ((rc = lc_db_token_get(dom->db, rf->dg, &tok)) == -1)
@@ -523,6 +661,14 @@ refresh_rule(struct lc_dom *dom, void *arg)
 		return 0;
 	}
 	if (lc_db_token_rotate(dom->db, rf->dg, dom->now_ms) != 1)
+		return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
+	/* A till kept signed in by its refresh token, which may not log in
+	 * for months, stays known to its account at its address (the
+	 * guard's), as a login there would keep it. */
+	client_addr(dom, addr);
+	if ((rc = lc_db_user_get(dom->db, tok.user_id, &u)) == -1 ||
+	    (rc == 1 && login_key(u.email, key) == 0 &&
+	    lc_db_known_add(dom->db, key, addr, dom->now_ms) == -1))
 		return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
 	return token_pair(dom, tok.user_id, tok.family, rf->t);
 }

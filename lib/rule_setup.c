@@ -32,8 +32,12 @@
 #include "lc_int.h"
 
 #define CODE_LEN LC_SETUP_CODE_LEN	/* 20 of 31 symbols: 99 bits */
-/* Not an e-mail: the throttle keys of logins never meet it. */
+/* Not e-mails: the throttle keys of logins never meet them. The proof
+ * file's way has a guard of its own, so that guesses of the code, which
+ * may reach the cap of all addresses together, never block it (and a
+ * proof not found is no guess: it never fills that guard). */
 #define GUARD_KEY "setup:code"
+#define GUARD_KEY_PROOF "setup:proof"
 #define CODE_SETTING "setup_code"
 /* The proof file: loyalty-setup-<24 symbols>.txt, the symbols 120 bits of
  * scrypt of the secret (cheap: 1 MiB, a few ms), so that seeing the file
@@ -495,8 +499,17 @@ lc_setup(struct lc_dom *dom, const char *db_path, const struct lc_setup *in,
 		    "could read the setup code's file, so there is none: show "
 		    "that the installation is yours with the proof file the "
 		    "setup page offers instead.");
-	if (lc_guard_reserve(dom, GUARD_KEY, &su.g) == -1)
+	if (lc_guard_reserve(dom, su.by_proof ? GUARD_KEY_PROOF : GUARD_KEY,
+	    LC_GUARD_SECRET, &su.g) == -1) {
+		if (su.g.capped)
+			return lc_dom_fail(dom, LC_E_RATE_LIMITED, NULL,
+			    "Too many wrong setup codes have been tried lately, "
+			    "from many addresses: the code is refused from "
+			    "everywhere for now. Setting up with the proof file "
+			    "(GET /api/v1/setup offers one where the programs' "
+			    "folder is yours) still works.");
 		return -1;
+	}
 	if (su.by_proof) {
 		su.right = proof_present(dom, in->prog_dir, in->proof, proof,
 		    sizeof(proof));

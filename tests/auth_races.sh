@@ -8,7 +8,11 @@
 #   from a login with the old password (or of the disabled user) may work;
 # - wrong passwords sent at the same moment are checked at most
 #   login_max_failures times per window, while tills logging in together
-#   with the right password are still never refused.
+#   with the right password are still never refused;
+# - wrong passwords from many client addresses at once (each client its
+#   own loopback address, 127.0.1.N: the server's REMOTE_ADDR) are
+#   checked at most login_max_failures times in all, and the account's
+#   till at an address it logged in from before still gets in meanwhile.
 . "$top_srcdir/tests/lib.sh"
 
 ROUNDS=6	# rounds of each login race
@@ -50,9 +54,11 @@ new_user() {
 login_body() { jq -cn --arg e "$1" --arg p "$2" '{email: $e, password: $p}'; }
 
 # login BODY OUTFILE: one login from this process; appends "STATUS BODY".
+# From the address LOGIN_FROM when set (else curl's own, 127.0.0.1).
 login() {
 	local s f=$2.body.$BASHPID
 	s=$(curl -s -o "$f" -w '%{http_code}' --max-time 20 \
+	    ${LOGIN_FROM:+--interface "$LOGIN_FROM"} \
 	    -H 'Content-Type: application/json' --data-binary "$1" \
 	    "$LT_URL/api/v1/auth/login") || s=000
 	# One write(2) a line, so the lines of clients appending at once
@@ -222,8 +228,49 @@ touch "$W/go"
 wait_clients
 is "$(count 200 "$W/tills")" 8 "then 8 tills logging in at once with the right password all get in (200)"
 
+# --- wrong passwords from many addresses at once --------------------------
+# login_from CLIENT_NO: login_once from the address 127.0.1.CLIENT_NO.
+login_from() { LOGIN_FROM=127.0.1.$1 login_once; }
+# till_loop CLIENT_NO: the till's right password again and again, from
+# 127.0.0.1, until $W/stop.
+till_loop() { login_loop "$TILL_BODY" "$TILL_OUT"; }
+worst=0 all_shaped=0 till_in=0 till_refused=0
+for r in $(seq 1 $GUESS_ROUNDS); do
+	email=spread-$r@auth-races.example
+	new_user "$email" "right-pw-$r" >/dev/null
+	# The till logs in once from 127.0.0.1: its address is known.
+	LT_TOKEN='' lt_req POST /api/v1/auth/login "$(login_body "$email" "right-pw-$r")"
+	[ "$LT_STATUS" = 200 ] || bail "the till's first login: $LT_STATUS"
+	TILL_BODY=$(login_body "$email" "right-pw-$r")
+	TILL_OUT=$W/spread-till.$r
+	start_clients 2 till_loop
+	TILL_PIDS=("${CLIENT_PIDS[@]}")
+	ONE_BODY=$(login_body "$email" "wrong-pw-$r")
+	ONE_OUT=$W/spread.$r
+	start_clients "$GUESSERS" login_from
+	touch "$W/go"
+	wait_clients
+	touch "$W/stop"
+	CLIENT_PIDS=("${TILL_PIDS[@]}")
+	wait_clients
+	checked=$(grep -c '^401 .*"INVALID_CREDENTIALS"' "$ONE_OUT" || true)
+	limited=$(grep -c '^429 .*"RATE_LIMITED"' "$ONE_OUT" || true)
+	addrs=$(lt_sql "SELECT count(DISTINCT addr) FROM login_attempts WHERE email = 'login:$email' AND addr LIKE '127.0.1.%'")
+	diag "spread round $r: $GUESSERS wrong passwords at once from $GUESSERS addresses: $checked checked (from $addrs addresses), $limited refused; the till meanwhile: $(count 200 "$TILL_OUT") in, $(grep -vc '^200 ' "$TILL_OUT" || true) not"
+	[ "$checked" -gt "$worst" ] && worst=$checked
+	[ "$checked" -ge 1 ] && [ $((checked + limited)) -eq "$GUESSERS" ] &&
+	    [ "$addrs" -eq "$checked" ] && all_shaped=$((all_shaped + 1))
+	till_in=$((till_in + $(count 200 "$TILL_OUT")))
+	till_refused=$((till_refused + $(grep -vc '^200 ' "$TILL_OUT" || true)))
+done
+ok "$GUESSERS wrong passwords from $GUESSERS addresses at once, $GUESS_ROUNDS rounds: at most login_max_failures=$MAX_FAILURES checked per round in all (worst: $worst)" \
+    test "$worst" -le "$MAX_FAILURES"
+is "$all_shaped" "$GUESS_ROUNDS" "... every answer 401 or 429, each failure kept with the address it came from"
+ok "... while the till at its known address logged in $till_in times, refused none ($till_refused)" \
+    test "$till_in" -gt 0 -a "$till_refused" -eq 0
+
 # --- the server stayed healthy ---------------------------------------------
-is "$(cat "$W"/*.log "$W"/guess.* "$W"/tills 2>/dev/null | grep -c '^\(000\|5[0-9][0-9]\) ')" 0 \
+is "$(cat "$W"/*.log "$W"/guess.* "$W"/spread* "$W"/tills 2>/dev/null | grep -c '^\(000\|5[0-9][0-9]\) ')" 0 \
     "no login failed or got a 5xx"
 problems=$(lt_log_problems)
 is "$problems" "" "no sanitizer report or crashed responder in the server log"

@@ -4,12 +4,18 @@
 # the right code at the same moment, to several FastCGI processes. Exactly
 # one makes the owner (200); the others get 404 (an owner exists), or 403
 # (the code file was already gone); the database holds one merchant, one
-# location and one owner, who can log in. LT_BACKEND=postgresql runs it on
+# location and one owner, who can log in. Before that, GUESSERS clients
+# each from an address of its own (127.0.1.N, the server's REMOTE_ADDR)
+# send a wrong code at once: all addresses together are checked at most
+# LC_SETUP_CODE_CAP (4) times login_max_failures (set to 1 here), the
+# others refused (429) naming the proof file. LT_BACKEND=postgresql runs it on
 # a set-up, empty PostgreSQL database (tests/setup_race_pg.sh), whose code
 # is kept in the database and shown by loyalty-admin setup-code.
 . "$top_srcdir/tests/lib.sh"
 
 CLIENTS=8
+GUESSERS=12
+CAP=4		# LC_SETUP_CODE_CAP x login_max_failures 1
 LT_PROCS=4
 # A seed that creates nothing: the first request makes the database.
 lt_start true
@@ -51,6 +57,41 @@ setup() {
 	cat "$f.line" >>"$W/setup"
 	rm -f "$f.line"
 }
+
+# guess N: one POST with a wrong code from 127.0.1.N; appends to $W/guess.
+guess() {
+	local s f=$W/gbody.$1 body
+	body=$(jq -cn --arg n "$1" '{setup_code: "WRONGCODEAAAAAAAAAAA",
+	    merchant_name: "Shop", location_name: "Street", owner_name: "Eve",
+	    owner_email: "eve\($n)@race.example", owner_password: "a password of Eve"}')
+	s=$(curl -s -o "$f" -w '%{http_code}' --max-time 60 \
+	    --interface "127.0.1.$1" -H 'Content-Type: application/json' \
+	    --data-binary "$body" "$LT_URL/api/v1/setup") || s=000
+	printf '%s %s\n' "$s" "$(tr -d '\n' <"$f" 2>/dev/null)" >"$f.line"
+	cat "$f.line" >>"$W/guess"
+	rm -f "$f.line"
+}
+"$LT_ADMIN" --db "$LT_DB" setting set login_max_failures 1 >/dev/null ||
+    bail "setting set login_max_failures"
+pids=()
+for i in $(seq 1 $GUESSERS); do
+	( while [ ! -e "$W/go-guess" ]; do sleep 0.01; done; guess "$i" ) &
+	pids+=($!)
+done
+sleep 0.3
+touch "$W/go-guess"
+wait "${pids[@]}"
+checked=$(grep -c '^403 .*"setup_code"' "$W/guess" || true)
+capped=$(grep -c '^429 .*proof file' "$W/guess" || true)
+diag "$GUESSERS wrong codes at once from $GUESSERS addresses: $checked checked (403), $capped refused by the cap (429); answers: $(awk '{ print $1 }' "$W/guess" | sort | uniq -c | tr -s ' \n' ' ')"
+ok "... at most $CAP checked in all" test "$checked" -ge 1 -a "$checked" -le "$CAP"
+is "$((checked + capped))" "$GUESSERS" "... every other refused by the cap of all addresses (429), saying the proof file still works"
+is "$(lt_sql "SELECT count(*) || ':' || count(DISTINCT addr) FROM login_attempts WHERE email = 'setup:code' AND pending = 0")" \
+    "$checked:$checked" "... each failure kept once, with its own address"
+# The window passed, as it were: the right codes below race afresh.
+lt_sql "DELETE FROM login_attempts" >/dev/null || bail "cannot clear the guesses"
+"$LT_ADMIN" --db "$LT_DB" setting set login_max_failures 5 >/dev/null ||
+    bail "setting set login_max_failures"
 
 # The clients wait for one file, then all send at once.
 pids=()

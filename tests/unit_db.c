@@ -352,15 +352,15 @@ test_prep(struct lc_db *db)
 	sqlite3_reset(st);
 
 	/* 'i' binds a 64-bit integer. */
-	st = lc_sq_prep(db, LC_SQL_ATTEMPT_ADD, "si", "a@example.com",
-	    (int64_t)1234567890123LL);
-	is_int(st != NULL ? lc_sq_exec(db, st) : -1, 0, "prep: 'si' insert runs");
+	st = lc_sq_prep(db, LC_SQL_ATTEMPT_ADD, "ssii", "a@example.com",
+	    "192.0.2.1", (int64_t)1, (int64_t)1234567890123LL);
+	is_int(st != NULL ? lc_sq_exec(db, st) : -1, 0, "prep: 'ssii' insert runs");
 	is_int(q1i(h, "SELECT at FROM login_attempts WHERE email = 'a@example.com'"),
 	    1234567890123LL, "prep: 'i' binds a 64-bit integer exactly");
 	is_string(q1(h, "SELECT typeof(at) FROM login_attempts", buf, sizeof(buf)),
 	    "integer", "prep: 'i' binds an integer value");
-	st = lc_sq_prep(db, LC_SQL_ATTEMPTS, "sii", "a@example.com",
-	    (int64_t)0, INT64_MAX);
+	st = lc_sq_prep(db, LC_SQL_ATTEMPTS, "siis", "a@example.com",
+	    (int64_t)0, INT64_MAX, NULL);
 	ok(st != NULL && lc_sq_step(db, st) == SQLITE_ROW &&
 	    sqlite3_column_int64(st, 0) == 1 &&
 	    sqlite3_column_int64(st, 2) == 1234567890123LL,
@@ -960,6 +960,12 @@ test_password(void)
 	is_int(lc_auth_hash_password("correct horse", h1, sizeof(h1)), 0,
 	    "password: hashing works");
 	ok(strncmp(h1, "$s1$", 4) == 0, "password: the hash is \"$s1$\" MCF (%s)", h1);
+	ok(strncmp(h1, "$s1$0e0805$", 11) == 0,
+	    "password: the hash has OWASP's N=2^14, r=8, p=5 (%s)", h1);
+	is_int(lc_auth_hash_current(h1), 1,
+	    "password: a new hash is of today's parameters");
+	is_int(lc_auth_hash_current("$s1$0e0801$dEju2GLgmI1jzgdjWFFAxA==$q1XB"),
+	    0, "password: a hash of p=1 is not (a login hashes it anew)");
 	ok(strlen(h1) < SCRYPT_MCF_LEN, "password: the hash fits SCRYPT_MCF_LEN");
 	ok(strstr(h1, "correct horse") == NULL,
 	    "password: the hash does not hold the password");
