@@ -439,6 +439,11 @@ function redrawConfirm(on) {
 	if (on) $('redraw-no').focus();
 }
 
+/* The link whose re-draw got no answer (the server may have made it). */
+const LOST_KEY = 'card.redraw_unanswered';
+function lostGet() { try { return sessionStorage.getItem(LOST_KEY); } catch (e) { return null; } }
+function lostSet(t) { try { sessionStorage.setItem(LOST_KEY, t); } catch (e) { /* storage off */ } }
+
 /* Asks the server for a new link; the page then moves to it (its kept
  * copy too), and the old link is refused from now on. */
 async function redraw() {
@@ -474,10 +479,19 @@ async function redraw() {
 		location.hash = '#' + d.share_token;	/* hashchange: start() */
 		return;
 	}
+	/* A 404 after a try whose answer was lost: that try made the new
+	 * link, which only the shop can show now. */
+	const lost = lostGet() === token;
+	if (r && r.status === 404 && lost) {
+		$('redraw-error').textContent = 'The new link was made, but its answer did not reach this phone. Ask the shop for your card\u2019s new link (the owner finds it under Cards).';
+		show('redraw-error', true);
+		return;
+	}
 	if (r && r.status === 404) {
 		unknownCard(token, !!entryOf(loadStore(), token));
 		return;
 	}
+	if (!r) lostSet(token);
 	$('redraw-error').textContent = r ? 'The shop\u2019s server could not make a new link. Try again later.' :
 	    'You are offline or the shop\u2019s server could not be reached. Try again when you have a connection.';
 	show('redraw-error', true);

@@ -44,7 +44,8 @@ lc_h_claim(struct lc_ctx *ctx)
 	    lc_auth_scope(&ctx->dom, q->location_id, q->staff_user_id, 1) == -1)
 		return -1;
 	w.key = q->key;
-	if ((rc = lc_write(&ctx->dom, &w, &ctx->out)) == -1)
+	if ((rc = lc_card_code_write(&ctx->dom, q->card_id, q->card_code, &w,
+	    &ctx->out)) == -1)
 		return -1;
 	json_object_object_add(ctx->out, "idempotent",
 	    json_object_new_boolean(rc == 1));

@@ -55,7 +55,8 @@ lc_h_redeem(struct lc_ctx *ctx)
 	if (lc_auth_scope(&ctx->dom, q->location_id, q->staff_user_id, 1) == -1)
 		return -1;
 	w.key = q->key;
-	rc = lc_write(&ctx->dom, &w, &ctx->out);
+	rc = lc_card_code_write(&ctx->dom, q->card_id, q->card_code, &w,
+	    &ctx->out);
 	lc_redeem_result_free(&rw.r);
 	if (rc == -1)
 		return -1;

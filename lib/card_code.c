@@ -153,6 +153,44 @@ lc_card_code_take(struct lc_dom *dom, const struct lc_card *card,
 	    "(a new one each minute) and scan it." : NULL);
 }
 
+/*
+ * Wrong codes count per card as the setup code's guesses do: an address
+ * gets login_max_failures a window, all addresses LC_SETUP_CODE_CAP times
+ * that (5 and 20 in 15 minutes by default). Against 5 valid codes in a
+ * million, a guesser with a till's login but not the phone then needs
+ * about 10,000 windows, some 100 days, for an even chance. The guess is
+ * settled in a write of its own: the claim's write is rolled back with
+ * the wrong code. A request without a code has nothing to guess (the
+ * rule answers CARD_CODE_REQUIRED).
+ */
+int
+lc_card_code_write(struct lc_dom *dom, const char *card_id, const char *code,
+    const struct lc_write *w, json_object **answer)
+{
+	char key[LC_EMAIL_MAX + 8];
+	struct lc_guard g;
+	int rc;
+
+	if (code == NULL || lc_setting(dom->db, LC_SET_CARD_CODE) != 1)
+		return lc_write(dom, w, answer);
+	/* A longer id is cut: it names no card, and fails as one. */
+	snprintf(key, sizeof(key), "card:%s", card_id);
+	if (lc_guard_reserve(dom, key, LC_GUARD_SECRET, &g) == -1) {
+		if (dom->err.code == LC_E_RATE_LIMITED) {
+			snprintf(dom->err.field, sizeof(dom->err.field), "%s",
+			    "card_code");
+			snprintf(dom->err.msg, sizeof(dom->err.msg), "%s",
+			    "Too many wrong codes for this card: try again "
+			    "later, with the code on the customer's phone.");
+		}
+		return -1;
+	}
+	rc = lc_write(dom, w, answer);
+	lc_guard_abandon(dom, &g, rc == -1 &&
+	    dom->err.code == LC_E_CARD_CODE_INVALID);
+	return rc;
+}
+
 int
 lc_card_code_qr(const struct lc_card *card, int64_t now_ms, char *out,
     size_t size)

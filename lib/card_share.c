@@ -69,14 +69,18 @@ lc_card_shared(struct lc_dom *dom, const char *token, struct lc_card *c,
 	return lc_read(dom, shared_read, &sh);
 }
 
-/* A new token for card c, read inside the running write: the old one
- * names no card from the commit on. 0, or -1 with dom->err. */
+/* A new token for card c, read inside the running write, and a new
+ * secret of its codes: the old link names no card, and whoever copied the
+ * old secret (a backup gone astray) makes no code, from the commit on.
+ * 0, or -1 with dom->err. */
 static int
 redraw(struct lc_dom *dom, struct lc_card *c)
 {
-	if (lc_share_token(c->share_token) == -1)
+	if (lc_share_token(c->share_token) == -1 ||
+	    lc_card_secret(c->code_secret) == -1)
 		return lc_dom_fail(dom, LC_E_INTERNAL, NULL, "no randomness");
-	if (lc_db_card_set_share(dom->db, c->id, c->share_token) != 1)
+	if (lc_db_card_set_share(dom->db, c->id, c->share_token,
+	    c->code_secret) != 1)
 		return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
 	return 0;
 }

@@ -531,9 +531,10 @@ lc_db_card_set_name(struct lc_db *db, const char *id, const char *name)
 }
 
 int
-lc_db_card_set_share(struct lc_db *db, const char *id, const char *token)
+lc_db_card_set_share(struct lc_db *db, const char *id, const char *token,
+    const char *secret)
 {
-	return OPS(db)->card_set_share(db, id, token);
+	return OPS(db)->card_set_share(db, id, token, secret);
 }
 
 int

@@ -66,7 +66,8 @@
 	    "lifetime_spend = $6 WHERE id = $7") \
 	X(CARD_SET_STATUS, "UPDATE cards SET status = $1 WHERE id = $2") \
 	X(CARD_SET_NAME, "UPDATE cards SET customer_name = $1 WHERE id = $2") \
-	X(CARD_SET_SHARE, "UPDATE cards SET share_token = $1 WHERE id = $2") \
+	X(CARD_SET_SHARE, "UPDATE cards SET share_token = $1, " \
+	    "code_secret = $2 WHERE id = $3") \
 	X(CARD_CODE_USE, "UPDATE cards SET code_step_used = $1 " \
 	    "WHERE id = $2 AND code_step_used < $1") \
 	X(TXN_ADD, "INSERT INTO transactions(id, merchant_id, card_id, " \
@@ -427,9 +428,10 @@ lc_pg_card_set_name(struct lc_db *db, const char *id, const char *name)
 }
 
 int
-lc_pg_card_set_share(struct lc_db *db, const char *id, const char *token)
+lc_pg_card_set_share(struct lc_db *db, const char *id, const char *token,
+    const char *secret)
 {
-	return lc_pg_change(RUN(db, CARD_SET_SHARE, "ss", token, id));
+	return lc_pg_change(RUN(db, CARD_SET_SHARE, "sss", token, secret, id));
 }
 
 int

@@ -1821,10 +1821,11 @@ sq_card_set_name(struct lc_db *db, const char *id, const char *name)
 }
 
 static int
-sq_card_set_share(struct lc_db *db, const char *id, const char *token)
+sq_card_set_share(struct lc_db *db, const char *id, const char *token,
+    const char *secret)
 {
-	return change(db, lc_sq_prep(db, LC_SQL_CARD_SET_SHARE, "ss", token,
-	    id));
+	return change(db, lc_sq_prep(db, LC_SQL_CARD_SET_SHARE, "sss", token,
+	    secret, id));
 }
 
 static int

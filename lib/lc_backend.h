@@ -103,7 +103,7 @@
 	X(int, card_set_name, (struct lc_db *, const char *id, \
 	    const char *name)) \
 	X(int, card_set_share, (struct lc_db *, const char *id, \
-	    const char *token)) \
+	    const char *token, const char *secret)) \
 	X(int, card_code_use, (struct lc_db *, const char *id, int64_t step)) \
 	X(int, cards_count, (struct lc_db *, const struct lc_card_query *, \
 	    int64_t *total)) \

@@ -76,8 +76,9 @@
 /* A client's address as the throttle keeps it (REMOTE_ADDR; an IPv6
  * address with its zone fits), bytes: longer ones are cut. */
 #define LC_ADDR_MAX 64
-/* The setup code's guesses of all addresses together, in the window:
- * this many times one address's limit (login_max_failures). */
+/* The guesses of a secret of no account (the setup code, a card's
+ * time-based code) of all addresses together, in the window: this many
+ * times one address's limit (login_max_failures). */
 #define LC_SETUP_CODE_CAP 4
 
 /* Storage. */

@@ -363,6 +363,13 @@ int lc_card_code_form(const char *s);
  * 0, or -1 with CARD_CODE_REQUIRED or CARD_CODE_INVALID. */
 int lc_card_code_take(struct lc_dom *, const struct lc_card *card,
     const char *code);
+/* A claim's or a redemption's write w for card_id (as the client named
+ * it), under the guard of its code when one is sent and the setting is
+ * on: a wrong code counts as a failed guess (LC_GUARD_SECRET, key
+ * "card:" and the id), and too many are RATE_LIMITED before the write.
+ * lc_write's result. */
+int lc_card_code_write(struct lc_dom *, const char *card_id,
+    const char *code, const struct lc_write *w, json_object **answer);
 /* The text a card's page shows in its QR code when the setting is on:
  * the card's QR payload, '.', its current code. A till reads the payload
  * before the '.' as the card (lc_card_get), the digits after as the
@@ -436,8 +443,9 @@ enum lc_guard_kind {
 	/* An account's password: an address that logged in to it lately
 	 * has a limit of its own; all others share the account's. */
 	LC_GUARD_ACCOUNT,
-	/* A secret of no account (the setup code): a limit per address,
-	 * and LC_SETUP_CODE_CAP times it for all addresses together. */
+	/* A secret of no account (the setup code, a card's time-based
+	 * code): a limit per address, and LC_SETUP_CODE_CAP times it for
+	 * all addresses together. */
 	LC_GUARD_SECRET
 };
 struct lc_guard {

@@ -65,7 +65,8 @@
 	    "FROM cards c WHERE c.program_id = p.id) FROM programs p " \
 	    "WHERE p.merchant_id = ? ORDER BY p.rowid") \
 	X(CARD_SET_NAME, "UPDATE cards SET customer_name = ? WHERE id = ?") \
-	X(CARD_SET_SHARE, "UPDATE cards SET share_token = ? WHERE id = ?") \
+	X(CARD_SET_SHARE, "UPDATE cards SET share_token = ?, code_secret = ? " \
+	    "WHERE id = ?") \
 	X(CARD_CODE_USE, "UPDATE cards SET code_step_used = ? " \
 	    "WHERE id = ? AND code_step_used < ?") \
 	X(CARDS_COUNT, "SELECT count(*) FROM cards c " LC_CARD_SEARCH) \

@@ -273,9 +273,11 @@ int lc_db_card_updated(struct lc_db *, const struct lc_card *, int64_t *at);
 int lc_db_card_save(struct lc_db *, const struct lc_card *);
 int lc_db_card_set_status(struct lc_db *, const char *id, const char *status);
 int lc_db_card_set_name(struct lc_db *, const char *id, const char *name);
-/* A new share token: the old one names no card from the commit on.
- * A token another card has fails (-1): at 128 random bits, never. */
-int lc_db_card_set_share(struct lc_db *, const char *id, const char *token);
+/* A new share token and code secret: the old link names no card, the old
+ * secret makes no code, from the commit on. A token another card has
+ * fails (-1): at 128 random bits, never. */
+int lc_db_card_set_share(struct lc_db *, const char *id, const char *token,
+    const char *secret);
 /* Takes the card's code of time step step: 1, or 0 when a code of that
  * step or a later one was taken already (a replay). */
 int lc_db_card_code_use(struct lc_db *, const char *id, int64_t step);

@@ -3,8 +3,12 @@
  * detection, the bearer token check, the user's profile, and the write
  * scope of staff and owners.
  */
+#include <arpa/inet.h>
+#include <netinet/in.h>
+
 #include <ctype.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -69,6 +73,32 @@ lc_auth_hash_current(const char *mcf)
 
 	mcf_prefix(want);
 	return strncmp(mcf, want, LC_MCF_PREFIX_LEN) == 0;
+}
+
+/*
+ * After a wrong password against a hash of an older, cheaper setting, the
+ * work that setting spared, so that the account answers as slowly as any
+ * other and timing does not tell which accounts still have such a hash:
+ * the work grows with p, so a dummy of the missing p at the same N and r
+ * (a whole dummy for any other setting).
+ */
+static void dummy_mcf(char out[SCRYPT_MCF_LEN + 1]);
+static int check_password(const char *mcf, const char *password);
+static void
+pad_check(const char *mcf, const char *password)
+{
+	char dummy[SCRYPT_MCF_LEN + 1], p2[3];
+	unsigned n, r, p;
+
+	dummy_mcf(dummy);
+	if (sscanf(mcf, "$s1$%2x%2x%2x$", &n, &r, &p) == 3 &&
+	    n == LC_SCRYPT_LOG2N && r == LC_SCRYPT_R && p >= 1 &&
+	    p < LC_SCRYPT_P) {
+		/* "$s1$0e0805$": p's two hex digits are at 8. */
+		snprintf(p2, sizeof(p2), "%02x", LC_SCRYPT_P - p);
+		memcpy(dummy + 8, p2, 2);
+	}
+	(void)check_password(dummy, password);
 }
 
 /* The dummy hash, with the parameters of a hash made now, into out. */
@@ -317,12 +347,26 @@ login_key(const char *email, char out[LC_EMAIL_MAX + 8])
 	return 0;
 }
 
-/* The client's address as the guard keeps it ("" none), cut to fit. */
+/* The client's address as the guard keeps it ("" none), cut to fit. An
+ * IPv6 address is its /64, the network of one household or shop, as a
+ * device there draws a new address of it every day or so (privacy
+ * addresses) and a stranger may draw many. */
 static void
 client_addr(const struct lc_dom *dom, char out[LC_ADDR_MAX + 1])
 {
-	snprintf(out, LC_ADDR_MAX + 1, "%s", dom->client_addr != NULL ?
-	    dom->client_addr : "");
+	const char *a = dom->client_addr != NULL ? dom->client_addr : "";
+	unsigned char b[16];
+	char net[INET6_ADDRSTRLEN];
+
+	if (strchr(a, ':') != NULL && inet_pton(AF_INET6, a, b) == 1 &&
+	    !IN6_IS_ADDR_V4MAPPED((struct in6_addr *)b)) {
+		memset(b + 8, 0, 8);
+		if (inet_ntop(AF_INET6, b, net, sizeof(net)) != NULL) {
+			snprintf(out, LC_ADDR_MAX + 1, "%s/64", net);
+			return;
+		}
+	}
+	snprintf(out, LC_ADDR_MAX + 1, "%s", a);
 }
 
 /* Refuses (RATE_LIMITED), or says to wait or go, from the key's counts:
@@ -603,6 +647,8 @@ lc_login(struct lc_dom *dom, const char *email, const char *password,
 	dummy_mcf(dummy);
 	l.ok = check_password(l.found ? l.user.password_hash : dummy,
 	    password) && l.found;
+	if (l.found && !l.ok && !lc_auth_hash_current(l.user.password_hash))
+		pad_check(l.user.password_hash, password);
 	/* Only a right password is hashed anew (never a guess): a hash of
 	 * an older setting is made to today's while the password is at
 	 * hand. Failing that, the login goes on with the old one. */
@@ -669,6 +715,11 @@ refresh_rule(struct lc_dom *dom, void *arg)
 	if ((rc = lc_db_user_get(dom->db, tok.user_id, &u)) == -1 ||
 	    (rc == 1 && login_key(u.email, key) == 0 &&
 	    lc_db_known_add(dom->db, key, addr, dom->now_ms) == -1))
+		return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
+	/* The addresses known no longer go here too: a shop whose tills
+	 * only ever refresh keeps none past the refresh token's life. */
+	if (lc_db_known_prune(dom->db, dom->now_ms -
+	    lc_setting(dom->db, LC_SET_REFRESH_TTL) * 1000) == -1)
 		return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
 	return token_pair(dom, tok.user_id, tok.family, rf->t);
 }

@@ -43,7 +43,8 @@ static const struct lc_setting_info lc_settings[LC_SET__MAX] = {
 	[LC_SET_VOID_WINDOW] = { "void_window_minutes", 30, 0, 1440, 1 },
 	/* Whether a reward claim or a cashback redemption needs the current
 	 * time-based code of the customer's card page (1), so that a
-	 * photo of a printed card or a copied link cannot spend. */
+	 * photo of a printed card or a screenshot cannot spend (a copy of
+	 * the link can: it shows the codes; re-draw it). */
 	[LC_SET_CARD_CODE] = { "redeem_needs_card_code", 0, 0, 1, 1 },
 };
 
