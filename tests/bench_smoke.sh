@@ -52,7 +52,8 @@ checks() {
 	    'record \(cashback, 16 conn\)' 'record \(punch, 16 conn\)' \
 	    'history \(16 conn\)' 'sync 100 items \(1 conn\)' \
 	    "$ceil ceiling \\(1 conn\\)" 'till \(1 conn\) \+ 3 flushing' \
-	    '8 clients alone' '8 clients \+ 3 flushing' 'login \(8 conn\)'; do
+	    '8 clients alone' '8 clients \+ 3 flushing' 'login \(8 conn\)' \
+	    'password hash \(1 process\)'; do
 		like "$(row "$r")" "^$r +$num +$num +$num +0$" \
 		    "$backend: table row: ${r//\\/}, req/s p50 p99 and no bad answer"
 	done
@@ -66,6 +67,8 @@ checks() {
 	done
 	like "$(row 'login +[0-9]')" "^login +$num +$num " \
 	    "$backend: memory row: 8 concurrent logins"
+	like "$(row 'hash +[0-9]')" "^hash +$num +- .* $num MiB of it the hashing's" \
+	    "$backend: memory row: a password hash alone, and the hashing's part"
 	n=$(grep -cE "^goal .* ($num) \((>=|<=) $num\) (NOT )?met$" <<<"$out")
 	is "$n" 7 "$backend: seven goal lines, each with a figure and met or NOT met"
 	n=$(grep -cE "^bound .* $num( \(.*\))?$" <<<"$out")
@@ -77,13 +80,13 @@ checks() {
 	is "$(jq -r .backend "$dir/out.json")" "$backend" "$backend: the JSON names the backend"
 	is "$(jq -r '[.runs[] | .rps, .p50_ms, .p99_ms] | map(select(type != "number" or . < 0)) | length' "$dir/out.json")" 0 \
 	    "$backend: every run's req/s, p50 and p99 is a number"
-	is "$(jq -r '.runs | length' "$dir/out.json")" 14 "$backend: 14 runs in the JSON"
+	is "$(jq -r '.runs | length' "$dir/out.json")" 15 "$backend: 15 runs in the JSON"
 	is "$(jq -r --arg c "$ceil" '.runs[$c].rps | type' "$dir/out.json")" number \
 	    "$backend: the ceiling's run is $ceil"
-	is "$(jq -r '[.runs[] | .rps] | map(select(. > 0)) | length' "$dir/out.json")" 14 \
+	is "$(jq -r '[.runs[] | .rps] | map(select(. > 0)) | length' "$dir/out.json")" 15 \
 	    "$backend: every run answered requests"
-	is "$(jq -r '[.memory_kib[] | .rss, .pss, .rss_100k, .pss_100k, .pss_all | numbers | select(. > 0)] | length' "$dir/out.json")" 20 \
-	    "$backend: every memory figure is a number (6 responders after load, 3 after 100k keys, logins)"
+	is "$(jq -r '[.memory_kib[] | .rss, .pss, .rss_100k, .pss_100k, .pss_all | numbers | select(. > 0)] | length' "$dir/out.json")" 21 \
+	    "$backend: every memory figure is a number (6 responders after load, 3 after 100k keys, logins, a hash)"
 	is "$(jq -r '[.memory_kib[] | .status_100k | numbers | select(. >= 200 and . < 500)] | length' "$dir/out.json")" 3 \
 	    "$backend: the 100k-key requests were answered, and not with a server error"
 	is "$(jq -r '[.goals[] | numbers] | length' "$dir/out.json")" 7 "$backend: seven goal figures"

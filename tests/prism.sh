@@ -344,6 +344,11 @@ pc ok 404 "the barcode of an unknown card page" GET /api/v1/mycard/0123456789abc
 pc ok 404 "the link of an unknown card page" GET /api/v1/mycard/0123456789abcdef0123456789abcdef/link.svg
 pc route 405 "a card page with POST" POST "/api/v1/mycard/$SHARE_PUNCH" '{}'
 pc route 404 "the card pages' root" GET /api/v1/mycard
+# The discount card's link last: a re-draw ends it.
+pc ok 200 "a card page's new link, asked from the page" POST "/api/v1/mycard/$SHARE_DISC/redraw" '{}'
+pc ok 404 "the old link, re-drawn" POST "/api/v1/mycard/$SHARE_DISC/redraw" '{}'
+pc ok 404 "a new link for an unknown card page" POST /api/v1/mycard/0123456789abcdef0123456789abcdef/redraw
+pc bad 400 "a new link with a body not an object" POST "/api/v1/mycard/$SHARE_PUNCH/redraw" '[]'
 LT_TOKEN=$STAFF
 
 # Record.
@@ -577,6 +582,9 @@ pc ok 409 "adjust a deactivated card" POST "/api/v1/admin/cards/$DEMO_CASHBACK_C
 pc bad 400 "a bad card status" PATCH "/api/v1/admin/cards/$CARD" '{"status":"lost"}'
 pc ok 404 "change an unknown card" PATCH "/api/v1/admin/cards/$NIL" '{"status":"active"}'
 pc route 405 "POST on one card" POST "/api/v1/admin/cards/$CARD" '{}'
+pc ok 200 "a new link for a card" POST "/api/v1/admin/cards/$CARD/redraw" '{"idempotency_key":"pr-redraw"}'
+pc ok 200 "the same new link again (its key)" POST "/api/v1/admin/cards/$CARD/redraw" '{"idempotency_key":"pr-redraw"}'
+pc ok 404 "a new link for an unknown card" POST "/api/v1/admin/cards/$NIL/redraw" '{}'
 pc ok 200 "a card's QR code" GET "/api/v1/admin/cards/$CARD/qr.svg"
 pc ok 200 "a card's barcode" GET "/api/v1/admin/cards/$CARD/barcode.svg"
 pc ok 404 "an unknown card's barcode" GET "/api/v1/admin/cards/$NIL/barcode.svg"
