@@ -43,22 +43,32 @@ const int = (v) => (Number.isInteger(v) ? String(v) : '—');
 
 /* ---- the kept cards ---------------------------------------------------- */
 
-/* {current: token, cards: [{token, data, at, used, codes, qr, bar}]}:
- * data is the last answer's data, at when it came (ms), used when the card
- * was last shown, qr and bar the SVG texts of its codes (for offline),
- * codes what they encode. */
+/* {current: token, cards: [{token, data, at, used, codes, qr, bar, gone}],
+ * moved: {old token: new token}}: data is the last answer's data, at when
+ * it came (ms), used when the card was last shown, qr and bar the SVG
+ * texts of its codes (for offline), codes what they encode, gone set once
+ * the shop no longer knows the link; moved the links this phone re-drew,
+ * so an old bookmark finds the new link. */
 function loadStore() {
 	try {
 		const s = JSON.parse(localStorage.getItem(STORE) || 'null');
-		if (s && Array.isArray(s.cards))
-			return { current: TOKEN.test(s.current) ? s.current : null,
+		if (s && Array.isArray(s.cards)) {
+			const moved = {};
+			if (s.moved && typeof s.moved === 'object')
+				for (const [a, b] of Object.entries(s.moved))
+					if (TOKEN.test(a) && TOKEN.test(b)) moved[a] = b;
+			return { current: TOKEN.test(s.current) ? s.current : null, moved,
 				cards: s.cards.filter((c) => c && TOKEN.test(c.token) && c.data && typeof c.data === 'object') };
+		}
 	} catch (e) { /* unreadable: start afresh */ }
-	return { current: null, cards: [] };
+	return { current: null, cards: [], moved: {} };
 }
 function saveStore(st) {
 	st.cards.sort((a, b) => (b.used || 0) - (a.used || 0));
 	st.cards.length = Math.min(st.cards.length, MAX_CARDS);
+	/* The moves that still lead to a kept card. */
+	const kept = new Set(st.cards.map((c) => c.token));
+	st.moved = Object.fromEntries(Object.entries(st.moved || {}).filter(([, b]) => kept.has(b)));
 	for (let tries = 0; tries < 2; tries++) {
 		try {
 			localStorage.setItem(STORE, JSON.stringify(st));
@@ -292,7 +302,8 @@ function cardLabel(c, all) {
 	const d = c.data;
 	const base = [str(d.card_title) || 'Card', str(d.merchant_name)].filter(Boolean).join(' · ');
 	const twin = (all || []).some((o) => o !== c && str(o.data.card_title) === str(d.card_title) && str(o.data.merchant_name) === str(d.merchant_name));
-	return twin && str(d.customer_name) ? base + ' · ' + d.customer_name : base;
+	const label = twin && str(d.customer_name) ? base + ' · ' + d.customer_name : base;
+	return c.gone ? label + ' (old link, no longer works)' : label;
 }
 
 /* ---- talking to the server --------------------------------------------- */
@@ -337,6 +348,10 @@ function refresh() {
 			renderCard(entry, { live: true, serverTime: r.body.meta && r.body.meta.timestamp });
 			keepCodes(token);
 		} else if (r && r.status === 404) {
+			if (entry && !entry.gone) {
+				entry.gone = true;
+				saveStore(st);
+			}
 			unknownCard(token, !!entry);
 		} else {
 			const reason = !r && !navigator.onLine ? 'offline' : 'server';
@@ -380,8 +395,9 @@ async function keepCodes(token) {
 }
 
 function unknownCard(token, kept) {
-	showMessage('Card not found', 'This card link is not known to the shop.',
-	    'Check that you opened the whole link printed on your card, or ask at the shop.', { forget: kept });
+	showMessage('Card not found', 'This card link is not known to the shop (any more).',
+	    'The shop or the card\u2019s page may have replaced it with a new link, or it was not opened whole. Ask at the shop for your card\u2019s current link.' +
+	    (kept ? ' This phone\u2019s copy of the old link can be forgotten.' : ''), { forget: kept });
 	$('forget-button').dataset.token = token;
 }
 
@@ -404,6 +420,13 @@ function start() {
 			return;
 		}
 		token = f;
+		/* A link this phone re-drew: on to its new one. */
+		if (!entryOf(st, token) && st.moved && st.moved[token] && entryOf(st, st.moved[token])) {
+			token = st.moved[token];
+			history.replaceState(null, '', '#' + token);
+			$('relink-done').textContent = 'This card has a new link, made on this phone: the page uses it now. The old link no longer works.';
+			show('relink-done', true);
+		}
 	} else {
 		token = st.current && entryOf(st, st.current) ? st.current : st.cards.length ? st.cards[0].token : null;
 		if (token) history.replaceState(null, '', '#' + token);
@@ -472,6 +495,7 @@ async function redraw() {
 			entry.used = Date.now();
 		}
 		st.current = d.share_token;
+		st.moved = Object.assign({}, st.moved, { [token]: d.share_token });
 		saveStore(st);
 		redrawConfirm(false);
 		$('relink-done').textContent = 'This page has a new link now: bookmark it or add it to your home screen again. The old link no longer works.';

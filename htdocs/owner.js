@@ -2459,6 +2459,10 @@ function init() {
 		clearFormError($('setup-form'));
 		setSetupWay(!setupByProof, ev.currentTarget.dataset.byCommand === '1', true);
 	});
+	/* Ticked: the form's complaint about it is answered. */
+	$('setup-insecure-ok').addEventListener('change', (ev) => {
+		if (ev.currentTarget.checked) clearFormError($('setup-form'));
+	});
 	onSubmit($('login-form'), onLogin);
 	$('logout-button').addEventListener('click', logOut);
 	$('staff-logout').addEventListener('click', logOut);

@@ -383,6 +383,8 @@ async function onLogin(ev) {
 	const btn = $('login-submit');
 	busy(btn, true);
 	setMsg('login-error', null);
+	/* "You are logged out" is news no more once a login is tried. */
+	show('login-notice', false);
 	try {
 		const u = await api.login(email, password);
 		ss.removeItem(K.location);
@@ -601,6 +603,11 @@ function renderCard() {
 	if (!(active && pending > 0)) claimConfirm(false);
 	$('claim-info').textContent = pending > 0 ? plural(pending, 'reward is', 'rewards are') + ' waiting for this customer.' : '';
 	show('redeem-panel', active && d.card_type === 'cashback');
+	/* The shop wants the phone's code for these, and this scan had
+	 * none (a printed card, a typed number): said before the amounts. */
+	const needCode = !!(user && user.shop && user.shop.card_code_required) && !cardCodeOf(cardIdent);
+	show('claim-code-note', needCode);
+	show('redeem-code-note', needCode);
 	show('history-panel', true);
 }
 

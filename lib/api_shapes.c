@@ -242,6 +242,9 @@ lc_fmt_user(const struct lc_profile *p)
 	    p->staff_enrolment));
 	/* Whether and how long the till offers to void a sale. */
 	add(shop, "void_window_minutes", num(p->void_window));
+	/* Whether a claim or a redemption needs the phone's code, so a
+	 * till says so before the cashier types the amounts. */
+	add(shop, "card_code_required", json_object_new_boolean(p->card_code));
 	add(u, "shop", shop);
 	return u;
 }

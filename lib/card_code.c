@@ -113,6 +113,11 @@ same(const char *a, const char *b)
 	return d == 0;
 }
 
+/* The refusal of a code of the card's that was taken already: no guess
+ * (it proved the phone once), so the guard does not count it. */
+static const char used_msg[] = "This code was used already: wait for the "
+    "card page's next code (a new one each minute) and scan it.";
+
 int
 lc_card_code_take(struct lc_dom *dom, const struct lc_card *card,
     const char *code)
@@ -149,8 +154,7 @@ lc_card_code_take(struct lc_dom *dom, const struct lc_card *card,
 		used = 1;
 	}
 	return lc_dom_fail(dom, LC_E_CARD_CODE_INVALID, "card_code", used ?
-	    "This code was used already: wait for the card page's next code "
-	    "(a new one each minute) and scan it." : NULL);
+	    "%s" : NULL, used_msg);
 }
 
 /*
@@ -161,7 +165,8 @@ lc_card_code_take(struct lc_dom *dom, const struct lc_card *card,
  * about 10,000 windows, some 100 days, for an even chance. The guess is
  * settled in a write of its own: the claim's write is rolled back with
  * the wrong code. A request without a code has nothing to guess (the
- * rule answers CARD_CODE_REQUIRED).
+ * rule answers CARD_CODE_REQUIRED), nor has one of the card's codes
+ * taken already (a stale scan: it cannot be taken again anyway).
  */
 int
 lc_card_code_write(struct lc_dom *dom, const char *card_id, const char *code,
@@ -180,14 +185,16 @@ lc_card_code_write(struct lc_dom *dom, const char *card_id, const char *code,
 			snprintf(dom->err.field, sizeof(dom->err.field), "%s",
 			    "card_code");
 			snprintf(dom->err.msg, sizeof(dom->err.msg), "%s",
-			    "Too many wrong codes for this card: try again "
-			    "later, with the code on the customer's phone.");
+			    "Too many wrong codes for this card from this "
+			    "till: it takes none for this card for a while. "
+			    "Scan the QR code on the customer's phone later.");
 		}
 		return -1;
 	}
 	rc = lc_write(dom, w, answer);
 	lc_guard_abandon(dom, &g, rc == -1 &&
-	    dom->err.code == LC_E_CARD_CODE_INVALID);
+	    dom->err.code == LC_E_CARD_CODE_INVALID &&
+	    strcmp(dom->err.msg, used_msg) != 0);
 	return rc;
 }
 

@@ -421,6 +421,7 @@ struct lc_profile {
 	char public_url[LC_BYTES(LC_URL_MAX)];	/* "" when unset */
 	int staff_enrolment;
 	int64_t void_window;	/* minutes staff may void their own sale */
+	int card_code;		/* claims and redemptions need the code */
 };
 void lc_profile_free(struct lc_profile *);
 /* The user and the locations they act at: 0, or -1 (UNAUTHORIZED when

@@ -280,6 +280,7 @@ lc_profile_get(struct lc_dom *dom, const char *user_id, struct lc_profile *p)
 	    sizeof(p->public_url));
 	p->staff_enrolment = lc_setting(dom->db, LC_SET_STAFF_ENROLMENT) == 1;
 	p->void_window = lc_setting(dom->db, LC_SET_VOID_WINDOW);
+	p->card_code = lc_setting(dom->db, LC_SET_CARD_CODE) == 1;
 	return 0;
 }
 
@@ -322,14 +323,22 @@ struct guard_reserve {
 	int64_t oldest_pending;
 };
 
-/* RATE_LIMITED, Retry-After: whole seconds, rounded up, until when. */
+/* RATE_LIMITED, Retry-After: whole seconds, rounded up, until when;
+ * the message says whom it stops, so the owner locked out by their own
+ * typos knows where a login still works. */
 static int
-guard_refuse(struct lc_dom *dom, int64_t when)
+guard_refuse(struct lc_dom *dom, const struct lc_guard *g, int64_t when)
 {
 	dom->err.retry_after = (long)((when - dom->now_ms + 999) / 1000);
 	if (dom->err.retry_after < 1)
 		dom->err.retry_after = 1;
-	return lc_dom_fail(dom, LC_E_RATE_LIMITED, NULL, NULL);
+	if (g->kind == LC_GUARD_ACCOUNT)
+		return lc_dom_fail(dom, LC_E_RATE_LIMITED, NULL, "Too many "
+		    "wrong passwords for this account from here, lately. A "
+		    "till or computer that has logged in to it in the last "
+		    "days can still log in.");
+	return lc_dom_fail(dom, LC_E_RATE_LIMITED, NULL, "Too many wrong "
+	    "codes from here, lately.");
 }
 
 /* The guard's key of an account's logins, the e-mail in one case: 0, or
@@ -399,10 +408,10 @@ guard_decide(struct lc_dom *dom, struct guard_reserve *gr)
 	    NULL, since, stale, &all) == -1))
 		return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
 	if (own.failures >= max)
-		return guard_refuse(dom, own.oldest + window);
+		return guard_refuse(dom, g, own.oldest + window);
 	if (all.failures >= cap) {
 		g->capped = 1;
-		return guard_refuse(dom, all.oldest + window);
+		return guard_refuse(dom, g, all.oldest + window);
 	}
 	own_full = own.failures + own.pending >= max;
 	all_full = all.failures + all.pending >= cap;

@@ -437,7 +437,7 @@ async function main() {
 		for (const w of ['Demo Coffee', 'Ann Smith', 'Demo Customer', 'Coffee Card', 'Cashback', E.PUNCH_BARCODE])
 			if (t.body.includes(w)) throw new Error('shows ' + w + ': ' + t.body);
 		if (t.imgs || t.card || t.forget || t.shop !== 'Loyalty card' || t.title !== 'Your loyalty card' ||
-		    !t.body.includes('This card link is not known to the shop.')) throw new Error(JSON.stringify(t));
+		    !t.body.includes('This card link is not known to the shop') || !t.body.includes('new link')) throw new Error(JSON.stringify(t));
 		if ((await ev(`kept().cards.map((c) => c.token)`)).includes(UNKNOWN)) throw new Error('the unknown token was kept');
 		const bad = await ev(A11Y);
 		if (bad.length) throw new Error(bad.join('\n'));
@@ -531,6 +531,12 @@ async function main() {
 		if (bad.length) throw new Error(bad.join('\n'));
 	});
 	await saveShot('card-new-link');
+
+	await step('the old link on the phone that re-drew it: the page moves on to the new link and says so', async () => {
+		await open(E.PUNCH_TOKEN);
+		await waitFor(`location.hash === '#' + ${JSON.stringify(newToken)} && vis('#relink-done') && text('#relink-done').includes('made on this phone')`, 15000);
+		return ev(cardShown('Coffee Card'));
+	});
 
 	await step('redeem_needs_card_code on: the QR code holds the card\u2019s payload and its current time-based code (checked with Python\u2019s scrypt)', async () => {
 		if (!newToken) throw new Error('no new link');

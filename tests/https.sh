@@ -161,7 +161,7 @@ B.run(async () => {
 			await viewport(w, 900);
 			await open(LAN + 'index.html');
 			await shot('till-http-lan-' + w);
-			return ev(`vis('#http-warning') && text('#http-warning').includes('Not a secure connection') && text('#http-warning').includes('https://')`);
+			return ev(`vis('#http-warning') && text('#http-warning').includes('Not a secure connection') && text('#http-warning').includes('https://') && $('#http-warning').getBoundingClientRect().height < 100`);
 		});
 	}
 	await step('the back office over http by a local network\'s name warns, and its set-up asks for "I understand"', async () => {

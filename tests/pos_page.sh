@@ -257,10 +257,17 @@ async function main() {
 		return waitFor(`vis('#redeem-amount-error') && text('#redeem-amount-error').includes('0.19')`);
 	});
 
-	await step('redeem_needs_card_code on: the code of a card page\u2019s QR goes with the redemption as card_code; the printed QR is refused, saying to scan the phone', async () => {
+	/* The till's profile read again (a reload asks auth/me): the shop's
+	 * card_code_required as the setting now is. */
+	const reloadShop = async (on) => {
+		await S('Page.reload');
+		await waitFor(`document.readyState === 'complete' && vis('#pos-view') && JSON.parse(sessionStorage.getItem('pos.user')).shop.card_code_required === ${on}`, 15000);
+	};
+	await step('redeem_needs_card_code on: the till says so at a printed card\u2019s lookup; the code of a card page\u2019s QR goes with the redemption as card_code; the printed QR is refused, saying to scan the phone', async () => {
 		const { execFileSync } = require('child_process');
 		execFileSync(E.POS_ADMIN, ['--db', E.POS_DB, 'setting', 'set', 'redeem_needs_card_code', '1'], { stdio: 'ignore' });
 		try {
+			await reloadShop(true);
 			const secret = execFileSync('sqlite3', ['-cmd', '.timeout 5000', E.POS_DB,
 			    "SELECT code_secret FROM cards WHERE id = '" + E.CASH_ID + "'"], { encoding: 'utf8' }).trim();
 			/* The card page's code of this minute, by Python's scrypt
@@ -270,6 +277,9 @@ async function main() {
 			    'print("%06d" % ((int.from_bytes(d,"big")&0x7fffffff)%1000000))', secret], { encoding: 'utf8' }).trim();
 			await lookupCard(E.CASH_QR);
 			await waitFor(`text('#card-title') === 'Cashback Club' && vis('#redeem-panel')`);
+			if (!await ev(`vis('#redeem-code-note') && text('#redeem-code-note').includes('scan the QR code on their card page')`))
+				throw new Error('no word of the phone\'s code before the amounts');
+			await shot('till-card-code-needed');
 			await ev(`fill('#redeem-purchase', '10') && fill('#redeem-amount', '0.05') && submit('#redeem-submit')`);
 			await waitFor(`text('#result').includes('Cashback not redeemed')`);
 			const t = await resultText();
@@ -277,7 +287,7 @@ async function main() {
 			    await ev(`$('#result [data-code]').dataset.code`) !== 'CARD_CODE_REQUIRED') throw new Error(t);
 			const n = redeemBodies.length;
 			await lookupCard(E.CASH_QR + '.' + code);
-			await waitFor(`text('#card-title') === 'Cashback Club' && vis('#redeem-panel')`);
+			await waitFor(`text('#card-title') === 'Cashback Club' && vis('#redeem-panel') && !vis('#redeem-code-note')`);
 			await ev(`fill('#redeem-purchase', '10') && fill('#redeem-amount', '0.05') && submit('#redeem-submit')`);
 			await waitFor(`text('#result').includes('Cashback used') || text('#result').includes('not redeemed')`);
 			const sentBody = JSON.parse(redeemBodies[redeemBodies.length - 1] || '{}');
@@ -286,6 +296,7 @@ async function main() {
 			if (!r.includes('Cashback used 0.05')) throw new Error(r);
 		} finally {
 			execFileSync(E.POS_ADMIN, ['--db', E.POS_DB, 'setting', 'set', 'redeem_needs_card_code', '0'], { stdio: 'ignore' });
+			await reloadShop(false);
 		}
 	});
 
