@@ -27,18 +27,7 @@
 int
 lc_card_secret(char out[LC_CODE_SECRET_LEN + 1])
 {
-	static const char hex[] = "0123456789abcdef";
-	unsigned char b[LC_CODE_SECRET_LEN / 2];
-	size_t i;
-
-	if (lc_random(b, sizeof(b)) == -1)
-		return -1;
-	for (i = 0; i < sizeof(b); i++) {
-		out[2 * i] = hex[b[i] >> 4];
-		out[2 * i + 1] = hex[b[i] & 0x0f];
-	}
-	out[LC_CODE_SECRET_LEN] = '\0';
-	return 0;
+	return lc_random_hex(out, LC_CODE_SECRET_LEN);
 }
 
 int64_t

@@ -28,6 +28,9 @@ int lc_admin_migrate_to(struct lc_db *src, struct lc_db *dst);
 
 /* util.c */
 int lc_random(void *buf, size_t len);			/* 0 or -1 */
+/* nhex random lowercase hex characters (an even number, at most 128) and
+ * a NUL into out: 0, or -1. */
+int lc_random_hex(char *out, size_t nhex);
 int lc_uuid(char out[LC_ID_LEN + 1]);			/* 0 or -1 */
 /* A version 4 UUID's text of 16 bytes (its version and variant set). */
 void lc_uuid_text(unsigned char b[16], char out[LC_ID_LEN + 1]);

@@ -33,6 +33,24 @@ lc_random(void *buf, size_t len)
 	return 0;
 }
 
+int
+lc_random_hex(char *out, size_t nhex)
+{
+	static const char hex[] = "0123456789abcdef";
+	unsigned char b[64];
+	size_t i;
+
+	if (nhex % 2 != 0 || nhex / 2 > sizeof(b) ||
+	    lc_random(b, nhex / 2) == -1)
+		return -1;
+	for (i = 0; i < nhex / 2; i++) {
+		out[2 * i] = hex[b[i] >> 4];
+		out[2 * i + 1] = hex[b[i] & 0x0f];
+	}
+	out[nhex] = '\0';
+	return 0;
+}
+
 /* The 8-4-4-4-12 hex form, by hand: every request makes an id (its
  * request id), and snprintf's sixteen conversions showed in a lookup's
  * profile. */

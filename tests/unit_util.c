@@ -542,6 +542,24 @@ test_csv(void)
 	csv_is("a;\"=b", "\"a;'\"\"=b\",", "a quote after a semicolon gets a ' (it would open a cell)");
 }
 
+/* Random hex: its length, its alphabet, two draws differing; odd and
+ * oversized lengths refused. */
+static void
+test_random_hex(void)
+{
+	char a[129], b[129], c[4];
+
+	is_int(lc_random_hex(a, 40), 0, "random hex: 40 made");
+	is_int((int)strlen(a), 40, "random hex: 40 characters");
+	is_int((int)strspn(a, "0123456789abcdef"), 40,
+	    "random hex: lowercase hex only");
+	is_int(lc_random_hex(b, 40), 0, "random hex: another");
+	ok(strcmp(a, b) != 0, "random hex: two draws differ");
+	is_int(lc_random_hex(a, 128), 0, "random hex: 128 made");
+	is_int(lc_random_hex(c, 3), -1, "random hex: an odd length refused");
+	is_int(lc_random_hex(a, 130), -1, "random hex: over 128 refused");
+}
+
 /* A card's time-based code (lib/card_code.c): the codes of steps 0 to 9
  * (the first ten minutes of 1970) for the secret "12345678901234567890",
  * by Python's hashlib.scrypt, not ours:
@@ -584,6 +602,7 @@ test_card_code(void)
 int
 main(void)
 {
+	test_random_hex();
 	test_card_code();
 	test_csv();
 	test_uuid();
