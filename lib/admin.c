@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "lc_int.h"
+#include "lc_http.h"
 #include "lc_conf.h"
 
 #define MAX_OPTS 32
@@ -447,7 +447,7 @@ card_print(struct lc_db *db, const struct opts *o)
 	q.offset = (page - 1) * 100;
 	if (lc_db_cards(db, &q, sheet_add, sh) != 0)
 		rc = fail("%s", "cannot read the cards");
-	else if (lc_card_sheet(stdout, shop, sh->cards, sh->n,
+	else if (lc_image_sheet(stdout, shop, sh->cards, sh->n,
 	    print_base(db, base, sizeof(base))) == -1)
 		rc = fail("%s", "cannot write the sheet");
 	else
@@ -466,7 +466,7 @@ card_svg(struct lc_db *db, struct cmd *c)
 	if (lc_db_merchant_name(db, c->card.merchant_id, shop,
 	    sizeof(shop)) != 1)
 		return fail("%s", "cannot read the shop's name");
-	rc = lc_card_svg(c->svg, shop, &c->card, print_base(db, base,
+	rc = lc_image_card(c->svg, shop, &c->card, print_base(db, base,
 	    sizeof(base)));
 	if (fclose(c->svg) != 0 || rc == -1)
 		rc = fail("cannot write %s", opt(&c->o, "svg"));

@@ -30,7 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lc_int.h"
+#include "lc_core.h"
 #include "lc_pg.h"
 #include "lc_sqlite.h"
 

@@ -6,7 +6,7 @@
  */
 #include <string.h>
 
-#include "lc_int.h"
+#include "lc_http.h"
 
 #define DAY_MS 86400000LL
 #define PAGE_MAX 500
@@ -179,7 +179,7 @@ lc_h_admin_audit(struct lc_ctx *ctx)
 		json_object_put(a);
 		return lc_fail(ctx, LC_E_DATABASE, NULL, NULL);
 	}
-	ctx->out = lc_fmt_one("entries", a);
+	ctx->out = lc_view_one("entries", a);
 	json_object_object_add(ctx->out, "pagination",
 	    lc_fmt_pagination(page, size, total));
 	return 0;

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "lc_int.h"
+#include "lc_http.h"
 
 /* A backup changes nothing; its write is its row of the audit trail. */
 static int

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lc_int.h"
+#include "lc_http.h"
 
 #define PAGE_SIZE_MAX 100
 #define SHEET_MAX 100
@@ -62,7 +62,7 @@ issue_answer(void *arg)
 
 	for (i = 0; i < cw->n; i++)
 		json_object_array_add(a, lc_fmt_owner_card(&cw->cards[i]));
-	return lc_fmt_one("cards", a);
+	return lc_view_one("cards", a);
 }
 
 static int
@@ -85,7 +85,7 @@ redraw_rule(struct lc_dom *dom, void *arg)
 static json_object *
 one_answer(void *arg)
 {
-	return lc_fmt_one("card",
+	return lc_view_one("card",
 	    lc_fmt_owner_card(&((struct card_write *)arg)->cards[0]));
 }
 
@@ -134,7 +134,7 @@ issue(struct lc_ctx *ctx, struct card_write *cw)
 		    "customer_name is required");
 	if ((rc = lc_write(&ctx->dom, &w, &ctx->out)) == -1)
 		return -1;
-	lc_idempotent(ctx, rc);
+	lc_fmt_idempotent(ctx, rc);
 	return 0;
 }
 
@@ -184,7 +184,7 @@ list(struct lc_ctx *ctx)
 		json_object_put(a);
 		return lc_fail(ctx, LC_E_DATABASE, NULL, NULL);
 	}
-	ctx->out = lc_fmt_one("cards", a);
+	ctx->out = lc_view_one("cards", a);
 	json_object_object_add(ctx->out, "pagination",
 	    lc_fmt_pagination(page, size, total));
 	return 0;
@@ -270,7 +270,7 @@ sheet(struct lc_ctx *ctx)
 	}
 	if ((f = lc_raw(ctx, "text/html; charset=utf-8")) == NULL)
 		goto out;
-	if (lc_card_sheet(f, shop, sh.cards, sh.n, lc_setting_text(ctx->dom.db,
+	if (lc_image_sheet(f, shop, sh.cards, sh.n, lc_setting_text(ctx->dom.db,
 	    LC_SET_PUBLIC_URL, base, sizeof(base))) == -1) {
 		lc_fail(ctx, LC_E_INTERNAL, NULL, NULL);
 		goto out;
@@ -289,8 +289,8 @@ image(struct lc_ctx *ctx, const struct lc_card *c, const char *what)
 
 	if ((f = lc_raw(ctx, "image/svg+xml")) == NULL)
 		return -1;
-	if ((strcmp(what, "/qr.svg") == 0 ? lc_qr_svg(f, c->qr) :
-	    lc_barcode_svg(f, c->barcode)) == -1)
+	if ((strcmp(what, "/qr.svg") == 0 ? lc_image_qr(f, c->qr) :
+	    lc_image_barcode(f, c->barcode)) == -1)
 		return lc_fail(ctx, LC_E_INTERNAL, NULL, NULL);
 	return 0;
 }
@@ -367,7 +367,7 @@ adjust(struct lc_ctx *ctx, const char *id)
 	    signed_money(e, ctx->in, "cashback_amount", &q->cashback,
 	    &has_cash) == -1 ||
 	    lc_in_str(e, ctx->in, "reason", 1, LC_NOTES_MAX, &q->reason) == -1 ||
-	    lc_reason_check(e, q->reason) == -1 ||
+	    lc_void_reason_check(e, q->reason) == -1 ||
 	    lc_in_str(e, ctx->in, "location_id", 0, LC_REF_MAX,
 	    &q->location_id) == -1 ||
 	    lc_in_key(e, ctx->in, 0, &q->key) == -1)
@@ -385,7 +385,7 @@ adjust(struct lc_ctx *ctx, const char *id)
 	w.key = q->key;
 	if ((rc = lc_write(&ctx->dom, &w, &ctx->out)) == -1)
 		goto out;
-	lc_idempotent(ctx, rc);
+	lc_fmt_idempotent(ctx, rc);
 	ret = 0;
 out:
 	free(aw);
@@ -438,7 +438,7 @@ lc_h_admin_cards(struct lc_ctx *ctx)
 		w.action = "card.redraw";
 		if ((rc = lc_write(&ctx->dom, &w, &ctx->out)) == -1)
 			goto out;
-		lc_idempotent(ctx, rc);
+		lc_fmt_idempotent(ctx, rc);
 		ret = 0;
 		goto out;
 	}

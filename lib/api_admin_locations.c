@@ -4,7 +4,7 @@
  */
 #include <string.h>
 
-#include "lc_int.h"
+#include "lc_http.h"
 
 struct loc_write {
 	const char *id, *name;
@@ -32,14 +32,14 @@ rename_rule(struct lc_dom *dom, void *arg)
 static json_object *
 answer(void *arg)
 {
-	return lc_fmt_one("location",
-	    lc_fmt_location(&((struct loc_write *)arg)->l));
+	return lc_view_one("location",
+	    lc_view_location(&((struct loc_write *)arg)->l));
 }
 
 static int
 list_one(void *arg, const struct lc_location *l)
 {
-	json_object_array_add(arg, lc_fmt_location(l));
+	json_object_array_add(arg, lc_view_location(l));
 	return 0;
 }
 
@@ -63,7 +63,7 @@ lc_h_admin_locations(struct lc_ctx *ctx)
 				json_object_put(a);
 				return lc_fail(ctx, LC_E_DATABASE, NULL, NULL);
 			}
-			ctx->out = lc_fmt_one("locations", a);
+			ctx->out = lc_view_one("locations", a);
 			return 0;
 		}
 		if (!lc_method_is(ctx, "POST"))
@@ -75,7 +75,7 @@ lc_h_admin_locations(struct lc_ctx *ctx)
 		    lc_in_key(&ctx->dom.err, ctx->in, 0, &w.key) == -1 ||
 		    (rc = lc_write(&ctx->dom, &w, &ctx->out)) == -1)
 			return -1;
-		lc_idempotent(ctx, rc);
+		lc_fmt_idempotent(ctx, rc);
 		return 0;
 	}
 	if (lc_path_id(ctx, id, &rest) == -1)

@@ -6,7 +6,7 @@
  */
 #include <string.h>
 
-#include "lc_int.h"
+#include "lc_http.h"
 
 struct prog_write {
 	const char *id;
@@ -45,13 +45,13 @@ answer(void *arg)
 {
 	struct prog_write *pw = arg;
 
-	return lc_fmt_one("program", lc_fmt_program(&pw->p, pw->cards));
+	return lc_view_one("program", lc_view_program(&pw->p, pw->cards));
 }
 
 static int
 list_one(void *arg, const struct lc_program *p, int64_t cards)
 {
-	json_object_array_add(arg, lc_fmt_program(p, cards));
+	json_object_array_add(arg, lc_view_program(p, cards));
 	return 0;
 }
 
@@ -181,7 +181,7 @@ add(struct lc_ctx *ctx, struct prog_write *pw, struct lc_write *w)
 	}
 	if ((rc = lc_write(&ctx->dom, w, &ctx->out)) == -1)
 		return -1;
-	lc_idempotent(ctx, rc);
+	lc_fmt_idempotent(ctx, rc);
 	return 0;
 }
 
@@ -249,7 +249,7 @@ lc_h_admin_programs(struct lc_ctx *ctx)
 				json_object_put(a);
 				return lc_fail(ctx, LC_E_DATABASE, NULL, NULL);
 			}
-			ctx->out = lc_fmt_one("programs", a);
+			ctx->out = lc_view_one("programs", a);
 			return 0;
 		}
 		if (!lc_method_is(ctx, "POST"))

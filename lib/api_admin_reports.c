@@ -6,7 +6,7 @@
  */
 #include <string.h>
 
-#include "lc_int.h"
+#include "lc_http.h"
 
 #define DAY_MS 86400000LL
 #define BUCKET_MS 900000LL
@@ -331,7 +331,7 @@ transactions(struct lc_ctx *ctx)
 		json_object_put(a);
 		return lc_fail(ctx, LC_E_DATABASE, NULL, NULL);
 	}
-	ctx->out = lc_fmt_one("transactions", a);
+	ctx->out = lc_view_one("transactions", a);
 	json_object_object_add(ctx->out, "pagination",
 	    lc_fmt_pagination(page, size, total));
 	return 0;

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "lc_conf.h"
-#include "lc_int.h"
+#include "lc_http.h"
 
 struct set_write {
 	json_object *in;
@@ -85,7 +85,7 @@ settings(struct lc_db *db)
 		}
 		json_object_array_add(a, o);
 	}
-	return lc_fmt_one("settings", a);
+	return lc_view_one("settings", a);
 }
 
 int

@@ -5,7 +5,7 @@
  */
 #include <string.h>
 
-#include "lc_int.h"
+#include "lc_http.h"
 
 struct user_write {
 	const char *id;
@@ -38,13 +38,13 @@ update_rule(struct lc_dom *dom, void *arg)
 static json_object *
 answer(void *arg)
 {
-	return lc_fmt_one("user", lc_fmt_staff(&((struct user_write *)arg)->u));
+	return lc_view_one("user", lc_view_staff(&((struct user_write *)arg)->u));
 }
 
 static int
 list_one(void *arg, const struct lc_user *u)
 {
-	json_object_array_add(arg, lc_fmt_staff(u));
+	json_object_array_add(arg, lc_view_staff(u));
 	return 0;
 }
 
@@ -111,7 +111,7 @@ add(struct lc_ctx *ctx, struct user_write *uw, struct lc_write *w)
 	    name != NULL ? name : "");
 	if ((rc = lc_write(&ctx->dom, w, &ctx->out)) == -1)
 		return -1;
-	lc_idempotent(ctx, rc);
+	lc_fmt_idempotent(ctx, rc);
 	return 0;
 }
 
@@ -157,7 +157,7 @@ lc_h_admin_users(struct lc_ctx *ctx)
 				json_object_put(a);
 				return lc_fail(ctx, LC_E_DATABASE, NULL, NULL);
 			}
-			ctx->out = lc_fmt_one("users", a);
+			ctx->out = lc_view_one("users", a);
 			return 0;
 		}
 		if (!lc_method_is(ctx, "POST"))

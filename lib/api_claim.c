@@ -1,7 +1,7 @@
 /* POST /api/v1/rewards/claim: the oldest pending reward of a punch card. */
 #include <string.h>
 
-#include "lc_int.h"
+#include "lc_http.h"
 
 struct claim_write {
 	struct lc_claim q;

@@ -6,7 +6,7 @@
  */
 #include <string.h>
 
-#include "lc_int.h"
+#include "lc_http.h"
 
 struct enrol_write {
 	struct lc_enrol en;
@@ -77,7 +77,7 @@ enrol(struct lc_ctx *ctx)
 	    lc_enrol_scope(&ctx->dom, &ew.en.location_id) == -1 ||
 	    (rc = lc_write(&ctx->dom, &w, &ctx->out)) == -1)
 		return -1;
-	lc_idempotent(ctx, rc);
+	lc_fmt_idempotent(ctx, rc);
 	ctx->status = rc == 1 ? 200 : 201;
 	return 0;
 }

@@ -6,7 +6,7 @@
  */
 #include <string.h>
 
-#include "lc_int.h"
+#include "lc_http.h"
 
 #define PAGE_SIZE_MAX 100
 #define PAGE_MAX 999999999999999LL	/* 15 digits: (page - 1) * 100 fits */

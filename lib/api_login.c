@@ -1,5 +1,5 @@
 /* POST /api/v1/auth/login: tokens and the user object for a password. */
-#include "lc_int.h"
+#include "lc_http.h"
 
 int
 lc_h_login(struct lc_ctx *ctx)

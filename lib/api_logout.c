@@ -2,14 +2,14 @@
  * POST /api/v1/auth/logout: ends the login of the bearer access token
  * and of the body's refresh_token (either may be left out).
  */
-#include "lc_int.h"
+#include "lc_http.h"
 
 int
 lc_h_logout(struct lc_ctx *ctx)
 {
 	const char *access, *refresh;
 
-	if (lc_bearer(ctx, 0, &access) == -1 ||
+	if (lc_serve_bearer(ctx, 0, &access) == -1 ||
 	    lc_in_str(&ctx->dom.err, ctx->in, "refresh_token", 0, 512,
 	    &refresh) == -1 || lc_logout(&ctx->dom, access, refresh) == -1)
 		return -1;

@@ -1,5 +1,5 @@
 /* POST /api/v1/cards/lookup: a card and its balance, by QR or barcode. */
-#include "lc_int.h"
+#include "lc_http.h"
 
 int
 lc_h_lookup(struct lc_ctx *ctx)

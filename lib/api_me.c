@@ -1,5 +1,5 @@
 /* GET /api/v1/auth/me: the caller's user object. */
-#include "lc_int.h"
+#include "lc_http.h"
 
 int
 lc_h_me(struct lc_ctx *ctx)

@@ -14,7 +14,7 @@
  */
 #include <string.h>
 
-#include "lc_int.h"
+#include "lc_http.h"
 
 /* The images never change for a card: its holder's browser keeps them. */
 #define IMAGE_CACHE "private, max-age=86400"
@@ -75,9 +75,9 @@ image(struct lc_ctx *ctx, const struct lc_card *c, enum image what)
 	/* The link follows public_url, which the owner may set any day;
 	 * a coded QR is good for minutes. */
 	ctx->raw_cache = what == IMG_LINK || coded ? "no-store" : IMAGE_CACHE;
-	rc = coded ? lc_qr_svg(f, link) :
-	    what == IMG_QR ? lc_qr_svg(f, c->qr) : what == IMG_BARCODE ?
-	    lc_barcode_svg(f, c->barcode) : lc_qr_svg(f, link);
+	rc = coded ? lc_image_qr(f, link) :
+	    what == IMG_QR ? lc_image_qr(f, c->qr) : what == IMG_BARCODE ?
+	    lc_image_barcode(f, c->barcode) : lc_image_qr(f, link);
 	if (rc == -1)
 		return lc_fail(ctx, LC_E_INTERNAL, NULL, NULL);
 	return 0;

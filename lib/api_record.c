@@ -4,7 +4,7 @@
  */
 #include <string.h>
 
-#include "lc_int.h"
+#include "lc_http.h"
 
 int
 lc_purchase_read(struct lc_error *e, json_object *obj, int64_t now,

@@ -4,7 +4,7 @@
  */
 #include <string.h>
 
-#include "lc_int.h"
+#include "lc_http.h"
 
 struct redeem_write {
 	struct lc_redeem q;

@@ -1,5 +1,5 @@
 /* POST /api/v1/auth/refresh: a new token pair for a refresh token. */
-#include "lc_int.h"
+#include "lc_http.h"
 
 int
 lc_h_refresh(struct lc_ctx *ctx)

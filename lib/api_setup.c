@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "lc_conf.h"
-#include "lc_int.h"
+#include "lc_http.h"
 
 /* What the host's layout lets others reach (lc_conf_hosting). */
 static int

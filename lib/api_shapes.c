@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "lc_conf.h"
-#include "lc_int.h"
+#include "lc_http.h"
 
 static void
 add(json_object *o, const char *k, json_object *v)
@@ -420,68 +420,6 @@ lc_fmt_redrawn(const struct lc_card *c, const char *link)
 /* The owner's objects. */
 
 json_object *
-lc_fmt_location(const struct lc_location *l)
-{
-	json_object *o = json_object_new_object();
-
-	add(o, "id", str(l->id));
-	add(o, "name", str(l->name));
-	add(o, "created_at", lc_json_time(l->created_at));
-	return o;
-}
-
-json_object *
-lc_fmt_staff(const struct lc_user *u)
-{
-	json_object *o = json_object_new_object();
-
-	add(o, "id", str(u->id));
-	add(o, "email", str(u->email));
-	add(o, "name", u->display_name[0] ? str(u->display_name) : NULL);
-	add(o, "user_type", str(u->is_owner ? "owner" : "system_user"));
-	add(o, "location_id", u->is_owner || !u->location_id[0] ? NULL :
-	    str(u->location_id));
-	add(o, "disabled", json_object_new_boolean(u->disabled));
-	add(o, "created_at", lc_json_time(u->created_at));
-	return o;
-}
-
-json_object *
-lc_fmt_program(const struct lc_program *p, int64_t cards)
-{
-	json_object *o = json_object_new_object(), *ts, *t;
-	int i;
-
-	add(o, "id", str(p->id));
-	add(o, "type", str(p->type));
-	add(o, "title", str(p->title));
-	add(o, "card_count", num(cards));
-	if (strcmp(p->type, "punch") == 0) {
-		add(o, "punch_requirement", num(p->punch_requirement));
-		add(o, "reward_title", str(p->reward_title));
-		add(o, "reward_description", str(p->reward_description));
-		add(o, "reward_amount", lc_json_money(p->reward_amount));
-		add(o, "cooldown_seconds", num(p->cooldown_seconds));
-		add(o, "max_punches_per_purchase", p->max_punches > 0 ?
-		    num(p->max_punches) : NULL);
-		return o;
-	}
-	if (strcmp(p->type, "cashback") == 0)
-		add(o, "expiry_days", p->expiry_days > 0 ?
-		    num(p->expiry_days) : NULL);
-	ts = json_object_new_array();
-	for (i = 0; i < p->ntiers; i++) {
-		t = json_object_new_object();
-		add(t, "name", str(p->tiers[i].name));
-		add(t, "min_spend", lc_json_money(p->tiers[i].min_spend));
-		add(t, "rate", lc_json_rate(p->tiers[i].rate_bp));
-		json_object_array_add(ts, t);
-	}
-	add(o, "tiers", ts);
-	return o;
-}
-
-json_object *
 lc_fmt_owner_card(const struct lc_card *c)
 {
 	json_object *o = lc_fmt_card(c);
@@ -507,17 +445,8 @@ lc_fmt_pagination(int64_t page, int64_t size, int64_t total)
 }
 
 /* One key holding one value: {"location": {...}}. */
-json_object *
-lc_fmt_one(const char *key, json_object *v)
-{
-	json_object *o = json_object_new_object();
-
-	add(o, key, v);
-	return o;
-}
-
 void
-lc_idempotent(struct lc_ctx *ctx, int rc)
+lc_fmt_idempotent(struct lc_ctx *ctx, int rc)
 {
 	add(ctx->out, "idempotent", json_object_new_boolean(rc == 1));
 }

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <sys/resource.h>
 
-#include "lc_int.h"
+#include "lc_http.h"
 
 /* A sync process's share of the processor beside the tills selling:
  * its batches wait for no customer (a nice value; a process may lower

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lc_int.h"
+#include "lc_http.h"
 
 struct void_write {
 	struct lc_void q;
@@ -138,7 +138,7 @@ void_post(struct lc_ctx *ctx)
 	if (lc_in_str(e, ctx->in, "transaction_id", 1, LC_REF_MAX,
 	    &q->txn_id) == -1 ||
 	    lc_in_str(e, ctx->in, "reason", 1, LC_NOTES_MAX, &q->reason) == -1 ||
-	    lc_reason_check(e, q->reason) == -1 ||
+	    lc_void_reason_check(e, q->reason) == -1 ||
 	    lc_in_str(e, ctx->in, "location_id", 1, LC_REF_MAX,
 	    &q->location_id) == -1 ||
 	    lc_in_str(e, ctx->in, "staff_user_id", 1, LC_REF_MAX,
@@ -150,20 +150,9 @@ void_post(struct lc_ctx *ctx)
 	w.object_id = q->txn_id;
 	if ((rc = lc_write(&ctx->dom, &w, &ctx->out)) == -1)
 		goto out;
-	lc_idempotent(ctx, rc);
+	lc_fmt_idempotent(ctx, rc);
 	ret = 0;
 out:
 	free(vw);
 	return ret;
-}
-
-int
-lc_reason_check(struct lc_error *e, const char *reason)
-{
-	if (lc_text_check(e, "reason", reason, LC_NOTES_MAX, 0) == -1)
-		return -1;
-	if (reason[strspn(reason, " ")] == '\0')
-		return lc_error_set(e, LC_E_VALIDATION, "reason",
-		    "reason must say why");
-	return 0;
 }

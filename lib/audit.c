@@ -9,7 +9,7 @@
  */
 #include <string.h>
 
-#include "lc_int.h"
+#include "lc_core.h"
 
 /* Every action and type of object a row may name: the audit log's
  * filters accept these alone, and a write naming another is refused
@@ -226,16 +226,16 @@ lc_audit_snapshot(struct lc_dom *dom, const char *type, const char *id)
 	if (strcmp(type, "location") == 0 &&
 	    lc_db_location_get(dom->db, id, &l) == 1) {
 		owner_of(dom, l.merchant_id);
-		return trim(lc_fmt_location(&l));
+		return trim(lc_view_location(&l));
 	}
 	if (strcmp(type, "user") == 0 && lc_db_user_get(dom->db, id, &u) == 1) {
 		owner_of(dom, u.merchant_id);
-		return trim(lc_fmt_staff(&u));
+		return trim(lc_view_staff(&u));
 	}
 	if (strcmp(type, "program") == 0 &&
 	    lc_db_program_get(dom->db, id, &p) == 1) {
 		owner_of(dom, p.merchant_id);
-		return trim(lc_fmt_program(&p, 0));
+		return trim(lc_view_program(&p, 0));
 	}
 	if (strcmp(type, "card") == 0 && lc_db_card_any(dom->db, id, &c) == 1) {
 		owner_of(dom, c.merchant_id);
@@ -244,7 +244,7 @@ lc_audit_snapshot(struct lc_dom *dom, const char *type, const char *id)
 	if (strcmp(type, "merchant") == 0 &&
 	    lc_db_merchant_name(dom->db, id, name, sizeof(name)) == 1) {
 		owner_of(dom, id);
-		return lc_fmt_one("name", json_object_new_string(name));
+		return lc_view_one("name", json_object_new_string(name));
 	}
 	return NULL;
 }

@@ -7,7 +7,7 @@
  */
 #include <string.h>
 
-#include "lc_int.h"
+#include "lc_core.h"
 
 static const struct lc_cardtype *const lc_cardtypes[] = {
 	&lc_cardtype_punch, &lc_cardtype_cashback, &lc_cardtype_discount, NULL

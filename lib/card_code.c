@@ -22,7 +22,7 @@
 
 #include <libscrypt.h>
 
-#include "lc_int.h"
+#include "lc_core.h"
 
 int
 lc_card_secret(char out[LC_CODE_SECRET_LEN + 1])

@@ -4,7 +4,7 @@
  */
 #include <string.h>
 
-#include "lc_int.h"
+#include "lc_core.h"
 
 static int
 discount_purchase(struct lc_dom *dom, struct lc_card *c,

@@ -16,7 +16,7 @@
  */
 #include <string.h>
 
-#include "lc_int.h"
+#include "lc_core.h"
 
 /* Cards swept in one request of the owner's reports, at most: each is a
  * write of its own, and the rest waits for the next request. */

@@ -8,7 +8,7 @@
 
 #include <qrencode.h>
 
-#include "lc_int.h"
+#include "lc_core.h"
 
 #define QUIET 4			/* modules of white around a QR code */
 
@@ -163,14 +163,14 @@ ean13_svg(FILE *f, const char *d, int x, int y, int w)
 }
 
 int
-lc_qr_svg(FILE *f, const char *text)
+lc_image_qr(FILE *f, const char *text)
 {
 	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", f);
 	return qr_svg(f, text, 0, 0, 0);
 }
 
 int
-lc_barcode_svg(FILE *f, const char *digits)
+lc_image_barcode(FILE *f, const char *digits)
 {
 	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", f);
 	return ean13_svg(f, digits, 0, 0, 0);
@@ -290,7 +290,7 @@ face(FILE *f, const char *shop, const struct lc_card *c, const char *base,
 }
 
 int
-lc_card_svg(FILE *f, const char *shop, const struct lc_card *c,
+lc_image_card(FILE *f, const char *shop, const struct lc_card *c,
     const char *base)
 {
 	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", f);
@@ -298,7 +298,7 @@ lc_card_svg(FILE *f, const char *shop, const struct lc_card *c,
 }
 
 int
-lc_card_sheet(FILE *f, const char *shop, const struct lc_card *cards, size_t n,
+lc_image_sheet(FILE *f, const char *shop, const struct lc_card *cards, size_t n,
     const char *base)
 {
 	size_t i;

@@ -4,7 +4,7 @@
  */
 #include <string.h>
 
-#include "lc_int.h"
+#include "lc_core.h"
 
 /*
  * Refuses a punch at time at when another punch of the card lies within

@@ -6,7 +6,7 @@
  */
 #include <string.h>
 
-#include "lc_int.h"
+#include "lc_core.h"
 
 int
 lc_share_token(char out[LC_SHARE_LEN + 1])

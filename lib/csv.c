@@ -10,7 +10,7 @@
  */
 #include <string.h>
 
-#include "lc_int.h"
+#include "lc_http.h"
 
 #define FORMULA_START "=+-@\t\r"
 

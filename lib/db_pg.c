@@ -28,7 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lc_int.h"
+#include "lc_core.h"
 #include "lc_pg.h"
 
 #define STR_(x) #x

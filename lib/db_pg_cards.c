@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lc_int.h"
+#include "lc_core.h"
 #include "lc_pg.h"
 
 /* Column lists, each decoded by one function below. */

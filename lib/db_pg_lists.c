@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "lc_int.h"
+#include "lc_core.h"
 #include "lc_pg.h"
 
 /* $1 merchant, $2 the search text (NULL: all), $3 and $4 its LIKE

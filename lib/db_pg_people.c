@@ -4,7 +4,7 @@
  * translation of db_sqlite.c's of the same name, statement by statement,
  * and answers as it does.
  */
-#include "lc_int.h"
+#include "lc_core.h"
 #include "lc_pg.h"
 
 /* The columns a user is read from (user_row). */

@@ -42,7 +42,7 @@
 #include <sys/time.h>
 #include <unistd.h>
 
-#include "lc_int.h"
+#include "lc_core.h"
 #include "lc_queue.h"
 
 #ifndef F_OFD_SETLKW

@@ -12,7 +12,7 @@
 #include <time.h>
 
 #include "lc_backend.h"
-#include "lc_int.h"
+#include "lc_core.h"
 #include "lc_queue.h"
 #include "lc_sqlite.h"
 

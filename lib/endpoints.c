@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "lc_int.h"
+#include "lc_http.h"
 
 #define V1 "/api/v1"
 

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "lc_int.h"
+#include "lc_core.h"
 
 static const struct lc_errinfo lc_errs[LC_E__MAX] = {
 	[LC_OK] = { "OK", 200, "OK" },

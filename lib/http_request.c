@@ -8,7 +8,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "lc_int.h"
+#include "lc_http.h"
 
 #define LC_DRAIN_MAX (64LL * 1024 * 1024)
 

@@ -5,7 +5,7 @@
  */
 #include <string.h>
 
-#include "lc_int.h"
+#include "lc_http.h"
 
 static const char *
 reason(int status)

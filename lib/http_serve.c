@@ -21,7 +21,7 @@
 
 #include <fcgiapp.h>
 
-#include "lc_int.h"
+#include "lc_http.h"
 #include "lc_conf.h"
 
 /* The process's connection, opened on the first request (never before a
@@ -330,7 +330,7 @@ ensure_db(struct lc_ctx *ctx)
 }
 
 int
-lc_bearer(struct lc_ctx *ctx, int required, const char **out)
+lc_serve_bearer(struct lc_ctx *ctx, int required, const char **out)
 {
 	const char *h = ctx->req.authorization, *tok;
 
@@ -354,11 +354,11 @@ lc_bearer(struct lc_ctx *ctx, int required, const char **out)
 }
 
 int
-lc_auth_bearer(struct lc_ctx *ctx)
+lc_serve_auth(struct lc_ctx *ctx)
 {
 	const char *tok;
 
-	if (lc_bearer(ctx, 1, &tok) == -1)
+	if (lc_serve_bearer(ctx, 1, &tok) == -1)
 		return -1;
 	return lc_auth_token(&ctx->dom, tok);
 }
@@ -415,7 +415,7 @@ precheck(struct lc_ctx *ctx, const struct lc_endpoint *ep)
 	 * handler's reads) instead of one per statement. */
 	if (lc_read_begin(&ctx->dom) == -1)
 		return -1;
-	if ((ep->flags & (LC_EP_AUTH | LC_EP_OWNER)) && lc_auth_bearer(ctx) == -1)
+	if ((ep->flags & (LC_EP_AUTH | LC_EP_OWNER)) && lc_serve_auth(ctx) == -1)
 		return -1;
 	if ((ep->flags & LC_EP_OWNER) && !ctx->dom.caller.is_owner)
 		return lc_fail(ctx, LC_E_FORBIDDEN, NULL,

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lc_int.h"
+#include "lc_core.h"
 
 #define JSON_MAX_DEPTH 32
 

@@ -16,7 +16,7 @@
 #include <libpq-fe.h>
 
 #include "lc_backend.h"
-#include "lc_int.h"
+#include "lc_core.h"
 
 /* lc_schema_pg.c, generated from the migrations in schema/pg/ */
 extern const struct lc_migration lc_pg_migrations[];

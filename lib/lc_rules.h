@@ -313,6 +313,9 @@ struct lc_void_result {
 /* Inside the write: NOT_FOUND, FORBIDDEN (staff: not theirs, not at
  * their location, past the window), NOT_VOIDABLE, ALREADY_VOIDED. */
 int lc_void(struct lc_dom *, const struct lc_void *, struct lc_void_result *);
+/* A void's or an adjustment's reason, 1 to LC_NOTES_MAX characters of
+ * text, not only blanks: 0, or -1 (VALIDATION_ERROR). */
+int lc_void_reason_check(struct lc_error *, const char *reason);
 
 /* Adjustment (rule_adjust.c): the owner's signed correction of a card. */
 struct lc_adjust {

@@ -11,7 +11,7 @@
  */
 #include <string.h>
 
-#include "lc_int.h"
+#include "lc_core.h"
 
 static int
 punches(struct lc_dom *dom, struct lc_card *c, int64_t n, struct lc_txn *t,

@@ -15,7 +15,7 @@
 
 #include <libscrypt.h>
 
-#include "lc_int.h"
+#include "lc_core.h"
 
 #define LC_TOKEN_BYTES 32	/* 256 bits from the OS random source */
 

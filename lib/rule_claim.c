@@ -3,7 +3,7 @@
  */
 #include <string.h>
 
-#include "lc_int.h"
+#include "lc_core.h"
 
 int
 lc_claim(struct lc_dom *dom, const struct lc_claim *c, struct lc_claim_result *r)

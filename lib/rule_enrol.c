@@ -6,7 +6,7 @@
  */
 #include <string.h>
 
-#include "lc_int.h"
+#include "lc_core.h"
 
 int
 lc_enrol_allowed(struct lc_dom *dom)

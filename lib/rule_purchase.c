@@ -5,7 +5,7 @@
  */
 #include <string.h>
 
-#include "lc_int.h"
+#include "lc_core.h"
 
 int
 lc_purchase(struct lc_dom *dom, const struct lc_purchase *p,

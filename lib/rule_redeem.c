@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lc_int.h"
+#include "lc_core.h"
 
 static int
 entry_add(struct lc_redeem_result *r, const struct lc_earning *e, int64_t use)

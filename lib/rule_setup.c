@@ -29,7 +29,7 @@
 #include <unistd.h>
 
 #include "lc_conf.h"
-#include "lc_int.h"
+#include "lc_core.h"
 
 #define CODE_LEN LC_SETUP_CODE_LEN	/* 20 of 31 symbols: 99 bits */
 /* Not e-mails: the throttle keys of logins never meet them. The proof

@@ -25,7 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lc_int.h"
+#include "lc_core.h"
 
 /* Who may void o: 0, or -1 FORBIDDEN. */
 static int
@@ -281,4 +281,15 @@ lc_void(struct lc_dom *dom, const struct lc_void *q, struct lc_void_result *r)
 		return -1;
 	/* Cashback given back to an earning past its date expires now. */
 	return cash ? lc_expiry_sweep(dom, &r->card) : 0;
+}
+
+int
+lc_void_reason_check(struct lc_error *e, const char *reason)
+{
+	if (lc_text_check(e, "reason", reason, LC_NOTES_MAX, 0) == -1)
+		return -1;
+	if (reason[strspn(reason, " ")] == '\0')
+		return lc_error_set(e, LC_E_VALIDATION, "reason",
+		    "reason must say why");
+	return 0;
 }

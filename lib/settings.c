@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lc_int.h"
+#include "lc_core.h"
 
 static int currency_ok(const char *);
 static int url_ok(const char *);

@@ -6,7 +6,7 @@
  */
 #include <string.h>
 
-#include "lc_int.h"
+#include "lc_core.h"
 
 int
 lc_text_check(struct lc_error *e, const char *field, const char *s,

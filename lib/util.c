@@ -12,7 +12,7 @@
 #include <sys/random.h>
 #include <time.h>
 
-#include "lc_int.h"
+#include "lc_core.h"
 
 int
 lc_random(void *buf, size_t len)

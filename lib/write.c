@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lc_int.h"
+#include "lc_core.h"
 
 /* The stored answer of key: 1 (*answer set), 0 unknown, -1 (dom->err). */
 static int

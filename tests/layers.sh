@@ -67,10 +67,45 @@ only "only the write path begins, commits or rolls back" \
 somewhere "the write path begins transactions" 'lc_db_begin\(' write.c
 only "only handlers and the JSON module build JSON" \
     'json_object_new_|json_tokener_|json_object_object_add\(|json_object_array_add\(' \
-    json.c 'api_*.c' audit.c
+    json.c 'api_*.c' audit.c view.c
 only "rules, cards, storage and the write path never see HTTP" \
     'struct lc_(ctx|req)\b|lc_fail\(' \
-    lc_int.h json.c err.c 'http_*.c' endpoints.c 'api_*.c' lcard.h
+    lc_http.h json.c err.c 'http_*.c' endpoints.c 'api_*.c' lcard.h
+
+# The wall the compiler keeps: the core is built with LC_CORE, and
+# lc_http.h refuses it.
+n=$((n + 1))
+if out=$(printf '#include "lc_http.h"\n' |
+    ${CC:-cc} -DLC_CORE -I. -E -x c - 2>&1); then
+	echo "not ok $n - a core file that includes lc_http.h fails to compile"
+	failed=$((failed + 1))
+elif echo "$out" | grep -q 'never sees HTTP'; then
+	echo "ok $n - a core file that includes lc_http.h fails to compile"
+else
+	echo "not ok $n - a core file that includes lc_http.h fails to compile"
+	echo "# $out" | head -3
+	failed=$((failed + 1))
+fi
+
+# And every rule, card, storage and write-path file is built as core,
+# no HTTP file is (lib_liblccore_a_SOURCES in Makefile.am).
+core=$(sed -n '/^lib_liblccore_a_SOURCES/,/\$(NULL)/p' ../Makefile.am |
+    sed -n 's|.*lib/\([a-z_]*\.c\).*|\1|p')
+bad=
+for f in rule_*.c card*.c db*.c write.c audit.c settings.c shop.c view.c; do
+	case " $(echo $core) " in *" $f "*) ;; *) bad="$bad $f" ;; esac
+done
+for f in $core; do
+	case $f in http_*.c | api_*.c | endpoints.c | admin.c) bad="$bad $f" ;; esac
+done
+n=$((n + 1))
+if [ -z "$bad" ] && [ -n "$core" ]; then
+	echo "ok $n - the rules, cards, storage and write path are built as core"
+else
+	echo "not ok $n - the rules, cards, storage and write path are built as core"
+	echo "# misplaced:$bad"
+	failed=$((failed + 1))
+fi
 
 echo "1..$n"
 [ "$failed" -eq 0 ]

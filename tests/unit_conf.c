@@ -13,7 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "lc_int.h"
+#include "lc_http.h"
 #include "lc_conf.h"
 #include "tap.h"
 

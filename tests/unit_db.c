@@ -17,7 +17,7 @@
 
 #include <libscrypt.h>
 
-#include "lc_int.h"
+#include "lc_http.h"
 #include "lc_sqlite.h"
 #include "tap.h"
 

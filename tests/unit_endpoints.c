@@ -27,7 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lc_int.h"
+#include "lc_http.h"
 #include "tap.h"
 
 #define V1		"/api/v1/"	/* every path starts so */

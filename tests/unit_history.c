@@ -8,7 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "lc_int.h"
+#include "lc_http.h"
 #include "lc_sqlite.h"
 #include "tap.h"
 

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lc_int.h"
+#include "lc_http.h"
 #include "tap.h"
 
 /* A literal with its exact length, embedded NULs included. */

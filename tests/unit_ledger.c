@@ -14,7 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "lc_int.h"
+#include "lc_http.h"
 #include "lc_sqlite.h"
 #include "tap.h"
 

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lc_int.h"
+#include "lc_http.h"
 #include "tap.h"
 
 /* ---- lc_uuid ---- */

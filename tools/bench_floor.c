@@ -22,7 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lc_int.h"
+#include "lc_http.h"
 #include "bench_fcgi.h"
 
 #define BODY_MAX 4096

@@ -22,7 +22,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "lc_int.h"
+#include "lc_http.h"
 
 #define HASHES_MAX 100000
 

@@ -40,7 +40,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "lc_int.h"
+#include "lc_http.h"
 #include "lc_sqlite.h"
 
 #define NLOC 3

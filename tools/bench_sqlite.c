@@ -35,7 +35,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "lc_int.h"
+#include "lc_http.h"
 
 #define CARDS_MAX 100000
 #define LINE_MAX_ 128

@@ -75,7 +75,7 @@
 
 #include <sqlite3.h>
 
-#include "lc_int.h"
+#include "lc_http.h"
 #include "lc_sqlite.h"
 
 #define ENV_MAX 64
@@ -811,7 +811,7 @@ precheck(struct lc_ctx *ctx, const struct lc_endpoint *ep, struct fdb *f)
 	 * handler's reads) instead of one per statement. */
 	if (lc_read_begin(&ctx->dom) == -1)
 		return -1;
-	if ((ep->flags & (LC_EP_AUTH | LC_EP_OWNER)) && lc_auth_bearer(ctx) == -1)
+	if ((ep->flags & (LC_EP_AUTH | LC_EP_OWNER)) && lc_serve_auth(ctx) == -1)
 		return -1;
 	if ((ep->flags & LC_EP_OWNER) && !ctx->dom.caller.is_owner)
 		return lc_fail(ctx, LC_E_FORBIDDEN, NULL,

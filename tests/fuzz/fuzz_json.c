@@ -31,7 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lc_int.h"
+#include "lc_http.h"
 
 static void __attribute__((noreturn))
 die(const char *what, const char *name)

@@ -34,7 +34,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lc_int.h"
+#include "lc_http.h"
 
 #define ENV_MAX 64
 

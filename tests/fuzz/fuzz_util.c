@@ -35,7 +35,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lc_int.h"
+#include "lc_http.h"
 
 /* 0001-01-01T00:00:00.000Z and 9999-12-31T23:59:59.999Z. */
 #define TIME_MIN (-62135596800000LL)

@@ -1,0 +1,55 @@
+/*
+ * JSON (json.c): strict parsing, UTF-8, the typed readers of a request's
+ * fields and the exact numbers of answers. No HTTP here: the readers
+ * report through a struct lc_error.
+ */
+#ifndef LC_JSON_H
+#define LC_JSON_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <json-c/json.h>
+
+struct lc_error;
+
+/* 1 when s is well-formed UTF-8 (shortest forms, no surrogates). */
+int lc_utf8_valid(const char *s);
+size_t lc_utf8_chars(const char *s);
+/* Strict RFC 8259 check of a whole buffer holding one value. 0 or -1. */
+int lc_json_check(const char *buf, size_t len);
+/* Parses one strict JSON value; NULL on any error. Caller owns result. */
+json_object *lc_json_parse(const char *buf, size_t len);
+/* The same; on a failure e says why (VALIDATION_ERROR: malformed, over a
+ * limit of values or nesting, or the member holding a number out of
+ * range). */
+json_object *lc_json_parse_ex(const char *buf, size_t len, struct lc_error *e);
+/* Compact text of o, owned by o. */
+const char *lc_json_text(json_object *o);
+/* Typed readers: on a wrong or missing field they set e to
+ * VALIDATION_ERROR with the field and return -1. A field that is absent
+ * and not required leaves *present 0 (present may be NULL). */
+int lc_in_str(struct lc_error *, json_object *obj, const char *name,
+    int required, size_t maxlen, const char **out);
+int lc_in_int(struct lc_error *, json_object *obj, const char *name,
+    int required, int64_t min, int64_t max, int64_t *out, int *present);
+int lc_in_money(struct lc_error *, json_object *obj, const char *name,
+    int required, int64_t *cents, int *present);
+int lc_in_bool(struct lc_error *, json_object *obj, const char *name,
+    int required, int *out, int *present);
+/* A rate as a fraction (0.05) into basis points. */
+int lc_in_rate(struct lc_error *, json_object *obj, const char *name,
+    int required, int64_t *bp, int *present);
+/* The optional card_code of a claim or a redemption: NULL when absent,
+ * else LC_CODE_DIGITS digits (VALIDATION_ERROR otherwise). 0 or -1. */
+int lc_in_card_code(struct lc_error *, json_object *obj, const char **code);
+/* An idempotency_key: 1 to LC_KEY_MAX printable ASCII. */
+int lc_in_key(struct lc_error *, json_object *obj, int required,
+    const char **key);
+/* Exact JSON numbers: cents as "12.50", basis points as "0.05". */
+json_object *lc_json_money(int64_t cents);
+json_object *lc_json_rate(int64_t bp);
+json_object *lc_json_time(int64_t ms);
+json_object *lc_json_str_or_null(const char *s);
+
+#endif /* LC_JSON_H */

@@ -1,0 +1,23 @@
+/*
+ * The owner's objects as JSON (view.c): one shape each, shared by the
+ * back office's answers and the audit trail's snapshots of them, so the
+ * trail shows what the owner saw.
+ */
+#ifndef LC_VIEW_H
+#define LC_VIEW_H
+
+#include <stdint.h>
+
+#include <json-c/json.h>
+
+struct lc_location;
+struct lc_user;
+struct lc_program;
+
+json_object *lc_view_location(const struct lc_location *);
+json_object *lc_view_staff(const struct lc_user *);
+json_object *lc_view_program(const struct lc_program *, int64_t cards);
+/* {key: v}, taking v. */
+json_object *lc_view_one(const char *key, json_object *v);
+
+#endif /* LC_VIEW_H */

@@ -1,0 +1,96 @@
+/*
+ * The owner's objects as JSON: the back office's answers and the audit
+ * trail's snapshots both take them from here.
+ */
+#include <string.h>
+
+#include "lc_core.h"
+
+static void
+add(json_object *o, const char *k, json_object *v)
+{
+	json_object_object_add(o, k, v);
+}
+
+static json_object *
+str(const char *s)
+{
+	return json_object_new_string(s);
+}
+
+static json_object *
+num(int64_t v)
+{
+	return json_object_new_int64(v);
+}
+
+json_object *
+lc_view_location(const struct lc_location *l)
+{
+	json_object *o = json_object_new_object();
+
+	add(o, "id", str(l->id));
+	add(o, "name", str(l->name));
+	add(o, "created_at", lc_json_time(l->created_at));
+	return o;
+}
+
+json_object *
+lc_view_staff(const struct lc_user *u)
+{
+	json_object *o = json_object_new_object();
+
+	add(o, "id", str(u->id));
+	add(o, "email", str(u->email));
+	add(o, "name", u->display_name[0] ? str(u->display_name) : NULL);
+	add(o, "user_type", str(u->is_owner ? "owner" : "system_user"));
+	add(o, "location_id", u->is_owner || !u->location_id[0] ? NULL :
+	    str(u->location_id));
+	add(o, "disabled", json_object_new_boolean(u->disabled));
+	add(o, "created_at", lc_json_time(u->created_at));
+	return o;
+}
+
+json_object *
+lc_view_program(const struct lc_program *p, int64_t cards)
+{
+	json_object *o = json_object_new_object(), *ts, *t;
+	int i;
+
+	add(o, "id", str(p->id));
+	add(o, "type", str(p->type));
+	add(o, "title", str(p->title));
+	add(o, "card_count", num(cards));
+	if (strcmp(p->type, "punch") == 0) {
+		add(o, "punch_requirement", num(p->punch_requirement));
+		add(o, "reward_title", str(p->reward_title));
+		add(o, "reward_description", str(p->reward_description));
+		add(o, "reward_amount", lc_json_money(p->reward_amount));
+		add(o, "cooldown_seconds", num(p->cooldown_seconds));
+		add(o, "max_punches_per_purchase", p->max_punches > 0 ?
+		    num(p->max_punches) : NULL);
+		return o;
+	}
+	if (strcmp(p->type, "cashback") == 0)
+		add(o, "expiry_days", p->expiry_days > 0 ?
+		    num(p->expiry_days) : NULL);
+	ts = json_object_new_array();
+	for (i = 0; i < p->ntiers; i++) {
+		t = json_object_new_object();
+		add(t, "name", str(p->tiers[i].name));
+		add(t, "min_spend", lc_json_money(p->tiers[i].min_spend));
+		add(t, "rate", lc_json_rate(p->tiers[i].rate_bp));
+		json_object_array_add(ts, t);
+	}
+	add(o, "tiers", ts);
+	return o;
+}
+
+json_object *
+lc_view_one(const char *key, json_object *v)
+{
+	json_object *o = json_object_new_object();
+
+	add(o, key, v);
+	return o;
+}
