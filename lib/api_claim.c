@@ -47,7 +47,6 @@ lc_h_claim(struct lc_ctx *ctx)
 	if ((rc = lc_card_code_write(&ctx->dom, q->card_id, q->card_code, &w,
 	    &ctx->out)) == -1)
 		return -1;
-	json_object_object_add(ctx->out, "idempotent",
-	    json_object_new_boolean(rc == 1));
+	lc_fmt_idempotent(ctx, rc);
 	return 0;
 }

@@ -99,7 +99,6 @@ lc_h_record(struct lc_ctx *ctx)
 	if (lc_purchase_read(&ctx->dom.err, ctx->in, ctx->dom.now_ms, &p) == -1 ||
 	    (rc = lc_purchase_write(&ctx->dom, &p, 0, &ctx->out)) == -1)
 		return -1;
-	json_object_object_add(ctx->out, "idempotent",
-	    json_object_new_boolean(rc == 1));
+	lc_fmt_idempotent(ctx, rc);
 	return 0;
 }

@@ -60,7 +60,6 @@ lc_h_redeem(struct lc_ctx *ctx)
 	lc_redeem_result_free(&rw.r);
 	if (rc == -1)
 		return -1;
-	json_object_object_add(ctx->out, "idempotent",
-	    json_object_new_boolean(rc == 1));
+	lc_fmt_idempotent(ctx, rc);
 	return 0;
 }

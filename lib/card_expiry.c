@@ -115,9 +115,8 @@ sweep_write(struct lc_dom *dom, const char *merchant, const char *id,
     struct lc_card *c)
 {
 	char oid[LC_ID_LEN + 1];
-	struct lc_write w = { .kind = "expiry", .rule = sweep_rule, .arg = c,
-	    .action = "cashback.expire", .object_type = "card",
-	    .object_id = oid };
+	struct lc_write w = { "expiry", NULL, sweep_rule, NULL, c,
+	    "cashback.expire", "card", oid };
 
 	/* c is read again inside: the ids are copied out of it first. */
 	snprintf(oid, sizeof(oid), "%s", id);

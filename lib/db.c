@@ -217,10 +217,10 @@ lc_db_begin(struct lc_db *db, int write)
 	return OPS(db)->begin(db, write);
 }
 
-void
+int
 lc_db_idle(struct lc_db *db)
 {
-	OPS(db)->idle(db);
+	return OPS(db)->idle(db);
 }
 
 int

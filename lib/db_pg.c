@@ -409,14 +409,17 @@ lc_pg_rollback(struct lc_db *db)
 	db->txn = TXN_NONE;
 }
 
-void
+int
 lc_pg_idle(struct lc_db *db)
 {
+	int left = db->txn == TXN_WRITE;
+
 	/* The request's read ends here; a write left open is a bug, and
 	 * would hold every other writer's turn. */
-	if (db->txn == TXN_WRITE)
+	if (left)
 		lc_log("a transaction was left open: rolled back");
 	lc_pg_rollback(db);
+	return left;
 }
 
 void

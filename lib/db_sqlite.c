@@ -701,15 +701,16 @@ sq_commit(struct lc_db *db)
 	return -1;
 }
 
-static void
+static int
 sq_idle(struct lc_db *db)
 {
-	int i;
+	int i, left = 0;
 
 	/* The request's read transaction ends here; a write one left
 	 * open is a bug. */
 	if (!sqlite3_get_autocommit(db->h)) {
-		if (sqlite3_txn_state(db->h, NULL) == SQLITE_TXN_WRITE)
+		left = sqlite3_txn_state(db->h, NULL) == SQLITE_TXN_WRITE;
+		if (left)
 			lc_log("a transaction was left open: rolled back");
 		(void)txn(db, LC_SQL_ROLLBACK);
 	}
@@ -717,6 +718,7 @@ sq_idle(struct lc_db *db)
 	for (i = 0; i < LC_SQL__MAX; i++)
 		if (db->stmts[i] != NULL)
 			sqlite3_reset(db->stmts[i]);
+	return left;
 }
 
 static void

@@ -409,7 +409,7 @@ precheck(struct lc_ctx *ctx, const struct lc_endpoint *ep)
 	if (body && ctx->req.content_type != NULL &&
 	    !is_json_type(ctx->req.content_type))
 		return lc_fail(ctx, LC_E_UNSUPPORTED_MEDIA_TYPE, NULL, NULL);
-	if (ensure_db(ctx) == -1)
+	if (ctx->dom.db == NULL && ensure_db(ctx) == -1)
 		return -1;
 	/* One read snapshot for the whole request (the token's check, the
 	 * handler's reads) instead of one per statement. */
@@ -459,20 +459,24 @@ log_path_len(const char *path)
 	return (int)strlen(path);
 }
 
-static void
-serve_one(const struct lc_endpoint *ep,
-    const char *(*getparam)(const char *, void *), void *envp,
-    int (*readfn)(void *, char *, int), void *rd,
-    void (*writefn)(void *, const char *, size_t), void *wr)
+int
+lc_serve_one(const struct lc_endpoint *ep, const struct lc_serve_io *io)
 {
 	struct lc_ctx ctx;
+	int redirect;
 
 	memset(&ctx, 0, sizeof(ctx));
 #ifdef LC_TEST_CLOCK
-	lc_test_clock_set(getparam("LOYALTY_TEST_NOW", envp));
+	lc_test_clock_set(io->getparam("LOYALTY_TEST_NOW", io->envp));
 #endif
 	ctx.dom.now_ms = lc_now_ms();
-	if (lc_req_read(&ctx.req, getparam, envp, readfn, rd) == -1)
+	/* A caller's own connection (a test's) stands for the responder's. */
+	if (io->db != NULL) {
+		ctx.dom.db = io->db;
+		ctx.db_path = io->db_path;
+	}
+	if (lc_req_read(&ctx.req, io->getparam, io->envp, io->readfn,
+	    io->rd) == -1)
 		lc_fail(&ctx, LC_E_INTERNAL, NULL, NULL);
 	if (ctx.req.request_id != NULL && valid_request_id(ctx.req.request_id))
 		snprintf(ctx.request_id, sizeof(ctx.request_id), "%s",
@@ -485,8 +489,10 @@ serve_one(const struct lc_endpoint *ep,
 	if (ctx.dom.err.code == LC_OK && precheck(&ctx, ep) == 0 &&
 	    ep->handler(&ctx) == -1 && ctx.dom.err.code == LC_OK)
 		lc_fail(&ctx, LC_E_INTERNAL, NULL, NULL);
-	if (ctx.dom.db != NULL)
-		lc_db_idle(ctx.dom.db);
+	/* A handler that left its write open has lost it: no success. */
+	if (ctx.dom.db != NULL && lc_db_idle(ctx.dom.db) == 1 &&
+	    ctx.dom.err.code == LC_OK)
+		lc_fail(&ctx, LC_E_INTERNAL, NULL, NULL);
 	/* An error answer carries no half-built success body. */
 	if (ctx.dom.err.code != LC_OK) {
 		json_object_put(ctx.out);
@@ -500,7 +506,7 @@ serve_one(const struct lc_endpoint *ep,
 		    ctx.req.path ? ctx.req.path : "",
 		    lc_err_info(ctx.dom.err.code)->code,
 		    lc_error_msg(&ctx.dom.err));
-	lc_resp_write(&ctx, ep, writefn, wr);
+	lc_resp_write(&ctx, ep, io->writefn, io->wr);
 	json_object_put(ctx.in);
 	json_object_put(ctx.out);
 	if (ctx.raw != NULL)
@@ -509,12 +515,15 @@ serve_one(const struct lc_endpoint *ep,
 	 * pages the connection cached and, as glibc keeps freed heap for
 	 * later, the heap (musl returns it by itself). */
 	if (ctx.req.bodylen > LC_TRIM_AFTER) {
-		lc_db_shrink(conn);
+		if (ctx.dom.db != NULL)
+			lc_db_shrink(ctx.dom.db);
 #ifdef __GLIBC__
 		(void)malloc_trim(0);
 #endif
 	}
+	redirect = ctx.req.redirect_status;
 	lc_req_free(&ctx.req);
+	return redirect;
 }
 
 int
@@ -523,6 +532,8 @@ lc_serve(const char *name)
 	const struct lc_endpoint *ep = lc_endpoint_named(name);
 	FCGX_Request req;
 	struct io io;
+	struct lc_serve_io fio = { fcgi_getparam, NULL, fcgi_read, &io,
+	    fcgi_write, &io, NULL, NULL };
 
 	if (ep == NULL) {
 		lc_log("no endpoint %s", name);
@@ -536,7 +547,10 @@ lc_serve(const char *name)
 	 * the service's and its group's alone, unless loyalty.conf says. */
 	umask(conf.umask >= 0 ? (mode_t)conf.umask : 027);
 	if (FCGX_IsCGI()) {
-		serve_one(ep, cgi_getparam, NULL, cgi_read, NULL, cgi_write, NULL);
+		struct lc_serve_io cgi = { cgi_getparam, NULL, cgi_read, NULL,
+		    cgi_write, NULL, NULL, NULL };
+
+		(void)lc_serve_one(ep, &cgi);
 		fflush(stdout);
 		lc_db_tidy(conn);
 		lc_db_close(conn);
@@ -551,8 +565,8 @@ lc_serve(const char *name)
 		io.in = req.in;
 		io.out = req.out;
 		io.envp = req.envp;
-		serve_one(ep, fcgi_getparam, req.envp, fcgi_read, &io,
-		    fcgi_write, &io);
+		fio.envp = req.envp;
+		(void)lc_serve_one(ep, &fio);
 		FCGX_Finish_r(&req);
 		/* The answer is out: upkeep no request waits for. */
 		lc_db_tidy(conn);

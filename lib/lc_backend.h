@@ -17,7 +17,7 @@
 	X(int, replaced, (struct lc_db *)) \
 	X(int, version, (struct lc_db *)) \
 	X(int, begin, (struct lc_db *, int write)) \
-	X(void, idle, (struct lc_db *)) \
+	X(int, idle, (struct lc_db *)) \
 	X(int, commit, (struct lc_db *)) \
 	X(void, tidy, (struct lc_db *)) \
 	X(void, shrink, (struct lc_db *)) \

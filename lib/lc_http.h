@@ -97,6 +97,22 @@ int lc_serve_auth(struct lc_ctx *);
 /* The request's bearer token into *out (NULL: no Authorization header,
  * when not required): 0, or -1 (401) for a header of another kind. */
 int lc_serve_bearer(struct lc_ctx *, int required, const char **out);
+/* One request's ends: its CGI parameters, its body's reader and its
+ * answer's writer; and a connection of the caller's (a test's, with its
+ * path) to use instead of the responder's own, or NULL. */
+struct lc_serve_io {
+	const char *(*getparam)(const char *name, void *envp);
+	void *envp;
+	int (*readfn)(void *rd, char *buf, int n);
+	void *rd;
+	void (*writefn)(void *wr, const char *buf, size_t n);
+	void *wr;
+	struct lc_db *db;
+	const char *db_path;
+};
+/* Serves one request of endpoint ep, as every responder does: the
+ * request's REDIRECT_STATUS (0 none). */
+int lc_serve_one(const struct lc_endpoint *, const struct lc_serve_io *);
 
 /* api_shapes.c: the one place results become wire JSON. */
 json_object *lc_fmt_card(const struct lc_card *);	/* lookup */

@@ -86,6 +86,12 @@ struct lc_dom {
  * transaction: begin, replay the idempotency key when one is given,
  * run the rule, build the answer, store it under the key, commit; on any
  * failure roll back, so nothing of it stays.
+ *
+ * Every write fills all eight fields by position, in this order, with
+ * NULL where one does not apply ({ kind, key, rule, answer, arg, action,
+ * object_type, object_id }), never by designated initialisers: a field
+ * added here then leaves every write one short, which -Wextra
+ * (-Wmissing-field-initializers) names, so none is forgotten.
  */
 struct lc_write {
 	const char *kind;	/* the key's kind: "purchase", "claim", ... */

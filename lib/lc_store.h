@@ -73,8 +73,9 @@ int lc_db_begin(struct lc_db *, int write);	/* 0 or -1 */
  * which lets the others go first for a moment (db_queue.c). */
 #define LC_DB_WRITE_LATER 2
 /* Ends a request: a transaction left open by a bug is rolled back (and
- * logged), so no process holds the write lock between requests. */
-void lc_db_idle(struct lc_db *);
+ * logged), so no process holds the write lock between requests. 1 when
+ * that was a write's (what it wrote is gone), else 0. */
+int lc_db_idle(struct lc_db *);
 /* 0 (committed and durable), or -1: rolled back, or committed but its
  * sync failed (logged; answer an error, a retry with the key is safe). */
 int lc_db_commit(struct lc_db *);

@@ -2,20 +2,11 @@
  * Fuzz target: a whole request, headers and body, through an endpoint's
  * handler against a throwaway database, the way a responder serves it.
  *
- * How it runs the request. serve_one and its precheck in lib/http_serve.c
- * are static and lib/ is not changed for this, and a responder in plain CGI
- * mode is a process per request, so the target is linked with the
- * library's objects and calls the public pieces in serve_one's order:
- * lc_req_read (with an in-memory environment and reader), the request id,
- * the precheck (method, path, size, media type, database, bearer token by
- * lc_auth_bearer, owner, JSON body by lc_body), the handler of the
- * endpoint's row (lc_endpoints[]), lc_db_idle, and lc_resp_write into
- * memory. precheck and its static helpers (path_matches, method_in,
- * is_json_type, valid_request_id) are copied below from lib/http_serve.c,
- * and tests/fuzz/run.sh refuses to run this target when they no longer
- * match it. Two things differ on purpose: the database is the target's
- * own, never a path from the request (ensure_db), and glibc's malloc_trim
- * after a large body is left out.
+ * How it runs the request: through the server's own lc_serve_one (lib/
+ * http_serve.c), with an in-memory environment, reader and writer, and
+ * the target's database instead of the one the request could name. A
+ * handler that leaves a write open is answered 500 by the server, which
+ * check_answer refuses.
  *
  * The databases. LLVMFuzzerInitialize makes, in a new folder under
  * $TMPDIR (default /tmp), removed at exit:
@@ -694,180 +685,17 @@ build_env(const struct lc_endpoint *ep, unsigned auth, char *s, size_t len,
 	return body;
 }
 
-/*
- * Copies of lib/http_serve.c: its static helpers as they are, and
- * precheck with the target's database for ensure_db. tests/fuzz/run.sh
- * checks that they still are.
- */
-
-static int
-valid_request_id(const char *s)
-{
-	size_t n = strlen(s);
-
-	if (n < 1 || n > LC_REQUEST_ID_MAX)
-		return 0;
-	return strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-	    "0123456789._-") == n;
-}
-
-static int
-path_matches(const char *path, const struct lc_endpoint *ep, const char **sub)
-{
-	size_t pl = strlen(path), wl = strlen(ep->path);
-	const char *p;
-
-	*sub = "";
-	if (pl >= wl && strcmp(path + pl - wl, ep->path) == 0)
-		return 1;
-	if (!(ep->flags & LC_EP_TREE))
-		return 0;
-	for (p = strstr(path, ep->path); p != NULL; p = strstr(p + 1, ep->path))
-		if (p[wl] == '/') {
-			*sub = p + wl;
-			return 1;
-		}
-	return 0;
-}
-
-static int
-method_in(const char *method, const char *list)
-{
-	size_t n = strlen(method);
-	const char *p;
-
-	/* An empty method is none of them (and strstr would find it
-	 * everywhere). */
-	if (n == 0)
-		return 0;
-	for (p = list; (p = strstr(p, method)) != NULL; p += n)
-		if ((p == list || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0'))
-			return 1;
-	return 0;
-}
-
-static int
-is_json_type(const char *ct)
-{
-	size_t n;
-
-	while (*ct == ' ' || *ct == '\t')
-		ct++;
-	n = strcspn(ct, "; \t");
-	return n == strlen("application/json") &&
-	    strncasecmp(ct, "application/json", n) == 0;
-}
-
-/* Everything before the handler, in this order: the first failure is
- * the answer. */
-static int
-precheck(struct lc_ctx *ctx, const struct lc_endpoint *ep, struct fdb *f)
-{
-	int known = method_in(ctx->req.method, ep->method);
-	int body = known && (ep->flags & LC_EP_JSON) &&
-	    !lc_method_is(ctx, "GET");
-	size_t i, o;
-
-	/* The responder of no path answers by itself: 404, or the web
-	 * server's error it is the page of. */
-	if (ep->path == NULL)
-		return 0;
-	if (!path_matches(ctx->req.path, ep, &ctx->subpath))
-		return lc_fail(ctx, LC_E_NOT_FOUND, NULL, NULL);
-	/* A tree's handler knows which methods each of its paths takes:
-	 * it answers 405 with that path's Allow. */
-	if (!known && !(ep->flags & LC_EP_TREE)) {
-		/* "GET POST" on the wire is "GET, POST". */
-		for (i = 0, o = 0; ep->method[i] != '\0' &&
-		    o + 3 < sizeof(ctx->allow); i++) {
-			if (ep->method[i] == ' ')
-				ctx->allow[o++] = ',';
-			ctx->allow[o++] = ep->method[i];
-		}
-		ctx->allow[o] = '\0';
-		return lc_fail(ctx, LC_E_METHOD_NOT_ALLOWED, NULL,
-		    "Use %s for this endpoint.", ctx->allow);
-	}
-	if (ctx->req.too_large)
-		return lc_fail(ctx, LC_E_PAYLOAD_TOO_LARGE, NULL, NULL);
-	/* The till's name for itself, kept in the audit trail: refused
-	 * rather than cut or dropped, so a till's bug shows at once. */
-	if (ctx->req.terminal_id != NULL) {
-		if (*ctx->req.terminal_id == '\0' ||
-		    strlen(ctx->req.terminal_id) > LC_POSREF_MAX ||
-		    !lc_is_printable_ascii(ctx->req.terminal_id))
-			return lc_fail(ctx, LC_E_VALIDATION, "X-Terminal-Id",
-			    "X-Terminal-Id must be 1 to %d printable ASCII "
-			    "characters.", LC_POSREF_MAX);
-		ctx->dom.terminal_id = ctx->req.terminal_id;
-	}
-	if (body && ctx->req.content_type != NULL &&
-	    !is_json_type(ctx->req.content_type))
-		return lc_fail(ctx, LC_E_UNSUPPORTED_MEDIA_TYPE, NULL, NULL);
-	/* ensure_db: the target's database, whatever the request names. */
-	ctx->dom.db = f->db;
-	ctx->db_path = f->path;
-	/* One read snapshot for the whole request (the token's check, the
-	 * handler's reads) instead of one per statement. */
-	if (lc_read_begin(&ctx->dom) == -1)
-		return -1;
-	if ((ep->flags & (LC_EP_AUTH | LC_EP_OWNER)) && lc_serve_auth(ctx) == -1)
-		return -1;
-	if ((ep->flags & LC_EP_OWNER) && !ctx->dom.caller.is_owner)
-		return lc_fail(ctx, LC_E_FORBIDDEN, NULL,
-		    "This needs the shop owner's account.");
-	/* A tree's handler reads the body once it knows the path takes
-	 * the method, so a wrong method is 405 before a bad body is 400. */
-	if (body && !(ep->flags & LC_EP_TREE))
-		return lc_body(ctx);
-	return 0;
-}
-
-/* serve_one of lib/http_serve.c, writing into o; returns the request's
- * REDIRECT_STATUS (0 none). */
+/* A request through the server's own lc_serve_one, on the target's
+ * database whatever the request names; the answer into o. Returns the
+ * request's REDIRECT_STATUS (0 none). */
 static int
 serve(const struct lc_endpoint *ep, struct env *e, struct reader *rd,
     struct fdb *f, struct out *o)
 {
-	int redirect;
+	struct lc_serve_io io = { getparam, e, readfn, rd, writefn, o, f->db,
+	    f->path };
 
-	struct lc_ctx ctx;
-
-	memset(&ctx, 0, sizeof(ctx));
-	ctx.dom.now_ms = lc_now_ms();
-	if (lc_req_read(&ctx.req, getparam, e, readfn, rd) == -1)
-		lc_fail(&ctx, LC_E_INTERNAL, NULL, NULL);
-	if (ctx.req.request_id != NULL && valid_request_id(ctx.req.request_id))
-		snprintf(ctx.request_id, sizeof(ctx.request_id), "%s",
-		    ctx.req.request_id);
-	else if (lc_uuid(ctx.request_id) == -1)
-		lc_fail(&ctx, LC_E_INTERNAL, NULL, NULL);
-	if (ctx.dom.err.code == LC_OK && precheck(&ctx, ep, f) == 0 &&
-	    ep->handler(&ctx) == -1 && ctx.dom.err.code == LC_OK)
-		lc_fail(&ctx, LC_E_INTERNAL, NULL, NULL);
-	/* The request's read snapshot is open until lc_db_idle, by
-	 * design; a write left open is a bug. */
-	if (sqlite3_txn_state(lc_sq_handle(f->db), NULL) == SQLITE_TXN_WRITE)
-		die("the handler left a write transaction open", ep->name);
-	if (ctx.dom.db != NULL)
-		lc_db_idle(ctx.dom.db);
-	if (ctx.dom.err.code != LC_OK) {
-		json_object_put(ctx.out);
-		ctx.out = NULL;
-	}
-	if (lc_err_info(ctx.dom.err.code)->status >= 500)
-		lc_log("request %s %s %s: %s (%s)", ctx.request_id,
-		    ctx.req.method, ctx.req.path ? ctx.req.path : "",
-		    lc_err_info(ctx.dom.err.code)->code,
-		    lc_error_msg(&ctx.dom.err));
-	lc_resp_write(&ctx, ep, writefn, o);
-	json_object_put(ctx.in);
-	json_object_put(ctx.out);
-	if (ctx.raw != NULL && fclose(ctx.raw) != 0)
-		die("cannot close the answer's file", NULL);
-	redirect = ctx.req.redirect_status;
-	lc_req_free(&ctx.req);
-	return redirect;
+	return lc_serve_one(ep, &io);
 }
 
 /* The header name (with its ": ") in the headers of o, or NULL. */

@@ -40,10 +40,8 @@
 #   request   lc_req_read on a fake CGI environment and body
 #   json      lc_json_check, lc_json_parse_ex and the lc_in_* readers
 #   util      decimals, times, query strings, base64 and UTF-8
-#   handler   a whole request through an endpoint's handler, on a
-#             throwaway database; it holds a copy of lib/http_serve.c's
-#             precheck, and fails without running when that copy is no
-#             longer the library's
+#   handler   a whole request through the server's own lc_serve_one and
+#             an endpoint's handler, on a throwaway database
 #
 # tests/fuzz/seed-corpus.sh makes the corpora from tests/fixtures/.
 set -u
@@ -194,48 +192,11 @@ export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 # The handler target's databases, removed with this folder.
 export TMPDIR=$out/tmp
 
-# The text of C function fn in file: from "fn(" at the start of a line to
-# the first "}" alone.
-c_function()
-{
-	awk -v fn="$2" 'index($0, fn "(") == 1 { p = 1 } p { print }
-	    p && /^}/ { exit }' "$1"
-}
-
-# 0 when fuzz_handler.c's copies of lib/http_serve.c's precheck and its
-# helpers are the library's (precheck with the target's database for
-# ensure_db), else 1 with the difference on stderr.
-handler_copies_current()
-{
-	local fn a b rc=0
-
-	for fn in valid_request_id path_matches method_in is_json_type \
-	    precheck; do
-		a=$(c_function "$src/lib/http_serve.c" "$fn" |
-		    awk '/ensure_db\(ctx\) == -1/ { skip = 2 }
-			skip > 0 { skip--; next } { print }')
-		b=$(c_function "$here/fuzz_handler.c" "$fn" |
-		    sed 's/, struct fdb \*f)$/)/' | grep -v -e 'ensure_db:' \
-		    -e 'ctx->dom.db = f->db;' -e 'ctx->db_path = f->path;')
-		if [ -z "$a" ] || [ "$a" != "$b" ]; then
-			say "tests/fuzz/fuzz_handler.c: its copy of $fn is not lib/http_serve.c's:"
-			diff <(printf '%s\n' "$a") <(printf '%s\n' "$b") >&2
-			rc=1
-		fi
-	done
-	return "$rc"
-}
-
 # A sanitizer's or libFuzzer's report in a log.
 REPORT='runtime error:|ERROR: (Address|Leak|Undefined)Sanitizer|ERROR: libFuzzer'
 passed=0
 failed=0
 for t in $targets; do
-	if [ "$t" = handler ] && ! handler_copies_current; then
-		failed=$((failed + 1))
-		printf 'fuzz_handler: FAILED: its copy of precheck is out of date\n'
-		continue
-	fi
 	log=$out/log/fuzz_$t.log
 	corpus=$out/corpus/$t
 	mkdir -p "$corpus" || die "cannot make $corpus"
