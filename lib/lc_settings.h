@@ -1,0 +1,50 @@
+/*
+ * The installation's settings (settings.c): stored in the database, each
+ * with its default and its bounds.
+ */
+#ifndef LC_SETTINGS_H
+#define LC_SETTINGS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "lc_dom.h"
+
+/* Settings (settings.c), stored in the database with defaults. */
+enum lc_setting {
+	LC_SET_ACCESS_TTL,
+	LC_SET_REFRESH_TTL,
+	LC_SET_LOGIN_MAX_FAILURES,
+	LC_SET_LOGIN_WINDOW,
+	LC_SET_UTC_OFFSET,
+	LC_SET_SYNC_MAX_AGE,
+	LC_SET_STAFF_ENROLMENT,
+	LC_SET_CURRENCY,
+	LC_SET_PUBLIC_URL,
+	LC_SET_VOID_WINDOW,
+	LC_SET_CARD_CODE,
+	LC_SET__MAX
+};
+enum lc_setting_kind { LC_SETTING_INT, LC_SETTING_TEXT };
+struct lc_setting_info {
+	const char *name;
+	int64_t def, min, max, step;	/* a text's max: characters */
+	enum lc_setting_kind kind;
+	/* A text setting, "" by default: 1 when the text is one it takes,
+	 * and what it must be, for the error. */
+	int (*text_ok)(const char *);
+	const char *text_rule;
+};
+const struct lc_setting_info *lc_setting_info(enum lc_setting);
+/* The setting's value; its default when unset or unreadable. */
+int64_t lc_setting(struct lc_db *, enum lc_setting);
+/* A text setting's value into buf (truncated to size), returned; "" when
+ * unset or unreadable. */
+const char *lc_setting_text(struct lc_db *, enum lc_setting, char *buf,
+    size_t size);
+const char *lc_setting_name(enum lc_setting);
+int lc_setting_lookup(const char *key);	/* enum value or -1 */
+/* Checks and stores (inside a write): 0, or -1 with dom->err. */
+int lc_setting_set(struct lc_dom *, const char *key, const char *value);
+
+#endif /* LC_SETTINGS_H */
