@@ -1,78 +1,21 @@
 /*
- * The one table of endpoints. A responder in cgi-bin/ names its row; the
- * rewrite rules (htdocs/.htaccess, tools/lib.sh for lighttpd) and the
- * build lists (Makefile.am) must list the same names and paths, which
- * tests/unit_endpoints checks.
+ * The one table of endpoints, from endpoints.def (which says what else
+ * is made from it), and notfound, the responder of every other path.
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "lc_http.h"
 
-#define V1 "/api/v1"
-
 const struct lc_endpoint lc_endpoints[] = {
-	{ "login", V1 "/auth/login", "POST",
-	    LC_EP_BARE | LC_EP_NOSTORE | LC_EP_JSON, lc_h_login },
-	{ "me", V1 "/auth/me", "GET",
-	    LC_EP_BARE | LC_EP_NOSTORE | LC_EP_AUTH, lc_h_me },
-	{ "refresh", V1 "/auth/refresh", "POST",
-	    LC_EP_BARE | LC_EP_NOSTORE | LC_EP_JSON, lc_h_refresh },
-	/* Takes the bearer token itself: an expired one is no error here. */
-	{ "logout", V1 "/auth/logout", "POST", LC_EP_NOSTORE | LC_EP_JSON,
-	    lc_h_logout },
-	{ "lookup", V1 "/cards/lookup", "POST", LC_EP_AUTH | LC_EP_JSON,
-	    lc_h_lookup },
-	{ "record", V1 "/transactions/record", "POST", LC_EP_AUTH | LC_EP_JSON,
-	    lc_h_record },
-	{ "history", V1 "/transactions/history", "GET", LC_EP_AUTH,
-	    lc_h_history },
-	{ "sync", V1 "/transactions/sync", "POST", LC_EP_AUTH | LC_EP_JSON,
-	    lc_h_sync },
-	{ "claim", V1 "/rewards/claim", "POST",
-	    LC_EP_BARE | LC_EP_AUTH | LC_EP_JSON, lc_h_claim },
-	{ "redeem", V1 "/cashback/redeem", "POST",
-	    LC_EP_BARE | LC_EP_AUTH | LC_EP_JSON, lc_h_redeem },
-	/* Undoes a transaction: the owner's any, staff their own recent;
-	 * GET lists what the caller may still void at a till. */
-	{ "void", V1 "/transactions/void", "GET POST", LC_EP_AUTH | LC_EP_JSON,
-	    lc_h_void },
-	/* Its answer holds the customer's secret link: kept from caches. */
-	{ "enrol", V1 "/cards/enrol", "GET POST",
-	    LC_EP_AUTH | LC_EP_NOSTORE | LC_EP_JSON, lc_h_enrol },
-	/* A customer's own card, by the unguessable link they hold. */
-	/* POST only below it, /TOKEN/redraw, with no body: JSON (or none)
-	 * all the same, so no other site's form can send it. */
-	{ "mycard", V1 "/mycard", "GET POST",
-	    LC_EP_NOSTORE | LC_EP_NOINDEX | LC_EP_TREE | LC_EP_JSON,
-	    lc_h_mycard },
-	/* First run: while the shop has no owner. */
-	{ "setup", V1 "/setup", "GET POST", LC_EP_NOSTORE | LC_EP_JSON,
-	    lc_h_setup },
-	/* The owner's back office (docs/admin-api.md). */
-	{ "admin_locations", V1 "/admin/locations", "GET POST PATCH",
-	    LC_EP_OWNER | LC_EP_NOSTORE | LC_EP_JSON | LC_EP_TREE,
-	    lc_h_admin_locations },
-	{ "admin_users", V1 "/admin/users", "GET POST PATCH",
-	    LC_EP_OWNER | LC_EP_NOSTORE | LC_EP_JSON | LC_EP_TREE,
-	    lc_h_admin_users },
-	{ "admin_programs", V1 "/admin/programs", "GET POST PATCH",
-	    LC_EP_OWNER | LC_EP_NOSTORE | LC_EP_JSON | LC_EP_TREE,
-	    lc_h_admin_programs },
-	{ "admin_cards", V1 "/admin/cards", "GET POST PATCH",
-	    LC_EP_OWNER | LC_EP_NOSTORE | LC_EP_JSON | LC_EP_TREE,
-	    lc_h_admin_cards },
-	{ "admin_reports", V1 "/admin/reports", "GET",
-	    LC_EP_OWNER | LC_EP_NOSTORE | LC_EP_TREE, lc_h_admin_reports },
-	{ "admin_backup", V1 "/admin/backup", "GET",
-	    LC_EP_OWNER | LC_EP_NOSTORE, lc_h_admin_backup },
-	{ "admin_settings", V1 "/admin/settings", "GET PATCH",
-	    LC_EP_OWNER | LC_EP_NOSTORE | LC_EP_JSON, lc_h_admin_settings },
-	{ "admin_audit", V1 "/admin/audit", "GET",
-	    LC_EP_OWNER | LC_EP_NOSTORE, lc_h_admin_audit },
+#define LC_EP(name, path, methods, flags) \
+	{ #name, "/api/v1/" path, methods, flags, lc_h_##name },
+#include "endpoints.def"
+#undef LC_EP
 	/* Anything else under /api/: 404 in JSON. */
 	/* Also the web server's error handler, for any path (a customer's
-	 * card link among them): never stored, never indexed. */
+	 * card link among them): never stored, never indexed. Its path
+	 * is no row's: the rewrite rules send it what they send no row. */
 	{ "notfound", NULL, "GET", LC_EP_NOSTORE | LC_EP_NOINDEX,
 	    lc_h_notfound },
 	{ NULL, NULL, NULL, 0, NULL }

@@ -178,29 +178,11 @@ int lc_purchase_read(struct lc_error *, json_object *obj, int64_t now,
 int lc_purchase_write(struct lc_dom *, const struct lc_purchase *, int sync,
     json_object **answer);
 
-/* Endpoint handlers, one file each (api_*.c). */
-int lc_h_login(struct lc_ctx *);
-int lc_h_me(struct lc_ctx *);
-int lc_h_refresh(struct lc_ctx *);
-int lc_h_logout(struct lc_ctx *);
+/* Endpoint handlers, one file each (api_*.c): lc_h_NAME of each row of
+ * endpoints.def; notfound's is endpoints.c's. */
+#define LC_EP(name, path, methods, flags) int lc_h_##name(struct lc_ctx *);
+#include "endpoints.def"
+#undef LC_EP
 int lc_h_notfound(struct lc_ctx *);
-int lc_h_lookup(struct lc_ctx *);
-int lc_h_record(struct lc_ctx *);
-int lc_h_history(struct lc_ctx *);
-int lc_h_sync(struct lc_ctx *);
-int lc_h_claim(struct lc_ctx *);
-int lc_h_redeem(struct lc_ctx *);
-int lc_h_setup(struct lc_ctx *);
-int lc_h_admin_locations(struct lc_ctx *);
-int lc_h_admin_users(struct lc_ctx *);
-int lc_h_admin_programs(struct lc_ctx *);
-int lc_h_admin_cards(struct lc_ctx *);
-int lc_h_admin_reports(struct lc_ctx *);
-int lc_h_admin_backup(struct lc_ctx *);
-int lc_h_admin_settings(struct lc_ctx *);
-int lc_h_admin_audit(struct lc_ctx *);
-int lc_h_enrol(struct lc_ctx *);
-int lc_h_mycard(struct lc_ctx *);
-int lc_h_void(struct lc_ctx *);
 
 #endif /* LC_HTTP_H */

@@ -63,9 +63,11 @@ struct lc_ctx;
 #define LC_EP_NOINDEX	0x40	/* public: X-Robots-Tag: noindex */
 
 /*
- * The one table of endpoints (endpoints.c). The responders in cgi-bin/,
- * the rewrite rules of htdocs/.htaccess and of the lighttpd configuration
- * and the build lists follow it; tests/unit_endpoints checks that they do.
+ * The one table of endpoints (endpoints.c, from endpoints.def). The
+ * responders in cgi-bin/, the rewrite rules of htdocs/.htaccess and of
+ * the lighttpd configuration and the build lists are written from the
+ * same rows by tools/gen-endpoints; tests/unit_endpoints checks that
+ * they are current.
  */
 struct lc_endpoint {
 	const char *name;	/* responder: cgi-bin/NAME.fcgi */

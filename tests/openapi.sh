@@ -13,7 +13,7 @@
 #    node) the point is skipped, saying why; it fails instead when
 #    LC_REQUIRE_OPENAPI_LINT=1 (CI: .ci/run installs it and sets that).
 # 2. The document against the code (tests/openapi_check.py --doc): its
-#    examples against its schemas, the endpoint table (lib/endpoints.c),
+#    examples against its schemas, the endpoint table (lib/endpoints.def),
 #    the error table (lib/err.c), the limits (lib/lc_limits.h) and the
 #    settings (lib/settings.c).
 # 3. Live answers: the demo shop served by lighttpd (lt_start), every

@@ -26,8 +26,9 @@ LC_RESPONDER_DIR=api-bin
 
 # Every endpoint: the path under /api/v1 and the responder in cgi-bin/
 # serving it. conf/lighttpd.conf.in gets its rewrite rules and FastCGI
-# servers from this table (PATH/* : a tree, the path and all below it);
-# htdocs/.htaccess spells the same table out.
+# servers from this table (PATH/* : a tree, the path and all below it).
+# Written by tools/gen-endpoints from lib/endpoints.def, as are
+# htdocs/.htaccess's rules: not by hand.
 # Anything else under /api/ goes to notfound.fcgi.
 LC_ENDPOINTS="
 auth/login login

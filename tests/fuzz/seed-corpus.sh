@@ -41,9 +41,11 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/lc-seed.XXXXXX") || die "no temporary folder"
 trap 'rm -rf "$tmp"' EXIT
 
 # The endpoint rows in lc_endpoints[] order: the handler's byte 0.
-mapfile -t endpoints < <(sed -n 's/^	{ "\([a-z_]*\)",.*/\1/p' \
-    "$src/lib/endpoints.c")
-[ "${#endpoints[@]}" -gt 0 ] || die "no endpoint rows in lib/endpoints.c"
+# lib/endpoints.def's rows as its generator reads them, then notfound,
+# endpoints.c's last row.
+mapfile -t endpoints < <(sh "$src/tools/gen-endpoints" -l | cut -d' ' -f1 &&
+    echo notfound)
+[ "${#endpoints[@]}" -gt 1 ] || die "no endpoint rows in lib/endpoints.def"
 
 endpoint_index()
 {
