@@ -101,6 +101,15 @@ json_object *lc_json_money(int64_t cents);
 json_object *lc_json_rate(int64_t bp);
 json_object *lc_json_time(int64_t ms);
 json_object *lc_json_str_or_null(const char *s);
+/* A card type's fields (struct lc_fields) added to o as its members:
+ * lc_json_fields(&j, o) returns the fields to hand to the type. */
+#define LC_JSON_FIELDS_DEPTH 4
+struct lc_json_fields {
+	struct lc_fields f;	/* first: the type writes to it */
+	json_object *stack[LC_JSON_FIELDS_DEPTH];
+	int depth;
+};
+struct lc_fields *lc_json_fields(struct lc_json_fields *, json_object *o);
 
 /* http_request.c: the request, copied out of the CGI/FastCGI environment.
  * All owned. */
