@@ -73,11 +73,14 @@ struct lc_fields {
  * other file names a type: they ask the card's (c->ops) or the
  * program's (lc_cardtype(p->type)) row.
  *
- * A new type provides its file with its struct lc_cardtype, an enum
- * value above, its row in card.c's table, a migration that lets the
- * programs' type column hold its name, and tests. "Required" slots must
- * be set (tests/unit_ledger.c checks the table); an optional one may be
- * NULL, which means what its comment says.
+ * A new type provides its file (card_<name>.c, listed in Makefile.am)
+ * with its struct lc_cardtype, an enum value above, its row in card.c's
+ * table, a migration that lets the programs' type column hold its name,
+ * and tests. "Required" slots must be set (tests/unit_cardtype.c checks
+ * the table); an optional one may be NULL, which means what its comment
+ * says. A type whose programs have fields of a kind none has yet needs a
+ * new LC_CT_* group too, which storage, the owner's API and the admin
+ * tool then read and write.
  */
 struct lc_cardtype {
 	enum lc_ctype id;	/* required: its enum value (its row) */

@@ -1,7 +1,8 @@
 /*
  * The rules of the service, apart from HTTP: the domain context a rule
- * runs in, the one write path, card types, and the rules themselves
- * (purchase, claim, redeem, auth, shop setup). A rule reads and writes
+ * runs in, the one write path, and the rules themselves (purchase,
+ * claim, redeem, auth, shop setup); cards and their types are in
+ * lc_card.h, included here for now. A rule reads and writes
  * through storage (lc_store.h) and returns a result struct or an error;
  * it never sees a request or builds an answer.
  */
