@@ -214,15 +214,22 @@ program_args(struct cmd *c)
 	struct lc_program *p = &c->prog;
 	const char *mid = need(o, "merchant"), *type = need(o, "type"),
 	    *title = need(o, "title"), *v;
+	char tname[16];		/* as long as a type's name may be */
+	unsigned cols;
 	int i;
 
 	memset(p, 0, sizeof(*p));
 	if (mid == NULL || type == NULL || title == NULL ||
 	    copy("--merchant", p->merchant_id, sizeof(p->merchant_id), mid) ||
-	    copy("--type", p->type, sizeof(p->type), type) ||
+	    copy("--type", tname, sizeof(tname), type) ||
 	    copy("--title", p->title, sizeof(p->title), title))
 		return 1;
-	if (strcmp(type, "punch") == 0) {
+	/* An unknown type is the rule's to refuse (c->a names it then). */
+	p->type = lc_cardtype_id(type);
+	c->a = type;
+	/* The options of the field groups its type uses (LC_CT_*). */
+	cols = lc_cardtype_cols(p->type);
+	if (cols & LC_CT_REWARD) {
 		const char *rt = need(o, "reward-title");
 
 		p->cooldown_seconds = LC_COOLDOWN_DEFAULT;
@@ -251,7 +258,7 @@ program_args(struct cmd *c)
 			return 1;
 		return 0;
 	}
-	if (opts_only(o, strcmp(type, "cashback") == 0 ?
+	if (opts_only(o, cols & LC_CT_EXPIRES ?
 	    "merchant,type,title,tier,expiry-days" :
 	    "merchant,type,title,tier") != 0)
 		return 1;
@@ -315,13 +322,14 @@ static int
 demo(struct lc_dom *dom, struct cmd *c)
 {
 	static const struct {
-		const char *type, *title;
+		enum lc_ctype type;
+		const char *title;
 		struct { const char *name; int64_t min_spend, rate_bp; } t[3];
 	} progs[] = {
-		{ "punch", "Coffee Card", { { NULL, 0, 0 } } },
-		{ "cashback", "Cashback Club", { { "Bronze", 0, 200 },
+		{ LC_CT_PUNCH, "Coffee Card", { { NULL, 0, 0 } } },
+		{ LC_CT_CASHBACK, "Cashback Club", { { "Bronze", 0, 200 },
 		    { "Silver", 10000, 500 }, { "Gold", 50000, 1000 } } },
-		{ "discount", "Member Discount", { { "Member", 0, 500 },
+		{ LC_CT_DISCOUNT, "Member Discount", { { "Member", 0, 500 },
 		    { "VIP", 25000, 1000 } } },
 	};
 	char mid[LC_ID_LEN + 1], l1[LC_ID_LEN + 1], l2[LC_ID_LEN + 1],
@@ -365,7 +373,7 @@ demo(struct lc_dom *dom, struct cmd *c)
 	for (i = 0; i < sizeof(progs) / sizeof(progs[0]); i++) {
 		memset(&p, 0, sizeof(p));
 		memcpy(p.merchant_id, mid, sizeof(p.merchant_id));
-		snprintf(p.type, sizeof(p.type), "%s", progs[i].type);
+		p.type = progs[i].type;
 		snprintf(p.title, sizeof(p.title), "%s", progs[i].title);
 		p.punch_requirement = 10;
 		snprintf(p.reward_title, sizeof(p.reward_title), "Free coffee");
@@ -385,7 +393,8 @@ demo(struct lc_dom *dom, struct cmd *c)
 			return -1;
 		if (n < sizeof(c->out))
 			n += (size_t)snprintf(c->out + n, sizeof(c->out) - n,
-			    "%-10s card %s  barcode %s  qr %s\n", progs[i].type,
+			    "%-10s card %s  barcode %s  qr %s\n",
+			    lc_cardtype_name(progs[i].type),
 			    card.id, card.barcode, card.qr);
 	}
 	return 0;
@@ -480,6 +489,7 @@ command_rule(struct lc_dom *dom, void *arg)
 {
 	struct cmd *c = arg;
 	const char *n = c->noun, *v = c->verb;
+	size_t len;
 	int rc;
 
 	if (strcmp(n, "merchant") == 0)
@@ -493,8 +503,15 @@ command_rule(struct lc_dom *dom, void *arg)
 			lc_audit_note_str(dom, "password", "changed");
 		return lc_shop_user_change(dom, v, c->a, c->hash);
 	}
-	else if (strcmp(n, "program") == 0)
+	else if (strcmp(n, "program") == 0) {
 		rc = lc_shop_program_add(dom, &c->prog, c->id);
+		/* The rule cannot name a type it does not know. */
+		if (rc == -1 && strcmp(dom->err.field, "type") == 0) {
+			len = strlen(dom->err.msg);
+			snprintf(dom->err.msg + len, sizeof(dom->err.msg) - len,
+			    ", not %s", c->a);
+		}
+	}
 	else if (strcmp(n, "card") == 0 && strcmp(v, "issue") == 0) {
 		if (lc_shop_card_issue(dom, c->a, c->b, &c->card) == -1)
 			return -1;

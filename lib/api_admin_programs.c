@@ -119,9 +119,10 @@ copy(struct lc_ctx *ctx, const char *name, size_t max, char *dst, size_t dstsz,
 	return 0;
 }
 
-/* A punch program's own fields: refused on another type, never ignored
- * (a PATCH's rule refuses the same, lc_shop_program_update). */
-static const char *const punch_only[] = {
+/* The fields of LC_CT_REWARD (a punch program's): refused on a type
+ * without them, never ignored (a PATCH's rule refuses the same,
+ * lc_shop_program_update). */
+static const char *const reward_fields[] = {
 	"punch_requirement", "reward_title", "reward_description",
 	"reward_amount", "cooldown_seconds", "max_punches_per_purchase", NULL
 };
@@ -132,23 +133,26 @@ add(struct lc_ctx *ctx, struct prog_write *pw, struct lc_write *w)
 	struct lc_error *e = &ctx->dom.err;
 	struct lc_program *p = &pw->p;
 	const char *const *f;
+	char type[16];
 	json_object *v;
-	int punch, rc;
+	unsigned cols;
+	int rc;
 
 	memcpy(p->merchant_id, ctx->dom.caller.merchant_id,
 	    sizeof(p->merchant_id));
 	p->cooldown_seconds = LC_COOLDOWN_DEFAULT;
-	if (copy(ctx, "type", 16, p->type, sizeof(p->type), 1) == -1 ||
+	if (copy(ctx, "type", 16, type, sizeof(type), 1) == -1 ||
 	    copy(ctx, "title", LC_NAME_MAX, p->title, sizeof(p->title), 1) == -1 ||
 	    lc_in_key(e, ctx->in, 0, &w->key) == -1 ||
 	    expiry_days(ctx, &p->expiry_days) == -1)
 		return -1;
-	punch = strcmp(p->type, "punch") == 0;
-	if (!punch && strcmp(p->type, "cashback") != 0 &&
-	    strcmp(p->type, "discount") != 0)
+	if ((p->type = lc_cardtype_id(type)) == LC_CT__MAX)
 		return lc_fail(ctx, LC_E_VALIDATION, "type",
-		    "type must be punch, cashback or discount");
-	if (punch) {
+		    "type must be %s", lc_cardtype_names());
+	/* The fields of the groups its type uses (LC_CT_*), each group
+	 * refused on a type without it. */
+	cols = lc_cardtype_cols(p->type);
+	if (cols & LC_CT_REWARD) {
 		if (lc_in_int(e, ctx->in, "punch_requirement", 1, 1,
 		    LC_PUNCHES_MAX, &p->punch_requirement, NULL) == -1 ||
 		    copy(ctx, "reward_title", LC_NAME_MAX, p->reward_title,
@@ -163,22 +167,24 @@ add(struct lc_ctx *ctx, struct prog_write *pw, struct lc_write *w)
 		    lc_in_int(e, ctx->in, "max_punches_per_purchase", 0, 1,
 		    LC_PUNCH_COUNT_MAX, &p->max_punches, NULL) == -1)
 			return -1;
-		/* null counts as absent, as everywhere. */
-		if (json_object_object_get_ex(ctx->in, "tiers", &v) && v != NULL)
-			return lc_fail(ctx, LC_E_VALIDATION, "tiers",
-			    "A punch program has no tiers.");
 	} else {
 		/* null counts as absent, as everywhere. */
-		for (f = punch_only; *f != NULL; f++)
+		for (f = reward_fields; *f != NULL; f++)
 			if (json_object_object_get_ex(ctx->in, *f, &v) &&
 			    v != NULL)
 				return lc_fail(ctx, LC_E_VALIDATION, *f,
 				    "Only a punch program has a reward, a "
 				    "cooldown and a cap of punches.");
+	}
+	if (cols & LC_CT_TIERS) {
 		if ((rc = tiers(ctx, p->tiers, &p->ntiers)) <= 0)
 			return rc == -1 ? -1 : lc_fail(ctx, LC_E_VALIDATION,
-			    "tiers", "A %s program needs its tiers.", p->type);
-	}
+			    "tiers", "A %s program needs its tiers.", type);
+	} else if (json_object_object_get_ex(ctx->in, "tiers", &v) &&
+	    v != NULL)
+		/* null counts as absent, as everywhere. */
+		return lc_fail(ctx, LC_E_VALIDATION, "tiers",
+		    "A %s program has no tiers.", type);
 	if ((rc = lc_write(&ctx->dom, w, &ctx->out)) == -1)
 		return -1;
 	lc_fmt_idempotent(ctx, rc);

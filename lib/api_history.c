@@ -18,12 +18,31 @@ struct hquery {
 	int64_t from, to;	/* inclusive, ms */
 };
 
+/* VALIDATION_ERROR naming the types a history may be asked for: the
+ * card types' names, then others. */
+static int
+type_fail(struct lc_ctx *ctx, const char *const *others)
+{
+	char buf[256];
+	size_t len = 0;
+	int i, n = 0;
+
+	for (i = 0; i < LC_CT__MAX; i++, n++)
+		len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s%s",
+		    n ? ", " : "", lc_cardtype_name((enum lc_ctype)i));
+	for (i = 0; others[i] != NULL; i++, n++)
+		len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s%s",
+		    others[i + 1] == NULL ? " or " : ", ", others[i]);
+	return lc_fail(ctx, LC_E_VALIDATION, "transaction_type",
+	    "transaction_type must be %s", buf);
+}
+
 static int
 parse_query(struct lc_ctx *ctx, struct hquery *q)
 {
-	static const char *const types[] = { "punch", "cashback", "discount",
-	    "reward_claim", "cashback_redeem", "expiry", "void", "adjustment",
-	    NULL };
+	/* Besides purchases, of each card type's name. */
+	static const char *const others[] = { "reward_claim",
+	    "cashback_redeem", "expiry", "void", "adjustment", NULL };
 	int i, rc;
 
 	memset(q, 0, sizeof(*q));
@@ -43,15 +62,12 @@ parse_query(struct lc_ctx *ctx, struct hquery *q)
 	    lc_q_date(ctx, "from_date", 0, &q->from) == -1 ||
 	    lc_q_date(ctx, "to_date", 1, &q->to) == -1)
 		return -1;
-	if (rc == 1) {
-		for (i = 0; types[i] != NULL; i++)
-			if (strcmp(q->type, types[i]) == 0)
+	if (rc == 1 && lc_cardtype_id(q->type) == LC_CT__MAX) {
+		for (i = 0; others[i] != NULL; i++)
+			if (strcmp(q->type, others[i]) == 0)
 				break;
-		if (types[i] == NULL)
-			return lc_fail(ctx, LC_E_VALIDATION, "transaction_type",
-			    "transaction_type must be punch, cashback, discount, "
-			    "reward_claim, cashback_redeem, expiry, void or "
-			    "adjustment");
+		if (others[i] == NULL)
+			return type_fail(ctx, others);
 	}
 	if (q->from > q->to)
 		return lc_fail(ctx, LC_E_VALIDATION, "from_date",
@@ -76,15 +92,19 @@ opt_money(json_object *o, const char *name, int64_t v)
 static int
 item_add(void *arg, const struct lc_hist_item *it)
 {
+	const struct lc_cardtype *ct;
+	struct lc_json_fields jf;
 	json_object *o = json_object_new_object();
 
 	opt_text(o, "transaction_id", it->id);
 	opt_text(o, "transaction_type", it->type);
 	json_object_object_add(o, "purchase_amount",
 	    lc_json_money(it->purchase_amount));
-	if (it->type != NULL && strcmp(it->type, "punch") == 0)
-		json_object_object_add(o, "punches_added", json_object_new_int64(
-		    it->punches_added < 0 ? 0 : it->punches_added));
+	/* A purchase: its type is its card type's name. */
+	if (it->type != NULL &&
+	    (ct = lc_cardtype(lc_cardtype_id(it->type))) != NULL &&
+	    ct->history != NULL)
+		ct->history(it, lc_json_fields(&jf, o));
 	json_object_object_add(o, "created_at", lc_json_time(it->created_at));
 	opt_text(o, "location_name", it->location_name);
 	opt_text(o, "staff_name", it->staff_name);

@@ -30,67 +30,22 @@ num(int64_t v)
 static void
 balance(const struct lc_card *c, json_object *o)
 {
-	const struct lc_program *p = &c->program;
-	int t, top;
-
-	if (strcmp(p->type, "punch") == 0) {
-		add(o, "current_punches", num(c->current_punches));
-		add(o, "punch_requirement", num(p->punch_requirement));
-		add(o, "pending_rewards", num(c->pending_rewards));
-		add(o, "lifetime_punches", num(c->lifetime_punches));
-	} else if (strcmp(p->type, "cashback") == 0) {
-		add(o, "cashback_balance", lc_json_money(c->cashback_balance));
-		add(o, "cashback_rate", lc_json_rate(lc_card_rate(c)));
-		add(o, "current_tier_name", str(lc_card_tier_name(c)));
-		add(o, "lifetime_cashback", lc_json_money(c->lifetime_cashback));
-	} else {
-		t = lc_card_tier(c, c->lifetime_spend);
-		top = p->ntiers == 0 || t == p->ntiers - 1;
-		add(o, "discount_rate", lc_json_rate(lc_card_rate(c)));
-		add(o, "current_tier_name", str(lc_card_tier_name(c)));
-		add(o, "next_tier_name", top ? NULL : str(p->tiers[t + 1].name));
-		add(o, "next_tier_threshold", top ? NULL :
-		    lc_json_money(p->tiers[t + 1].min_spend));
-		add(o, "lifetime_spend", lc_json_money(c->lifetime_spend));
-	}
-}
-
-/* A punch program's reward, as the till and the customer name it. */
-static json_object *
-program_reward(const struct lc_program *p)
-{
-	json_object *r = json_object_new_object();
-
-	add(r, "title", str(p->reward_title));
-	add(r, "description", str(p->reward_description));
-	return r;
-}
-
-/* A cashback card's next expiry, null for none; nothing when not asked. */
-static void
-next_expiry(const struct lc_card *c, json_object *d)
-{
-	if (strcmp(c->program.type, "cashback") != 0 || c->next_expiry_at < 0)
-		return;
-	add(d, "next_expiry_amount", c->next_expiry_at > 0 ?
-	    lc_json_money(c->next_expiry_amount) : NULL);
-	add(d, "next_expiry_at", c->next_expiry_at > 0 ?
-	    lc_json_time(c->next_expiry_at) : NULL);
+	LC_JSON_TYPE_FIELDS(lc_cardtype_or_none(c->program.type)->balance, c, o);
 }
 
 /*
  * Lookup: both documented forms at once, the enveloped fields with
- * balance, and the balance fields flat beside them. A punch card adds
- * its reward and the limits a till checks before it sends a punch (the
- * cooldown matters most offline, where the server cannot say it).
+ * balance, and the balance fields flat beside them, then what its type
+ * adds (struct lc_cardtype's lookup).
  */
 json_object *
 lc_fmt_card(const struct lc_card *c)
 {
+	const struct lc_cardtype *ct = lc_cardtype_or_none(c->program.type);
 	json_object *d = json_object_new_object(), *bal = json_object_new_object();
 
 	add(d, "card_instance_id", str(c->id));
-	add(d, "card_type", str(c->program.type));
+	add(d, "card_type", str(ct->name));
 	add(d, "card_title", str(c->program.title));
 	add(d, "card_name", str(c->program.title));
 	add(d, "merchant_name", str(c->merchant_name));
@@ -99,26 +54,8 @@ lc_fmt_card(const struct lc_card *c)
 	balance(c, bal);
 	balance(c, d);
 	add(d, "balance", bal);
-	next_expiry(c, d);
-	if (strcmp(c->program.type, "punch") == 0) {
-		add(d, "reward", program_reward(&c->program));
-		add(d, "cooldown_seconds", num(c->program.cooldown_seconds));
-		add(d, "max_punches_per_purchase", num(c->program.max_punches > 0 ?
-		    c->program.max_punches : LC_PUNCH_COUNT_MAX));
-	}
+	LC_JSON_TYPE_FIELDS(ct->lookup, c, d);
 	return d;
-}
-
-static json_object *
-reward(const struct lc_reward *r)
-{
-	json_object *o = json_object_new_object();
-
-	add(o, "reward_id", str(r->id));
-	add(o, "title", str(r->title));
-	add(o, "description", str(r->description));
-	add(o, "status", str("pending_claim"));
-	return o;
 }
 
 json_object *
@@ -128,28 +65,7 @@ lc_fmt_purchase(const struct lc_purchase_result *r)
 
 	add(d, "transaction_id", str(r->txn_id));
 	add(d, "card_type", str(r->card_type));
-	if (strcmp(r->card_type, "punch") == 0) {
-		add(d, "punches_added", num(r->punches_added));
-		add(d, "new_punch_count", num(r->new_punch_count));
-		add(d, "reward_earned", json_object_new_boolean(r->rewards_earned > 0));
-		add(d, "reward", r->rewards_earned > 0 ? reward(&r->reward) : NULL);
-		add(d, "rewards_earned", num(r->rewards_earned));
-		add(d, "pending_rewards", num(r->pending_rewards));
-	} else if (strcmp(r->card_type, "cashback") == 0) {
-		add(d, "purchase_amount", lc_json_money(r->purchase_amount));
-		add(d, "cashback_rate", lc_json_rate(r->rate_bp));
-		add(d, "cashback_earned", lc_json_money(r->cashback_earned));
-		add(d, "new_balance", lc_json_money(r->new_balance));
-		add(d, "tier_changed", json_object_new_boolean(r->tier_changed));
-		add(d, "current_tier_name", str(r->tier_name));
-	} else {
-		add(d, "purchase_amount", lc_json_money(r->purchase_amount));
-		add(d, "discount_rate", lc_json_rate(r->rate_bp));
-		add(d, "discount_amount", lc_json_money(r->discount_amount));
-		add(d, "final_amount", lc_json_money(r->final_amount));
-		add(d, "tier_changed", json_object_new_boolean(r->tier_changed));
-		add(d, "current_tier_name", str(r->tier_name));
-	}
+	LC_JSON_TYPE_FIELDS(lc_cardtype_or_none(lc_cardtype_id(r->card_type))->purchased, r, d);
 	return d;
 }
 
@@ -346,7 +262,7 @@ lc_fmt_enrolled(const struct lc_card *c)
 
 	add(o, "card_instance_id", str(c->id));
 	add(o, "program_id", str(c->program.id));
-	add(o, "card_type", str(c->program.type));
+	add(o, "card_type", str(lc_cardtype_or_none(c->program.type)->name));
 	add(o, "card_title", str(c->program.title));
 	add(o, "customer_name", str(c->customer_name));
 	add(o, "status", str(c->status));
@@ -364,13 +280,8 @@ lc_fmt_enrol_program(const struct lc_program *p)
 
 	add(o, "id", str(p->id));
 	add(o, "title", str(p->title));
-	add(o, "card_type", str(p->type));
-	if (strcmp(p->type, "punch") == 0) {
-		add(o, "punch_requirement", num(p->punch_requirement));
-		add(o, "reward_title", str(p->reward_title));
-		if (p->reward_description[0] != '\0')
-			add(o, "description", str(p->reward_description));
-	}
+	add(o, "card_type", str(lc_cardtype_or_none(p->type)->name));
+	LC_JSON_TYPE_FIELDS(lc_cardtype_or_none(p->type)->enrol_program, p, o);
 	return o;
 }
 
@@ -383,11 +294,12 @@ json_object *
 lc_fmt_mycard(const struct lc_card *c, const char *currency,
     int64_t updated_at, int64_t qr_changes_at)
 {
+	const struct lc_cardtype *ct = lc_cardtype_or_none(c->program.type);
 	json_object *d = json_object_new_object(), *bal = json_object_new_object();
 
 	add(d, "merchant_name", str(c->merchant_name));
 	add(d, "card_title", str(c->program.title));
-	add(d, "card_type", str(c->program.type));
+	add(d, "card_type", str(ct->name));
 	add(d, "customer_name", str(c->customer_name));
 	add(d, "status", str(c->status));
 	add(d, "qr_code_data", str(c->qr));
@@ -395,11 +307,7 @@ lc_fmt_mycard(const struct lc_card *c, const char *currency,
 	add(d, "currency_symbol", str(currency));
 	balance(c, bal);
 	add(d, "balance", bal);
-	next_expiry(c, d);
-	if (strcmp(c->program.type, "punch") == 0) {
-		add(d, "reward", program_reward(&c->program));
-		add(d, "pending_rewards", num(c->pending_rewards));
-	}
+	LC_JSON_TYPE_FIELDS(ct->mycard, c, d);
 	add(d, "updated_at", lc_json_time(updated_at));
 	add(d, "card_code_required", json_object_new_boolean(qr_changes_at > 0));
 	add(d, "qr_changes_at", qr_changes_at > 0 ? lc_json_time(qr_changes_at) :
@@ -462,6 +370,7 @@ json_object *
 lc_fmt_void(const struct lc_void_result *r)
 {
 	json_object *d = json_object_new_object(), *bal = json_object_new_object();
+	const struct lc_cardtype *ct = lc_cardtype_or_none(r->card.program.type);
 	json_object *also;
 	const char *t = r->voided_type;
 
@@ -469,11 +378,8 @@ lc_fmt_void(const struct lc_void_result *r)
 	add(d, "voided_transaction_id", str(r->voided_id));
 	add(d, "voided_type", str(t));
 	add(d, "card_instance_id", str(r->card.id));
-	add(d, "card_type", str(r->card.program.type));
-	if (strcmp(t, "punch") == 0) {
-		add(d, "punches_removed", num(r->punches_removed));
-		add(d, "rewards_withdrawn", num(r->rewards_withdrawn));
-	} else if (strcmp(t, "reward_claim") == 0) {
+	add(d, "card_type", str(ct->name));
+	if (strcmp(t, "reward_claim") == 0) {
 		add(d, "reward_id", str(r->reward_id));
 	} else if (strcmp(t, "cashback_redeem") == 0) {
 		add(d, "cashback_returned", lc_json_money(r->cashback_returned));
@@ -481,15 +387,10 @@ lc_fmt_void(const struct lc_void_result *r)
 		add(d, "cashback_not_returned",
 		    lc_json_money(r->cashback_not_returned));
 	}
-	if (strcmp(t, "cashback") == 0 || r->also_txn_id[0] != '\0') {
-		add(d, "cashback_removed", lc_json_money(r->cashback_removed));
-		/* Already spent: never clawed back. */
-		add(d, "cashback_not_removed",
-		    lc_json_money(r->cashback_not_removed));
-	}
-	if (strcmp(t, "cashback") == 0 || strcmp(t, "discount") == 0 ||
-	    r->also_txn_id[0] != '\0')
-		add(d, "lifetime_spend_removed", lc_json_money(r->spend_removed));
+	/* A purchase's type is its card type's name; a redemption's
+	 * earn-on-remainder purchase went with it. */
+	if (strcmp(t, ct->name) == 0 || r->also_txn_id[0] != '\0')
+		LC_JSON_TYPE_FIELDS(ct->voided, r, d);
 	also = NULL;
 	if (r->also_txn_id[0] != '\0') {
 		also = json_object_new_object();
@@ -509,11 +410,8 @@ lc_fmt_adjust(const struct lc_adjust_result *r)
 
 	add(d, "transaction_id", str(r->txn_id));
 	add(d, "card_instance_id", str(r->card.id));
-	add(d, "card_type", str(r->card.program.type));
-	if (strcmp(r->card.program.type, "punch") == 0) {
-		add(d, "rewards_earned", num(r->rewards_earned));
-		add(d, "rewards_withdrawn", num(r->rewards_withdrawn));
-	}
+	add(d, "card_type", str(lc_cardtype_or_none(r->card.program.type)->name));
+	LC_JSON_TYPE_FIELDS(lc_cardtype_or_none(r->card.program.type)->adjusted, r, d);
 	balance(&r->card, bal);
 	add(d, "balance", bal);
 	return d;

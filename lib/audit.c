@@ -166,6 +166,8 @@ trim(json_object *o)
 static json_object *
 card_snap(const struct lc_card *c)
 {
+	const struct lc_cardtype *ct;
+	struct lc_json_fields jf;
 	json_object *o = json_object_new_object();
 
 	json_object_object_add(o, "customer_name",
@@ -173,18 +175,9 @@ card_snap(const struct lc_card *c)
 	json_object_object_add(o, "status", json_object_new_string(c->status));
 	json_object_object_add(o, "program_id",
 	    json_object_new_string(c->program.id));
-	if (strcmp(c->program.type, "punch") == 0) {
-		json_object_object_add(o, "current_punches",
-		    json_object_new_int64(c->current_punches));
-		json_object_object_add(o, "pending_rewards",
-		    json_object_new_int64(c->pending_rewards));
-	} else {
-		if (strcmp(c->program.type, "cashback") == 0)
-			json_object_object_add(o, "cashback_balance",
-			    lc_json_money(c->cashback_balance));
-		json_object_object_add(o, "lifetime_spend",
-		    lc_json_money(c->lifetime_spend));
-	}
+	/* Its type's balance fields (struct lc_cardtype's audit). */
+	if ((ct = lc_cardtype(c->program.type)) != NULL)
+		ct->audit(c, lc_json_fields(&jf, o));
 	return o;
 }
 

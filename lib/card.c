@@ -9,19 +9,76 @@
 
 #include "lc_core.h"
 
-static const struct lc_cardtype *const lc_cardtypes[] = {
-	&lc_cardtype_punch, &lc_cardtype_cashback, &lc_cardtype_discount, NULL
+/*
+ * The card types' table: one row each, by enum lc_ctype. A type's
+ * behaviour is all in its own file (lc_card.h says what it provides).
+ */
+extern const struct lc_cardtype lc_cardtype_punch;
+extern const struct lc_cardtype lc_cardtype_cashback;
+extern const struct lc_cardtype lc_cardtype_discount;
+
+static const struct lc_cardtype *const cardtypes[LC_CT__MAX] = {
+	[LC_CT_PUNCH] = &lc_cardtype_punch,
+	[LC_CT_CASHBACK] = &lc_cardtype_cashback,
+	[LC_CT_DISCOUNT] = &lc_cardtype_discount,
 };
 
-static const struct lc_cardtype *
-cardtype(const char *name)
+const struct lc_cardtype *
+lc_cardtype(enum lc_ctype t)
+{
+	return (int)t >= 0 && t < LC_CT__MAX ? cardtypes[t] : NULL;
+}
+
+const struct lc_cardtype *
+lc_cardtype_or_none(enum lc_ctype t)
+{
+	static const struct lc_cardtype none = { .id = LC_CT__MAX, .name = "" };
+	const struct lc_cardtype *ct = lc_cardtype(t);
+
+	return ct != NULL ? ct : &none;
+}
+
+enum lc_ctype
+lc_cardtype_id(const char *name)
 {
 	int i;
 
-	for (i = 0; lc_cardtypes[i] != NULL; i++)
-		if (strcmp(lc_cardtypes[i]->name, name) == 0)
-			return lc_cardtypes[i];
-	return NULL;
+	for (i = 0; i < LC_CT__MAX; i++)
+		if (cardtypes[i] != NULL && strcmp(cardtypes[i]->name, name) == 0)
+			return (enum lc_ctype)i;
+	return LC_CT__MAX;
+}
+
+const char *
+lc_cardtype_name(enum lc_ctype t)
+{
+	const struct lc_cardtype *ct = lc_cardtype(t);
+
+	return ct != NULL ? ct->name : "";
+}
+
+unsigned
+lc_cardtype_cols(enum lc_ctype t)
+{
+	const struct lc_cardtype *ct = lc_cardtype(t);
+
+	return ct != NULL ? ct->cols : 0;
+}
+
+const char *
+lc_cardtype_names(void)
+{
+	static char buf[LC_CT__MAX * 24];
+	size_t len = 0;
+	int i;
+
+	if (buf[0] != '\0')
+		return buf;
+	for (i = 0; i < LC_CT__MAX; i++)
+		len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s%s",
+		    i == 0 ? "" : i == LC_CT__MAX - 1 ? " or " : ", ",
+		    lc_cardtype_name((enum lc_ctype)i));
+	return buf;
 }
 
 /* Base64 a QR payload must be to name a card; anything else names none. */
@@ -58,8 +115,8 @@ lc_card_get(struct lc_dom *dom, enum lc_cardkey key, const char *value,
 		return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
 	if (rc == 0)
 		return 0;
-	if ((c->ops = cardtype(c->program.type)) == NULL) {
-		lc_log("card %s: unknown type %s", c->id, c->program.type);
+	if ((c->ops = lc_cardtype(c->program.type)) == NULL) {
+		lc_log("card %s: unknown type %d", c->id, (int)c->program.type);
 		return lc_dom_fail(dom, LC_E_INTERNAL, NULL, NULL);
 	}
 	return 1;
@@ -96,7 +153,7 @@ lc_card_resolve(struct lc_dom *dom, const char *card_id, const char *qr,
 }
 
 int
-lc_card_for(struct lc_dom *dom, const char *card_id, const char *want,
+lc_card_for(struct lc_dom *dom, const char *card_id, enum lc_ctype want,
     struct lc_card *card)
 {
 	int rc;
@@ -107,10 +164,10 @@ lc_card_for(struct lc_dom *dom, const char *card_id, const char *want,
 		return lc_dom_fail(dom, LC_E_CARD_NOT_FOUND, NULL, NULL);
 	if (strcmp(card->status, "active") != 0)
 		return lc_dom_fail(dom, LC_E_CARD_INACTIVE, NULL, NULL);
-	if (want != NULL && strcmp(card->program.type, want) != 0)
+	if (card->program.type != want)
 		return lc_dom_fail(dom, LC_E_WRONG_CARD_TYPE, NULL,
 		    "This is a %s card; this operation needs a %s card.",
-		    card->program.type, want);
+		    card->ops->name, lc_cardtype_name(want));
 	return 0;
 }
 

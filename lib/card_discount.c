@@ -28,4 +28,71 @@ discount_purchase(struct lc_dom *dom, struct lc_card *c,
 	return 0;
 }
 
-const struct lc_cardtype lc_cardtype_discount = { "discount", discount_purchase };
+
+/* A void of a discount purchase (rule_void.c): its spend. */
+static int
+discount_void(struct lc_dom *dom, struct lc_card *c,
+    const struct lc_txn_info *o, struct lc_txn *t, struct lc_void_result *r)
+{
+	(void)dom;
+	c->lifetime_spend = c->lifetime_spend >= o->purchase_amount ?
+	    c->lifetime_spend - o->purchase_amount : 0;
+	t->discount_amount = o->discount_amount > 0 ? -o->discount_amount : 0;
+	r->spend_removed += o->purchase_amount;
+	return 0;
+}
+
+/* Its fields in the answers. */
+
+static void
+discount_balance(const struct lc_card *c, struct lc_fields *f)
+{
+	const struct lc_program *p = &c->program;
+	int t = lc_card_tier(c, c->lifetime_spend);
+	int top = p->ntiers == 0 || t == p->ntiers - 1;
+
+	f->rate(f, "discount_rate", lc_card_rate(c));
+	f->str(f, "current_tier_name", lc_card_tier_name(c));
+	f->str(f, "next_tier_name", top ? NULL : p->tiers[t + 1].name);
+	if (top)
+		f->null(f, "next_tier_threshold");
+	else
+		f->money(f, "next_tier_threshold", p->tiers[t + 1].min_spend);
+	f->money(f, "lifetime_spend", c->lifetime_spend);
+}
+
+static void
+discount_purchased(const struct lc_purchase_result *r, struct lc_fields *f)
+{
+	f->money(f, "purchase_amount", r->purchase_amount);
+	f->rate(f, "discount_rate", r->rate_bp);
+	f->money(f, "discount_amount", r->discount_amount);
+	f->money(f, "final_amount", r->final_amount);
+	f->flag(f, "tier_changed", r->tier_changed);
+	f->str(f, "current_tier_name", r->tier_name);
+}
+
+static void
+discount_voided(const struct lc_void_result *r, struct lc_fields *f)
+{
+	f->money(f, "lifetime_spend_removed", r->spend_removed);
+}
+
+static void
+discount_audit(const struct lc_card *c, struct lc_fields *f)
+{
+	f->money(f, "lifetime_spend", c->lifetime_spend);
+}
+
+/* No adjustment: a discount card holds nothing to correct. */
+const struct lc_cardtype lc_cardtype_discount = {
+	.id = LC_CT_DISCOUNT,
+	.name = "discount",
+	.cols = LC_CT_TIERS,
+	.purchase = discount_purchase,
+	.void_purchase = discount_void,
+	.balance = discount_balance,
+	.purchased = discount_purchased,
+	.voided = discount_voided,
+	.audit = discount_audit,
+};

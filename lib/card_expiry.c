@@ -71,7 +71,7 @@ next(struct lc_dom *dom, struct lc_card *c)
 	int rc;
 
 	c->next_expiry_at = c->next_expiry_amount = 0;
-	if (strcmp(c->program.type, "cashback") != 0)
+	if ((lc_cardtype_cols(c->program.type) & LC_CT_EXPIRES) == 0)
 		return 0;
 	/* The balance comes with it: read with the card, before another
 	 * reader's write recorded what was due, it would be the balance of

@@ -187,13 +187,14 @@ static int tiers_put(struct lc_db *, const struct lc_program *);
 int
 lc_pg_program_add(struct lc_db *db, const struct lc_program *p, int64_t at)
 {
-	int punch = strcmp(p->type, "punch") == 0;
-	int cashback = strcmp(p->type, "cashback") == 0;
+	unsigned cols = lc_cardtype_cols(p->type);
+	int punch = (cols & LC_CT_REWARD) != 0;
+	int cashback = (cols & LC_CT_EXPIRES) != 0;
 
 	/* Only a punch program has a requirement and a reward; only a
 	 * cashback one a term for its earnings. */
 	if (lc_pg_put(RUN(db, PROGRAM_ADD, "ssssossiiioo", p->id,
-	    p->merchant_id, p->type, p->title,
+	    p->merchant_id, lc_cardtype_name(p->type), p->title,
 	    punch ? p->punch_requirement : (int64_t)-1,
 	    punch ? p->reward_title : NULL,
 	    punch ? p->reward_description : "", punch ? p->reward_amount : 0,
@@ -209,9 +210,12 @@ lc_pg_program_add(struct lc_db *db, const struct lc_program *p, int64_t at)
 static void
 program_row(const PGresult *r, int i, struct lc_program *p)
 {
+	char type[16];
+
 	LC_PG_COL(r, i, 0, p->id);
 	LC_PG_COL(r, i, 1, p->merchant_id);
-	LC_PG_COL(r, i, 2, p->type);
+	LC_PG_COL(r, i, 2, type);
+	p->type = lc_cardtype_id(type);
 	LC_PG_COL(r, i, 3, p->title);
 	p->punch_requirement = lc_pg_int(r, i, 4, 0);
 	p->reward_amount = lc_pg_int(r, i, 5, 0);
@@ -349,7 +353,7 @@ card_get(struct lc_db *db, PGresult *r, struct lc_card *c)
 		return rc;
 	lc_pg_card_row(r, 0, c);
 	PQclear(r);
-	if (strcmp(c->program.type, "punch") != 0 &&
+	if ((lc_cardtype_cols(c->program.type) & LC_CT_TIERS) &&
 	    lc_pg_tiers_get(db, &c->program) == -1)
 		return -1;
 	return 1;

@@ -227,7 +227,7 @@ lc_pg_cards(struct lc_db *db, const struct lc_card_query *q,
 	/* The whole page is in r: loading tiers between its rows is fine. */
 	for (i = 0, n = PQntuples(r); i < n && rc == 0; i++) {
 		lc_pg_card_row(r, i, &c);
-		if (strcmp(c.program.type, "punch") != 0 &&
+		if ((lc_cardtype_cols(c.program.type) & LC_CT_TIERS) &&
 		    lc_pg_tiers_get(db, &c.program) == -1) {
 			rc = -1;
 			break;

@@ -1033,13 +1033,14 @@ static int tiers_put(struct lc_db *, const struct lc_program *);
 static int
 sq_program_add(struct lc_db *db, const struct lc_program *p, int64_t at)
 {
-	int punch = strcmp(p->type, "punch") == 0;
-	int cashback = strcmp(p->type, "cashback") == 0;
+	unsigned cols = lc_cardtype_cols(p->type);
+	int punch = (cols & LC_CT_REWARD) != 0;
+	int cashback = (cols & LC_CT_EXPIRES) != 0;
 
 	/* Only a punch program has a requirement and a reward; only a
 	 * cashback one a term for its earnings. */
 	if (put(db, lc_sq_prep(db, LC_SQL_PROGRAM_ADD, "ssssossiiioo", p->id,
-	    p->merchant_id, p->type, p->title,
+	    p->merchant_id, lc_cardtype_name(p->type), p->title,
 	    punch ? p->punch_requirement : (int64_t)-1,
 	    punch ? p->reward_title : NULL,
 	    punch ? p->reward_description : "", punch ? p->reward_amount : 0,
@@ -1054,9 +1055,12 @@ sq_program_add(struct lc_db *db, const struct lc_program *p, int64_t at)
 static void
 program_row(sqlite3_stmt *st, struct lc_program *p)
 {
+	char type[16];
+
 	COL(st, 0, p->id);
 	COL(st, 1, p->merchant_id);
-	COL(st, 2, p->type);
+	COL(st, 2, type);
+	p->type = lc_cardtype_id(type);
 	COL(st, 3, p->title);
 	p->punch_requirement = sqlite3_column_int64(st, 4);
 	p->reward_amount = sqlite3_column_int64(st, 5);
@@ -1216,7 +1220,7 @@ card_get(struct lc_db *db, sqlite3_stmt *st, struct lc_card *c)
 		return rc;
 	card_row(st, c);
 	sqlite3_reset(st);
-	if (strcmp(c->program.type, "punch") != 0 &&
+	if ((lc_cardtype_cols(c->program.type) & LC_CT_TIERS) &&
 	    tiers_get(db, &c->program) == -1)
 		return -1;
 	return 1;
@@ -1893,7 +1897,7 @@ sq_cards(struct lc_db *db, const struct lc_card_query *q,
 	}
 	rc = 0;
 	for (i = 0; i < nc && stop == 0; i++) {
-		if (strcmp(cs[i].program.type, "punch") != 0 &&
+		if ((lc_cardtype_cols(cs[i].program.type) & LC_CT_TIERS) &&
 		    tiers_get(db, &cs[i].program) == -1) {
 			rc = -1;
 			goto out;

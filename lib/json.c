@@ -589,3 +589,94 @@ lc_json_str_or_null(const char *s)
 {
 	return s == NULL ? NULL : json_object_new_string(s);
 }
+
+/* A card type's fields (lc_card.h) as JSON members. */
+
+static json_object *
+jf_top(struct lc_fields *f)
+{
+	struct lc_json_fields *j = (struct lc_json_fields *)(void *)f;
+
+	return j->stack[j->depth];
+}
+
+static void
+jf_add(struct lc_fields *f, const char *key, json_object *v)
+{
+	json_object_object_add(jf_top(f), key, v);
+}
+
+static void
+jf_num(struct lc_fields *f, const char *key, int64_t v)
+{
+	jf_add(f, key, json_object_new_int64(v));
+}
+
+static void
+jf_money(struct lc_fields *f, const char *key, int64_t v)
+{
+	jf_add(f, key, lc_json_money(v));
+}
+
+static void
+jf_rate(struct lc_fields *f, const char *key, int64_t v)
+{
+	jf_add(f, key, lc_json_rate(v));
+}
+
+static void
+jf_time(struct lc_fields *f, const char *key, int64_t v)
+{
+	jf_add(f, key, lc_json_time(v));
+}
+
+static void
+jf_str(struct lc_fields *f, const char *key, const char *v)
+{
+	jf_add(f, key, lc_json_str_or_null(v));
+}
+
+static void
+jf_flag(struct lc_fields *f, const char *key, int v)
+{
+	jf_add(f, key, json_object_new_boolean(v));
+}
+
+static void
+jf_null(struct lc_fields *f, const char *key)
+{
+	jf_add(f, key, NULL);
+}
+
+static void
+jf_open(struct lc_fields *f, const char *key)
+{
+	struct lc_json_fields *j = (struct lc_json_fields *)(void *)f;
+	json_object *o = json_object_new_object();
+
+	jf_add(f, key, o);
+	/* A type's objects are shallow; deeper is a bug, kept at the top. */
+	if (j->depth + 1 < LC_JSON_FIELDS_DEPTH)
+		j->stack[++j->depth] = o;
+}
+
+static void
+jf_close(struct lc_fields *f)
+{
+	struct lc_json_fields *j = (struct lc_json_fields *)(void *)f;
+
+	if (j->depth > 0)
+		j->depth--;
+}
+
+struct lc_fields *
+lc_json_fields(struct lc_json_fields *j, json_object *o)
+{
+	static const struct lc_fields ops = { jf_num, jf_money, jf_rate,
+	    jf_time, jf_str, jf_flag, jf_null, jf_open, jf_close };
+
+	j->f = ops;
+	j->stack[0] = o;
+	j->depth = 0;
+	return &j->f;
+}

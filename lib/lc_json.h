@@ -11,6 +11,8 @@
 
 #include <json-c/json.h>
 
+#include "lc_card.h"
+
 struct lc_error;
 
 /* 1 when s is well-formed UTF-8 (shortest forms, no surrogates). */
@@ -51,5 +53,21 @@ json_object *lc_json_money(int64_t cents);
 json_object *lc_json_rate(int64_t bp);
 json_object *lc_json_time(int64_t ms);
 json_object *lc_json_str_or_null(const char *s);
+/* A card type's fields (struct lc_fields) added to o as its members:
+ * lc_json_fields(&j, o) returns the fields to hand to the type. */
+#define LC_JSON_FIELDS_DEPTH 4
+struct lc_json_fields {
+	struct lc_fields f;	/* first: the type writes to it */
+	json_object *stack[LC_JSON_FIELDS_DEPTH];
+	int depth;
+};
+struct lc_fields *lc_json_fields(struct lc_json_fields *, json_object *o);
+/* Calls a type's field slot fn (when it has it) on arg, into o. */
+#define LC_JSON_TYPE_FIELDS(fn, arg, o) do {				\
+	struct lc_json_fields jf_;					\
+									\
+	if ((fn) != NULL)						\
+		(fn)((arg), lc_json_fields(&jf_, (o)));			\
+} while (0)
 
 #endif /* LC_JSON_H */

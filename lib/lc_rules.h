@@ -1,7 +1,7 @@
 /*
- * The rules of the service, apart from HTTP: cards and their types, and
- * what a till does with them (purchase, claim, redeem, void, adjust);
- * the other rooms' headers below. A rule reads and writes through
+ * The rules of the service, apart from HTTP: what a till does with a card
+ * (purchase, claim, redeem, void, adjust); the other rooms' headers
+ * below, cards and their types in lc_card.h. A rule reads and writes through
  * storage (lc_store.h) and returns a result struct or an error; it never
  * sees a request or builds an answer.
  */
@@ -9,57 +9,12 @@
 #define LC_RULES_H
 
 #include "lc_dom.h"
+#include "lc_card.h"
 #include "lc_settings.h"
 #include "lc_enrol.h"
 #include "lc_auth.h"
 #include "lc_setup.h"
 #include "lc_shop.h"
-
-/* Cards (card.c). */
-/* A card type's rules, side by side in card_punch.c, card_cashback.c,
- * card_discount.c. */
-struct lc_purchase;
-struct lc_purchase_result;
-struct lc_cardtype {
-	const char *name;
-	/* Records purchase p on card c inside the write: inserts txn t
-	 * (id, card and caller fields set), updates c and the store, and
-	 * fills r. 0, or -1 with dom->err. */
-	int (*purchase)(struct lc_dom *, struct lc_card *c,
-	    const struct lc_purchase *p, struct lc_txn *t,
-	    struct lc_purchase_result *r);
-};
-extern const struct lc_cardtype lc_cardtype_punch;
-extern const struct lc_cardtype lc_cardtype_cashback;
-extern const struct lc_cardtype lc_cardtype_discount;
-
-/* The caller's merchant's card: 1 found, 0 not, -1 with dom->err. */
-int lc_card_get(struct lc_dom *, enum lc_cardkey, const char *value,
-    struct lc_card *);
-/* The card named by up to three identifiers that must agree: 0, or -1
- * (CARD_NOT_FOUND, VALIDATION_ERROR). */
-int lc_card_resolve(struct lc_dom *, const char *card_id, const char *qr,
-    const char *barcode, struct lc_card *);
-/* By id, active and of type want: 0, or -1 (CARD_NOT_FOUND,
- * CARD_INACTIVE, WRONG_CARD_TYPE). */
-int lc_card_for(struct lc_dom *, const char *card_id, const char *want,
-    struct lc_card *);
-int lc_card_save(struct lc_dom *, const struct lc_card *);
-/* The tier a lifetime spend falls in (0 when none), and the tier now. */
-int lc_card_tier(const struct lc_card *, int64_t spend);
-int64_t lc_card_rate(const struct lc_card *);
-const char *lc_card_tier_name(const struct lc_card *);
-/* The rate of the tier before amount, then adds amount to lifetime
- * spend; *changed: the card moved to another tier. */
-int64_t lc_card_tiered_purchase(struct lc_card *, int64_t amount, int *changed);
-/* v * bp / 10000 rounded half away from zero (v >= 0). */
-int64_t lc_apply_rate(int64_t v, int64_t bp);
-/* A new transaction row of card for the caller's write. 0 or -1. */
-int lc_txn_new(struct lc_dom *, struct lc_txn *, const struct lc_card *,
-    const char *location_id, const char *staff_user_id, const char *type,
-    int64_t at);
-/* Stores t; the first of a write is the one its key points at. */
-int lc_txn_add(struct lc_dom *, const struct lc_txn *);
 
 /* A purchase (rule_purchase.c), from record, a sync item, or redeem's
  * earn-on-remainder. */
@@ -163,70 +118,5 @@ struct lc_adjust_result {
 };
 int lc_adjust(struct lc_dom *, const struct lc_adjust *,
     struct lc_adjust_result *);
-
-/* Cashback expiry (card_expiry.c). */
-/* When an earning of program p made at earned_at expires; -1 never. */
-int64_t lc_expiry_at(const struct lc_program *p, int64_t earned_at);
-/* Inside a write: records what of card c has expired by dom->now_ms (an
- * 'expiry' transaction each) and saves c's balance. 0, or -1. */
-int lc_expiry_sweep(struct lc_dom *, struct lc_card *c);
-/* For a read of card c (read just before, outside a write): when
- * something is due, records it in a write of its own and reads c again;
- * then sets c's next expiry. 1 recorded, 0 nothing due, -1 (dom->err). */
-int lc_expiry_fresh(struct lc_dom *, struct lc_card *c);
-/* For a read of the caller's merchant's figures: records what is due on
- * any of its cards, in a write for each such card. 0, or -1. */
-int lc_expiry_merchant(struct lc_dom *);
-
-/* Time-based codes (card_code.c): a card's current code, shown by its
- * customer's page, which a claim or a redemption needs when the owner's
- * redeem_needs_card_code is on. */
-/* A new secret, random: 0 or -1. */
-int lc_card_secret(char out[LC_CODE_SECRET_LEN + 1]);
-/* The time step of now_ms (ms since 1970): whole LC_CODE_STEP_SECONDS. */
-int64_t lc_card_code_step(int64_t now_ms);
-/* The code of secret (hex) at step, as LC_CODE_DIGITS digits: 0, or -1
- * when the secret is not one. */
-int lc_card_code_at(const char *secret, int64_t step,
-    char out[LC_CODE_DIGITS + 1]);
-/* 1 when s has a code's form (LC_CODE_DIGITS digits). */
-int lc_card_code_form(const char *s);
-/* Inside a claim's or a redemption's write, on card (as read): nothing
- * when the setting is off; else code (NULL: none sent) must be the
- * card's code of the current step or one of the LC_CODE_PAST_STEPS
- * before, of a step later than the last code taken, which it then takes.
- * 0, or -1 with CARD_CODE_REQUIRED or CARD_CODE_INVALID. */
-int lc_card_code_take(struct lc_dom *, const struct lc_card *card,
-    const char *code);
-/* A claim's or a redemption's write w for card_id (as the client named
- * it), under the guard of its code when one is sent and the setting is
- * on: a wrong code counts as a failed guess (LC_GUARD_SECRET, key
- * "card:" and the id), and too many are RATE_LIMITED before the write.
- * lc_write's result. */
-int lc_card_code_write(struct lc_dom *, const char *card_id,
-    const char *code, const struct lc_write *w, json_object **answer);
-/* The text a card's page shows in its QR code when the setting is on:
- * the card's QR payload, '.', its current code. A till reads the payload
- * before the '.' as the card (lc_card_get), the digits after as the
- * code. 0, or -1 (no secret). */
-int lc_card_code_qr(const struct lc_card *card, int64_t now_ms, char *out,
-    size_t size);
-
-/* Share tokens (card_share.c): a card's public page. */
-int lc_share_token(char out[LC_SHARE_LEN + 1]);	/* 0 or -1 */
-int lc_share_token_ok(const char *);	/* 1 when of a token's form */
-/* Inside a write: the caller's merchant's card card_id gets a new share
- * token (into c, the card as it now is); its old link is refused from
- * the commit on, as an unknown one. 0, or -1 (NOT_FOUND, ...). */
-int lc_card_redraw(struct lc_dom *, const char *card_id, struct lc_card *c);
-/* The same for the holder of the link token (no login): any merchant's
- * card of that token; a malformed or unknown one is NOT_FOUND. */
-int lc_card_redraw_shared(struct lc_dom *, const char *token,
-    struct lc_card *c);
-/* Any merchant's card by its share token, and the time it last changed
- * (its latest transaction, else its issue), in one snapshot: 0, or -1
- * (NOT_FOUND, alike for an unknown and a malformed token). */
-int lc_card_shared(struct lc_dom *, const char *token, struct lc_card *,
-    int64_t *updated_at);
 
 #endif /* LC_RULES_H */

@@ -18,6 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "lc_card.h"
 #include "lc_limits.h"
 
 #define LC_DB_CONFLICT (-2)
@@ -209,7 +210,7 @@ struct lc_tier {
 struct lc_program {
 	char id[LC_ID_LEN + 1];
 	char merchant_id[LC_ID_LEN + 1];
-	char type[16];		/* "punch", "cashback", "discount" */
+	enum lc_ctype type;	/* its behaviour: lc_cardtype(type) */
 	char title[LC_BYTES(LC_NAME_MAX)];
 	/* Punch programs. */
 	int64_t punch_requirement, reward_amount, cooldown_seconds;
@@ -257,7 +258,6 @@ struct lc_card {
 	 * -1 not asked; set by lc_expiry_fresh, not storage. */
 	int64_t next_expiry_at, next_expiry_amount;
 };
-enum lc_cardkey { LC_CARDKEY_ID, LC_CARDKEY_QR, LC_CARDKEY_BARCODE };
 /* The merchant's card by id, QR payload or barcode, with its program. */
 int lc_db_card_get(struct lc_db *, enum lc_cardkey, const char *merchant_id,
     const char *value, struct lc_card *);

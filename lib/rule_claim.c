@@ -13,7 +13,7 @@ lc_claim(struct lc_dom *dom, const struct lc_claim *c, struct lc_claim_result *r
 	int rc;
 
 	memset(r, 0, sizeof(*r));
-	if (lc_card_for(dom, c->card_id, "punch", &card) == -1 ||
+	if (lc_card_for(dom, c->card_id, LC_CT_PUNCH, &card) == -1 ||
 	    lc_card_code_take(dom, &card, c->card_code) == -1)
 		return -1;
 	if ((rc = lc_db_reward_oldest(dom->db, card.id, &r->reward)) == -1)

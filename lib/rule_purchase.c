@@ -21,7 +21,7 @@ lc_purchase(struct lc_dom *dom, const struct lc_purchase *p,
 		return lc_dom_fail(dom, LC_E_CARD_INACTIVE, NULL, NULL);
 	/* What expired before now leaves first: the answer's balance is
 	 * what the customer has. */
-	if (strcmp(card.program.type, "cashback") == 0 &&
+	if ((card.ops->cols & LC_CT_EXPIRES) &&
 	    lc_expiry_sweep(dom, &card) == -1)
 		return -1;
 	if (lc_txn_new(dom, &t, &card, p->location_id, p->staff_user_id,

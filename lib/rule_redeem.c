@@ -67,7 +67,7 @@ lc_redeem(struct lc_dom *dom, const struct lc_redeem *q,
 	struct lc_txn t;
 
 	memset(r, 0, sizeof(*r));
-	if (lc_card_for(dom, q->card_id, "cashback", &card) == -1 ||
+	if (lc_card_for(dom, q->card_id, LC_CT_CASHBACK, &card) == -1 ||
 	    lc_card_code_take(dom, &card, q->card_code) == -1 ||
 	    lc_expiry_sweep(dom, &card) == -1)
 		return -1;

@@ -1,7 +1,8 @@
 /*
  * Void: a transaction undone by a compensating 'void' transaction linked
  * to it; the original stays as it was. Each type gives back what it
- * gave, never more, and no balance goes below zero:
+ * gave, never more, and no balance goes below zero (a purchase's undo is
+ * its card type's void_purchase, in card_<type>.c):
  *
  *   punch purchase   its punches come off the card; a pending reward
  *                    (its own first, else the newest) is withdrawn while
@@ -75,83 +76,6 @@ voidable(struct lc_dom *dom, const struct lc_txn_info *o)
 }
 
 static int
-punch_undo(struct lc_dom *dom, struct lc_card *c,
-    const struct lc_txn_info *o, struct lc_txn *t, struct lc_void_result *r)
-{
-	struct lc_reward rw;
-	int64_t n = o->punches_added > 0 ? o->punches_added : 0;
-	int64_t cur = c->current_punches;
-	int rc;
-
-	/* A pending reward gives its punches back while the card has
-	 * fewer than the purchase's left: the purchase's own first, else
-	 * the newest, whichever purchase made it. Punches left plus what
-	 * the pending rewards hold then come to what replaying the card
-	 * without the purchase gives, in whatever order sales are voided. */
-	while (cur < n) {
-		if ((rc = lc_db_reward_pending_of(dom->db, o->id, c->id,
-		    &rw)) == -1)
-			return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
-		if (rc == 0)
-			break;
-		if (lc_db_reward_withdraw(dom->db, rw.id) != 1)
-			return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
-		cur += c->program.punch_requirement;
-		c->pending_rewards--;
-		r->rewards_withdrawn++;
-	}
-	c->current_punches = cur >= n ? cur - n : 0;
-	c->lifetime_punches = c->lifetime_punches >= n ?
-	    c->lifetime_punches - n : 0;
-	t->punches_added = -n;
-	r->punches_removed = n;
-	return 0;
-}
-
-/* A cashback purchase: what remains of its earning, and its spend. */
-static int
-cashback_undo(struct lc_dom *dom, struct lc_card *c,
-    const struct lc_txn_info *o, struct lc_txn *t, struct lc_void_result *r)
-{
-	struct lc_earning e;
-	int64_t earned = o->cashback_earned > 0 ? o->cashback_earned : 0;
-	int64_t removed = 0;
-	int rc;
-
-	if (earned > 0) {
-		if ((rc = lc_db_earning_get(dom->db, o->id, &e)) == -1)
-			return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
-		if (rc == 1 && e.remaining > 0) {
-			if (lc_db_earning_use(dom->db, o->id, e.remaining) != 1)
-				return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
-			removed = e.remaining;
-		}
-	}
-	/* The balance is the ledger's sum: it holds what was removed. */
-	c->cashback_balance -= removed;
-	c->lifetime_cashback = c->lifetime_cashback >= removed ?
-	    c->lifetime_cashback - removed : 0;
-	c->lifetime_spend = c->lifetime_spend >= o->purchase_amount ?
-	    c->lifetime_spend - o->purchase_amount : 0;
-	t->cashback_earned = -removed;
-	r->cashback_removed += removed;
-	r->cashback_not_removed += earned - removed;
-	r->spend_removed += o->purchase_amount;
-	return 0;
-}
-
-static int
-discount_undo(struct lc_card *c, const struct lc_txn_info *o,
-    struct lc_txn *t, struct lc_void_result *r)
-{
-	c->lifetime_spend = c->lifetime_spend >= o->purchase_amount ?
-	    c->lifetime_spend - o->purchase_amount : 0;
-	t->discount_amount = o->discount_amount > 0 ? -o->discount_amount : 0;
-	r->spend_removed += o->purchase_amount;
-	return 0;
-}
-
-static int
 claim_undo(struct lc_dom *dom, struct lc_card *c,
     const struct lc_txn_info *o, struct lc_txn *t, struct lc_void_result *r)
 {
@@ -221,12 +145,9 @@ undo(struct lc_dom *dom, struct lc_card *c, const struct lc_txn_info *o,
 	t.purchase_amount = o->purchase_amount;
 	t.punches_added = t.rate_bp = t.cashback_earned = LC_TXN_NONE;
 	t.discount_amount = t.redeemed_amount = LC_TXN_NONE;
-	if (strcmp(o->type, "punch") == 0)
-		rc = punch_undo(dom, c, o, &t, r);
-	else if (strcmp(o->type, "cashback") == 0)
-		rc = cashback_undo(dom, c, o, &t, r);
-	else if (strcmp(o->type, "discount") == 0)
-		rc = discount_undo(c, o, &t, r);
+	/* A purchase's type is its card's type's name. */
+	if (strcmp(o->type, c->ops->name) == 0)
+		rc = c->ops->void_purchase(dom, c, o, &t, r);
 	else if (strcmp(o->type, "reward_claim") == 0)
 		rc = claim_undo(dom, c, o, &t, r);
 	else if (strcmp(o->type, "cashback_redeem") == 0)
@@ -258,7 +179,7 @@ lc_void(struct lc_dom *dom, const struct lc_void *q, struct lc_void_result *r)
 		return rc == -1 ? -1 : lc_dom_fail(dom, LC_E_INTERNAL, NULL, NULL);
 	/* What expired before now leaves first, as an expiry, not as what
 	 * the void removes. */
-	cash = strcmp(r->card.program.type, "cashback") == 0;
+	cash = (r->card.ops->cols & LC_CT_EXPIRES) != 0;
 	if (cash && lc_expiry_sweep(dom, &r->card) == -1)
 		return -1;
 	if (undo(dom, &r->card, &o, q, r, r->txn_id) == -1)

@@ -225,12 +225,12 @@ tiers_check(struct lc_dom *dom, const struct lc_tier *t, int n)
 	return 0;
 }
 
-/* A term for cashback earnings: 0 none, else 1 to LC_EXPIRY_DAYS_MAX
- * days, on a cashback program only. */
+/* A term for earnings: 0 none, else 1 to LC_EXPIRY_DAYS_MAX days, on a
+ * program of a type whose earnings expire (LC_CT_EXPIRES) only. */
 static int
 expiry_check(struct lc_dom *dom, const struct lc_program *p, int64_t days)
 {
-	if (days != 0 && strcmp(p->type, "cashback") != 0)
+	if (days != 0 && (lc_cardtype_cols(p->type) & LC_CT_EXPIRES) == 0)
 		return lc_dom_fail(dom, LC_E_VALIDATION, "expiry_days",
 		    "Only a cashback program's earnings expire.");
 	if (days < 0 || days > LC_EXPIRY_DAYS_MAX)
@@ -240,54 +240,28 @@ expiry_check(struct lc_dom *dom, const struct lc_program *p, int64_t days)
 	return 0;
 }
 
-static int
-punch_check(struct lc_dom *dom, const struct lc_program *p)
-{
-	if (lc_text_check(&dom->err, "reward_title", p->reward_title,
-	    LC_NAME_MAX, 0) == -1 || lc_text_check(&dom->err,
-	    "reward_description", p->reward_description, LC_DESC_MAX, 1) == -1)
-		return -1;
-	if (p->reward_amount < 0 || p->reward_amount > LC_MONEY_MAX)
-		return lc_dom_fail(dom, LC_E_VALIDATION, "reward_amount",
-		    "The reward amount is out of range.");
-	if (p->cooldown_seconds < 0 || p->cooldown_seconds > LC_COOLDOWN_MAX)
-		return lc_dom_fail(dom, LC_E_VALIDATION, "cooldown_seconds",
-		    "The cooldown must be 0 to %d seconds.", LC_COOLDOWN_MAX);
-	if (p->max_punches < 0 || p->max_punches > LC_PUNCH_COUNT_MAX)
-		return lc_dom_fail(dom, LC_E_VALIDATION,
-		    "max_punches_per_purchase", "A purchase gives 1 to %d punches "
-		    "at most.", LC_PUNCH_COUNT_MAX);
-	return 0;
-}
-
 int
 lc_shop_program_add(struct lc_dom *dom, struct lc_program *p,
     char id[LC_ID_LEN + 1])
 {
-	int punch = strcmp(p->type, "punch") == 0;
+	const struct lc_cardtype *ct = lc_cardtype(p->type);
 
 	if (lc_text_check(&dom->err, "title", p->title, LC_NAME_MAX, 0) == -1 ||
 	    merchant_known(dom, p->merchant_id) == -1)
 		return -1;
-	if (punch) {
-		if (p->punch_requirement < 1 ||
-		    p->punch_requirement > LC_PUNCHES_MAX)
-			return lc_dom_fail(dom, LC_E_VALIDATION,
-			    "punch_requirement", "punches must be 1 to %d",
-			    LC_PUNCHES_MAX);
-		if (punch_check(dom, p) == -1 ||
-		    expiry_check(dom, p, p->expiry_days) == -1)
-			return -1;
-		p->ntiers = 0;
-	} else if (strcmp(p->type, "cashback") == 0 ||
-	    strcmp(p->type, "discount") == 0) {
-		if (tiers_check(dom, p->tiers, p->ntiers) == -1 ||
-		    expiry_check(dom, p, p->expiry_days) == -1)
-			return -1;
-	} else
+	if (ct == NULL)
 		return lc_dom_fail(dom, LC_E_VALIDATION, "type",
-		    "the type must be punch, cashback or discount, not %s",
-		    p->type);
+		    "the type must be %s", lc_cardtype_names());
+	/* Its tiers, its own fields (the type's checks), its term. */
+	if ((ct->cols & LC_CT_TIERS) &&
+	    tiers_check(dom, p->tiers, p->ntiers) == -1)
+		return -1;
+	if (ct->program_check != NULL && ct->program_check(dom, p, 1) == -1)
+		return -1;
+	if (expiry_check(dom, p, p->expiry_days) == -1)
+		return -1;
+	if ((ct->cols & LC_CT_TIERS) == 0)
+		p->ntiers = 0;
 	if (new_id(dom, p->id) == -1)
 		return -1;
 	if (lc_db_program_add(dom->db, p, dom->now_ms) == -1)
@@ -438,16 +412,16 @@ int
 lc_shop_program_update(struct lc_dom *dom, const char *id,
     const struct lc_program_change *ch, struct lc_program *p)
 {
-	int punch;
+	unsigned cols;
 
 	if (lc_shop_program(dom, id, p) == -1)
 		return -1;
-	punch = strcmp(p->type, "punch") == 0;
+	cols = lc_cardtype_cols(p->type);
 	if (ch->title != NULL)
 		snprintf(p->title, sizeof(p->title), "%s", ch->title);
 	if (lc_text_check(&dom->err, "title", p->title, LC_NAME_MAX, 0) == -1)
 		return -1;
-	if (!punch && (ch->reward_title != NULL ||
+	if ((cols & LC_CT_REWARD) == 0 && (ch->reward_title != NULL ||
 	    ch->reward_description != NULL || ch->reward_amount >= 0 ||
 	    ch->cooldown_seconds >= 0 || ch->max_punches >= 0))
 		return lc_dom_fail(dom, LC_E_VALIDATION, ch->reward_title ?
@@ -457,9 +431,9 @@ lc_shop_program_update(struct lc_dom *dom, const char *id,
 		    "cooldown_seconds" : "max_punches_per_purchase",
 		    "Only a punch program has a reward, a cooldown and a cap "
 		    "of punches.");
-	if (punch && ch->ntiers > 0)
+	if ((cols & LC_CT_TIERS) == 0 && ch->ntiers > 0)
 		return lc_dom_fail(dom, LC_E_VALIDATION, "tiers",
-		    "A punch program has no tiers.");
+		    "A %s program has no tiers.", lc_cardtype_name(p->type));
 	/* Earnings made before keep the expiry they were given. */
 	if (ch->expiry_days >= 0) {
 		if (expiry_check(dom, p, ch->expiry_days) == -1)
@@ -478,7 +452,8 @@ lc_shop_program_update(struct lc_dom *dom, const char *id,
 		p->cooldown_seconds = ch->cooldown_seconds;
 	if (ch->max_punches >= 0)
 		p->max_punches = ch->max_punches;
-	if (punch && punch_check(dom, p) == -1)
+	if (lc_cardtype(p->type)->program_check != NULL &&
+	    lc_cardtype(p->type)->program_check(dom, p, 0) == -1)
 		return -1;
 	if (ch->ntiers > 0) {
 		if (tiers_check(dom, ch->tiers, ch->ntiers) == -1)

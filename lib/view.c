@@ -54,26 +54,17 @@ lc_view_staff(const struct lc_user *u)
 json_object *
 lc_view_program(const struct lc_program *p, int64_t cards)
 {
+	const struct lc_cardtype *ct = lc_cardtype_or_none(p->type);
 	json_object *o = json_object_new_object(), *ts, *t;
 	int i;
 
 	add(o, "id", str(p->id));
-	add(o, "type", str(p->type));
+	add(o, "type", str(ct->name));
 	add(o, "title", str(p->title));
 	add(o, "card_count", num(cards));
-	if (strcmp(p->type, "punch") == 0) {
-		add(o, "punch_requirement", num(p->punch_requirement));
-		add(o, "reward_title", str(p->reward_title));
-		add(o, "reward_description", str(p->reward_description));
-		add(o, "reward_amount", lc_json_money(p->reward_amount));
-		add(o, "cooldown_seconds", num(p->cooldown_seconds));
-		add(o, "max_punches_per_purchase", p->max_punches > 0 ?
-		    num(p->max_punches) : NULL);
+	LC_JSON_TYPE_FIELDS(ct->program, p, o);
+	if ((ct->cols & LC_CT_TIERS) == 0)
 		return o;
-	}
-	if (strcmp(p->type, "cashback") == 0)
-		add(o, "expiry_days", p->expiry_days > 0 ?
-		    num(p->expiry_days) : NULL);
 	ts = json_object_new_array();
 	for (i = 0; i < p->ntiers; i++) {
 		t = json_object_new_object();

@@ -272,7 +272,7 @@ seed_shop(struct shop *s, int64_t at)
 	p = &s->prog[PROG_PUNCH];
 	make_id(p->id);
 	memcpy(p->merchant_id, s->merchant, sizeof(p->merchant_id));
-	snprintf(p->type, sizeof(p->type), "punch");
+	p->type = LC_CT_PUNCH;
 	snprintf(p->title, sizeof(p->title), "Coffee Card");
 	snprintf(p->reward_title, sizeof(p->reward_title), "Free coffee");
 	p->punch_requirement = 10;
@@ -282,7 +282,7 @@ seed_shop(struct shop *s, int64_t at)
 	p = &s->prog[PROG_CASHBACK];
 	make_id(p->id);
 	memcpy(p->merchant_id, s->merchant, sizeof(p->merchant_id));
-	snprintf(p->type, sizeof(p->type), "cashback");
+	p->type = LC_CT_CASHBACK;
 	snprintf(p->title, sizeof(p->title), "Cashback");
 	p->ntiers = 3;
 	p->tiers[0] = (struct lc_tier){ "Bronze", 0, 200 };
@@ -292,7 +292,7 @@ seed_shop(struct shop *s, int64_t at)
 	p = &s->prog[PROG_DISCOUNT];
 	make_id(p->id);
 	memcpy(p->merchant_id, s->merchant, sizeof(p->merchant_id));
-	snprintf(p->type, sizeof(p->type), "discount");
+	p->type = LC_CT_DISCOUNT;
 	snprintf(p->title, sizeof(p->title), "Member Discount");
 	p->ntiers = 2;
 	p->tiers[0] = (struct lc_tier){ "Member", 0, 500 };

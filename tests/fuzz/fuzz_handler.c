@@ -244,7 +244,7 @@ seed_program(struct lc_dom *dom, const char *var, const char *merchant,
 	memset(&p, 0, sizeof(p));
 	snprintf(p.merchant_id, sizeof(p.merchant_id), "%s",
 	    getvar(merchant, strlen(merchant)));
-	snprintf(p.type, sizeof(p.type), "%s", type);
+	p.type = lc_cardtype_id(type);
 	snprintf(p.title, sizeof(p.title), "%s", title);
 	p.punch_requirement = punches;
 	snprintf(p.reward_title, sizeof(p.reward_title), "%s",
