@@ -12,8 +12,11 @@
 #include <strings.h>
 
 #include "lc_backend.h"
+#include "lc_int.h"
 
-#define OPS(db) (((const struct lc_db_head *)(const void *)(db))->ops)
+#define HEAD(db) ((const struct lc_db_head *)(const void *)(db))
+#define BK(db) (HEAD(db)->bk)
+#define OPS(db) (HEAD(db)->ops)
 
 const char *
 lc_db_default_path(const char *explicit_path)
@@ -189,64 +192,246 @@ lc_db_like_patterns(const char *q, char *start, char *word, size_t sz)
 const char *
 lc_db_backend(struct lc_db *db)
 {
-	return OPS(db)->name;
+	return BK(db)->name;
 }
 
 void
 lc_db_close(struct lc_db *db)
 {
 	if (db != NULL)
-		OPS(db)->close(db);
+		BK(db)->close(db);
 }
 
 int
 lc_db_replaced(struct lc_db *db)
 {
-	return db != NULL && OPS(db)->replaced(db);
+	return db != NULL && BK(db)->replaced(db);
 }
 
 int
 lc_db_version(struct lc_db *db)
 {
-	return OPS(db)->version(db);
+	return BK(db)->version(db);
 }
 
 int
 lc_db_begin(struct lc_db *db, int write)
 {
-	return OPS(db)->begin(db, write);
+	return BK(db)->begin(db, write);
 }
 
 void
 lc_db_idle(struct lc_db *db)
 {
-	OPS(db)->idle(db);
+	BK(db)->idle(db);
 }
 
 int
 lc_db_commit(struct lc_db *db)
 {
-	return OPS(db)->commit(db);
+	return BK(db)->commit(db);
 }
 
 void
 lc_db_tidy(struct lc_db *db)
 {
 	if (db != NULL)
-		OPS(db)->tidy(db);
+		BK(db)->tidy(db);
 }
 
 void
 lc_db_shrink(struct lc_db *db)
 {
 	if (db != NULL)
-		OPS(db)->shrink(db);
+		BK(db)->shrink(db);
 }
 
 void
 lc_db_rollback(struct lc_db *db)
 {
-	OPS(db)->rollback(db);
+	BK(db)->rollback(db);
+}
+
+int
+lc_db_backup(struct lc_db *db, const char *path, const char *merchant_id)
+{
+	return BK(db)->backup(db, path, merchant_id);
+}
+
+/* The statement runner and readers of lc_backend.h. */
+
+#ifdef LC_TEST_CLOCK
+/* Test builds only: LC_TEST_DB_FAIL=N fails the process's Nth run, so a
+ * test can walk every database-error path one run at a time. */
+static int
+fail_now(int slot)
+{
+	static long fail_at = -1, runs;
+	const char *env;
+
+	if (fail_at == -1)
+		fail_at = (env = getenv("LC_TEST_DB_FAIL")) != NULL ?
+		    strtol(env, NULL, 10) : 0;
+	if (fail_at <= 0 || ++runs != fail_at)
+		return 0;
+	lc_log("statement %d: failed on purpose (LC_TEST_DB_FAIL=%ld)", slot,
+	    fail_at);
+	return 1;
+}
+#endif
+
+struct lc_row *
+lc_st_run(struct lc_row *r, struct lc_db *db, int slot, const char *sql,
+    const char *pg, const char *fmt, ...)
+{
+	va_list ap;
+	int rc;
+
+#ifdef LC_TEST_CLOCK
+	if (fail_now(slot))
+		return NULL;
+#endif
+	r->bk = BK(db);
+	r->db = db;
+	r->st = NULL;
+	r->i = r->n = 0;
+	va_start(ap, fmt);
+	rc = r->bk->run(r, slot, sql, pg, fmt, ap);
+	va_end(ap);
+	return rc == -1 ? NULL : r;
+}
+
+int
+lc_st_next(struct lc_row *r)
+{
+	return r->bk->next(r);
+}
+
+void
+lc_st_done(struct lc_row *r)
+{
+	r->bk->done(r);
+}
+
+const char *
+lc_st_text(struct lc_row *r, int col)
+{
+	size_t n;
+
+	return r->bk->text(r, col, &n);
+}
+
+int64_t
+lc_st_int(struct lc_row *r, int col)
+{
+	return r->bk->int64(r, col);
+}
+
+int
+lc_st_null(struct lc_row *r, int col)
+{
+	return r->bk->null(r, col);
+}
+
+int64_t
+lc_st_int_or(struct lc_row *r, int col, int64_t none)
+{
+	return r->bk->null(r, col) ? none : r->bk->int64(r, col);
+}
+
+/* Copied by hand, not through snprintf: a row's many columns through
+ * snprintf showed in a lookup's profile. */
+void
+lc_st_col(struct lc_row *r, int col, char *out, size_t outsz)
+{
+	size_t n = 0;
+	const char *t = r->bk->text(r, col, &n);
+
+	if (outsz == 0)
+		return;
+	if (t == NULL)
+		n = 0;
+	if (n >= outsz)
+		n = outsz - 1;
+	if (n > 0)
+		memcpy(out, t, n);
+	out[n] = '\0';
+}
+
+int
+lc_st_put(struct lc_row *r)
+{
+	int rc;
+
+	if (r == NULL)
+		return -1;
+	while ((rc = r->bk->next(r)) == 1)
+		;
+	r->bk->done(r);
+	return rc;
+}
+
+int
+lc_st_put_unique(struct lc_row *r)
+{
+	int rc;
+
+	if (r == NULL)
+		return -1;
+	rc = r->bk->unique(r);
+	r->bk->done(r);
+	return rc;
+}
+
+int
+lc_st_put_id(struct lc_row *r, int64_t *id)
+{
+	int rc;
+
+	if (r == NULL)
+		return -1;
+	rc = r->bk->insert_id(r, id);
+	r->bk->done(r);
+	return rc;
+}
+
+int
+lc_st_change(struct lc_row *r)
+{
+	int rc;
+
+	if (r == NULL)
+		return -1;
+	while ((rc = r->bk->next(r)) == 1)
+		;
+	if (rc == 0)
+		rc = r->bk->changes(r) > 0;
+	r->bk->done(r);
+	return rc;
+}
+
+int
+lc_st_row(struct lc_row *r)
+{
+	int rc;
+
+	if (r == NULL)
+		return -1;
+	if ((rc = r->bk->next(r)) != 1)
+		r->bk->done(r);
+	return rc;
+}
+
+int
+lc_st_int1(struct lc_row *r, int64_t none, int64_t *v)
+{
+	int rc = lc_st_row(r);
+
+	if (rc == 1) {
+		*v = lc_st_int_or(r, 0, none);
+		lc_st_done(r);
+	}
+	return rc;
 }
 
 int
@@ -803,10 +988,4 @@ int
 lc_db_card_any(struct lc_db *db, const char *id, struct lc_card *c)
 {
 	return OPS(db)->card_any(db, id, c);
-}
-
-int
-lc_db_backup(struct lc_db *db, const char *path, const char *merchant_id)
-{
-	return OPS(db)->backup(db, path, merchant_id);
 }

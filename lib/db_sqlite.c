@@ -17,9 +17,11 @@
 #include "lc_sqlite.h"
 
 struct lc_db {
-	const struct lc_db_ops *ops;	/* first: see lc_backend.h */
+	const struct lc_bk *bk;		/* first: see lc_backend.h */
+	const struct lc_db_ops *ops;
 	sqlite3 *h;
-	sqlite3_stmt *stmts[LC_SQL__MAX];
+	sqlite3_stmt *stmts[LC_SQL__MAX];	/* the backend's own */
+	sqlite3_stmt *q[LC_Q__MAX];	/* the topic files' (lc_st_run) */
 	struct timespec wait_start;	/* of the lock wait under way */
 	struct lc_queue queue;		/* of writers (db_queue.c) */
 	int writer;			/* set up to write (writer_setup) */
@@ -33,6 +35,17 @@ struct lc_db {
 LC_DB_OPS(SQ_DECL)
 #undef SQ_DECL
 static const struct lc_db_ops sq_ops;
+static const struct lc_bk sq_bk;
+static void sq_close(struct lc_db *);
+static int sq_replaced(struct lc_db *);
+static int sq_version(struct lc_db *);
+static int sq_begin(struct lc_db *, int);
+static void sq_idle(struct lc_db *);
+static int sq_commit(struct lc_db *);
+static void sq_tidy(struct lc_db *);
+static void sq_shrink(struct lc_db *);
+static void sq_rollback(struct lc_db *);
+static int sq_backup(struct lc_db *, const char *, const char *);
 
 static const char *const lc_sql[LC_SQL__MAX] = {
 #define X(name, sql) [LC_SQL_##name] = sql,
@@ -278,6 +291,7 @@ lc_sq_open(const char *path, int create, const char **errmsg,
 		*errmsg = "out of memory";
 		return NULL;
 	}
+	db->bk = &sq_bk;
 	db->ops = &sq_ops;
 	if (sqlite3_open_v2(path, &db->h, flags, lc_walbuf_vfs()) !=
 	    SQLITE_OK) {
@@ -373,6 +387,8 @@ sq_close(struct lc_db *db)
 		return;
 	for (i = 0; i < LC_SQL__MAX; i++)
 		sqlite3_finalize(db->stmts[i]);
+	for (i = 0; i < LC_Q__MAX; i++)
+		sqlite3_finalize(db->q[i]);
 	/* The last connection's close copies the log into the file and
 	 * deletes the -wal and -shm by name: of replaced files, those names
 	 * may be the new database's now. (SQLite skips it itself when the
@@ -400,28 +416,18 @@ lc_sq_handle(struct lc_db *db)
 	return db->h;
 }
 
-sqlite3_stmt *
-lc_sq_prep(struct lc_db *db, enum lc_sql which, const char *fmt, ...)
+/* Binds st's parameters from fmt (lc_st_run's letters): 0 or -1. */
+static int
+bind(struct lc_db *db, sqlite3_stmt *st, int which, const char *fmt,
+    va_list ap)
 {
-	sqlite3_stmt *st;
-	va_list ap;
 	int i, rc = SQLITE_OK;
 	int64_t v;
 	const char *s;
 	const void *b;
 
-	if ((st = db->stmts[which]) == NULL) {
-		if (sqlite3_prepare_v3(db->h, lc_sql[which], -1,
-		    SQLITE_PREPARE_PERSISTENT, &db->stmts[which], NULL) !=
-		    SQLITE_OK) {
-			lc_log("prepare %d: %s", (int)which, sqlite3_errmsg(db->h));
-			return NULL;
-		}
-		st = db->stmts[which];
-	}
 	sqlite3_reset(st);
 	sqlite3_clear_bindings(st);
-	va_start(ap, fmt);
 	for (i = 0; fmt[i] != '\0' && rc == SQLITE_OK; i++) {
 		switch (fmt[i]) {
 		case 's':
@@ -451,17 +457,129 @@ lc_sq_prep(struct lc_db *db, enum lc_sql which, const char *fmt, ...)
 			    SQLITE_TRANSIENT);
 			break;
 		default:
-			lc_log("statement %d: bad bind format '%c'", (int)which,
+			lc_log("statement %d: bad bind format '%c'", which,
 			    fmt[i]);
 			rc = SQLITE_MISUSE;
 		}
 	}
-	va_end(ap);
 	if (rc != SQLITE_OK) {
-		lc_log("bind %d: %s", (int)which, sqlite3_errmsg(db->h));
-		return NULL;
+		lc_log("bind %d: %s", which, sqlite3_errmsg(db->h));
+		return -1;
 	}
-	return st;
+	return 0;
+}
+
+/* The statement of *slot with text sql, prepared on first use and kept
+ * (PERSISTENT: it lives as long as the connection). */
+static sqlite3_stmt *
+prepared(struct lc_db *db, sqlite3_stmt **slot, int which, const char *sql)
+{
+	if (*slot == NULL && sqlite3_prepare_v3(db->h, sql, -1,
+	    SQLITE_PREPARE_PERSISTENT, slot, NULL) != SQLITE_OK) {
+		lc_log("prepare %d: %s", which, sqlite3_errmsg(db->h));
+		*slot = NULL;
+	}
+	return *slot;
+}
+
+sqlite3_stmt *
+lc_sq_prep(struct lc_db *db, enum lc_sql which, const char *fmt, ...)
+{
+	sqlite3_stmt *st;
+	va_list ap;
+	int rc;
+
+	if ((st = prepared(db, &db->stmts[which], (int)which,
+	    lc_sql[which])) == NULL)
+		return NULL;
+	va_start(ap, fmt);
+	rc = bind(db, st, (int)which, fmt, ap);
+	va_end(ap);
+	return rc == -1 ? NULL : st;
+}
+
+/* The statement readers of lc_backend.h. */
+
+static int
+sq_run(struct lc_row *r, int slot, const char *sql, const char *pg,
+    const char *fmt, va_list ap)
+{
+	struct lc_db *db = r->db;
+	sqlite3_stmt *st;
+
+	(void)pg;
+	if (slot < 0 || slot >= LC_Q__MAX) {
+		lc_log("statement %d: no such slot", slot);
+		return -1;
+	}
+	if ((st = prepared(db, &db->q[slot], LC_SQL__MAX + slot, sql)) ==
+	    NULL || bind(db, st, LC_SQL__MAX + slot, fmt, ap) == -1)
+		return -1;
+	r->st = st;
+	return 0;
+}
+
+static int
+sq_next(struct lc_row *r)
+{
+	int rc = lc_sq_step(r->db, r->st);
+
+	return rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : -1;
+}
+
+static void
+sq_done(struct lc_row *r)
+{
+	sqlite3_reset(r->st);
+}
+
+static const char *
+sq_text(struct lc_row *r, int col, size_t *len)
+{
+	const char *t = (const char *)sqlite3_column_text(r->st, col);
+
+	*len = t == NULL ? 0 : (size_t)sqlite3_column_bytes(r->st, col);
+	return t;
+}
+
+static int64_t
+sq_int64(struct lc_row *r, int col)
+{
+	return sqlite3_column_int64(r->st, col);
+}
+
+static int
+sq_null(struct lc_row *r, int col)
+{
+	return sqlite3_column_type(r->st, col) == SQLITE_NULL;
+}
+
+static int64_t
+sq_changes(struct lc_row *r)
+{
+	return sqlite3_changes(r->db->h);
+}
+
+static int
+sq_unique(struct lc_row *r)
+{
+	int rc = sqlite3_step(r->st);
+
+	if (rc == SQLITE_DONE)
+		return 0;
+	if (rc == SQLITE_CONSTRAINT_UNIQUE || rc == SQLITE_CONSTRAINT_PRIMARYKEY)
+		return LC_DB_CONFLICT;
+	lc_log("step: %s (%d)", sqlite3_errmsg(r->db->h), rc);
+	return -1;
+}
+
+static int
+sq_insert_id(struct lc_row *r, int64_t *id)
+{
+	if (sq_next(r) == -1)
+		return -1;
+	*id = sqlite3_last_insert_rowid(r->db->h);
+	return 0;
 }
 
 int
@@ -717,6 +835,9 @@ sq_idle(struct lc_db *db)
 	for (i = 0; i < LC_SQL__MAX; i++)
 		if (db->stmts[i] != NULL)
 			sqlite3_reset(db->stmts[i]);
+	for (i = 0; i < LC_Q__MAX; i++)
+		if (db->q[i] != NULL)
+			sqlite3_reset(db->q[i]);
 }
 
 static void
@@ -2211,8 +2332,14 @@ sq_card_any(struct lc_db *db, const char *id, struct lc_card *c)
 	return card_get(db, lc_sq_prep(db, LC_SQL_CARD_ANY, "s", id), c);
 }
 
+static const struct lc_bk sq_bk = {
+	"sqlite", sq_close, sq_replaced, sq_version, sq_begin, sq_idle,
+	sq_commit, sq_tidy, sq_shrink, sq_rollback, sq_backup,
+	sq_run, sq_next, sq_done, sq_text, sq_int64, sq_null, sq_changes,
+	sq_unique, sq_insert_id
+};
+
 static const struct lc_db_ops sq_ops = {
-	"sqlite",
 #define SQ_OP(ret, name, params) sq_##name,
 	LC_DB_OPS(SQ_OP)
 #undef SQ_OP
