@@ -378,7 +378,11 @@ lc_st_put_unique(struct lc_row *r)
 
 	if (r == NULL)
 		return -1;
-	rc = r->bk->unique(r);
+	while ((rc = r->bk->next(r)) == 1)
+		;
+	/* ON CONFLICT DO NOTHING, in both: nothing went in. */
+	if (rc == 0 && r->bk->changes(r) == 0)
+		rc = LC_DB_CONFLICT;
 	r->bk->done(r);
 	return rc;
 }
@@ -410,6 +414,22 @@ lc_st_change(struct lc_row *r)
 	return rc;
 }
 
+int64_t
+lc_st_count(struct lc_row *r)
+{
+	int64_t n = -1;
+	int rc;
+
+	if (r == NULL)
+		return -1;
+	while ((rc = r->bk->next(r)) == 1)
+		;
+	if (rc == 0)
+		n = r->bk->changes(r);
+	r->bk->done(r);
+	return n;
+}
+
 int
 lc_st_row(struct lc_row *r)
 {
@@ -432,218 +452,6 @@ lc_st_int1(struct lc_row *r, int64_t none, int64_t *v)
 		lc_st_done(r);
 	}
 	return rc;
-}
-
-int
-lc_db_setting_get(struct lc_db *db, const char *key, char *out, size_t outsz)
-{
-	return OPS(db)->setting_get(db, key, out, outsz);
-}
-
-int
-lc_db_setting_set(struct lc_db *db, const char *key, const char *value)
-{
-	return OPS(db)->setting_set(db, key, value);
-}
-
-int
-lc_db_merchant_name(struct lc_db *db, const char *id, char *out, size_t outsz)
-{
-	return OPS(db)->merchant_name(db, id, out, outsz);
-}
-
-int
-lc_db_merchant_add(struct lc_db *db, const char *id, const char *name,
-    int64_t at)
-{
-	return OPS(db)->merchant_add(db, id, name, at);
-}
-
-int
-lc_db_merchant_exists(struct lc_db *db, const char *id)
-{
-	return OPS(db)->merchant_exists(db, id);
-}
-
-int
-lc_db_merchant_count(struct lc_db *db, int64_t *n)
-{
-	return OPS(db)->merchant_count(db, n);
-}
-
-int
-lc_db_location_add(struct lc_db *db, const struct lc_location *l, int64_t at)
-{
-	return OPS(db)->location_add(db, l, at);
-}
-
-int
-lc_db_location_get(struct lc_db *db, const char *id, struct lc_location *l)
-{
-	return OPS(db)->location_get(db, id, l);
-}
-
-int
-lc_db_location_rename(struct lc_db *db, const char *id, const char *name)
-{
-	return OPS(db)->location_rename(db, id, name);
-}
-
-int
-lc_db_locations(struct lc_db *db, const char *merchant_id,
-    int (*each)(void *, const struct lc_location *), void *arg)
-{
-	return OPS(db)->locations(db, merchant_id, each, arg);
-}
-
-int
-lc_db_user_by_email(struct lc_db *db, const char *email, struct lc_user *u)
-{
-	return OPS(db)->user_by_email(db, email, u);
-}
-
-int
-lc_db_user_get(struct lc_db *db, const char *id, struct lc_user *u)
-{
-	return OPS(db)->user_get(db, id, u);
-}
-
-int
-lc_db_user_add(struct lc_db *db, const struct lc_user *u, int64_t at)
-{
-	return OPS(db)->user_add(db, u, at);
-}
-
-int
-lc_db_user_set_disabled(struct lc_db *db, const char *id, int disabled)
-{
-	return OPS(db)->user_set_disabled(db, id, disabled);
-}
-
-int
-lc_db_user_set_password(struct lc_db *db, const char *id, const char *hash)
-{
-	return OPS(db)->user_set_password(db, id, hash);
-}
-
-int
-lc_db_user_set_name(struct lc_db *db, const char *id, const char *name)
-{
-	return OPS(db)->user_set_name(db, id, name);
-}
-
-int
-lc_db_user_set_location(struct lc_db *db, const char *id,
-    const char *location_id)
-{
-	return OPS(db)->user_set_location(db, id, location_id);
-}
-
-int
-lc_db_users(struct lc_db *db, const char *merchant_id,
-    int (*each)(void *, const struct lc_user *), void *arg)
-{
-	return OPS(db)->users(db, merchant_id, each, arg);
-}
-
-int
-lc_db_owner_exists(struct lc_db *db)
-{
-	return OPS(db)->owner_exists(db);
-}
-
-int
-lc_db_attempts(struct lc_db *db, const char *email, const char *addr,
-    int64_t since, int64_t stale_before, struct lc_attempts *n)
-{
-	return OPS(db)->attempts(db, email, addr, since, stale_before, n);
-}
-
-int
-lc_db_attempt_add(struct lc_db *db, const char *email, const char *addr,
-    int shared, int64_t at, int64_t *id)
-{
-	return OPS(db)->attempt_add(db, email, addr, shared, at, id);
-}
-
-int
-lc_db_attempt_settle(struct lc_db *db, int64_t id, int failed, int64_t at)
-{
-	return OPS(db)->attempt_settle(db, id, failed, at);
-}
-
-int
-lc_db_attempts_clear(struct lc_db *db, const char *email, const char *addr,
-    int64_t stale_before)
-{
-	return OPS(db)->attempts_clear(db, email, addr, stale_before);
-}
-
-int
-lc_db_attempts_prune(struct lc_db *db, int64_t before, int64_t stale_before)
-{
-	return OPS(db)->attempts_prune(db, before, stale_before);
-}
-
-int
-lc_db_known(struct lc_db *db, const char *email, const char *addr,
-    int64_t since)
-{
-	return OPS(db)->known(db, email, addr, since);
-}
-
-int
-lc_db_known_add(struct lc_db *db, const char *email, const char *addr,
-    int64_t at)
-{
-	return OPS(db)->known_add(db, email, addr, at);
-}
-
-int
-lc_db_known_prune(struct lc_db *db, int64_t before)
-{
-	return OPS(db)->known_prune(db, before);
-}
-
-int
-lc_db_token_get(struct lc_db *db, const unsigned char digest[LC_DIGEST_LEN],
-    struct lc_token *tok)
-{
-	return OPS(db)->token_get(db, digest, tok);
-}
-
-int
-lc_db_token_add(struct lc_db *db, const unsigned char digest[LC_DIGEST_LEN],
-    const char *kind, const char *user_id, const char *family,
-    int64_t expires_at, int64_t at)
-{
-	return OPS(db)->token_add(db, digest, kind, user_id, family, expires_at,
-	    at);
-}
-
-int
-lc_db_token_rotate(struct lc_db *db, const unsigned char digest[LC_DIGEST_LEN],
-    int64_t at)
-{
-	return OPS(db)->token_rotate(db, digest, at);
-}
-
-int
-lc_db_tokens_revoke_family(struct lc_db *db, const char *family)
-{
-	return OPS(db)->tokens_revoke_family(db, family);
-}
-
-int
-lc_db_tokens_revoke_user(struct lc_db *db, const char *user_id)
-{
-	return OPS(db)->tokens_revoke_user(db, user_id);
-}
-
-int
-lc_db_tokens_prune(struct lc_db *db, int64_t now)
-{
-	return OPS(db)->tokens_prune(db, now);
 }
 
 int
@@ -962,12 +770,6 @@ lc_db_txns_mine(struct lc_db *db, const char *merchant_id,
 {
 	return OPS(db)->txns_mine(db, merchant_id, staff_user_id, location_id,
 	    since, limit, each, arg);
-}
-
-int
-lc_db_audit_add(struct lc_db *db, const struct lc_audit_row *row)
-{
-	return OPS(db)->audit_add(db, row);
 }
 
 int

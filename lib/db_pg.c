@@ -499,9 +499,10 @@ runv(struct lc_db *db, int slot, const char *sql, const char *fmt,
 			break;
 		case 'i':
 		case 'o':
+		case 'l':	/* PostgreSQL refuses a negative LIMIT: NULL */
 		case 'n':
 			v = va_arg(ap, int64_t);
-			if ((fmt[n] == 'o' && v < 0) ||
+			if (((fmt[n] == 'o' || fmt[n] == 'l') && v < 0) ||
 			    (fmt[n] == 'n' && v == LC_TXN_NONE))
 				break;
 			snprintf(nums[n], sizeof(nums[n]), "%lld",
@@ -679,13 +680,6 @@ pgq_changes(struct lc_row *r)
 	return (int64_t)strtoll(PQcmdTuples(r->st), NULL, 10);
 }
 
-/* ON CONFLICT DO NOTHING: no row went in when a unique value was taken. */
-static int
-pgq_unique(struct lc_row *r)
-{
-	return strcmp(PQcmdTuples(r->st), "0") == 0 ? LC_DB_CONFLICT : 0;
-}
-
 /* RETURNING rowid */
 static int
 pgq_insert_id(struct lc_row *r, int64_t *id)
@@ -765,7 +759,7 @@ static const struct lc_bk pg_bk = {
 	"postgresql", pg_close, pg_replaced, pg_version, pg_begin, pg_idle,
 	pg_commit, pg_tidy, pg_shrink, pg_rollback, pg_backup,
 	pgq_run, pgq_next, pgq_done, pgq_text, pgq_int64, pgq_null,
-	pgq_changes, pgq_unique, pgq_insert_id
+	pgq_changes, pgq_insert_id
 };
 
 static const struct lc_db_ops pg_ops = {

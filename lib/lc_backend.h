@@ -46,6 +46,7 @@ enum {
 	LC_Q_PEOPLE = 0,
 	LC_Q_CARDS = 64,
 	LC_Q_LISTS = 144,
+	LC_Q_TESTS = 208,	/* tests/unit_db.c's own */
 	LC_Q__MAX = 224
 };
 #define LC_Q_ENUM(name, sql) Q_##name,
@@ -55,8 +56,9 @@ enum {
  * Runs statement slot, text sql (pg: PostgreSQL's own text, NULL: sql's),
  * with parameters from fmt: 's' const char * (NULL binds NULL), 'i'
  * int64_t, 'o' int64_t bound as NULL when below 0, 'n' int64_t bound as
- * NULL when LC_TXN_NONE (a signed amount), 'b' const void * then int
- * length, 'N' NULL (no argument). r on success (read it, then lc_st_done),
+ * NULL when LC_TXN_NONE (a signed amount), 'l' int64_t, a LIMIT or
+ * OFFSET, below 0 none (bound as each backend reads "none"), 'b' const
+ * void * then int length, 'N' NULL (no argument). r on success (read it, then lc_st_done),
  * NULL on failure (logged; inside a PostgreSQL transaction, the
  * transaction has failed and can only be rolled back).
  *
@@ -84,15 +86,17 @@ int64_t lc_st_int_or(struct lc_row *, int col, int64_t none);
 /* Each of these takes the r of lc_st_run (NULL: it failed) and gives the
  * statement back unless said otherwise. A write of no rows: 0 or -1. */
 int lc_st_put(struct lc_row *);
-/* An insert that may meet a unique value: 0, LC_DB_CONFLICT (nothing went
- * in) or -1. PostgreSQL's text says ON CONFLICT DO NOTHING (an error
- * would end its transaction). */
+/* An insert that may meet a unique value, its text saying ON CONFLICT DO
+ * NOTHING (on PostgreSQL an error would end the transaction): 0,
+ * LC_DB_CONFLICT (nothing went in) or -1. */
 int lc_st_put_unique(struct lc_row *);
 /* An insert whose row's id goes into *id (PostgreSQL's text says
  * RETURNING rowid): 0 or -1. */
 int lc_st_put_id(struct lc_row *, int64_t *id);
 /* A change of rows: 1 changed, 0 none, -1 failure. */
 int lc_st_change(struct lc_row *);
+/* A change of rows: how many, or -1. */
+int64_t lc_st_count(struct lc_row *);
 /* A statement expected to give one row: 1 (left to read, then
  * lc_st_done), 0 none or -1 failure. */
 int lc_st_row(struct lc_row *);
@@ -124,8 +128,6 @@ struct lc_bk {
 	int (*null)(struct lc_row *, int col);
 	/* After the statement's end: rows it changed. */
 	int64_t (*changes)(struct lc_row *);
-	/* A run insert stepped: 0, LC_DB_CONFLICT or -1; not given back. */
-	int (*unique)(struct lc_row *);
 	/* A run insert stepped, its rowid in *id: 0 or -1; not given back. */
 	int (*insert_id)(struct lc_row *, int64_t *id);
 };
@@ -133,65 +135,6 @@ struct lc_bk {
 /* Every function of lc_store.h but opening: X(return type, name, params).
  * Kept in the order of lc_store.h. */
 #define LC_DB_OPS(X) \
-	X(int, setting_get, (struct lc_db *, const char *key, char *out, \
-	    size_t outsz)) \
-	X(int, setting_set, (struct lc_db *, const char *key, \
-	    const char *value)) \
-	X(int, merchant_name, (struct lc_db *, const char *id, char *out, \
-	    size_t outsz)) \
-	X(int, merchant_add, (struct lc_db *, const char *id, const char *name, \
-	    int64_t at)) \
-	X(int, merchant_exists, (struct lc_db *, const char *id)) \
-	X(int, merchant_count, (struct lc_db *, int64_t *n)) \
-	X(int, location_add, (struct lc_db *, const struct lc_location *, \
-	    int64_t at)) \
-	X(int, location_get, (struct lc_db *, const char *id, \
-	    struct lc_location *)) \
-	X(int, location_rename, (struct lc_db *, const char *id, \
-	    const char *name)) \
-	X(int, locations, (struct lc_db *, const char *merchant_id, \
-	    int (*each)(void *, const struct lc_location *), void *arg)) \
-	X(int, user_by_email, (struct lc_db *, const char *email, \
-	    struct lc_user *)) \
-	X(int, user_get, (struct lc_db *, const char *id, struct lc_user *)) \
-	X(int, user_add, (struct lc_db *, const struct lc_user *, int64_t at)) \
-	X(int, user_set_disabled, (struct lc_db *, const char *id, \
-	    int disabled)) \
-	X(int, user_set_password, (struct lc_db *, const char *id, \
-	    const char *hash)) \
-	X(int, user_set_name, (struct lc_db *, const char *id, \
-	    const char *name)) \
-	X(int, user_set_location, (struct lc_db *, const char *id, \
-	    const char *location_id)) \
-	X(int, users, (struct lc_db *, const char *merchant_id, \
-	    int (*each)(void *, const struct lc_user *), void *arg)) \
-	X(int, owner_exists, (struct lc_db *)) \
-	X(int, attempts, (struct lc_db *, const char *email, const char *addr, \
-	    int64_t since, int64_t stale_before, struct lc_attempts *)) \
-	X(int, attempt_add, (struct lc_db *, const char *email, \
-	    const char *addr, int shared, int64_t at, int64_t *id)) \
-	X(int, attempt_settle, (struct lc_db *, int64_t id, int failed, \
-	    int64_t at)) \
-	X(int, attempts_clear, (struct lc_db *, const char *email, \
-	    const char *addr, int64_t stale_before)) \
-	X(int, attempts_prune, (struct lc_db *, int64_t before, \
-	    int64_t stale_before)) \
-	X(int, known, (struct lc_db *, const char *email, const char *addr, \
-	    int64_t since)) \
-	X(int, known_add, (struct lc_db *, const char *email, \
-	    const char *addr, int64_t at)) \
-	X(int, known_prune, (struct lc_db *, int64_t before)) \
-	X(int, token_get, (struct lc_db *, \
-	    const unsigned char digest[LC_DIGEST_LEN], struct lc_token *)) \
-	X(int, token_add, (struct lc_db *, \
-	    const unsigned char digest[LC_DIGEST_LEN], const char *kind, \
-	    const char *user_id, const char *family, int64_t expires_at, \
-	    int64_t at)) \
-	X(int, token_rotate, (struct lc_db *, \
-	    const unsigned char digest[LC_DIGEST_LEN], int64_t at)) \
-	X(int, tokens_revoke_family, (struct lc_db *, const char *family)) \
-	X(int, tokens_revoke_user, (struct lc_db *, const char *user_id)) \
-	X(int, tokens_prune, (struct lc_db *, int64_t now)) \
 	X(int, program_add, (struct lc_db *, const struct lc_program *, \
 	    int64_t at)) \
 	X(int, program_get, (struct lc_db *, const char *id, \
@@ -285,7 +228,6 @@ struct lc_bk {
 	    const char *staff_user_id, const char *location_id, int64_t since, \
 	    int64_t limit, int (*each)(void *, const struct lc_txn_row *), \
 	    void *arg)) \
-	X(int, audit_add, (struct lc_db *, const struct lc_audit_row *)) \
 	X(int, audit_count, (struct lc_db *, const struct lc_audit_query *, \
 	    int64_t *total)) \
 	X(int, audit, (struct lc_db *, const struct lc_audit_query *, \
@@ -304,6 +246,12 @@ struct lc_db_head {
 	const struct lc_bk *bk;
 	const struct lc_db_ops *ops;
 };
+
+/* A card with its program from a row of LC_CARD_COLS, tiers not loaded
+ * (db_cards.c; the card search reads its pages with it too); and a
+ * program's tiers, by increasing min_spend: 0 or -1. */
+void lc_st_card_row(struct lc_row *, struct lc_card *);
+int lc_st_tiers_get(struct lc_db *, struct lc_program *);
 
 /* The LIKE patterns of a card search for q (db.c), both backends': its
  * text escaped with \, then "%" after it (start of the name) or "% "

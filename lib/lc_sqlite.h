@@ -17,16 +17,8 @@
 	X(BEGIN_WRITE, "BEGIN IMMEDIATE") \
 	X(COMMIT, "COMMIT") \
 	X(ROLLBACK, "ROLLBACK") \
-	X(SETTING_GET, "SELECT value FROM settings WHERE key = ?") \
-	X(SETTING_SET, "INSERT INTO settings(key, value) VALUES (?, ?) " \
-	    "ON CONFLICT(key) DO UPDATE SET value = excluded.value") \
-	X(SETTING_ALL, "SELECT key, value FROM settings ORDER BY key") \
 	X(MIGRATION_ADD, "INSERT INTO schema_migrations(version, name, " \
 	    "applied_at) VALUES (?, ?, ?)") \
-	X(AUDIT_ADD, "INSERT INTO audit_log(at, merchant_id, actor_type, " \
-	    "user_id, location_id, terminal_id, request_id, action, " \
-	    "object_type, object_id, before, after) " \
-	    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)") \
 	/* One count and one page per filter that leads: its index is named
 	 * in the WHERE, so the planner reads that range alone. */ \
 	X(AUDIT_COUNT, LC_AUDIT_COUNT LC_AUDIT_WHERE) \
@@ -45,17 +37,6 @@
 	    LC_AUDIT_WHERE)) \
 	/* The admin tool's card, whatever its merchant. */ \
 	X(CARD_ANY, LC_CARD_COLS "WHERE c.id = ?") \
-	X(MERCHANT_ADD, "INSERT INTO merchants(id, name, created_at) " \
-	    "VALUES (?, ?, ?)") \
-	X(MERCHANT_EXISTS, "SELECT 1 FROM merchants WHERE id = ?") \
-	X(MERCHANT_NAME, "SELECT name FROM merchants WHERE id = ?") \
-	X(MERCHANT_COUNT, "SELECT count(*) FROM merchants") \
-	X(LOCATION_RENAME, "UPDATE locations SET name = ? WHERE id = ?") \
-	X(USER_SET_NAME, "UPDATE users SET display_name = ? WHERE id = ?") \
-	X(USER_SET_LOCATION, "UPDATE users SET location_id = ? WHERE id = ? " \
-	    "AND user_type = 'system_user'") \
-	X(USERS_OF_MERCHANT, LC_USER_COLS "WHERE merchant_id = ? ORDER BY rowid") \
-	X(OWNER_EXISTS, "SELECT 1 FROM users WHERE user_type = 'owner' LIMIT 1") \
 	X(PROGRAM_UPDATE, "UPDATE programs SET title = ?, " \
 	    "reward_title = CASE type WHEN 'punch' THEN ? ELSE reward_title END, " \
 	    "reward_description = ?, reward_amount = ?, cooldown_seconds = ?, " \
@@ -116,56 +97,6 @@
 	    "ON v.voided_transaction_id = r.earned_transaction_id " \
 	    "WHERE x.type = 'reward_claim' AND r.id = x.reward_id) " \
 	    "ORDER BY created_at DESC, rowid DESC LIMIT ?5)" LC_TXN_ROW_JOIN) \
-	X(LOCATION_ADD, "INSERT INTO locations(id, merchant_id, name, " \
-	    "created_at) VALUES (?, ?, ?, ?)") \
-	X(LOCATION_GET, "SELECT id, merchant_id, name, created_at " \
-	    "FROM locations WHERE id = ?") \
-	X(LOCATIONS_OF_MERCHANT, "SELECT id, merchant_id, name, created_at " \
-	    "FROM locations WHERE merchant_id = ? ORDER BY rowid") \
-	X(USER_BY_EMAIL, LC_USER_COLS "WHERE email = ?") \
-	X(USER_GET, LC_USER_COLS "WHERE id = ?") \
-	X(USER_ADD, "INSERT INTO users(id, merchant_id, email, display_name, " \
-	    "user_type, location_id, password_hash, created_at) " \
-	    "VALUES (?, ?, ?, ?, ?, ?, ?, ?)") \
-	X(USER_SET_DISABLED, "UPDATE users SET disabled = ? WHERE id = ?") \
-	X(USER_SET_PASSWORD, "UPDATE users SET password_hash = ? WHERE id = ?") \
-	/* ?1 key, ?2 window start, ?3 stale before, ?4 the address (NULL:
-	 * the checks of the key's shared limit): failures in the window
-	 * (settled, or checks gone stale), checks in flight, the oldest
-	 * failure, the oldest check in flight. */ \
-	X(ATTEMPTS, "SELECT coalesce(sum(at > ?2 AND (pending = 0 OR " \
-	    "at <= ?3)), 0), coalesce(sum(pending = 1 AND at > ?3), 0), " \
-	    "min(CASE WHEN at > ?2 AND (pending = 0 OR at <= ?3) THEN at END), " \
-	    "min(CASE WHEN pending = 1 AND at > ?3 THEN at END) " \
-	    "FROM login_attempts WHERE email = ?1 AND " \
-	    "CASE WHEN ?4 IS NULL THEN shared = 1 ELSE addr = ?4 END") \
-	X(ATTEMPT_ADD, "INSERT INTO login_attempts(email, addr, shared, at, " \
-	    "pending) VALUES (?, ?, ?, ?, 1)") \
-	X(ATTEMPT_FAIL, "UPDATE login_attempts SET pending = 0, at = ? " \
-	    "WHERE rowid = ?") \
-	X(ATTEMPT_FORGET, "DELETE FROM login_attempts WHERE rowid = ?") \
-	X(ATTEMPTS_CLEAR, "DELETE FROM login_attempts WHERE email = ? " \
-	    "AND addr = ? AND (pending = 0 OR at <= ?)") \
-	X(ATTEMPTS_PRUNE, "DELETE FROM login_attempts WHERE at <= ? " \
-	    "AND (pending = 0 OR at <= ?)") \
-	X(KNOWN, "SELECT count(*) FROM login_known WHERE email = ? " \
-	    "AND addr = ? AND at > ?") \
-	X(KNOWN_ADD, "INSERT INTO login_known(email, addr, at) " \
-	    "VALUES (?, ?, ?) ON CONFLICT(email, addr) DO UPDATE SET " \
-	    "at = excluded.at") \
-	X(KNOWN_PRUNE, "DELETE FROM login_known WHERE at <= ?") \
-	X(TOKEN_ADD, "INSERT INTO tokens(digest, kind, user_id, family, " \
-	    "expires_at, created_at) VALUES (?, ?, ?, ?, ?, ?)") \
-	X(TOKEN_GET, "SELECT t.kind, t.user_id, t.family, t.expires_at, " \
-	    "t.rotated_at IS NOT NULL, t.revoked, u.merchant_id, " \
-	    "u.user_type = 'owner', coalesce(u.location_id, '') FROM tokens t " \
-	    "JOIN users u ON u.id = t.user_id WHERE t.digest = ? " \
-	    "AND u.disabled = 0") \
-	X(TOKEN_ROTATE, "UPDATE tokens SET rotated_at = ? WHERE digest = ? " \
-	    "AND rotated_at IS NULL") \
-	X(TOKENS_REVOKE_FAMILY, "UPDATE tokens SET revoked = 1 WHERE family = ?") \
-	X(TOKENS_REVOKE_USER, "UPDATE tokens SET revoked = 1 WHERE user_id = ?") \
-	X(TOKENS_PRUNE, "DELETE FROM tokens WHERE expires_at < ?") \
 	X(PROGRAM_ADD, "INSERT INTO programs(id, merchant_id, type, title, " \
 	    "punch_requirement, reward_title, reward_description, " \
 	    "reward_amount, cooldown_seconds, created_at, max_punches, " \
@@ -325,9 +256,6 @@
 	"ORDER BY a.at DESC, a.seq DESC"
 
 /* Column lists, each decoded by one function of db_sqlite.c. */
-#define LC_USER_COLS "SELECT id, merchant_id, coalesce(location_id, ''), " \
-	"email, coalesce(display_name, ''), password_hash, " \
-	"user_type = 'owner', disabled, created_at FROM users "
 #define LC_EARNING_COLS "transaction_id, amount, remaining, earned_at, " \
 	"coalesce(expires_at, -1) "
 /* ?1 merchant, ?2 the search text (NULL: all), ?3 and ?4 its LIKE
