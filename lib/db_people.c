@@ -98,7 +98,7 @@
 	    "WHERE lower(email COLLATE \"C\") = lower(CAST(? AS text) " \
 	    "COLLATE \"C\")") \
 	/* The new row's id from the insert itself (SQLite's comes from \
-	 * sqlite3_last_insert_rowid; its RETURNING needs 3.35). */ \
+	 * its last insert rowid; its RETURNING needs 3.35). */ \
 	X(ATTEMPT_ADD, "INSERT INTO login_attempts(email, addr, shared, at, " \
 	    "pending) VALUES (?, ?, ?, ?, 1) RETURNING rowid")
 

@@ -1,7 +1,8 @@
 /*
- * Storage on PostgreSQL: the connection, migrations, transactions and the
- * statement helpers of lc_pg.h. The rest of lc_store.h is in
- * db_pg_people.c, db_pg_cards.c and db_pg_lists.c.
+ * Storage on PostgreSQL: the connection, migrations, transactions, and the
+ * statement runner and column reader of lc_backend.h (struct lc_bk). The
+ * storage functions are the topic files', shared with SQLite
+ * (db_people.c, db_cards.c, db_lists.c).
  *
  * What gives the guarantees the rules rely on (lc_store.h: one write
  * transaction at a time, each reading then writing):
@@ -39,19 +40,16 @@ enum { TXN_NONE, TXN_READ, TXN_WRITE };
 
 struct lc_db {
 	const struct lc_bk *bk;		/* first: see lc_backend.h */
-	const struct lc_db_ops *ops;
 	PGconn *c;
 	int txn;			/* TXN_: what this connection began */
 	/* Statements are sent whole instead of prepared once: a pooler in
 	 * transaction mode hands this process other server connections,
-	 * which lack what it prepared or hold another's (lc_pg_run). */
+	 * which lack what it prepared or hold another's (runv). */
 	int unnamed;
-	unsigned char prepared[LC_PG__MAX + LC_Q__MAX];
-	/* "lc" and a hash of the text */
-	char names[LC_PG__MAX + LC_Q__MAX][20];
+	unsigned char prepared[LC_Q__MAX];
+	char names[LC_Q__MAX][20];	/* "lc" and a hash of the text */
 };
 
-static const struct lc_db_ops pg_ops;
 static const struct lc_bk pg_bk;
 static void pg_close(struct lc_db *);
 static int pg_replaced(struct lc_db *);
@@ -251,7 +249,6 @@ lc_pg_open(const char *conninfo, int create, const char **errmsg,
 		return NULL;
 	}
 	db->bk = &pg_bk;
-	db->ops = &pg_ops;
 	db->c = PQconnectdbParams(keys, vals, 1);
 	if (db->c == NULL || PQstatus(db->c) != CONNECTION_OK) {
 		/* libpq's message names the server, never the password. */
@@ -482,8 +479,7 @@ runv(struct lc_db *db, int slot, const char *sql, const char *fmt,
 	int n, bad = 0;
 	const char *state;
 
-	if (slot < 0 || slot >= LC_PG__MAX + LC_Q__MAX ||
-	    strlen(fmt) > PARAMS_MAX) {
+	if (slot < 0 || slot >= LC_Q__MAX || strlen(fmt) > PARAMS_MAX) {
 		lc_log("statement %d: bad slot or too many parameters", slot);
 		return NULL;
 	}
@@ -562,18 +558,6 @@ fail:
 	return NULL;
 }
 
-PGresult *
-lc_pg_run(struct lc_db *db, int slot, const char *sql, const char *fmt, ...)
-{
-	PGresult *r;
-	va_list ap;
-
-	va_start(ap, fmt);
-	r = runv(db, slot, sql, fmt, ap);
-	va_end(ap);
-	return r;
-}
-
 /*
  * The text of the topic files' statement slot in PostgreSQL's words: pg,
  * else sql, with each ?NNN as $NNN and each bare ? numbered as SQLite
@@ -629,7 +613,7 @@ pgq_run(struct lc_row *r, int slot, const char *sql, const char *pg,
 		lc_log("statement %d: out of memory", slot);
 		return -1;
 	}
-	if ((r->st = runv(r->db, LC_PG__MAX + slot, text, fmt, ap)) == NULL)
+	if ((r->st = runv(r->db, slot, text, fmt, ap)) == NULL)
 		return -1;
 	r->i = -1;
 	r->n = PQntuples(r->st);
@@ -690,80 +674,9 @@ pgq_insert_id(struct lc_row *r, int64_t *id)
 	return 0;
 }
 
-int
-lc_pg_put(PGresult *r)
-{
-	if (r == NULL)
-		return -1;
-	PQclear(r);
-	return 0;
-}
-
-int
-lc_pg_put_unique(PGresult *r)
-{
-	int rc;
-
-	if (r == NULL)
-		return -1;
-	rc = strcmp(PQcmdTuples(r), "0") == 0 ? LC_DB_CONFLICT : 0;
-	PQclear(r);
-	return rc;
-}
-
-int
-lc_pg_change(PGresult *r)
-{
-	int rc;
-
-	if (r == NULL)
-		return -1;
-	rc = atoi(PQcmdTuples(r)) > 0;
-	PQclear(r);
-	return rc;
-}
-
-int
-lc_pg_row(PGresult *r)
-{
-	if (r == NULL)
-		return -1;
-	if (PQntuples(r) > 0)
-		return 1;
-	PQclear(r);
-	return 0;
-}
-
-void
-lc_pg_col(const PGresult *r, int row, int col, char *out, size_t outsz)
-{
-	snprintf(out, outsz, "%s", PQgetisnull(r, row, col) ? "" :
-	    PQgetvalue(r, row, col));
-}
-
-int64_t
-lc_pg_int(const PGresult *r, int row, int col, int64_t none)
-{
-	if (PQgetisnull(r, row, col))
-		return none;
-	return (int64_t)strtoll(PQgetvalue(r, row, col), NULL, 10);
-}
-
-const char *
-lc_pg_text(const PGresult *r, int row, int col)
-{
-	return PQgetisnull(r, row, col) ? NULL : PQgetvalue(r, row, col);
-}
-
 static const struct lc_bk pg_bk = {
 	"postgresql", pg_close, pg_replaced, pg_version, pg_begin, pg_idle,
 	pg_commit, pg_tidy, pg_shrink, pg_rollback, pg_backup,
 	pgq_run, pgq_next, pgq_done, pgq_text, pgq_int64, pgq_null,
 	pgq_changes, pgq_insert_id
-};
-
-static const struct lc_db_ops pg_ops = {
-#define PG_OP(ret, name, params) lc_pg_##name,
-	LC_DB_OPS(PG_OP)
-#undef PG_OP
 };

@@ -19,8 +19,8 @@
 /*
  * A statement being read: filled by lc_st_run, read with lc_st_next and
  * the column readers, given back with lc_st_done. Lives on the caller's
- * stack; st is the backend's (a sqlite3_stmt kept by the connection, or
- * a PGresult the reader owns).
+ * stack; st is the backend's (SQLite's statement kept by the connection,
+ * or the PostgreSQL result the reader owns).
  */
 struct lc_row {
 	const struct lc_bk *bk;
@@ -132,119 +132,9 @@ struct lc_bk {
 	int (*insert_id)(struct lc_row *, int64_t *id);
 };
 
-/* Every function of lc_store.h but opening: X(return type, name, params).
- * Kept in the order of lc_store.h. */
-#define LC_DB_OPS(X) \
-	X(int, program_add, (struct lc_db *, const struct lc_program *, \
-	    int64_t at)) \
-	X(int, program_get, (struct lc_db *, const char *id, \
-	    struct lc_program *)) \
-	X(int, program_update, (struct lc_db *, const struct lc_program *)) \
-	X(int, programs, (struct lc_db *, const char *merchant_id, \
-	    int (*each)(void *, const struct lc_program *, int64_t cards), \
-	    void *arg)) \
-	X(int, card_get, (struct lc_db *, enum lc_cardkey, \
-	    const char *merchant_id, const char *value, struct lc_card *)) \
-	X(int, card_add, (struct lc_db *, const struct lc_card *, \
-	    const char *issued_by, const char *issued_location, int64_t at)) \
-	X(int, card_by_share, (struct lc_db *, const char *token, \
-	    struct lc_card *)) \
-	X(int, card_updated, (struct lc_db *, const struct lc_card *, \
-	    int64_t *at)) \
-	X(int, card_save, (struct lc_db *, const struct lc_card *)) \
-	X(int, card_set_status, (struct lc_db *, const char *id, \
-	    const char *status)) \
-	X(int, card_set_name, (struct lc_db *, const char *id, \
-	    const char *name)) \
-	X(int, card_set_share, (struct lc_db *, const char *id, \
-	    const char *token, const char *secret)) \
-	X(int, card_code_use, (struct lc_db *, const char *id, int64_t step)) \
-	X(int, cards_count, (struct lc_db *, const struct lc_card_query *, \
-	    int64_t *total)) \
-	X(int, cards, (struct lc_db *, const struct lc_card_query *, \
-	    int (*each)(void *, const struct lc_card *), void *arg)) \
-	X(int, txn_add, (struct lc_db *, const struct lc_txn *)) \
-	X(int, txn_get, (struct lc_db *, const char *merchant_id, \
-	    const char *id, struct lc_txn_info *)) \
-	X(int, txn_child, (struct lc_db *, const char *id, \
-	    char out[LC_ID_LEN + 1])) \
-	X(int, punch_near, (struct lc_db *, const char *card_id, int64_t after, \
-	    int64_t before, int64_t *at)) \
-	X(int, reward_add, (struct lc_db *, const struct lc_reward *)) \
-	X(int, reward_oldest, (struct lc_db *, const char *card_id, \
-	    struct lc_reward *)) \
-	X(int, reward_claim, (struct lc_db *, const char *id, int64_t at, \
-	    const char *claim_txn_id)) \
-	X(int, reward_pending_of, (struct lc_db *, const char *txn_id, \
-	    const char *card_id, struct lc_reward *r)) \
-	X(int, reward_withdraw, (struct lc_db *, const char *id)) \
-	X(int, reward_earning_voided, (struct lc_db *, const char *id)) \
-	X(int, reward_unclaim, (struct lc_db *, const char *id, \
-	    const char *claim_txn_id)) \
-	X(int, earning_add, (struct lc_db *, const char *txn_id, \
-	    const char *card_id, int64_t amount, int64_t at)) \
-	X(int, earning_add_until, (struct lc_db *, const char *txn_id, \
-	    const char *card_id, int64_t amount, int64_t at, \
-	    int64_t expires_at)) \
-	X(int, earning_oldest, (struct lc_db *, const char *card_id, \
-	    struct lc_earning *)) \
-	X(int, expiry_next, (struct lc_db *, const char *card_id, int64_t *at, \
-	    int64_t *amount, int64_t *balance)) \
-	X(int, earning_due, (struct lc_db *, const char *card_id, int64_t now, \
-	    struct lc_earning *e)) \
-	X(int, earning_expire, (struct lc_db *, const struct lc_earning *e, \
-	    const char *txn_id)) \
-	X(int, expiry_due_card, (struct lc_db *, const char *merchant_id, \
-	    int64_t now, char card_id[LC_ID_LEN + 1])) \
-	X(int, earning_use, (struct lc_db *, const char *txn_id, int64_t use)) \
-	X(int, entry_add, (struct lc_db *, const char *redeem_txn_id, \
-	    const char *earning_txn_id, int64_t amount)) \
-	X(int, earning_get, (struct lc_db *, const char *txn_id, \
-	    struct lc_earning *)) \
-	X(int, earning_return, (struct lc_db *, const char *txn_id, \
-	    int64_t amount)) \
-	X(int, entries, (struct lc_db *, const char *txn_id, \
-	    struct lc_entry **out, size_t *n)) \
-	X(int, idem_get, (struct lc_db *, const char *merchant_id, \
-	    const char *key, struct lc_idem *)) \
-	X(int, idem_add, (struct lc_db *, const char *merchant_id, \
-	    const char *key, const char *kind, const char *txn_id, \
-	    const char *answer, int64_t at)) \
-	X(int, history_count, (struct lc_db *, const struct lc_hist_query *, \
-	    int64_t *total)) \
-	X(int, history_page, (struct lc_db *, const struct lc_hist_query *, \
-	    int (*each)(void *, const struct lc_hist_item *), void *arg)) \
-	X(int, report, (struct lc_db *, const char *merchant_id, int64_t from, \
-	    int64_t to, int64_t offset_ms, enum lc_report_group, \
-	    int (*each)(void *, const struct lc_report_row *), void *arg)) \
-	X(int, outstanding, (struct lc_db *, const char *merchant_id, \
-	    int64_t to, int64_t *cents)) \
-	X(int, txns_count, (struct lc_db *, const char *merchant_id, \
-	    int64_t from, int64_t to, int64_t *total)) \
-	X(int, txns, (struct lc_db *, const char *merchant_id, int64_t from, \
-	    int64_t to, int64_t limit, int64_t offset, \
-	    int (*each)(void *, const struct lc_txn_row *), void *arg)) \
-	X(int, txns_mine, (struct lc_db *, const char *merchant_id, \
-	    const char *staff_user_id, const char *location_id, int64_t since, \
-	    int64_t limit, int (*each)(void *, const struct lc_txn_row *), \
-	    void *arg)) \
-	X(int, audit_count, (struct lc_db *, const struct lc_audit_query *, \
-	    int64_t *total)) \
-	X(int, audit, (struct lc_db *, const struct lc_audit_query *, \
-	    int (*each)(void *, const struct lc_audit_row *), void *arg)) \
-	X(int, card_any, (struct lc_db *, const char *id, struct lc_card *))
-
-/* The functions of lc_store.h not yet written once (db.c forwards them). */
-struct lc_db_ops {
-#define LC_OP_MEMBER(ret, name, params) ret (*name) params;
-	LC_DB_OPS(LC_OP_MEMBER)
-#undef LC_OP_MEMBER
-};
-
 /* The head every backend's connection struct begins with. */
 struct lc_db_head {
 	const struct lc_bk *bk;
-	const struct lc_db_ops *ops;
 };
 
 /* A card with its program from a row of LC_CARD_COLS, tiers not loaded
@@ -253,14 +143,17 @@ struct lc_db_head {
 void lc_st_card_row(struct lc_row *, struct lc_card *);
 int lc_st_tiers_get(struct lc_db *, struct lc_program *);
 
+/* The text of db_lists.c's statement of that name (SQLite's words), NULL
+ * none: for tools/bench_reports.c's query plans. */
+const char *lc_st_lists_sql(const char *name);
+
 /* The LIKE patterns of a card search for q (db.c), both backends': its
  * text escaped with \, then "%" after it (start of the name) or "% "
  * before too (start of a later word). 0, or -1 when sz is too small. */
 int lc_db_like_patterns(const char *q, char *start, char *word, size_t sz);
 
-/* The columns of a card with its program, in the order each backend's
- * one decoder reads them (card_row, lc_pg_card_row); plain SQL both
- * understand. */
+/* The columns of a card with its program, in the order its one decoder
+ * reads them (lc_st_card_row). */
 #define LC_PROGRAM_COLS "p.id, p.merchant_id, p.type, p.title, " \
 	"coalesce(p.punch_requirement, 0), p.reward_amount, " \
 	"p.cooldown_seconds, coalesce(p.reward_title, ''), " \
