@@ -1,7 +1,8 @@
 /*
- * Storage on PostgreSQL: the connection, migrations, transactions and the
- * statement helpers of lc_pg.h. The rest of lc_store.h is in
- * db_pg_people.c, db_pg_cards.c and db_pg_lists.c.
+ * Storage on PostgreSQL: the connection, migrations, transactions, and the
+ * statement runner and column reader of lc_backend.h (struct lc_bk). The
+ * storage functions are the topic files', shared with SQLite
+ * (db_people.c, db_cards.c, db_lists.c).
  *
  * What gives the guarantees the rules rely on (lc_store.h: one write
  * transaction at a time, each reading then writing):
@@ -38,18 +39,28 @@
 enum { TXN_NONE, TXN_READ, TXN_WRITE };
 
 struct lc_db {
-	const struct lc_db_ops *ops;	/* first: see lc_backend.h */
+	const struct lc_bk *bk;		/* first: see lc_backend.h */
 	PGconn *c;
 	int txn;			/* TXN_: what this connection began */
 	/* Statements are sent whole instead of prepared once: a pooler in
 	 * transaction mode hands this process other server connections,
-	 * which lack what it prepared or hold another's (lc_pg_run). */
+	 * which lack what it prepared or hold another's (runv). */
 	int unnamed;
-	unsigned char prepared[LC_PG__MAX];
-	char names[LC_PG__MAX][20];	/* "lc" and a hash of the text */
+	unsigned char prepared[LC_Q__MAX];
+	char names[LC_Q__MAX][20];	/* "lc" and a hash of the text */
 };
 
-static const struct lc_db_ops pg_ops;
+static const struct lc_bk pg_bk;
+static void pg_close(struct lc_db *);
+static int pg_replaced(struct lc_db *);
+static int pg_version(struct lc_db *);
+static int pg_begin(struct lc_db *, int);
+static int pg_idle(struct lc_db *);
+static int pg_commit(struct lc_db *);
+static void pg_tidy(struct lc_db *);
+static void pg_shrink(struct lc_db *);
+static void pg_rollback(struct lc_db *);
+static int pg_backup(struct lc_db *, const char *, const char *);
 
 /* Runs SQL text of no parameters (one or more statements): 0 or -1. */
 static int
@@ -237,7 +248,7 @@ lc_pg_open(const char *conninfo, int create, const char **errmsg,
 		*errmsg = "out of memory";
 		return NULL;
 	}
-	db->ops = &pg_ops;
+	db->bk = &pg_bk;
 	db->c = PQconnectdbParams(keys, vals, 1);
 	if (db->c == NULL || PQstatus(db->c) != CONNECTION_OK) {
 		/* libpq's message names the server, never the password. */
@@ -280,12 +291,12 @@ lc_pg_open(const char *conninfo, int create, const char **errmsg,
 	}
 	return db;
 fail:
-	lc_pg_close(db);
+	pg_close(db);
 	return NULL;
 }
 
-void
-lc_pg_close(struct lc_db *db)
+static void
+pg_close(struct lc_db *db)
 {
 	if (db == NULL)
 		return;
@@ -294,8 +305,8 @@ lc_pg_close(struct lc_db *db)
 }
 
 /* A server's database has no file of ours to be swapped under us. */
-int
-lc_pg_replaced(struct lc_db *db)
+static int
+pg_replaced(struct lc_db *db)
 {
 	(void)db;
 	return 0;
@@ -307,8 +318,8 @@ lc_pg_handle(struct lc_db *db)
 	return db->c;
 }
 
-int
-lc_pg_version(struct lc_db *db)
+static int
+pg_version(struct lc_db *db)
 {
 	return applied_version(db->c);
 }
@@ -340,8 +351,8 @@ begin_sql(struct lc_db *db, int write)
 	    "SELECT pg_advisory_xact_lock(" LC_PG_WRITE_LOCK ")");
 }
 
-int
-lc_pg_begin(struct lc_db *db, int write)
+static int
+pg_begin(struct lc_db *db, int write)
 {
 	int rc;
 
@@ -350,7 +361,7 @@ lc_pg_begin(struct lc_db *db, int write)
 	if (db->txn == TXN_READ) {
 		if (!write)
 			return 0;
-		lc_pg_rollback(db);
+		pg_rollback(db);
 	} else if (db->txn == TXN_WRITE) {
 		lc_log("a transaction was begun inside a write");
 		return -1;
@@ -377,8 +388,8 @@ lc_pg_begin(struct lc_db *db, int write)
 	return 0;
 }
 
-int
-lc_pg_commit(struct lc_db *db)
+static int
+pg_commit(struct lc_db *db)
 {
 	PGresult *r = PQexec(db->c, "COMMIT");
 	int rc = -1;
@@ -399,8 +410,8 @@ lc_pg_commit(struct lc_db *db)
 	return rc;
 }
 
-void
-lc_pg_rollback(struct lc_db *db)
+static void
+pg_rollback(struct lc_db *db)
 {
 	PGTransactionStatusType s = PQtransactionStatus(db->c);
 
@@ -409,8 +420,8 @@ lc_pg_rollback(struct lc_db *db)
 	db->txn = TXN_NONE;
 }
 
-int
-lc_pg_idle(struct lc_db *db)
+static int
+pg_idle(struct lc_db *db)
 {
 	int left = db->txn == TXN_WRITE;
 
@@ -418,26 +429,26 @@ lc_pg_idle(struct lc_db *db)
 	 * would hold every other writer's turn. */
 	if (left)
 		lc_log("a transaction was left open: rolled back");
-	lc_pg_rollback(db);
+	pg_rollback(db);
 	return left;
 }
 
-void
-lc_pg_tidy(struct lc_db *db)
+static void
+pg_tidy(struct lc_db *db)
 {
 	/* The server's autovacuum keeps the tables and the log. */
 	(void)db;
 }
 
-void
-lc_pg_shrink(struct lc_db *db)
+static void
+pg_shrink(struct lc_db *db)
 {
 	/* Results are freed as each statement is read: nothing is cached. */
 	(void)db;
 }
 
-int
-lc_pg_backup(struct lc_db *db, const char *path, const char *merchant_id)
+static int
+pg_backup(struct lc_db *db, const char *path, const char *merchant_id)
 {
 	(void)db;
 	(void)path;
@@ -458,24 +469,23 @@ name_of(const char *sql, char out[20])
 	snprintf(out, 20, "lc%016llx", (unsigned long long)h);
 }
 
-PGresult *
-lc_pg_run(struct lc_db *db, int slot, const char *sql, const char *fmt, ...)
+static PGresult *
+runv(struct lc_db *db, int slot, const char *sql, const char *fmt,
+    va_list ap)
 {
 	const char *vals[PARAMS_MAX];
 	int lens[PARAMS_MAX], fmts[PARAMS_MAX];
 	char nums[PARAMS_MAX][24];
 	PGresult *r = NULL;
 	ExecStatusType s;
-	va_list ap;
 	int64_t v;
 	int n, bad = 0;
 	const char *state;
 
-	if (slot < 0 || slot >= LC_PG__MAX || strlen(fmt) > PARAMS_MAX) {
+	if (slot < 0 || slot >= LC_Q__MAX || strlen(fmt) > PARAMS_MAX) {
 		lc_log("statement %d: bad slot or too many parameters", slot);
 		return NULL;
 	}
-	va_start(ap, fmt);
 	for (n = 0; fmt[n] != '\0'; n++) {
 		vals[n] = NULL;
 		lens[n] = 0;
@@ -488,9 +498,10 @@ lc_pg_run(struct lc_db *db, int slot, const char *sql, const char *fmt, ...)
 			break;
 		case 'i':
 		case 'o':
+		case 'l':	/* PostgreSQL refuses a negative LIMIT: NULL */
 		case 'n':
 			v = va_arg(ap, int64_t);
-			if ((fmt[n] == 'o' && v < 0) ||
+			if (((fmt[n] == 'o' || fmt[n] == 'l') && v < 0) ||
 			    (fmt[n] == 'n' && v == LC_TXN_NONE))
 				break;
 			snprintf(nums[n], sizeof(nums[n]), "%lld",
@@ -508,7 +519,6 @@ lc_pg_run(struct lc_db *db, int slot, const char *sql, const char *fmt, ...)
 			bad = 1;
 		}
 	}
-	va_end(ap);
 	if (bad)
 		return NULL;
 	/* A statement's name is a hash of its text: a server connection
@@ -551,74 +561,125 @@ fail:
 	return NULL;
 }
 
-int
-lc_pg_put(PGresult *r)
+/*
+ * The text of the topic files' statement slot in PostgreSQL's words: pg,
+ * else sql, with each ?NNN as $NNN and each bare ? numbered as SQLite
+ * numbers it (one past the largest so far). Made once per process, on
+ * first use, and kept; NULL when out of memory.
+ */
+static const char *
+pg_text(int slot, const char *sql, const char *pg)
 {
-	if (r == NULL)
+	static char *text[LC_Q__MAX];
+	const char *s;
+	char *o;
+	int last = 0, quoted = 0, n;
+
+	if (text[slot] != NULL)
+		return text[slot];
+	if (pg != NULL)
+		sql = pg;
+	/* "?" is one byte, "$NN" at most 4 */
+	if ((o = text[slot] = malloc(strlen(sql) * 4 + 1)) == NULL)
+		return NULL;
+	for (s = sql; *s != '\0'; s++) {
+		if (*s == '\'')
+			quoted = !quoted;
+		if (*s != '?' || quoted) {
+			*o++ = *s;
+			continue;
+		}
+		if (s[1] >= '0' && s[1] <= '9') {
+			n = (int)strtol(s + 1, NULL, 10);
+			s += strspn(s + 1, "0123456789");
+		} else
+			n = last + 1;
+		if (n > last)
+			last = n;
+		o += sprintf(o, "$%d", n);
+	}
+	*o = '\0';
+	return text[slot];
+}
+
+static int
+pgq_run(struct lc_row *r, int slot, const char *sql, const char *pg,
+    const char *fmt, va_list ap)
+{
+	const char *text;
+
+	if (slot < 0 || slot >= LC_Q__MAX) {
+		lc_log("statement %d: no such slot", slot);
 		return -1;
-	PQclear(r);
+	}
+	if ((text = pg_text(slot, sql, pg)) == NULL) {
+		lc_log("statement %d: out of memory", slot);
+		return -1;
+	}
+	if ((r->st = runv(r->db, slot, text, fmt, ap)) == NULL)
+		return -1;
+	r->i = -1;
+	r->n = PQntuples(r->st);
 	return 0;
 }
 
-int
-lc_pg_put_unique(PGresult *r)
+static int
+pgq_next(struct lc_row *r)
 {
-	int rc;
-
-	if (r == NULL)
-		return -1;
-	rc = strcmp(PQcmdTuples(r), "0") == 0 ? LC_DB_CONFLICT : 0;
-	PQclear(r);
-	return rc;
+	return ++r->i < r->n ? 1 : 0;
 }
 
-int
-lc_pg_change(PGresult *r)
+static void
+pgq_done(struct lc_row *r)
 {
-	int rc;
-
-	if (r == NULL)
-		return -1;
-	rc = atoi(PQcmdTuples(r)) > 0;
-	PQclear(r);
-	return rc;
+	PQclear(r->st);
+	r->st = NULL;
 }
 
-int
-lc_pg_row(PGresult *r)
+static const char *
+pgq_text(struct lc_row *r, int col, size_t *len)
 {
-	if (r == NULL)
+	if (PQgetisnull(r->st, r->i, col)) {
+		*len = 0;
+		return NULL;
+	}
+	*len = (size_t)PQgetlength(r->st, r->i, col);
+	return PQgetvalue(r->st, r->i, col);
+}
+
+static int64_t
+pgq_int64(struct lc_row *r, int col)
+{
+	if (PQgetisnull(r->st, r->i, col))
+		return 0;
+	return (int64_t)strtoll(PQgetvalue(r->st, r->i, col), NULL, 10);
+}
+
+static int
+pgq_null(struct lc_row *r, int col)
+{
+	return PQgetisnull(r->st, r->i, col);
+}
+
+static int64_t
+pgq_changes(struct lc_row *r)
+{
+	return (int64_t)strtoll(PQcmdTuples(r->st), NULL, 10);
+}
+
+/* RETURNING rowid */
+static int
+pgq_insert_id(struct lc_row *r, int64_t *id)
+{
+	if (r->n < 1 || PQgetisnull(r->st, 0, 0))
 		return -1;
-	if (PQntuples(r) > 0)
-		return 1;
-	PQclear(r);
+	*id = (int64_t)strtoll(PQgetvalue(r->st, 0, 0), NULL, 10);
 	return 0;
 }
 
-void
-lc_pg_col(const PGresult *r, int row, int col, char *out, size_t outsz)
-{
-	snprintf(out, outsz, "%s", PQgetisnull(r, row, col) ? "" :
-	    PQgetvalue(r, row, col));
-}
-
-int64_t
-lc_pg_int(const PGresult *r, int row, int col, int64_t none)
-{
-	if (PQgetisnull(r, row, col))
-		return none;
-	return (int64_t)strtoll(PQgetvalue(r, row, col), NULL, 10);
-}
-
-const char *
-lc_pg_text(const PGresult *r, int row, int col)
-{
-	return PQgetisnull(r, row, col) ? NULL : PQgetvalue(r, row, col);
-}
-
-static const struct lc_db_ops pg_ops = {
-	"postgresql",
-#define PG_OP(ret, name, params) lc_pg_##name,
-	LC_DB_OPS(PG_OP)
-#undef PG_OP
+static const struct lc_bk pg_bk = {
+	"postgresql", pg_close, pg_replaced, pg_version, pg_begin, pg_idle,
+	pg_commit, pg_tidy, pg_shrink, pg_rollback, pg_backup,
+	pgq_run, pgq_next, pgq_done, pgq_text, pgq_int64, pgq_null,
+	pgq_changes, pgq_insert_id
 };

@@ -1,208 +1,159 @@
 /*
- * Inside storage: what a backend gives the library. Each backend (SQLite
- * in db_sqlite.c, PostgreSQL in db_pg*.c when built) fills one table of
- * these functions; db.c chooses the backend from the database name and
- * sends every lc_db_ call of lc_store.h to the table of the connection.
- * A backend's connection struct begins with its table's pointer.
+ * Inside storage. The storage functions of lc_store.h are written once,
+ * in topic files (db_people.c, db_cards.c, db_lists.c), each with its
+ * statements: one text for both backends, in the subset both read (?NNN
+ * parameters, CAST where PostgreSQL needs a type, 0/1 for booleans); a
+ * statement whose text must differ has a PostgreSQL override beside it
+ * saying why. They run statements and read rows through the few
+ * functions below, which each backend (db_sqlite.c, db_pg.c) implements
+ * in one table, struct lc_bk. db.c chooses the backend by the database's
+ * name and holds the one statement runner.
  */
 #ifndef LC_BACKEND_H
 #define LC_BACKEND_H
 
+#include <stdarg.h>
+
 #include "lc_store.h"
 
-/* Every function of lc_store.h but opening: X(return type, name, params).
- * Kept in the order of lc_store.h. */
-#define LC_DB_OPS(X) \
-	X(void, close, (struct lc_db *)) \
-	X(int, replaced, (struct lc_db *)) \
-	X(int, version, (struct lc_db *)) \
-	X(int, begin, (struct lc_db *, int write)) \
-	X(int, idle, (struct lc_db *)) \
-	X(int, commit, (struct lc_db *)) \
-	X(void, tidy, (struct lc_db *)) \
-	X(void, shrink, (struct lc_db *)) \
-	X(void, rollback, (struct lc_db *)) \
-	X(int, setting_get, (struct lc_db *, const char *key, char *out, \
-	    size_t outsz)) \
-	X(int, setting_set, (struct lc_db *, const char *key, \
-	    const char *value)) \
-	X(int, merchant_name, (struct lc_db *, const char *id, char *out, \
-	    size_t outsz)) \
-	X(int, merchant_add, (struct lc_db *, const char *id, const char *name, \
-	    int64_t at)) \
-	X(int, merchant_exists, (struct lc_db *, const char *id)) \
-	X(int, merchant_count, (struct lc_db *, int64_t *n)) \
-	X(int, location_add, (struct lc_db *, const struct lc_location *, \
-	    int64_t at)) \
-	X(int, location_get, (struct lc_db *, const char *id, \
-	    struct lc_location *)) \
-	X(int, location_rename, (struct lc_db *, const char *id, \
-	    const char *name)) \
-	X(int, locations, (struct lc_db *, const char *merchant_id, \
-	    int (*each)(void *, const struct lc_location *), void *arg)) \
-	X(int, user_by_email, (struct lc_db *, const char *email, \
-	    struct lc_user *)) \
-	X(int, user_get, (struct lc_db *, const char *id, struct lc_user *)) \
-	X(int, user_add, (struct lc_db *, const struct lc_user *, int64_t at)) \
-	X(int, user_set_disabled, (struct lc_db *, const char *id, \
-	    int disabled)) \
-	X(int, user_set_password, (struct lc_db *, const char *id, \
-	    const char *hash)) \
-	X(int, user_set_name, (struct lc_db *, const char *id, \
-	    const char *name)) \
-	X(int, user_set_location, (struct lc_db *, const char *id, \
-	    const char *location_id)) \
-	X(int, users, (struct lc_db *, const char *merchant_id, \
-	    int (*each)(void *, const struct lc_user *), void *arg)) \
-	X(int, owner_exists, (struct lc_db *)) \
-	X(int, attempts, (struct lc_db *, const char *email, const char *addr, \
-	    int64_t since, int64_t stale_before, struct lc_attempts *)) \
-	X(int, attempt_add, (struct lc_db *, const char *email, \
-	    const char *addr, int shared, int64_t at, int64_t *id)) \
-	X(int, attempt_settle, (struct lc_db *, int64_t id, int failed, \
-	    int64_t at)) \
-	X(int, attempts_clear, (struct lc_db *, const char *email, \
-	    const char *addr, int64_t stale_before)) \
-	X(int, attempts_prune, (struct lc_db *, int64_t before, \
-	    int64_t stale_before)) \
-	X(int, known, (struct lc_db *, const char *email, const char *addr, \
-	    int64_t since)) \
-	X(int, known_add, (struct lc_db *, const char *email, \
-	    const char *addr, int64_t at)) \
-	X(int, known_prune, (struct lc_db *, int64_t before)) \
-	X(int, token_get, (struct lc_db *, \
-	    const unsigned char digest[LC_DIGEST_LEN], struct lc_token *)) \
-	X(int, token_add, (struct lc_db *, \
-	    const unsigned char digest[LC_DIGEST_LEN], const char *kind, \
-	    const char *user_id, const char *family, int64_t expires_at, \
-	    int64_t at)) \
-	X(int, token_rotate, (struct lc_db *, \
-	    const unsigned char digest[LC_DIGEST_LEN], int64_t at)) \
-	X(int, tokens_revoke_family, (struct lc_db *, const char *family)) \
-	X(int, tokens_revoke_user, (struct lc_db *, const char *user_id)) \
-	X(int, tokens_prune, (struct lc_db *, int64_t now)) \
-	X(int, program_add, (struct lc_db *, const struct lc_program *, \
-	    int64_t at)) \
-	X(int, program_get, (struct lc_db *, const char *id, \
-	    struct lc_program *)) \
-	X(int, program_update, (struct lc_db *, const struct lc_program *)) \
-	X(int, programs, (struct lc_db *, const char *merchant_id, \
-	    int (*each)(void *, const struct lc_program *, int64_t cards), \
-	    void *arg)) \
-	X(int, card_get, (struct lc_db *, enum lc_cardkey, \
-	    const char *merchant_id, const char *value, struct lc_card *)) \
-	X(int, card_add, (struct lc_db *, const struct lc_card *, \
-	    const char *issued_by, const char *issued_location, int64_t at)) \
-	X(int, card_by_share, (struct lc_db *, const char *token, \
-	    struct lc_card *)) \
-	X(int, card_updated, (struct lc_db *, const struct lc_card *, \
-	    int64_t *at)) \
-	X(int, card_save, (struct lc_db *, const struct lc_card *)) \
-	X(int, card_set_status, (struct lc_db *, const char *id, \
-	    const char *status)) \
-	X(int, card_set_name, (struct lc_db *, const char *id, \
-	    const char *name)) \
-	X(int, card_set_share, (struct lc_db *, const char *id, \
-	    const char *token, const char *secret)) \
-	X(int, card_code_use, (struct lc_db *, const char *id, int64_t step)) \
-	X(int, cards_count, (struct lc_db *, const struct lc_card_query *, \
-	    int64_t *total)) \
-	X(int, cards, (struct lc_db *, const struct lc_card_query *, \
-	    int (*each)(void *, const struct lc_card *), void *arg)) \
-	X(int, txn_add, (struct lc_db *, const struct lc_txn *)) \
-	X(int, txn_get, (struct lc_db *, const char *merchant_id, \
-	    const char *id, struct lc_txn_info *)) \
-	X(int, txn_child, (struct lc_db *, const char *id, \
-	    char out[LC_ID_LEN + 1])) \
-	X(int, punch_near, (struct lc_db *, const char *card_id, int64_t after, \
-	    int64_t before, int64_t *at)) \
-	X(int, reward_add, (struct lc_db *, const struct lc_reward *)) \
-	X(int, reward_oldest, (struct lc_db *, const char *card_id, \
-	    struct lc_reward *)) \
-	X(int, reward_claim, (struct lc_db *, const char *id, int64_t at, \
-	    const char *claim_txn_id)) \
-	X(int, reward_pending_of, (struct lc_db *, const char *txn_id, \
-	    const char *card_id, struct lc_reward *r)) \
-	X(int, reward_withdraw, (struct lc_db *, const char *id)) \
-	X(int, reward_earning_voided, (struct lc_db *, const char *id)) \
-	X(int, reward_unclaim, (struct lc_db *, const char *id, \
-	    const char *claim_txn_id)) \
-	X(int, earning_add, (struct lc_db *, const char *txn_id, \
-	    const char *card_id, int64_t amount, int64_t at)) \
-	X(int, earning_add_until, (struct lc_db *, const char *txn_id, \
-	    const char *card_id, int64_t amount, int64_t at, \
-	    int64_t expires_at)) \
-	X(int, earning_oldest, (struct lc_db *, const char *card_id, \
-	    struct lc_earning *)) \
-	X(int, expiry_next, (struct lc_db *, const char *card_id, int64_t *at, \
-	    int64_t *amount, int64_t *balance)) \
-	X(int, earning_due, (struct lc_db *, const char *card_id, int64_t now, \
-	    struct lc_earning *e)) \
-	X(int, earning_expire, (struct lc_db *, const struct lc_earning *e, \
-	    const char *txn_id)) \
-	X(int, expiry_due_card, (struct lc_db *, const char *merchant_id, \
-	    int64_t now, char card_id[LC_ID_LEN + 1])) \
-	X(int, earning_use, (struct lc_db *, const char *txn_id, int64_t use)) \
-	X(int, entry_add, (struct lc_db *, const char *redeem_txn_id, \
-	    const char *earning_txn_id, int64_t amount)) \
-	X(int, earning_get, (struct lc_db *, const char *txn_id, \
-	    struct lc_earning *)) \
-	X(int, earning_return, (struct lc_db *, const char *txn_id, \
-	    int64_t amount)) \
-	X(int, entries, (struct lc_db *, const char *txn_id, \
-	    struct lc_entry **out, size_t *n)) \
-	X(int, idem_get, (struct lc_db *, const char *merchant_id, \
-	    const char *key, struct lc_idem *)) \
-	X(int, idem_add, (struct lc_db *, const char *merchant_id, \
-	    const char *key, const char *kind, const char *txn_id, \
-	    const char *answer, int64_t at)) \
-	X(int, history_count, (struct lc_db *, const struct lc_hist_query *, \
-	    int64_t *total)) \
-	X(int, history_page, (struct lc_db *, const struct lc_hist_query *, \
-	    int (*each)(void *, const struct lc_hist_item *), void *arg)) \
-	X(int, report, (struct lc_db *, const char *merchant_id, int64_t from, \
-	    int64_t to, int64_t offset_ms, enum lc_report_group, \
-	    int (*each)(void *, const struct lc_report_row *), void *arg)) \
-	X(int, outstanding, (struct lc_db *, const char *merchant_id, \
-	    int64_t to, int64_t *cents)) \
-	X(int, txns_count, (struct lc_db *, const char *merchant_id, \
-	    int64_t from, int64_t to, int64_t *total)) \
-	X(int, txns, (struct lc_db *, const char *merchant_id, int64_t from, \
-	    int64_t to, int64_t limit, int64_t offset, \
-	    int (*each)(void *, const struct lc_txn_row *), void *arg)) \
-	X(int, txns_mine, (struct lc_db *, const char *merchant_id, \
-	    const char *staff_user_id, const char *location_id, int64_t since, \
-	    int64_t limit, int (*each)(void *, const struct lc_txn_row *), \
-	    void *arg)) \
-	X(int, audit_add, (struct lc_db *, const struct lc_audit_row *)) \
-	X(int, audit_count, (struct lc_db *, const struct lc_audit_query *, \
-	    int64_t *total)) \
-	X(int, audit, (struct lc_db *, const struct lc_audit_query *, \
-	    int (*each)(void *, const struct lc_audit_row *), void *arg)) \
-	X(int, card_any, (struct lc_db *, const char *id, struct lc_card *)) \
-	X(int, backup, (struct lc_db *, const char *path, \
-	    const char *merchant_id))
+/*
+ * A statement being read: filled by lc_st_run, read with lc_st_next and
+ * the column readers, given back with lc_st_done. Lives on the caller's
+ * stack; st is the backend's (SQLite's statement kept by the connection,
+ * or the PostgreSQL result the reader owns).
+ */
+struct lc_row {
+	const struct lc_bk *bk;
+	struct lc_db *db;
+	void *st;
+	int i, n;		/* PostgreSQL: the row read, the rows */
+};
 
-struct lc_db_ops {
+/*
+ * Statement slots: each topic file has a range, checked with a
+ * _Static_assert; a backend keeps what it prepared per slot. A topic
+ * file lists its statements as
+ *	#define SQL(X) X(NAME, "SELECT ... ?1 ...") ...
+ *	#define SQL_PG(X) X(NAME, "...")	(each with why it differs)
+ *	enum { SQL(LC_Q_ENUM) Q__N };
+ *	static const char *const q_sql[Q__N] = { SQL(LC_Q_TEXT) };
+ *	static const char *const q_pg[Q__N] = { SQL_PG(LC_Q_TEXT) };
+ *	#define RUN(r, db, name, ...) lc_st_run((r), (db), \
+ *	    LC_Q_<TOPIC> + Q_##name, q_sql[Q_##name], q_pg[Q_##name], \
+ *	    __VA_ARGS__)
+ */
+enum {
+	LC_Q_PEOPLE = 0,
+	LC_Q_CARDS = 64,
+	LC_Q_LISTS = 144,
+	LC_Q_TESTS = 208,	/* tests/unit_db.c's own */
+	LC_Q__MAX = 224
+};
+#define LC_Q_ENUM(name, sql) Q_##name,
+#define LC_Q_TEXT(name, sql) [Q_##name] = sql,
+
+/*
+ * Runs statement slot, text sql (pg: PostgreSQL's own text, NULL: sql's),
+ * with parameters from fmt: 's' const char * (NULL binds NULL), 'i'
+ * int64_t, 'o' int64_t bound as NULL when below 0, 'n' int64_t bound as
+ * NULL when LC_TXN_NONE (a signed amount), 'l' int64_t, a LIMIT or
+ * OFFSET, below 0 none (bound as each backend reads "none"), 'b' const
+ * void * then int length, 'N' NULL (no argument). r on success (read it, then lc_st_done),
+ * NULL on failure (logged; inside a PostgreSQL transaction, the
+ * transaction has failed and can only be rolled back).
+ *
+ * Test builds (configure --enable-test-clock): LC_TEST_DB_FAIL=N in the
+ * environment (read once per process) makes the process's Nth run fail,
+ * as a database error would.
+ */
+struct lc_row *lc_st_run(struct lc_row *r, struct lc_db *, int slot,
+    const char *sql, const char *pg, const char *fmt, ...);
+/* The next row: 1, 0 none left, -1 failure (logged). */
+int lc_st_next(struct lc_row *);
+/* Gives the statement back (after any number of rows read). */
+void lc_st_done(struct lc_row *);
+/* Column col of the row read: text (NULL for NULL, valid until the next
+ * row or lc_st_done), an integer (0 for NULL), NULL or not; copied into
+ * out, cut to fit ("" for NULL). */
+const char *lc_st_text(struct lc_row *, int col);
+int64_t lc_st_int(struct lc_row *, int col);
+int lc_st_null(struct lc_row *, int col);
+void lc_st_col(struct lc_row *, int col, char *out, size_t outsz);
+#define LC_ST_COL(r, col, field) lc_st_col((r), (col), (field), sizeof(field))
+/* Column col as an integer, none when NULL. */
+int64_t lc_st_int_or(struct lc_row *, int col, int64_t none);
+
+/* Each of these takes the r of lc_st_run (NULL: it failed) and gives the
+ * statement back unless said otherwise. A write of no rows: 0 or -1. */
+int lc_st_put(struct lc_row *);
+/* An insert that may meet a unique value, its text saying ON CONFLICT DO
+ * NOTHING (on PostgreSQL an error would end the transaction): 0,
+ * LC_DB_CONFLICT (nothing went in) or -1. */
+int lc_st_put_unique(struct lc_row *);
+/* An insert whose row's id goes into *id (PostgreSQL's text says
+ * RETURNING rowid): 0 or -1. */
+int lc_st_put_id(struct lc_row *, int64_t *id);
+/* A change of rows: 1 changed, 0 none, -1 failure. */
+int lc_st_change(struct lc_row *);
+/* A change of rows: how many, or -1. */
+int64_t lc_st_count(struct lc_row *);
+/* A statement expected to give one row: 1 (left to read, then
+ * lc_st_done), 0 none or -1 failure. */
+int lc_st_row(struct lc_row *);
+/* A statement that gives one integer: 1 (in *v; none when NULL), 0 no
+ * row, -1. */
+int lc_st_int1(struct lc_row *, int64_t none, int64_t *v);
+
+/* A backend, one table of functions (db_sqlite.c, db_pg.c). */
+struct lc_bk {
 	const char *name;	/* "sqlite", "postgresql": for messages */
-#define LC_OP_MEMBER(ret, name, params) ret (*name) params;
-	LC_DB_OPS(LC_OP_MEMBER)
-#undef LC_OP_MEMBER
+	void (*close)(struct lc_db *);
+	int (*replaced)(struct lc_db *);
+	int (*version)(struct lc_db *);
+	int (*begin)(struct lc_db *, int write);
+	int (*idle)(struct lc_db *);	/* 1: a write was left open */
+	int (*commit)(struct lc_db *);
+	void (*tidy)(struct lc_db *);
+	void (*shrink)(struct lc_db *);
+	void (*rollback)(struct lc_db *);
+	int (*backup)(struct lc_db *, const char *path,
+	    const char *merchant_id);
+	/* Statements, as lc_st_run etc. say: run fills r (bk, db set). */
+	int (*run)(struct lc_row *, int slot, const char *sql,
+	    const char *pg, const char *fmt, va_list);
+	int (*next)(struct lc_row *);
+	void (*done)(struct lc_row *);
+	const char *(*text)(struct lc_row *, int col, size_t *len);
+	int64_t (*int64)(struct lc_row *, int col);
+	int (*null)(struct lc_row *, int col);
+	/* After the statement's end: rows it changed. */
+	int64_t (*changes)(struct lc_row *);
+	/* A run insert stepped, its rowid in *id: 0 or -1; not given back. */
+	int (*insert_id)(struct lc_row *, int64_t *id);
 };
 
 /* The head every backend's connection struct begins with. */
 struct lc_db_head {
-	const struct lc_db_ops *ops;
+	const struct lc_bk *bk;
 };
+
+/* A card with its program from a row of LC_CARD_COLS, tiers not loaded
+ * (db_cards.c; the card search reads its pages with it too); and a
+ * program's tiers, by increasing min_spend: 0 or -1. */
+void lc_st_card_row(struct lc_row *, struct lc_card *);
+int lc_st_tiers_get(struct lc_db *, struct lc_program *);
+
+/* The text of db_lists.c's statement of that name (SQLite's words), NULL
+ * none: for tools/bench_reports.c's query plans. */
+const char *lc_st_lists_sql(const char *name);
 
 /* The LIKE patterns of a card search for q (db.c), both backends': its
  * text escaped with \, then "%" after it (start of the name) or "% "
  * before too (start of a later word). 0, or -1 when sz is too small. */
 int lc_db_like_patterns(const char *q, char *start, char *word, size_t sz);
 
-/* The columns of a card with its program, in the order each backend's
- * one decoder reads them (card_row, lc_pg_card_row); plain SQL both
- * understand. */
+/* The columns of a card with its program, in the order its one decoder
+ * reads them (lc_st_card_row). */
 #define LC_PROGRAM_COLS "p.id, p.merchant_id, p.type, p.title, " \
 	"coalesce(p.punch_requirement, 0), p.reward_amount, " \
 	"p.cooldown_seconds, coalesce(p.reward_title, ''), " \

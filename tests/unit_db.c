@@ -18,6 +18,7 @@
 #include <libscrypt.h>
 
 #include "lc_http.h"
+#include "lc_backend.h"
 #include "lc_sqlite.h"
 #include "tap.h"
 
@@ -294,6 +295,35 @@ test_upgrade(void)
 
 /* ---- statements ---- */
 
+/* The tests' own statements, run by storage's one runner (lc_st_run) as
+ * the topic files run theirs, in the slots kept for tests. */
+#define TSQL(X) \
+	X(SETTING_GET, "SELECT value FROM settings WHERE key = ?") \
+	X(SETTING_SET, "INSERT INTO settings(key, value) VALUES (?, ?) " \
+	    "ON CONFLICT(key) DO UPDATE SET value = excluded.value") \
+	X(SETTING_ALL, "SELECT key, value FROM settings ORDER BY key") \
+	X(ATTEMPT_ADD, "INSERT INTO login_attempts(email, addr, shared, at, " \
+	    "pending) VALUES (?, ?, ?, ?, 1)") \
+	X(ATTEMPTS, "SELECT count(*), 0, max(at) FROM login_attempts " \
+	    "WHERE email = ?1 AND at > ?2 AND at <= ?3 AND " \
+	    "CASE WHEN ?4 IS NULL THEN shared = 1 ELSE addr = ?4 END") \
+	X(MERCHANT_ADD, "INSERT INTO merchants(id, name, created_at) " \
+	    "VALUES (?, ?, ?)") \
+	X(USER_ADD, "INSERT INTO users(id, merchant_id, email, display_name, " \
+	    "user_type, location_id, password_hash, created_at) " \
+	    "VALUES (?, ?, ?, ?, ?, ?, ?, ?)") \
+	X(TOKEN_ADD, "INSERT INTO tokens(digest, kind, user_id, family, " \
+	    "expires_at, created_at) VALUES (?, ?, ?, ?, ?, ?)") \
+	X(TOKEN_GET, "SELECT kind, user_id, family, expires_at FROM tokens " \
+	    "WHERE digest = ?")
+#define T_ENUM(name, sql) T_##name,
+#define T_TEXT(name, sql) sql,
+enum { T__FIRST = LC_Q_TESTS - 1, TSQL(T_ENUM) T__END };
+_Static_assert((int)T__END <= (int)LC_Q__MAX, "unit_db.c: too many statements");
+static const char *const t_sql[] = { TSQL(T_TEXT) };
+#define TRUN(r, db, q, ...) lc_st_run((r), (db), (q), t_sql[(q) - LC_Q_TESTS], \
+	NULL, __VA_ARGS__)
+
 static const unsigned char digest[32] = { 0x00, 0x01, 0xff, 0x00, 0x7f, 0x80,
 	'a', 'b', 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
 	0, 0, 0, 0x42 };
@@ -302,80 +332,85 @@ static void
 test_prep(struct lc_db *db)
 {
 	sqlite3 *h = lc_sq_handle(db);
-	sqlite3_stmt *st, *st2;
+	struct lc_row r1, r2, *st, *st2;
 	unsigned char other[32];
 	char buf[128];
 
-	st = lc_sq_prep(db, LC_SQL_SETTING_GET, "s", "x");
-	st2 = lc_sq_prep(db, LC_SQL_SETTING_GET, "s", "y");
-	ok(st != NULL && st == st2,
+	st = TRUN(&r1, db, T_SETTING_GET, "s", "x");
+	st2 = TRUN(&r2, db, T_SETTING_GET, "s", "y");
+	ok(st != NULL && st2 != NULL && st->st == st2->st,
 	    "prep: the same statement object is reused between calls");
-	st2 = lc_sq_prep(db, LC_SQL_SETTING_ALL, "");
-	ok(st2 != NULL && st2 != st, "prep: another statement is another object");
-	sqlite3_reset(st);
-	sqlite3_reset(st2);
+	st2 = TRUN(&r2, db, T_SETTING_ALL, "");
+	ok(st2 != NULL && st2->st != st->st,
+	    "prep: another statement is another object");
+	lc_st_done(st);
+	lc_st_done(st2);
 
 	/* 's' binds text. */
-	st = lc_sq_prep(db, LC_SQL_SETTING_SET, "ss", "unit_key", "h\xc3\xa9llo");
-	is_int(st != NULL ? lc_sq_exec(db, st) : -1, 0, "prep: 'ss' insert runs");
+	st = TRUN(&r1, db, T_SETTING_SET, "ss", "unit_key", "h\xc3\xa9llo");
+	is_int(st != NULL ? lc_st_put(st) : -1, 0, "prep: 'ss' insert runs");
 	is_string(q1(h, "SELECT value FROM settings WHERE key = 'unit_key'", buf,
 	    sizeof(buf)), "h\xc3\xa9llo", "prep: 's' binds text as given");
 	is_string(q1(h, "SELECT typeof(value) FROM settings WHERE key = 'unit_key'",
 	    buf, sizeof(buf)), "text", "prep: 's' binds a text value");
-	st = lc_sq_prep(db, LC_SQL_SETTING_GET, "s", "unit_key");
-	ok(st != NULL && lc_sq_step(db, st) == SQLITE_ROW,
+	st = TRUN(&r1, db, T_SETTING_GET, "s", "unit_key");
+	ok(st != NULL && lc_st_next(st) == 1,
 	    "prep: a statement bound with 's' finds its row");
 	if (st != NULL) {
-		lc_sq_col(st, 0, buf, sizeof(buf));
+		lc_st_col(st, 0, buf, sizeof(buf));
 		is_string(buf, "h\xc3\xa9llo", "col: copies a text column");
-		lc_sq_col(st, 0, buf, 3);
+		lc_st_col(st, 0, buf, 3);
 		is_string(buf, "h\xc3", "col: truncates to the out buffer");
 	}
-	sqlite3_reset(st);
+	if (st != NULL)
+		lc_st_done(st);
 
 	/* Bindings do not survive into the next call. */
-	st = lc_sq_prep(db, LC_SQL_SETTING_GET, "");
-	ok(st != NULL && lc_sq_step(db, st) == SQLITE_DONE,
+	st = TRUN(&r1, db, T_SETTING_GET, "");
+	ok(st != NULL && lc_st_next(st) == 0,
 	    "prep: earlier bindings are cleared (unbound is NULL)");
-	sqlite3_reset(st);
+	if (st != NULL)
+		lc_st_done(st);
 
 	/* A statement left mid-way is reset by the next prep. */
-	st = lc_sq_prep(db, LC_SQL_SETTING_SET, "ss", "unit_key2", "v");
-	lc_sq_exec(db, st);
-	st = lc_sq_prep(db, LC_SQL_SETTING_ALL, "");
-	lc_sq_step(db, st);
-	lc_sq_col(st, 0, buf, sizeof(buf));
-	st = lc_sq_prep(db, LC_SQL_SETTING_ALL, "");
-	ok(st != NULL && lc_sq_step(db, st) == SQLITE_ROW &&
-	    strcmp((const char *)sqlite3_column_text(st, 0), buf) == 0,
+	st = TRUN(&r1, db, T_SETTING_SET, "ss", "unit_key2", "v");
+	lc_st_put(st);
+	st = TRUN(&r1, db, T_SETTING_ALL, "");
+	lc_st_next(st);
+	lc_st_col(st, 0, buf, sizeof(buf));
+	st = TRUN(&r1, db, T_SETTING_ALL, "");
+	ok(st != NULL && lc_st_next(st) == 1 &&
+	    strcmp(lc_st_text(st, 0), buf) == 0,
 	    "prep: a statement left mid-way starts again from its first row");
-	sqlite3_reset(st);
+	if (st != NULL)
+		lc_st_done(st);
 
 	/* 'i' binds a 64-bit integer. */
-	st = lc_sq_prep(db, LC_SQL_ATTEMPT_ADD, "ssii", "a@example.com",
+	st = TRUN(&r1, db, T_ATTEMPT_ADD, "ssii", "a@example.com",
 	    "192.0.2.1", (int64_t)1, (int64_t)1234567890123LL);
-	is_int(st != NULL ? lc_sq_exec(db, st) : -1, 0, "prep: 'ssii' insert runs");
+	is_int(st != NULL ? lc_st_put(st) : -1, 0, "prep: 'ssii' insert runs");
 	is_int(q1i(h, "SELECT at FROM login_attempts WHERE email = 'a@example.com'"),
 	    1234567890123LL, "prep: 'i' binds a 64-bit integer exactly");
 	is_string(q1(h, "SELECT typeof(at) FROM login_attempts", buf, sizeof(buf)),
 	    "integer", "prep: 'i' binds an integer value");
-	st = lc_sq_prep(db, LC_SQL_ATTEMPTS, "siis", "a@example.com",
+	st = TRUN(&r1, db, T_ATTEMPTS, "siis", "a@example.com",
 	    (int64_t)0, INT64_MAX, NULL);
-	ok(st != NULL && lc_sq_step(db, st) == SQLITE_ROW &&
-	    sqlite3_column_int64(st, 0) == 1 &&
-	    sqlite3_column_int64(st, 2) == 1234567890123LL,
+	ok(st != NULL && lc_st_next(st) == 1 &&
+	    lc_st_int(st, 0) == 1 &&
+	    lc_st_int(st, 2) == 1234567890123LL,
 	    "prep: a statement bound with 'si' reads the row back");
-	sqlite3_reset(st);
+	if (st != NULL)
+		lc_st_done(st);
 
 	/* 's' NULL and 'N' bind NULL; 'b' binds a blob. */
-	st = lc_sq_prep(db, LC_SQL_MERCHANT_ADD, "ssi", "m1", "Merchant",
+	st = TRUN(&r1, db, T_MERCHANT_ADD, "ssi", "m1", "Merchant",
 	    (int64_t)1);
-	is_int(st ? lc_sq_exec(db, st) : -1, 0, "prep: a merchant is added");
-	ok(lc_sq_prep(db, LC_SQL_SETTING_GET, "ss", "a", "b") == NULL,
+	is_int(st ? lc_st_put(st) : -1, 0, "prep: a merchant is added");
+	ok(TRUN(&r1, db, T_SETTING_GET, "ss", "a", "b") == NULL,
 	    "prep: a format with more letters than parameters fails");
-	st = lc_sq_prep(db, LC_SQL_USER_ADD, "sssssNsi", "u1", "m1",
+	st = TRUN(&r1, db, T_USER_ADD, "sssssNsi", "u1", "m1",
 	    "owner@example.com", (const char *)NULL, "owner", "hash", (int64_t)2);
-	is_int(st ? lc_sq_exec(db, st) : -1, 0, "prep: 'sssssNsi' insert runs");
+	is_int(st ? lc_st_put(st) : -1, 0, "prep: 'sssssNsi' insert runs");
 	is_string(q1(h, "SELECT typeof(display_name) FROM users WHERE id = 'u1'",
 	    buf, sizeof(buf)), "null", "prep: 's' with NULL binds NULL");
 	is_string(q1(h, "SELECT typeof(location_id) FROM users WHERE id = 'u1'",
@@ -383,26 +418,28 @@ test_prep(struct lc_db *db)
 	is_int(q1i(h, "SELECT created_at FROM users WHERE id = 'u1'"), 2,
 	    "prep: 'i' after 'N' takes the next argument");
 
-	st = lc_sq_prep(db, LC_SQL_TOKEN_ADD, "bsssii", digest, (int)sizeof(digest),
+	st = TRUN(&r1, db, T_TOKEN_ADD, "bsssii", digest, (int)sizeof(digest),
 	    "access", "u1", "fam", (int64_t)99, (int64_t)3);
-	is_int(st ? lc_sq_exec(db, st) : -1, 0, "prep: 'bsssii' insert runs");
+	is_int(st ? lc_st_put(st) : -1, 0, "prep: 'bsssii' insert runs");
 	is_string(q1(h, "SELECT typeof(digest) || ' ' || length(digest) FROM tokens",
 	    buf, sizeof(buf)), "blob 32", "prep: 'b' binds a blob of its length");
-	st = lc_sq_prep(db, LC_SQL_TOKEN_GET, "b", digest, (int)sizeof(digest));
-	ok(st != NULL && lc_sq_step(db, st) == SQLITE_ROW &&
-	    strcmp((const char *)sqlite3_column_text(st, 0), "access") == 0 &&
-	    strcmp((const char *)sqlite3_column_text(st, 1), "u1") == 0 &&
-	    sqlite3_column_int64(st, 3) == 99,
+	st = TRUN(&r1, db, T_TOKEN_GET, "b", digest, (int)sizeof(digest));
+	ok(st != NULL && lc_st_next(st) == 1 &&
+	    strcmp(lc_st_text(st, 0), "access") == 0 &&
+	    strcmp(lc_st_text(st, 1), "u1") == 0 &&
+	    lc_st_int(st, 3) == 99,
 	    "prep: a blob with NUL bytes finds its row");
-	sqlite3_reset(st);
+	if (st != NULL)
+		lc_st_done(st);
 	memcpy(other, digest, sizeof(other));
 	other[31] ^= 1;
-	st = lc_sq_prep(db, LC_SQL_TOKEN_GET, "b", other, (int)sizeof(other));
-	ok(st != NULL && lc_sq_step(db, st) == SQLITE_DONE,
+	st = TRUN(&r1, db, T_TOKEN_GET, "b", other, (int)sizeof(other));
+	ok(st != NULL && lc_st_next(st) == 0,
 	    "prep: a blob differing in its last byte finds nothing");
-	sqlite3_reset(st);
+	if (st != NULL)
+		lc_st_done(st);
 
-	ok(lc_sq_prep(db, LC_SQL_SETTING_GET, "x", "k") == NULL,
+	ok(TRUN(&r1, db, T_SETTING_GET, "x", "k") == NULL,
 	    "prep: an unknown format letter fails");
 	integrity_ok(db, "after statement tests");
 }
@@ -414,6 +451,7 @@ test_tx(struct lc_db *db, const char *path)
 {
 	sqlite3 *h = lc_sq_handle(db);
 	sqlite3_stmt *st;
+	struct lc_row r;
 	struct lc_db *db2;
 	const char *err;
 	struct timespec t0, t1;
@@ -422,9 +460,7 @@ test_tx(struct lc_db *db, const char *path)
 
 	is_int(lc_db_begin(db, 1), 0, "tx: begin works");
 	ok(!sqlite3_get_autocommit(h), "tx: begin opens a transaction");
-	st = lc_sq_prep(db, LC_SQL_MERCHANT_ADD, "ssi", "m-rollback", "R",
-	    (int64_t)1);
-	lc_sq_exec(db, st);
+	lc_db_merchant_add(db, "m-rollback", "R", 1);
 	is_int(q1i(h, "SELECT count(*) FROM merchants WHERE id = 'm-rollback'"), 1,
 	    "tx: an insert is visible inside its transaction");
 	lc_db_rollback(db);
@@ -433,9 +469,7 @@ test_tx(struct lc_db *db, const char *path)
 	    "tx: rollback undoes an insert");
 
 	is_int(lc_db_begin(db, 1), 0, "tx: begin works again");
-	st = lc_sq_prep(db, LC_SQL_MERCHANT_ADD, "ssi", "m-commit", "C",
-	    (int64_t)1);
-	lc_sq_exec(db, st);
+	lc_db_merchant_add(db, "m-commit", "C", 1);
 	is_int(lc_db_commit(db), 0, "tx: commit works");
 	ok(sqlite3_get_autocommit(h), "tx: commit ends the transaction");
 	is_int(q1i(h, "SELECT count(*) FROM merchants WHERE id = 'm-commit'"), 1,
@@ -465,8 +499,7 @@ test_tx(struct lc_db *db, const char *path)
 	 * would hold its read snapshot, and the log could not restart. */
 	is_int(lc_db_begin(db, 0), 0, "tx: a read begins");
 	is_int(lc_setting(db, LC_SET_ACCESS_TTL), 3600, "tx: it reads");
-	st = lc_sq_prep(db, LC_SQL_SETTING_ALL, "");
-	ok(st != NULL && sqlite3_step(st) == SQLITE_ROW,
+	ok(TRUN(&r, db, T_SETTING_ALL, "") != NULL && lc_st_next(&r) == 1,
 	    "tx: a statement is left mid-way");
 	lc_db_idle(db);
 	rc = 0;
@@ -484,8 +517,7 @@ test_tx(struct lc_db *db, const char *path)
 		return;
 	sqlite3_busy_timeout(lc_sq_handle(db2), 100);
 	is_int(lc_db_begin(db, 1), 0, "tx: the first connection takes the write lock");
-	st = lc_sq_prep(db, LC_SQL_MERCHANT_ADD, "ssi", "m-two", "T", (int64_t)1);
-	lc_sq_exec(db, st);
+	lc_db_merchant_add(db, "m-two", "T", 1);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	rc = lc_db_begin(db2, 1);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
@@ -897,19 +929,17 @@ static void
 test_fk(struct lc_db *db)
 {
 	sqlite3 *h = lc_sq_handle(db);
-	sqlite3_stmt *st;
+	struct lc_location l = { "l-orphan", "no-such-merchant", "Shop", 0 };
 
-	st = lc_sq_prep(db, LC_SQL_LOCATION_ADD, "sssi", "l-orphan",
-	    "no-such-merchant", "Shop", (int64_t)1);
-	is_int(st ? lc_sq_exec(db, st) : 0, -1,
+	is_int(lc_db_location_add(db, &l, 1), -1,
 	    "fk: a location of an unknown merchant is refused");
 	is_int(sqlite3_extended_errcode(h), SQLITE_CONSTRAINT_FOREIGNKEY,
 	    "fk: the refusal is a foreign key constraint");
 	is_int(q1i(h, "SELECT count(*) FROM locations WHERE id = 'l-orphan'"), 0,
 	    "fk: the refused location is not stored");
-	st = lc_sq_prep(db, LC_SQL_LOCATION_ADD, "sssi", "l-ok", "m1", "Shop",
-	    (int64_t)1);
-	is_int(st ? lc_sq_exec(db, st) : -1, 0,
+	snprintf(l.id, sizeof(l.id), "l-ok");
+	snprintf(l.merchant_id, sizeof(l.merchant_id), "m1");
+	is_int(lc_db_location_add(db, &l, 1), 0,
 	    "fk: a location of a known merchant is stored");
 	integrity_ok(db, "after foreign key tests");
 }

@@ -41,6 +41,7 @@
 #include <unistd.h>
 
 #include "lc_http.h"
+#include "lc_backend.h"
 #include "lc_sqlite.h"
 
 #define NLOC 3
@@ -761,14 +762,6 @@ check_int(const char *what, int64_t got, int64_t want)
 
 static const char *const plan_names[] = { "REPORT_DAY", "REPORT_LOCATION",
     "REPORT_STAFF", "OUTSTANDING", "TXNS_COUNT", "TXNS_PAGE" };
-static const enum lc_sql plan_sql[] = { LC_SQL_REPORT_DAY,
-    LC_SQL_REPORT_LOCATION, LC_SQL_REPORT_STAFF, LC_SQL_OUTSTANDING,
-    LC_SQL_TXNS_COUNT, LC_SQL_TXNS_PAGE };
-static const char *const sql_text[LC_SQL__MAX] = {
-#define X(name, sql) [LC_SQL_##name] = sql,
-	LC_SQL_LIST
-#undef X
-};
 
 /* The query plan of each report statement, one line a step. */
 static int
@@ -780,9 +773,9 @@ plans(struct shop *s)
 	size_t i;
 	int rc;
 
-	for (i = 0; i < sizeof(plan_sql) / sizeof(plan_sql[0]); i++) {
+	for (i = 0; i < sizeof(plan_names) / sizeof(plan_names[0]); i++) {
 		snprintf(q, sizeof(q), "EXPLAIN QUERY PLAN %s",
-		    sql_text[plan_sql[i]]);
+		    lc_st_lists_sql(plan_names[i]));
 		if (sqlite3_prepare_v2(h, q, -1, &st, NULL) != SQLITE_OK) {
 			fprintf(stderr, "bench_reports: plan %s: %s\n",
 			    plan_names[i], sqlite3_errmsg(h));
