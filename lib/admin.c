@@ -846,7 +846,8 @@ lc_admin_main(int argc, char *argv[])
 		dom.now_ms = lc_now_ms();
 		if (c->o.npos != 0 || c->o.n != 0)
 			rc = usage();
-		else if (lc_setup_code(&dom, dbpath, code) == -1)
+		else if (lc_setup_code(&dom, dbpath, code) == -1 &&
+		    lc_dom_settle(&dom) == -1)
 			rc = fail("%s", lc_error_msg(&dom.err));
 		else {
 			printf("%s\n", code);

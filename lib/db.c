@@ -17,7 +17,7 @@
 #include "lc_backend.h"
 #include "lc_core.h"
 
-#define HEAD(db) ((const struct lc_db_head *)(const void *)(db))
+#define HEAD(db) ((struct lc_db_head *)(void *)(db))
 #define BK(db) (HEAD(db)->bk)
 
 const char *
@@ -77,6 +77,36 @@ lc_db_open(const char *path, int create, const char **errmsg)
 	return lc_db_open_ex(path, create, errmsg, NULL);
 }
 
+/* Test builds only: LC_TEST_DB_FAIL=N fails the connection's Nth run
+ * (lc_st_run), so a test can walk every database-error path one run at a
+ * time; read as the connection opens. */
+static struct lc_db *
+test_switch(struct lc_db *db)
+{
+#ifdef LC_TEST_CLOCK
+	const char *env;
+
+	if (db != NULL && (env = getenv("LC_TEST_DB_FAIL")) != NULL)
+		HEAD(db)->fail_at = strtol(env, NULL, 10);
+#endif
+	return db;
+}
+
+/* A failure of rc -1 is remembered until the next begin. */
+static int
+noted(struct lc_db *db, int rc)
+{
+	if (rc == -1)
+		HEAD(db)->failed = 1;
+	return rc;
+}
+
+int
+lc_db_failed(struct lc_db *db)
+{
+	return db != NULL && HEAD(db)->failed;
+}
+
 struct lc_db *
 lc_db_open_ex(const char *name, int create, const char **errmsg,
     int *misconfigured)
@@ -89,9 +119,11 @@ lc_db_open_ex(const char *name, int create, const char **errmsg,
 		return NULL;
 	}
 	if (conninfo == NULL)
-		return lc_sq_open(name, create, errmsg, misconfigured);
+		return test_switch(lc_sq_open(name, create, errmsg,
+		    misconfigured));
 #ifdef LC_WITH_POSTGRESQL
-	return lc_pg_open(conninfo, create, errmsg, misconfigured);
+	return test_switch(lc_pg_open(conninfo, create, errmsg,
+	    misconfigured));
 #else
 	(void)create;
 	*errmsg = "this build has no PostgreSQL support (it is built with "
@@ -219,19 +251,21 @@ lc_db_version(struct lc_db *db)
 int
 lc_db_begin(struct lc_db *db, int write)
 {
-	return BK(db)->begin(db, write);
+	HEAD(db)->failed = 0;
+	return noted(db, BK(db)->begin(db, write));
 }
 
 int
 lc_db_idle(struct lc_db *db)
 {
+	HEAD(db)->failed = 0;
 	return BK(db)->idle(db);
 }
 
 int
 lc_db_commit(struct lc_db *db)
 {
-	return BK(db)->commit(db);
+	return noted(db, BK(db)->commit(db));
 }
 
 void
@@ -262,25 +296,6 @@ lc_db_backup(struct lc_db *db, const char *path, const char *merchant_id)
 
 /* The statement runner and readers of lc_backend.h. */
 
-#ifdef LC_TEST_CLOCK
-/* Test builds only: LC_TEST_DB_FAIL=N fails the process's Nth run, so a
- * test can walk every database-error path one run at a time. */
-static int
-fail_now(int slot)
-{
-	static long fail_at = -1, runs;
-	const char *env;
-
-	if (fail_at == -1)
-		fail_at = (env = getenv("LC_TEST_DB_FAIL")) != NULL ?
-		    strtol(env, NULL, 10) : 0;
-	if (fail_at <= 0 || ++runs != fail_at)
-		return 0;
-	lc_log("statement %d: failed on purpose (LC_TEST_DB_FAIL=%ld)", slot,
-	    fail_at);
-	return 1;
-}
-#endif
 
 struct lc_row *
 lc_st_run(struct lc_row *r, struct lc_db *db, int slot, const char *sql,
@@ -290,15 +305,19 @@ lc_st_run(struct lc_row *r, struct lc_db *db, int slot, const char *sql,
 	int rc;
 
 #ifdef LC_TEST_CLOCK
-	if (fail_now(slot))
+	if (HEAD(db)->fail_at > 0 && ++HEAD(db)->runs == HEAD(db)->fail_at) {
+		lc_log("statement %d: failed on purpose (LC_TEST_DB_FAIL=%ld)",
+		    slot, HEAD(db)->fail_at);
+		HEAD(db)->failed = 1;
 		return NULL;
+	}
 #endif
 	r->bk = BK(db);
 	r->db = db;
 	r->st = NULL;
 	r->i = r->n = 0;
 	va_start(ap, fmt);
-	rc = r->bk->run(r, slot, sql, pg, fmt, ap);
+	rc = noted(db, r->bk->run(r, slot, sql, pg, fmt, ap));
 	va_end(ap);
 	return rc == -1 ? NULL : r;
 }
@@ -306,7 +325,7 @@ lc_st_run(struct lc_row *r, struct lc_db *db, int slot, const char *sql,
 int
 lc_st_next(struct lc_row *r)
 {
-	return r->bk->next(r);
+	return noted(r->db, r->bk->next(r));
 }
 
 void
@@ -367,7 +386,7 @@ lc_st_put(struct lc_row *r)
 
 	if (r == NULL)
 		return -1;
-	while ((rc = r->bk->next(r)) == 1)
+	while ((rc = lc_st_next(r)) == 1)
 		;
 	r->bk->done(r);
 	return rc;
@@ -380,7 +399,7 @@ lc_st_put_unique(struct lc_row *r)
 
 	if (r == NULL)
 		return -1;
-	while ((rc = r->bk->next(r)) == 1)
+	while ((rc = lc_st_next(r)) == 1)
 		;
 	/* ON CONFLICT DO NOTHING, in both: nothing went in. */
 	if (rc == 0 && r->bk->changes(r) == 0)
@@ -396,7 +415,7 @@ lc_st_put_id(struct lc_row *r, int64_t *id)
 
 	if (r == NULL)
 		return -1;
-	rc = r->bk->insert_id(r, id);
+	rc = noted(r->db, r->bk->insert_id(r, id));
 	r->bk->done(r);
 	return rc;
 }
@@ -408,7 +427,7 @@ lc_st_change(struct lc_row *r)
 
 	if (r == NULL)
 		return -1;
-	while ((rc = r->bk->next(r)) == 1)
+	while ((rc = lc_st_next(r)) == 1)
 		;
 	if (rc == 0)
 		rc = r->bk->changes(r) > 0;
@@ -424,7 +443,7 @@ lc_st_count(struct lc_row *r)
 
 	if (r == NULL)
 		return -1;
-	while ((rc = r->bk->next(r)) == 1)
+	while ((rc = lc_st_next(r)) == 1)
 		;
 	if (rc == 0)
 		n = r->bk->changes(r);
@@ -439,7 +458,7 @@ lc_st_row(struct lc_row *r)
 
 	if (r == NULL)
 		return -1;
-	if ((rc = r->bk->next(r)) != 1)
+	if ((rc = lc_st_next(r)) != 1)
 		r->bk->done(r);
 	return rc;
 }

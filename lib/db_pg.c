@@ -39,7 +39,7 @@
 enum { TXN_NONE, TXN_READ, TXN_WRITE };
 
 struct lc_db {
-	const struct lc_bk *bk;		/* first: see lc_backend.h */
+	struct lc_db_head head;		/* first: see lc_backend.h */
 	PGconn *c;
 	int txn;			/* TXN_: what this connection began */
 	/* Statements are sent whole instead of prepared once: a pooler in
@@ -248,7 +248,7 @@ lc_pg_open(const char *conninfo, int create, const char **errmsg,
 		*errmsg = "out of memory";
 		return NULL;
 	}
-	db->bk = &pg_bk;
+	db->head.bk = &pg_bk;
 	db->c = PQconnectdbParams(keys, vals, 1);
 	if (db->c == NULL || PQstatus(db->c) != CONNECTION_OK) {
 		/* libpq's message names the server, never the password. */

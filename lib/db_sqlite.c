@@ -34,7 +34,7 @@ enum lc_sql {
 };
 
 struct lc_db {
-	const struct lc_bk *bk;		/* first: see lc_backend.h */
+	struct lc_db_head head;		/* first: see lc_backend.h */
 	sqlite3 *h;
 	sqlite3_stmt *stmts[LC_SQL__MAX];	/* the backend's own */
 	sqlite3_stmt *q[LC_Q__MAX];	/* the topic files' (lc_st_run) */
@@ -308,7 +308,7 @@ lc_sq_open(const char *path, int create, const char **errmsg,
 		*errmsg = "out of memory";
 		return NULL;
 	}
-	db->bk = &sq_bk;
+	db->head.bk = &sq_bk;
 	if (sqlite3_open_v2(path, &db->h, flags, lc_walbuf_vfs()) !=
 	    SQLITE_OK) {
 		*errmsg = "cannot open the database file";

@@ -486,9 +486,9 @@ lc_serve_one(const struct lc_endpoint *ep, const struct lc_serve_io *io)
 	ctx.dom.request_id = ctx.request_id;
 	ctx.dom.client_addr = ctx.req.remote_addr;
 	ctx.prog_dir = conf.dir;
-	if (ctx.dom.err.code == LC_OK && precheck(&ctx, ep) == 0 &&
-	    ep->handler(&ctx) == -1 && ctx.dom.err.code == LC_OK)
-		lc_fail(&ctx, LC_E_INTERNAL, NULL, NULL);
+	if (ctx.dom.err.code == LC_OK && (precheck(&ctx, ep) == -1 ||
+	    ep->handler(&ctx) == -1))
+		(void)lc_dom_settle(&ctx.dom);
 	/* A handler that left its write open has lost it: no success. */
 	if (ctx.dom.db != NULL && lc_db_idle(ctx.dom.db) == 1 &&
 	    ctx.dom.err.code == LC_OK)

@@ -135,6 +135,11 @@ struct lc_bk {
 /* The head every backend's connection struct begins with. */
 struct lc_db_head {
 	const struct lc_bk *bk;
+	/* A run, a step, a begin or a commit failed since the last begin
+	 * (db.c): lc_db_failed. */
+	int failed;
+	/* Test builds: the runs so far, and LC_TEST_DB_FAIL's N (0 none). */
+	long runs, fail_at;
 };
 
 /* A card with its program from a row of LC_CARD_COLS, tiers not loaded

@@ -80,6 +80,12 @@ struct lc_dom {
 	int later;
 };
 #define lc_dom_fail(d, ...) lc_error_set(&(d)->err, __VA_ARGS__)
+/* After a rule returned -1: dom->err as the rule set it, else
+ * DATABASE_ERROR when storage failed since the transaction began
+ * (lc_db_failed), else INTERNAL_ERROR. Returns -1. So a rule passes a
+ * storage call's -1 on as it is: the write path, lc_read and the server
+ * report it (write.c). */
+int lc_dom_settle(struct lc_dom *);
 
 /*
  * The one write path (write.c). A write runs rule in one write

@@ -77,6 +77,10 @@ int lc_db_begin(struct lc_db *, int write);	/* 0 or -1 */
  * logged), so no process holds the write lock between requests. 1 when
  * that was a write's (what it wrote is gone), else 0. */
 int lc_db_idle(struct lc_db *);
+/* 1 when a statement, a begin or a commit failed since the last begin:
+ * a rule that fails after storage did needs to say nothing more; the
+ * write path and the server answer DATABASE_ERROR for it. */
+int lc_db_failed(struct lc_db *);
 /* 0 (committed and durable), or -1: rolled back, or committed but its
  * sync failed (logged; answer an error, a retry with the key is safe). */
 int lc_db_commit(struct lc_db *);

@@ -114,10 +114,7 @@ fail:
 	lc_audit_clear(dom);
 	json_object_put(before);
 	json_object_put(a);
-	/* A rule that failed without saying why is a bug, not the client's. */
-	if (dom->err.code == LC_OK)
-		lc_dom_fail(dom, LC_E_INTERNAL, NULL, NULL);
-	return -1;
+	return lc_dom_settle(dom);
 }
 
 int
@@ -136,9 +133,20 @@ lc_read(struct lc_dom *dom, int (*fn)(struct lc_dom *, void *), void *arg)
 	if (lc_db_begin(dom->db, 0) == -1)
 		return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
 	rc = fn(dom, arg);
+	if (rc == -1)
+		(void)lc_dom_settle(dom);
 	/* A read snapshot changed nothing: ending it is all. */
 	lc_db_rollback(dom->db);
-	if (rc == -1 && dom->err.code == LC_OK)
-		lc_dom_fail(dom, LC_E_INTERNAL, NULL, NULL);
 	return rc;
+}
+
+int
+lc_dom_settle(struct lc_dom *dom)
+{
+	/* Storage said so in the log; the rule above it need not. A rule
+	 * that failed without saying why is a bug, not the client's. */
+	if (dom->err.code == LC_OK)
+		lc_dom_fail(dom, lc_db_failed(dom->db) ? LC_E_DATABASE :
+		    LC_E_INTERNAL, NULL, NULL);
+	return -1;
 }
