@@ -12,8 +12,30 @@
 #include <strings.h>
 
 #include "lc_backend.h"
+#include "lc_util.h"
 
 #define OPS(db) (((const struct lc_db_head *)(const void *)(db))->ops)
+
+#ifdef LC_TEST_CLOCK
+/* TEMPORARY (test builds): LC_TEST_DB_FAIL=N, read once per process,
+ * makes the Nth storage call fail as a database error would (a failed
+ * commit rolls back, as the backends' do). */
+static int
+test_fail(void)
+{
+	static long n = -1, calls;
+	const char *v;
+
+	if (n == -1)
+		n = (v = getenv("LC_TEST_DB_FAIL")) != NULL ? atol(v) : 0;
+	if (n <= 0 || ++calls != n)
+		return 0;
+	lc_log("LC_TEST_DB_FAIL: storage call %ld fails", calls);
+	return 1;
+}
+#else
+#define test_fail() 0
+#endif
 
 const char *
 lc_db_default_path(const char *explicit_path)
@@ -214,6 +236,8 @@ lc_db_version(struct lc_db *db)
 int
 lc_db_begin(struct lc_db *db, int write)
 {
+	if (test_fail())
+		return -1;
 	return OPS(db)->begin(db, write);
 }
 
@@ -226,6 +250,8 @@ lc_db_idle(struct lc_db *db)
 int
 lc_db_commit(struct lc_db *db)
 {
+	if (test_fail())
+		return OPS(db)->rollback(db), -1;
 	return OPS(db)->commit(db);
 }
 
@@ -252,18 +278,24 @@ lc_db_rollback(struct lc_db *db)
 int
 lc_db_setting_get(struct lc_db *db, const char *key, char *out, size_t outsz)
 {
+	if (test_fail())
+		return -1;
 	return OPS(db)->setting_get(db, key, out, outsz);
 }
 
 int
 lc_db_setting_set(struct lc_db *db, const char *key, const char *value)
 {
+	if (test_fail())
+		return -1;
 	return OPS(db)->setting_set(db, key, value);
 }
 
 int
 lc_db_merchant_name(struct lc_db *db, const char *id, char *out, size_t outsz)
 {
+	if (test_fail())
+		return -1;
 	return OPS(db)->merchant_name(db, id, out, outsz);
 }
 
@@ -271,36 +303,48 @@ int
 lc_db_merchant_add(struct lc_db *db, const char *id, const char *name,
     int64_t at)
 {
+	if (test_fail())
+		return -1;
 	return OPS(db)->merchant_add(db, id, name, at);
 }
 
 int
 lc_db_merchant_exists(struct lc_db *db, const char *id)
 {
+	if (test_fail())
+		return -1;
 	return OPS(db)->merchant_exists(db, id);
 }
 
 int
 lc_db_merchant_count(struct lc_db *db, int64_t *n)
 {
+	if (test_fail())
+		return -1;
 	return OPS(db)->merchant_count(db, n);
 }
 
 int
 lc_db_location_add(struct lc_db *db, const struct lc_location *l, int64_t at)
 {
+	if (test_fail())
+		return -1;
 	return OPS(db)->location_add(db, l, at);
 }
 
 int
 lc_db_location_get(struct lc_db *db, const char *id, struct lc_location *l)
 {
+	if (test_fail())
+		return -1;
 	return OPS(db)->location_get(db, id, l);
 }
 
 int
 lc_db_location_rename(struct lc_db *db, const char *id, const char *name)
 {
+	if (test_fail())
+		return -1;
 	return OPS(db)->location_rename(db, id, name);
 }
 
@@ -308,42 +352,56 @@ int
 lc_db_locations(struct lc_db *db, const char *merchant_id,
     int (*each)(void *, const struct lc_location *), void *arg)
 {
+	if (test_fail())
+		return -1;
 	return OPS(db)->locations(db, merchant_id, each, arg);
 }
 
 int
 lc_db_user_by_email(struct lc_db *db, const char *email, struct lc_user *u)
 {
+	if (test_fail())
+		return -1;
 	return OPS(db)->user_by_email(db, email, u);
 }
 
 int
 lc_db_user_get(struct lc_db *db, const char *id, struct lc_user *u)
 {
+	if (test_fail())
+		return -1;
 	return OPS(db)->user_get(db, id, u);
 }
 
 int
 lc_db_user_add(struct lc_db *db, const struct lc_user *u, int64_t at)
 {
+	if (test_fail())
+		return -1;
 	return OPS(db)->user_add(db, u, at);
 }
 
 int
 lc_db_user_set_disabled(struct lc_db *db, const char *id, int disabled)
 {
+	if (test_fail())
+		return -1;
 	return OPS(db)->user_set_disabled(db, id, disabled);
 }
 
 int
 lc_db_user_set_password(struct lc_db *db, const char *id, const char *hash)
 {
+	if (test_fail())
+		return -1;
 	return OPS(db)->user_set_password(db, id, hash);
 }
 
 int
 lc_db_user_set_name(struct lc_db *db, const char *id, const char *name)
 {
+	if (test_fail())
+		return -1;
 	return OPS(db)->user_set_name(db, id, name);
 }
 
@@ -351,6 +409,8 @@ int
 lc_db_user_set_location(struct lc_db *db, const char *id,
     const char *location_id)
 {
+	if (test_fail())
+		return -1;
 	return OPS(db)->user_set_location(db, id, location_id);
 }
 
@@ -358,12 +418,16 @@ int
 lc_db_users(struct lc_db *db, const char *merchant_id,
     int (*each)(void *, const struct lc_user *), void *arg)
 {
+	if (test_fail())
+		return -1;
 	return OPS(db)->users(db, merchant_id, each, arg);
 }
 
 int
 lc_db_owner_exists(struct lc_db *db)
 {
+	if (test_fail())
+		return -1;
 	return OPS(db)->owner_exists(db);
 }
 
@@ -371,6 +435,8 @@ int
 lc_db_attempts(struct lc_db *db, const char *email, const char *addr,
     int64_t since, int64_t stale_before, struct lc_attempts *n)
 {
+	if (test_fail())
+		return -1;
 	return OPS(db)->attempts(db, email, addr, since, stale_before, n);
 }
 
@@ -378,12 +444,16 @@ int
 lc_db_attempt_add(struct lc_db *db, const char *email, const char *addr,
     int shared, int64_t at, int64_t *id)
 {
+	if (test_fail())
+		return -1;
 	return OPS(db)->attempt_add(db, email, addr, shared, at, id);
 }
 
 int
 lc_db_attempt_settle(struct lc_db *db, int64_t id, int failed, int64_t at)
 {
+	if (test_fail())
+		return -1;
 	return OPS(db)->attempt_settle(db, id, failed, at);
 }
 
@@ -391,12 +461,16 @@ int
 lc_db_attempts_clear(struct lc_db *db, const char *email, const char *addr,
     int64_t stale_before)
 {
+	if (test_fail())
+		return -1;
 	return OPS(db)->attempts_clear(db, email, addr, stale_before);
 }
 
 int
 lc_db_attempts_prune(struct lc_db *db, int64_t before, int64_t stale_before)
 {
+	if (test_fail())
+		return -1;
 	return OPS(db)->attempts_prune(db, before, stale_before);
 }
 
@@ -404,6 +478,8 @@ int
 lc_db_known(struct lc_db *db, const char *email, const char *addr,
     int64_t since)
 {
+	if (test_fail())
+		return -1;
 	return OPS(db)->known(db, email, addr, since);
 }
 
@@ -411,12 +487,16 @@ int
 lc_db_known_add(struct lc_db *db, const char *email, const char *addr,
     int64_t at)
 {
+	if (test_fail())
+		return -1;
 	return OPS(db)->known_add(db, email, addr, at);
 }
 
 int
 lc_db_known_prune(struct lc_db *db, int64_t before)
 {
+	if (test_fail())
+		return -1;
 	return OPS(db)->known_prune(db, before);
 }
 
@@ -424,6 +504,8 @@ int
 lc_db_token_get(struct lc_db *db, const unsigned char digest[LC_DIGEST_LEN],
     struct lc_token *tok)
 {
+	if (test_fail())
+		return -1;
 	return OPS(db)->token_get(db, digest, tok);
 }
 
@@ -432,6 +514,8 @@ lc_db_token_add(struct lc_db *db, const unsigned char digest[LC_DIGEST_LEN],
     const char *kind, const char *user_id, const char *family,
     int64_t expires_at, int64_t at)
 {
+	if (test_fail())
+		return -1;
 	return OPS(db)->token_add(db, digest, kind, user_id, family, expires_at,
 	    at);
 }
@@ -440,42 +524,56 @@ int
 lc_db_token_rotate(struct lc_db *db, const unsigned char digest[LC_DIGEST_LEN],
     int64_t at)
 {
+	if (test_fail())
+		return -1;
 	return OPS(db)->token_rotate(db, digest, at);
 }
 
 int
 lc_db_tokens_revoke_family(struct lc_db *db, const char *family)
 {
+	if (test_fail())
+		return -1;
 	return OPS(db)->tokens_revoke_family(db, family);
 }
 
 int
 lc_db_tokens_revoke_user(struct lc_db *db, const char *user_id)
 {
+	if (test_fail())
+		return -1;
 	return OPS(db)->tokens_revoke_user(db, user_id);
 }
 
 int
 lc_db_tokens_prune(struct lc_db *db, int64_t now)
 {
+	if (test_fail())
+		return -1;
 	return OPS(db)->tokens_prune(db, now);
 }
 
 int
 lc_db_program_add(struct lc_db *db, const struct lc_program *p, int64_t at)
 {
+	if (test_fail())
+		return -1;
 	return OPS(db)->program_add(db, p, at);
 }
 
 int
 lc_db_program_get(struct lc_db *db, const char *id, struct lc_program *p)
 {
+	if (test_fail())
+		return -1;
 	return OPS(db)->program_get(db, id, p);
 }
 
 int
 lc_db_program_update(struct lc_db *db, const struct lc_program *p)
 {
+	if (test_fail())
+		return -1;
 	return OPS(db)->program_update(db, p);
 }
 
@@ -483,6 +581,8 @@ int
 lc_db_programs(struct lc_db *db, const char *merchant_id,
     int (*each)(void *, const struct lc_program *, int64_t cards), void *arg)
 {
+	if (test_fail())
+		return -1;
 	return OPS(db)->programs(db, merchant_id, each, arg);
 }
 
@@ -490,6 +590,8 @@ int
 lc_db_card_get(struct lc_db *db, enum lc_cardkey key, const char *merchant_id,
     const char *value, struct lc_card *c)
 {
+	if (test_fail())
+		return -1;
 	return OPS(db)->card_get(db, key, merchant_id, value, c);
 }
 
@@ -497,36 +599,48 @@ int
 lc_db_card_add(struct lc_db *db, const struct lc_card *c, const char *issued_by,
     const char *issued_location, int64_t at)
 {
+	if (test_fail())
+		return -1;
 	return OPS(db)->card_add(db, c, issued_by, issued_location, at);
 }
 
 int
 lc_db_card_by_share(struct lc_db *db, const char *token, struct lc_card *c)
 {
+	if (test_fail())
+		return -1;
 	return OPS(db)->card_by_share(db, token, c);
 }
 
 int
 lc_db_card_updated(struct lc_db *db, const struct lc_card *c, int64_t *at)
 {
+	if (test_fail())
+		return -1;
 	return OPS(db)->card_updated(db, c, at);
 }
 
 int
 lc_db_card_save(struct lc_db *db, const struct lc_card *c)
 {
+	if (test_fail())
+		return -1;
 	return OPS(db)->card_save(db, c);
 }
 
 int
 lc_db_card_set_status(struct lc_db *db, const char *id, const char *status)
 {
+	if (test_fail())
+		return -1;
 	return OPS(db)->card_set_status(db, id, status);
 }
 
 int
 lc_db_card_set_name(struct lc_db *db, const char *id, const char *name)
 {
+	if (test_fail())
+		return -1;
 	return OPS(db)->card_set_name(db, id, name);
 }
 
@@ -534,12 +648,16 @@ int
 lc_db_card_set_share(struct lc_db *db, const char *id, const char *token,
     const char *secret)
 {
+	if (test_fail())
+		return -1;
 	return OPS(db)->card_set_share(db, id, token, secret);
 }
 
 int
 lc_db_card_code_use(struct lc_db *db, const char *id, int64_t step)
 {
+	if (test_fail())
+		return -1;
 	return OPS(db)->card_code_use(db, id, step);
 }
 
@@ -547,6 +665,8 @@ int
 lc_db_cards_count(struct lc_db *db, const struct lc_card_query *q,
     int64_t *total)
 {
+	if (test_fail())
+		return -1;
 	return OPS(db)->cards_count(db, q, total);
 }
 
@@ -554,12 +674,16 @@ int
 lc_db_cards(struct lc_db *db, const struct lc_card_query *q,
     int (*each)(void *, const struct lc_card *), void *arg)
 {
+	if (test_fail())
+		return -1;
 	return OPS(db)->cards(db, q, each, arg);
 }
 
 int
 lc_db_txn_add(struct lc_db *db, const struct lc_txn *t)
 {
+	if (test_fail())
+		return -1;
 	return OPS(db)->txn_add(db, t);
 }
 
@@ -567,12 +691,16 @@ int
 lc_db_txn_get(struct lc_db *db, const char *merchant_id, const char *id,
     struct lc_txn_info *info)
 {
+	if (test_fail())
+		return -1;
 	return OPS(db)->txn_get(db, merchant_id, id, info);
 }
 
 int
 lc_db_txn_child(struct lc_db *db, const char *id, char out[LC_ID_LEN + 1])
 {
+	if (test_fail())
+		return -1;
 	return OPS(db)->txn_child(db, id, out);
 }
 
@@ -580,18 +708,24 @@ int
 lc_db_punch_near(struct lc_db *db, const char *card_id, int64_t after,
     int64_t before, int64_t *at)
 {
+	if (test_fail())
+		return -1;
 	return OPS(db)->punch_near(db, card_id, after, before, at);
 }
 
 int
 lc_db_reward_add(struct lc_db *db, const struct lc_reward *r)
 {
+	if (test_fail())
+		return -1;
 	return OPS(db)->reward_add(db, r);
 }
 
 int
 lc_db_reward_oldest(struct lc_db *db, const char *card_id, struct lc_reward *r)
 {
+	if (test_fail())
+		return -1;
 	return OPS(db)->reward_oldest(db, card_id, r);
 }
 
@@ -599,6 +733,8 @@ int
 lc_db_reward_claim(struct lc_db *db, const char *id, int64_t at,
     const char *claim_txn_id)
 {
+	if (test_fail())
+		return -1;
 	return OPS(db)->reward_claim(db, id, at, claim_txn_id);
 }
 
@@ -606,24 +742,32 @@ int
 lc_db_reward_pending_of(struct lc_db *db, const char *txn_id,
     const char *card_id, struct lc_reward *r)
 {
+	if (test_fail())
+		return -1;
 	return OPS(db)->reward_pending_of(db, txn_id, card_id, r);
 }
 
 int
 lc_db_reward_withdraw(struct lc_db *db, const char *id)
 {
+	if (test_fail())
+		return -1;
 	return OPS(db)->reward_withdraw(db, id);
 }
 
 int
 lc_db_reward_earning_voided(struct lc_db *db, const char *id)
 {
+	if (test_fail())
+		return -1;
 	return OPS(db)->reward_earning_voided(db, id);
 }
 
 int
 lc_db_reward_unclaim(struct lc_db *db, const char *id, const char *claim_txn_id)
 {
+	if (test_fail())
+		return -1;
 	return OPS(db)->reward_unclaim(db, id, claim_txn_id);
 }
 
@@ -631,6 +775,8 @@ int
 lc_db_earning_add(struct lc_db *db, const char *txn_id, const char *card_id,
     int64_t amount, int64_t at)
 {
+	if (test_fail())
+		return -1;
 	return OPS(db)->earning_add(db, txn_id, card_id, amount, at);
 }
 
@@ -638,6 +784,8 @@ int
 lc_db_earning_add_until(struct lc_db *db, const char *txn_id,
     const char *card_id, int64_t amount, int64_t at, int64_t expires_at)
 {
+	if (test_fail())
+		return -1;
 	return OPS(db)->earning_add_until(db, txn_id, card_id, amount, at,
 	    expires_at);
 }
@@ -646,6 +794,8 @@ int
 lc_db_earning_oldest(struct lc_db *db, const char *card_id,
     struct lc_earning *e)
 {
+	if (test_fail())
+		return -1;
 	return OPS(db)->earning_oldest(db, card_id, e);
 }
 
@@ -653,6 +803,8 @@ int
 lc_db_expiry_next(struct lc_db *db, const char *card_id, int64_t *at,
     int64_t *amount, int64_t *balance)
 {
+	if (test_fail())
+		return -1;
 	return OPS(db)->expiry_next(db, card_id, at, amount, balance);
 }
 
@@ -660,6 +812,8 @@ int
 lc_db_earning_due(struct lc_db *db, const char *card_id, int64_t now,
     struct lc_earning *e)
 {
+	if (test_fail())
+		return -1;
 	return OPS(db)->earning_due(db, card_id, now, e);
 }
 
@@ -667,6 +821,8 @@ int
 lc_db_earning_expire(struct lc_db *db, const struct lc_earning *e,
     const char *txn_id)
 {
+	if (test_fail())
+		return -1;
 	return OPS(db)->earning_expire(db, e, txn_id);
 }
 
@@ -674,12 +830,16 @@ int
 lc_db_expiry_due_card(struct lc_db *db, const char *merchant_id, int64_t now,
     char card_id[LC_ID_LEN + 1])
 {
+	if (test_fail())
+		return -1;
 	return OPS(db)->expiry_due_card(db, merchant_id, now, card_id);
 }
 
 int
 lc_db_earning_use(struct lc_db *db, const char *txn_id, int64_t use)
 {
+	if (test_fail())
+		return -1;
 	return OPS(db)->earning_use(db, txn_id, use);
 }
 
@@ -687,18 +847,24 @@ int
 lc_db_entry_add(struct lc_db *db, const char *redeem_txn_id,
     const char *earning_txn_id, int64_t amount)
 {
+	if (test_fail())
+		return -1;
 	return OPS(db)->entry_add(db, redeem_txn_id, earning_txn_id, amount);
 }
 
 int
 lc_db_earning_get(struct lc_db *db, const char *txn_id, struct lc_earning *e)
 {
+	if (test_fail())
+		return -1;
 	return OPS(db)->earning_get(db, txn_id, e);
 }
 
 int
 lc_db_earning_return(struct lc_db *db, const char *txn_id, int64_t amount)
 {
+	if (test_fail())
+		return -1;
 	return OPS(db)->earning_return(db, txn_id, amount);
 }
 
@@ -706,6 +872,8 @@ int
 lc_db_entries(struct lc_db *db, const char *txn_id, struct lc_entry **out,
     size_t *n)
 {
+	if (test_fail())
+		return -1;
 	return OPS(db)->entries(db, txn_id, out, n);
 }
 
@@ -713,6 +881,8 @@ int
 lc_db_idem_get(struct lc_db *db, const char *merchant_id, const char *key,
     struct lc_idem *k)
 {
+	if (test_fail())
+		return -1;
 	return OPS(db)->idem_get(db, merchant_id, key, k);
 }
 
@@ -720,6 +890,8 @@ int
 lc_db_idem_add(struct lc_db *db, const char *merchant_id, const char *key,
     const char *kind, const char *txn_id, const char *answer, int64_t at)
 {
+	if (test_fail())
+		return -1;
 	return OPS(db)->idem_add(db, merchant_id, key, kind, txn_id, answer,
 	    at);
 }
@@ -728,6 +900,8 @@ int
 lc_db_history_count(struct lc_db *db, const struct lc_hist_query *q,
     int64_t *total)
 {
+	if (test_fail())
+		return -1;
 	return OPS(db)->history_count(db, q, total);
 }
 
@@ -735,6 +909,8 @@ int
 lc_db_history_page(struct lc_db *db, const struct lc_hist_query *q,
     int (*each)(void *, const struct lc_hist_item *), void *arg)
 {
+	if (test_fail())
+		return -1;
 	return OPS(db)->history_page(db, q, each, arg);
 }
 
@@ -743,6 +919,8 @@ lc_db_report(struct lc_db *db, const char *merchant_id, int64_t from,
     int64_t to, int64_t offset_ms, enum lc_report_group group,
     int (*each)(void *, const struct lc_report_row *), void *arg)
 {
+	if (test_fail())
+		return -1;
 	return OPS(db)->report(db, merchant_id, from, to, offset_ms, group,
 	    each, arg);
 }
@@ -751,6 +929,8 @@ int
 lc_db_outstanding(struct lc_db *db, const char *merchant_id, int64_t to,
     int64_t *cents)
 {
+	if (test_fail())
+		return -1;
 	return OPS(db)->outstanding(db, merchant_id, to, cents);
 }
 
@@ -758,6 +938,8 @@ int
 lc_db_txns_count(struct lc_db *db, const char *merchant_id, int64_t from,
     int64_t to, int64_t *total)
 {
+	if (test_fail())
+		return -1;
 	return OPS(db)->txns_count(db, merchant_id, from, to, total);
 }
 
@@ -766,6 +948,8 @@ lc_db_txns(struct lc_db *db, const char *merchant_id, int64_t from, int64_t to,
     int64_t limit, int64_t offset,
     int (*each)(void *, const struct lc_txn_row *), void *arg)
 {
+	if (test_fail())
+		return -1;
 	return OPS(db)->txns(db, merchant_id, from, to, limit, offset, each,
 	    arg);
 }
@@ -775,6 +959,8 @@ lc_db_txns_mine(struct lc_db *db, const char *merchant_id,
     const char *staff_user_id, const char *location_id, int64_t since,
     int64_t limit, int (*each)(void *, const struct lc_txn_row *), void *arg)
 {
+	if (test_fail())
+		return -1;
 	return OPS(db)->txns_mine(db, merchant_id, staff_user_id, location_id,
 	    since, limit, each, arg);
 }
@@ -782,6 +968,8 @@ lc_db_txns_mine(struct lc_db *db, const char *merchant_id,
 int
 lc_db_audit_add(struct lc_db *db, const struct lc_audit_row *row)
 {
+	if (test_fail())
+		return -1;
 	return OPS(db)->audit_add(db, row);
 }
 
@@ -789,6 +977,8 @@ int
 lc_db_audit_count(struct lc_db *db, const struct lc_audit_query *q,
     int64_t *total)
 {
+	if (test_fail())
+		return -1;
 	return OPS(db)->audit_count(db, q, total);
 }
 
@@ -796,17 +986,23 @@ int
 lc_db_audit(struct lc_db *db, const struct lc_audit_query *q,
     int (*each)(void *, const struct lc_audit_row *), void *arg)
 {
+	if (test_fail())
+		return -1;
 	return OPS(db)->audit(db, q, each, arg);
 }
 
 int
 lc_db_card_any(struct lc_db *db, const char *id, struct lc_card *c)
 {
+	if (test_fail())
+		return -1;
 	return OPS(db)->card_any(db, id, c);
 }
 
 int
 lc_db_backup(struct lc_db *db, const char *path, const char *merchant_id)
 {
+	if (test_fail())
+		return -1;
 	return OPS(db)->backup(db, path, merchant_id);
 }
