@@ -21,20 +21,26 @@
  * makes the Nth storage call fail as a database error would (a failed
  * commit rolls back, as the backends' do). */
 static int
-test_fail(void)
+test_fail(const char *name)
 {
 	static long n = -1, calls;
+	static int trace;
 	const char *v;
 
-	if (n == -1)
+	if (n == -1) {
 		n = (v = getenv("LC_TEST_DB_FAIL")) != NULL ? atol(v) : 0;
-	if (n <= 0 || ++calls != n)
+		trace = getenv("LC_TEST_DB_TRACE") != NULL;
+	}
+	++calls;
+	if (trace)
+		lc_log("LC_TEST_DB_TRACE: storage call %ld: %s", calls, name);
+	if (n <= 0 || calls != n)
 		return 0;
-	lc_log("LC_TEST_DB_FAIL: storage call %ld fails", calls);
+	lc_log("LC_TEST_DB_FAIL: storage call %ld (%s) fails", calls, name);
 	return 1;
 }
 #else
-#define test_fail() 0
+#define test_fail(name) 0
 #endif
 
 const char *
@@ -236,7 +242,7 @@ lc_db_version(struct lc_db *db)
 int
 lc_db_begin(struct lc_db *db, int write)
 {
-	if (test_fail())
+	if (test_fail(__func__))
 		return -1;
 	return OPS(db)->begin(db, write);
 }
@@ -250,7 +256,7 @@ lc_db_idle(struct lc_db *db)
 int
 lc_db_commit(struct lc_db *db)
 {
-	if (test_fail())
+	if (test_fail(__func__))
 		return OPS(db)->rollback(db), -1;
 	return OPS(db)->commit(db);
 }
@@ -278,7 +284,7 @@ lc_db_rollback(struct lc_db *db)
 int
 lc_db_setting_get(struct lc_db *db, const char *key, char *out, size_t outsz)
 {
-	if (test_fail())
+	if (test_fail(__func__))
 		return -1;
 	return OPS(db)->setting_get(db, key, out, outsz);
 }
@@ -286,7 +292,7 @@ lc_db_setting_get(struct lc_db *db, const char *key, char *out, size_t outsz)
 int
 lc_db_setting_set(struct lc_db *db, const char *key, const char *value)
 {
-	if (test_fail())
+	if (test_fail(__func__))
 		return -1;
 	return OPS(db)->setting_set(db, key, value);
 }
@@ -294,7 +300,7 @@ lc_db_setting_set(struct lc_db *db, const char *key, const char *value)
 int
 lc_db_merchant_name(struct lc_db *db, const char *id, char *out, size_t outsz)
 {
-	if (test_fail())
+	if (test_fail(__func__))
 		return -1;
 	return OPS(db)->merchant_name(db, id, out, outsz);
 }
@@ -303,7 +309,7 @@ int
 lc_db_merchant_add(struct lc_db *db, const char *id, const char *name,
     int64_t at)
 {
-	if (test_fail())
+	if (test_fail(__func__))
 		return -1;
 	return OPS(db)->merchant_add(db, id, name, at);
 }
@@ -311,7 +317,7 @@ lc_db_merchant_add(struct lc_db *db, const char *id, const char *name,
 int
 lc_db_merchant_exists(struct lc_db *db, const char *id)
 {
-	if (test_fail())
+	if (test_fail(__func__))
 		return -1;
 	return OPS(db)->merchant_exists(db, id);
 }
@@ -319,7 +325,7 @@ lc_db_merchant_exists(struct lc_db *db, const char *id)
 int
 lc_db_merchant_count(struct lc_db *db, int64_t *n)
 {
-	if (test_fail())
+	if (test_fail(__func__))
 		return -1;
 	return OPS(db)->merchant_count(db, n);
 }
@@ -327,7 +333,7 @@ lc_db_merchant_count(struct lc_db *db, int64_t *n)
 int
 lc_db_location_add(struct lc_db *db, const struct lc_location *l, int64_t at)
 {
-	if (test_fail())
+	if (test_fail(__func__))
 		return -1;
 	return OPS(db)->location_add(db, l, at);
 }
@@ -335,7 +341,7 @@ lc_db_location_add(struct lc_db *db, const struct lc_location *l, int64_t at)
 int
 lc_db_location_get(struct lc_db *db, const char *id, struct lc_location *l)
 {
-	if (test_fail())
+	if (test_fail(__func__))
 		return -1;
 	return OPS(db)->location_get(db, id, l);
 }
@@ -343,7 +349,7 @@ lc_db_location_get(struct lc_db *db, const char *id, struct lc_location *l)
 int
 lc_db_location_rename(struct lc_db *db, const char *id, const char *name)
 {
-	if (test_fail())
+	if (test_fail(__func__))
 		return -1;
 	return OPS(db)->location_rename(db, id, name);
 }
@@ -352,7 +358,7 @@ int
 lc_db_locations(struct lc_db *db, const char *merchant_id,
     int (*each)(void *, const struct lc_location *), void *arg)
 {
-	if (test_fail())
+	if (test_fail(__func__))
 		return -1;
 	return OPS(db)->locations(db, merchant_id, each, arg);
 }
@@ -360,7 +366,7 @@ lc_db_locations(struct lc_db *db, const char *merchant_id,
 int
 lc_db_user_by_email(struct lc_db *db, const char *email, struct lc_user *u)
 {
-	if (test_fail())
+	if (test_fail(__func__))
 		return -1;
 	return OPS(db)->user_by_email(db, email, u);
 }
@@ -368,7 +374,7 @@ lc_db_user_by_email(struct lc_db *db, const char *email, struct lc_user *u)
 int
 lc_db_user_get(struct lc_db *db, const char *id, struct lc_user *u)
 {
-	if (test_fail())
+	if (test_fail(__func__))
 		return -1;
 	return OPS(db)->user_get(db, id, u);
 }
@@ -376,7 +382,7 @@ lc_db_user_get(struct lc_db *db, const char *id, struct lc_user *u)
 int
 lc_db_user_add(struct lc_db *db, const struct lc_user *u, int64_t at)
 {
-	if (test_fail())
+	if (test_fail(__func__))
 		return -1;
 	return OPS(db)->user_add(db, u, at);
 }
@@ -384,7 +390,7 @@ lc_db_user_add(struct lc_db *db, const struct lc_user *u, int64_t at)
 int
 lc_db_user_set_disabled(struct lc_db *db, const char *id, int disabled)
 {
-	if (test_fail())
+	if (test_fail(__func__))
 		return -1;
 	return OPS(db)->user_set_disabled(db, id, disabled);
 }
@@ -392,7 +398,7 @@ lc_db_user_set_disabled(struct lc_db *db, const char *id, int disabled)
 int
 lc_db_user_set_password(struct lc_db *db, const char *id, const char *hash)
 {
-	if (test_fail())
+	if (test_fail(__func__))
 		return -1;
 	return OPS(db)->user_set_password(db, id, hash);
 }
@@ -400,7 +406,7 @@ lc_db_user_set_password(struct lc_db *db, const char *id, const char *hash)
 int
 lc_db_user_set_name(struct lc_db *db, const char *id, const char *name)
 {
-	if (test_fail())
+	if (test_fail(__func__))
 		return -1;
 	return OPS(db)->user_set_name(db, id, name);
 }
@@ -409,7 +415,7 @@ int
 lc_db_user_set_location(struct lc_db *db, const char *id,
     const char *location_id)
 {
-	if (test_fail())
+	if (test_fail(__func__))
 		return -1;
 	return OPS(db)->user_set_location(db, id, location_id);
 }
@@ -418,7 +424,7 @@ int
 lc_db_users(struct lc_db *db, const char *merchant_id,
     int (*each)(void *, const struct lc_user *), void *arg)
 {
-	if (test_fail())
+	if (test_fail(__func__))
 		return -1;
 	return OPS(db)->users(db, merchant_id, each, arg);
 }
@@ -426,7 +432,7 @@ lc_db_users(struct lc_db *db, const char *merchant_id,
 int
 lc_db_owner_exists(struct lc_db *db)
 {
-	if (test_fail())
+	if (test_fail(__func__))
 		return -1;
 	return OPS(db)->owner_exists(db);
 }
@@ -435,7 +441,7 @@ int
 lc_db_attempts(struct lc_db *db, const char *email, const char *addr,
     int64_t since, int64_t stale_before, struct lc_attempts *n)
 {
-	if (test_fail())
+	if (test_fail(__func__))
 		return -1;
 	return OPS(db)->attempts(db, email, addr, since, stale_before, n);
 }
@@ -444,7 +450,7 @@ int
 lc_db_attempt_add(struct lc_db *db, const char *email, const char *addr,
     int shared, int64_t at, int64_t *id)
 {
-	if (test_fail())
+	if (test_fail(__func__))
 		return -1;
 	return OPS(db)->attempt_add(db, email, addr, shared, at, id);
 }
@@ -452,7 +458,7 @@ lc_db_attempt_add(struct lc_db *db, const char *email, const char *addr,
 int
 lc_db_attempt_settle(struct lc_db *db, int64_t id, int failed, int64_t at)
 {
-	if (test_fail())
+	if (test_fail(__func__))
 		return -1;
 	return OPS(db)->attempt_settle(db, id, failed, at);
 }
@@ -461,7 +467,7 @@ int
 lc_db_attempts_clear(struct lc_db *db, const char *email, const char *addr,
     int64_t stale_before)
 {
-	if (test_fail())
+	if (test_fail(__func__))
 		return -1;
 	return OPS(db)->attempts_clear(db, email, addr, stale_before);
 }
@@ -469,7 +475,7 @@ lc_db_attempts_clear(struct lc_db *db, const char *email, const char *addr,
 int
 lc_db_attempts_prune(struct lc_db *db, int64_t before, int64_t stale_before)
 {
-	if (test_fail())
+	if (test_fail(__func__))
 		return -1;
 	return OPS(db)->attempts_prune(db, before, stale_before);
 }
@@ -478,7 +484,7 @@ int
 lc_db_known(struct lc_db *db, const char *email, const char *addr,
     int64_t since)
 {
-	if (test_fail())
+	if (test_fail(__func__))
 		return -1;
 	return OPS(db)->known(db, email, addr, since);
 }
@@ -487,7 +493,7 @@ int
 lc_db_known_add(struct lc_db *db, const char *email, const char *addr,
     int64_t at)
 {
-	if (test_fail())
+	if (test_fail(__func__))
 		return -1;
 	return OPS(db)->known_add(db, email, addr, at);
 }
@@ -495,7 +501,7 @@ lc_db_known_add(struct lc_db *db, const char *email, const char *addr,
 int
 lc_db_known_prune(struct lc_db *db, int64_t before)
 {
-	if (test_fail())
+	if (test_fail(__func__))
 		return -1;
 	return OPS(db)->known_prune(db, before);
 }
@@ -504,7 +510,7 @@ int
 lc_db_token_get(struct lc_db *db, const unsigned char digest[LC_DIGEST_LEN],
     struct lc_token *tok)
 {
-	if (test_fail())
+	if (test_fail(__func__))
 		return -1;
 	return OPS(db)->token_get(db, digest, tok);
 }
@@ -514,7 +520,7 @@ lc_db_token_add(struct lc_db *db, const unsigned char digest[LC_DIGEST_LEN],
     const char *kind, const char *user_id, const char *family,
     int64_t expires_at, int64_t at)
 {
-	if (test_fail())
+	if (test_fail(__func__))
 		return -1;
 	return OPS(db)->token_add(db, digest, kind, user_id, family, expires_at,
 	    at);
@@ -524,7 +530,7 @@ int
 lc_db_token_rotate(struct lc_db *db, const unsigned char digest[LC_DIGEST_LEN],
     int64_t at)
 {
-	if (test_fail())
+	if (test_fail(__func__))
 		return -1;
 	return OPS(db)->token_rotate(db, digest, at);
 }
@@ -532,7 +538,7 @@ lc_db_token_rotate(struct lc_db *db, const unsigned char digest[LC_DIGEST_LEN],
 int
 lc_db_tokens_revoke_family(struct lc_db *db, const char *family)
 {
-	if (test_fail())
+	if (test_fail(__func__))
 		return -1;
 	return OPS(db)->tokens_revoke_family(db, family);
 }
@@ -540,7 +546,7 @@ lc_db_tokens_revoke_family(struct lc_db *db, const char *family)
 int
 lc_db_tokens_revoke_user(struct lc_db *db, const char *user_id)
 {
-	if (test_fail())
+	if (test_fail(__func__))
 		return -1;
 	return OPS(db)->tokens_revoke_user(db, user_id);
 }
@@ -548,7 +554,7 @@ lc_db_tokens_revoke_user(struct lc_db *db, const char *user_id)
 int
 lc_db_tokens_prune(struct lc_db *db, int64_t now)
 {
-	if (test_fail())
+	if (test_fail(__func__))
 		return -1;
 	return OPS(db)->tokens_prune(db, now);
 }
@@ -556,7 +562,7 @@ lc_db_tokens_prune(struct lc_db *db, int64_t now)
 int
 lc_db_program_add(struct lc_db *db, const struct lc_program *p, int64_t at)
 {
-	if (test_fail())
+	if (test_fail(__func__))
 		return -1;
 	return OPS(db)->program_add(db, p, at);
 }
@@ -564,7 +570,7 @@ lc_db_program_add(struct lc_db *db, const struct lc_program *p, int64_t at)
 int
 lc_db_program_get(struct lc_db *db, const char *id, struct lc_program *p)
 {
-	if (test_fail())
+	if (test_fail(__func__))
 		return -1;
 	return OPS(db)->program_get(db, id, p);
 }
@@ -572,7 +578,7 @@ lc_db_program_get(struct lc_db *db, const char *id, struct lc_program *p)
 int
 lc_db_program_update(struct lc_db *db, const struct lc_program *p)
 {
-	if (test_fail())
+	if (test_fail(__func__))
 		return -1;
 	return OPS(db)->program_update(db, p);
 }
@@ -581,7 +587,7 @@ int
 lc_db_programs(struct lc_db *db, const char *merchant_id,
     int (*each)(void *, const struct lc_program *, int64_t cards), void *arg)
 {
-	if (test_fail())
+	if (test_fail(__func__))
 		return -1;
 	return OPS(db)->programs(db, merchant_id, each, arg);
 }
@@ -590,7 +596,7 @@ int
 lc_db_card_get(struct lc_db *db, enum lc_cardkey key, const char *merchant_id,
     const char *value, struct lc_card *c)
 {
-	if (test_fail())
+	if (test_fail(__func__))
 		return -1;
 	return OPS(db)->card_get(db, key, merchant_id, value, c);
 }
@@ -599,7 +605,7 @@ int
 lc_db_card_add(struct lc_db *db, const struct lc_card *c, const char *issued_by,
     const char *issued_location, int64_t at)
 {
-	if (test_fail())
+	if (test_fail(__func__))
 		return -1;
 	return OPS(db)->card_add(db, c, issued_by, issued_location, at);
 }
@@ -607,7 +613,7 @@ lc_db_card_add(struct lc_db *db, const struct lc_card *c, const char *issued_by,
 int
 lc_db_card_by_share(struct lc_db *db, const char *token, struct lc_card *c)
 {
-	if (test_fail())
+	if (test_fail(__func__))
 		return -1;
 	return OPS(db)->card_by_share(db, token, c);
 }
@@ -615,7 +621,7 @@ lc_db_card_by_share(struct lc_db *db, const char *token, struct lc_card *c)
 int
 lc_db_card_updated(struct lc_db *db, const struct lc_card *c, int64_t *at)
 {
-	if (test_fail())
+	if (test_fail(__func__))
 		return -1;
 	return OPS(db)->card_updated(db, c, at);
 }
@@ -623,7 +629,7 @@ lc_db_card_updated(struct lc_db *db, const struct lc_card *c, int64_t *at)
 int
 lc_db_card_save(struct lc_db *db, const struct lc_card *c)
 {
-	if (test_fail())
+	if (test_fail(__func__))
 		return -1;
 	return OPS(db)->card_save(db, c);
 }
@@ -631,7 +637,7 @@ lc_db_card_save(struct lc_db *db, const struct lc_card *c)
 int
 lc_db_card_set_status(struct lc_db *db, const char *id, const char *status)
 {
-	if (test_fail())
+	if (test_fail(__func__))
 		return -1;
 	return OPS(db)->card_set_status(db, id, status);
 }
@@ -639,7 +645,7 @@ lc_db_card_set_status(struct lc_db *db, const char *id, const char *status)
 int
 lc_db_card_set_name(struct lc_db *db, const char *id, const char *name)
 {
-	if (test_fail())
+	if (test_fail(__func__))
 		return -1;
 	return OPS(db)->card_set_name(db, id, name);
 }
@@ -648,7 +654,7 @@ int
 lc_db_card_set_share(struct lc_db *db, const char *id, const char *token,
     const char *secret)
 {
-	if (test_fail())
+	if (test_fail(__func__))
 		return -1;
 	return OPS(db)->card_set_share(db, id, token, secret);
 }
@@ -656,7 +662,7 @@ lc_db_card_set_share(struct lc_db *db, const char *id, const char *token,
 int
 lc_db_card_code_use(struct lc_db *db, const char *id, int64_t step)
 {
-	if (test_fail())
+	if (test_fail(__func__))
 		return -1;
 	return OPS(db)->card_code_use(db, id, step);
 }
@@ -665,7 +671,7 @@ int
 lc_db_cards_count(struct lc_db *db, const struct lc_card_query *q,
     int64_t *total)
 {
-	if (test_fail())
+	if (test_fail(__func__))
 		return -1;
 	return OPS(db)->cards_count(db, q, total);
 }
@@ -674,7 +680,7 @@ int
 lc_db_cards(struct lc_db *db, const struct lc_card_query *q,
     int (*each)(void *, const struct lc_card *), void *arg)
 {
-	if (test_fail())
+	if (test_fail(__func__))
 		return -1;
 	return OPS(db)->cards(db, q, each, arg);
 }
@@ -682,7 +688,7 @@ lc_db_cards(struct lc_db *db, const struct lc_card_query *q,
 int
 lc_db_txn_add(struct lc_db *db, const struct lc_txn *t)
 {
-	if (test_fail())
+	if (test_fail(__func__))
 		return -1;
 	return OPS(db)->txn_add(db, t);
 }
@@ -691,7 +697,7 @@ int
 lc_db_txn_get(struct lc_db *db, const char *merchant_id, const char *id,
     struct lc_txn_info *info)
 {
-	if (test_fail())
+	if (test_fail(__func__))
 		return -1;
 	return OPS(db)->txn_get(db, merchant_id, id, info);
 }
@@ -699,7 +705,7 @@ lc_db_txn_get(struct lc_db *db, const char *merchant_id, const char *id,
 int
 lc_db_txn_child(struct lc_db *db, const char *id, char out[LC_ID_LEN + 1])
 {
-	if (test_fail())
+	if (test_fail(__func__))
 		return -1;
 	return OPS(db)->txn_child(db, id, out);
 }
@@ -708,7 +714,7 @@ int
 lc_db_punch_near(struct lc_db *db, const char *card_id, int64_t after,
     int64_t before, int64_t *at)
 {
-	if (test_fail())
+	if (test_fail(__func__))
 		return -1;
 	return OPS(db)->punch_near(db, card_id, after, before, at);
 }
@@ -716,7 +722,7 @@ lc_db_punch_near(struct lc_db *db, const char *card_id, int64_t after,
 int
 lc_db_reward_add(struct lc_db *db, const struct lc_reward *r)
 {
-	if (test_fail())
+	if (test_fail(__func__))
 		return -1;
 	return OPS(db)->reward_add(db, r);
 }
@@ -724,7 +730,7 @@ lc_db_reward_add(struct lc_db *db, const struct lc_reward *r)
 int
 lc_db_reward_oldest(struct lc_db *db, const char *card_id, struct lc_reward *r)
 {
-	if (test_fail())
+	if (test_fail(__func__))
 		return -1;
 	return OPS(db)->reward_oldest(db, card_id, r);
 }
@@ -733,7 +739,7 @@ int
 lc_db_reward_claim(struct lc_db *db, const char *id, int64_t at,
     const char *claim_txn_id)
 {
-	if (test_fail())
+	if (test_fail(__func__))
 		return -1;
 	return OPS(db)->reward_claim(db, id, at, claim_txn_id);
 }
@@ -742,7 +748,7 @@ int
 lc_db_reward_pending_of(struct lc_db *db, const char *txn_id,
     const char *card_id, struct lc_reward *r)
 {
-	if (test_fail())
+	if (test_fail(__func__))
 		return -1;
 	return OPS(db)->reward_pending_of(db, txn_id, card_id, r);
 }
@@ -750,7 +756,7 @@ lc_db_reward_pending_of(struct lc_db *db, const char *txn_id,
 int
 lc_db_reward_withdraw(struct lc_db *db, const char *id)
 {
-	if (test_fail())
+	if (test_fail(__func__))
 		return -1;
 	return OPS(db)->reward_withdraw(db, id);
 }
@@ -758,7 +764,7 @@ lc_db_reward_withdraw(struct lc_db *db, const char *id)
 int
 lc_db_reward_earning_voided(struct lc_db *db, const char *id)
 {
-	if (test_fail())
+	if (test_fail(__func__))
 		return -1;
 	return OPS(db)->reward_earning_voided(db, id);
 }
@@ -766,7 +772,7 @@ lc_db_reward_earning_voided(struct lc_db *db, const char *id)
 int
 lc_db_reward_unclaim(struct lc_db *db, const char *id, const char *claim_txn_id)
 {
-	if (test_fail())
+	if (test_fail(__func__))
 		return -1;
 	return OPS(db)->reward_unclaim(db, id, claim_txn_id);
 }
@@ -775,7 +781,7 @@ int
 lc_db_earning_add(struct lc_db *db, const char *txn_id, const char *card_id,
     int64_t amount, int64_t at)
 {
-	if (test_fail())
+	if (test_fail(__func__))
 		return -1;
 	return OPS(db)->earning_add(db, txn_id, card_id, amount, at);
 }
@@ -784,7 +790,7 @@ int
 lc_db_earning_add_until(struct lc_db *db, const char *txn_id,
     const char *card_id, int64_t amount, int64_t at, int64_t expires_at)
 {
-	if (test_fail())
+	if (test_fail(__func__))
 		return -1;
 	return OPS(db)->earning_add_until(db, txn_id, card_id, amount, at,
 	    expires_at);
@@ -794,7 +800,7 @@ int
 lc_db_earning_oldest(struct lc_db *db, const char *card_id,
     struct lc_earning *e)
 {
-	if (test_fail())
+	if (test_fail(__func__))
 		return -1;
 	return OPS(db)->earning_oldest(db, card_id, e);
 }
@@ -803,7 +809,7 @@ int
 lc_db_expiry_next(struct lc_db *db, const char *card_id, int64_t *at,
     int64_t *amount, int64_t *balance)
 {
-	if (test_fail())
+	if (test_fail(__func__))
 		return -1;
 	return OPS(db)->expiry_next(db, card_id, at, amount, balance);
 }
@@ -812,7 +818,7 @@ int
 lc_db_earning_due(struct lc_db *db, const char *card_id, int64_t now,
     struct lc_earning *e)
 {
-	if (test_fail())
+	if (test_fail(__func__))
 		return -1;
 	return OPS(db)->earning_due(db, card_id, now, e);
 }
@@ -821,7 +827,7 @@ int
 lc_db_earning_expire(struct lc_db *db, const struct lc_earning *e,
     const char *txn_id)
 {
-	if (test_fail())
+	if (test_fail(__func__))
 		return -1;
 	return OPS(db)->earning_expire(db, e, txn_id);
 }
@@ -830,7 +836,7 @@ int
 lc_db_expiry_due_card(struct lc_db *db, const char *merchant_id, int64_t now,
     char card_id[LC_ID_LEN + 1])
 {
-	if (test_fail())
+	if (test_fail(__func__))
 		return -1;
 	return OPS(db)->expiry_due_card(db, merchant_id, now, card_id);
 }
@@ -838,7 +844,7 @@ lc_db_expiry_due_card(struct lc_db *db, const char *merchant_id, int64_t now,
 int
 lc_db_earning_use(struct lc_db *db, const char *txn_id, int64_t use)
 {
-	if (test_fail())
+	if (test_fail(__func__))
 		return -1;
 	return OPS(db)->earning_use(db, txn_id, use);
 }
@@ -847,7 +853,7 @@ int
 lc_db_entry_add(struct lc_db *db, const char *redeem_txn_id,
     const char *earning_txn_id, int64_t amount)
 {
-	if (test_fail())
+	if (test_fail(__func__))
 		return -1;
 	return OPS(db)->entry_add(db, redeem_txn_id, earning_txn_id, amount);
 }
@@ -855,7 +861,7 @@ lc_db_entry_add(struct lc_db *db, const char *redeem_txn_id,
 int
 lc_db_earning_get(struct lc_db *db, const char *txn_id, struct lc_earning *e)
 {
-	if (test_fail())
+	if (test_fail(__func__))
 		return -1;
 	return OPS(db)->earning_get(db, txn_id, e);
 }
@@ -863,7 +869,7 @@ lc_db_earning_get(struct lc_db *db, const char *txn_id, struct lc_earning *e)
 int
 lc_db_earning_return(struct lc_db *db, const char *txn_id, int64_t amount)
 {
-	if (test_fail())
+	if (test_fail(__func__))
 		return -1;
 	return OPS(db)->earning_return(db, txn_id, amount);
 }
@@ -872,7 +878,7 @@ int
 lc_db_entries(struct lc_db *db, const char *txn_id, struct lc_entry **out,
     size_t *n)
 {
-	if (test_fail())
+	if (test_fail(__func__))
 		return -1;
 	return OPS(db)->entries(db, txn_id, out, n);
 }
@@ -881,7 +887,7 @@ int
 lc_db_idem_get(struct lc_db *db, const char *merchant_id, const char *key,
     struct lc_idem *k)
 {
-	if (test_fail())
+	if (test_fail(__func__))
 		return -1;
 	return OPS(db)->idem_get(db, merchant_id, key, k);
 }
@@ -890,7 +896,7 @@ int
 lc_db_idem_add(struct lc_db *db, const char *merchant_id, const char *key,
     const char *kind, const char *txn_id, const char *answer, int64_t at)
 {
-	if (test_fail())
+	if (test_fail(__func__))
 		return -1;
 	return OPS(db)->idem_add(db, merchant_id, key, kind, txn_id, answer,
 	    at);
@@ -900,7 +906,7 @@ int
 lc_db_history_count(struct lc_db *db, const struct lc_hist_query *q,
     int64_t *total)
 {
-	if (test_fail())
+	if (test_fail(__func__))
 		return -1;
 	return OPS(db)->history_count(db, q, total);
 }
@@ -909,7 +915,7 @@ int
 lc_db_history_page(struct lc_db *db, const struct lc_hist_query *q,
     int (*each)(void *, const struct lc_hist_item *), void *arg)
 {
-	if (test_fail())
+	if (test_fail(__func__))
 		return -1;
 	return OPS(db)->history_page(db, q, each, arg);
 }
@@ -919,7 +925,7 @@ lc_db_report(struct lc_db *db, const char *merchant_id, int64_t from,
     int64_t to, int64_t offset_ms, enum lc_report_group group,
     int (*each)(void *, const struct lc_report_row *), void *arg)
 {
-	if (test_fail())
+	if (test_fail(__func__))
 		return -1;
 	return OPS(db)->report(db, merchant_id, from, to, offset_ms, group,
 	    each, arg);
@@ -929,7 +935,7 @@ int
 lc_db_outstanding(struct lc_db *db, const char *merchant_id, int64_t to,
     int64_t *cents)
 {
-	if (test_fail())
+	if (test_fail(__func__))
 		return -1;
 	return OPS(db)->outstanding(db, merchant_id, to, cents);
 }
@@ -938,7 +944,7 @@ int
 lc_db_txns_count(struct lc_db *db, const char *merchant_id, int64_t from,
     int64_t to, int64_t *total)
 {
-	if (test_fail())
+	if (test_fail(__func__))
 		return -1;
 	return OPS(db)->txns_count(db, merchant_id, from, to, total);
 }
@@ -948,7 +954,7 @@ lc_db_txns(struct lc_db *db, const char *merchant_id, int64_t from, int64_t to,
     int64_t limit, int64_t offset,
     int (*each)(void *, const struct lc_txn_row *), void *arg)
 {
-	if (test_fail())
+	if (test_fail(__func__))
 		return -1;
 	return OPS(db)->txns(db, merchant_id, from, to, limit, offset, each,
 	    arg);
@@ -959,7 +965,7 @@ lc_db_txns_mine(struct lc_db *db, const char *merchant_id,
     const char *staff_user_id, const char *location_id, int64_t since,
     int64_t limit, int (*each)(void *, const struct lc_txn_row *), void *arg)
 {
-	if (test_fail())
+	if (test_fail(__func__))
 		return -1;
 	return OPS(db)->txns_mine(db, merchant_id, staff_user_id, location_id,
 	    since, limit, each, arg);
@@ -968,7 +974,7 @@ lc_db_txns_mine(struct lc_db *db, const char *merchant_id,
 int
 lc_db_audit_add(struct lc_db *db, const struct lc_audit_row *row)
 {
-	if (test_fail())
+	if (test_fail(__func__))
 		return -1;
 	return OPS(db)->audit_add(db, row);
 }
@@ -977,7 +983,7 @@ int
 lc_db_audit_count(struct lc_db *db, const struct lc_audit_query *q,
     int64_t *total)
 {
-	if (test_fail())
+	if (test_fail(__func__))
 		return -1;
 	return OPS(db)->audit_count(db, q, total);
 }
@@ -986,7 +992,7 @@ int
 lc_db_audit(struct lc_db *db, const struct lc_audit_query *q,
     int (*each)(void *, const struct lc_audit_row *), void *arg)
 {
-	if (test_fail())
+	if (test_fail(__func__))
 		return -1;
 	return OPS(db)->audit(db, q, each, arg);
 }
@@ -994,7 +1000,7 @@ lc_db_audit(struct lc_db *db, const struct lc_audit_query *q,
 int
 lc_db_card_any(struct lc_db *db, const char *id, struct lc_card *c)
 {
-	if (test_fail())
+	if (test_fail(__func__))
 		return -1;
 	return OPS(db)->card_any(db, id, c);
 }
@@ -1002,7 +1008,7 @@ lc_db_card_any(struct lc_db *db, const char *id, struct lc_card *c)
 int
 lc_db_backup(struct lc_db *db, const char *path, const char *merchant_id)
 {
-	if (test_fail())
+	if (test_fail(__func__))
 		return -1;
 	return OPS(db)->backup(db, path, merchant_id);
 }
