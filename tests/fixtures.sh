@@ -25,14 +25,17 @@
 # included) and change no row of any table but login_attempts (the
 # throttle of logins writes its own rows in a transaction of its own, by
 # design); tokens are compared too, unlike "expect unchanged": a failed
-# request must not leave half a login or half a rotation. The walk ends
-# at the first N whose answer is the one the request gives without the
-# switch (its status, and no more lines on stderr: a step that failed and
-# was logged but answered as a success is a finding, not the end), and
-# fails at FIXTURES_FAIL_CAP tries (default 200). One point per case, its
-# tries counted; the other cases are skipped. Plain CGI only (the switch
-# counts the steps of a process), and a test-clock build (else every
-# case is skipped).
+# request must not leave half a login or half a rotation. A sync's 207
+# whose failed item says DATABASE_ERROR in its place passes (each item is
+# a write of its own, by design). The walk ends at the first N whose
+# answer is the one the request gives without the switch (its status,
+# and no more lines on stderr: a step that failed and was logged but
+# answered as a success is a finding, not the end), and fails at
+# FIXTURES_FAIL_CAP tries (default 200). One point per case, its tries
+# counted; the other cases are skipped, and so is a case whose first try
+# failed nothing (a build without the switch). Plain CGI only (the
+# switch counts the steps of a process), SQLite, and a test-clock build
+# (else every case is skipped).
 #
 # FIXTURES_DB=postgresql runs every case on PostgreSQL instead of SQLite
 # (the build needs --with-postgresql, the machine PostgreSQL's server
