@@ -1602,7 +1602,9 @@ flush()
 	while [[ -f $WORK/res-$printed_next ]]; do
 		cat "$WORK/res-$printed_next"
 		read -r first <"$WORK/res-$printed_next"
-		[[ $first == not* ]] && failed=$((failed + 1))
+		# A known finding of the walk (TODO) fails nothing.
+		[[ $first == not* && $first != *' # TODO '* ]] &&
+		    failed=$((failed + 1))
 		printed_next=$((printed_next + 1))
 	done
 }
