@@ -200,46 +200,68 @@ settings_snap(struct lc_db *db)
 	return o;
 }
 
-json_object *
-lc_audit_snapshot(struct lc_dom *dom, const char *type, const char *id)
+/* The object as the trail shows it; NULL when it has none or is not
+ * found (a write about to be refused), and *failed set when storage
+ * failed: the write must fail then, not keep a row without its values. */
+static json_object *
+snapshot(struct lc_dom *dom, const char *type, const char *id, int *failed)
 {
 	struct lc_location l;
 	struct lc_user u;
 	struct lc_program p;
 	struct lc_card c;
 	char name[LC_BYTES(LC_NAME_MAX)];
+	int rc = 0;
 
+	*failed = 0;
 	if (type == NULL)
 		return NULL;
 	if (strcmp(type, "settings") == 0)
 		return settings_snap(dom->db);
 	if (id == NULL || *id == '\0')
 		return NULL;
-	/* Not found (a write about to be refused): nothing to show. */
-	if (strcmp(type, "location") == 0 &&
-	    lc_db_location_get(dom->db, id, &l) == 1) {
-		owner_of(dom, l.merchant_id);
-		return trim(lc_view_location(&l));
+	if (strcmp(type, "location") == 0) {
+		if ((rc = lc_db_location_get(dom->db, id, &l)) == 1) {
+			owner_of(dom, l.merchant_id);
+			return trim(lc_view_location(&l));
+		}
+	} else if (strcmp(type, "user") == 0) {
+		if ((rc = lc_db_user_get(dom->db, id, &u)) == 1) {
+			owner_of(dom, u.merchant_id);
+			return trim(lc_view_staff(&u));
+		}
+	} else if (strcmp(type, "program") == 0) {
+		if ((rc = lc_db_program_get(dom->db, id, &p)) == 1) {
+			owner_of(dom, p.merchant_id);
+			return trim(lc_view_program(&p, 0));
+		}
+	} else if (strcmp(type, "card") == 0) {
+		if ((rc = lc_db_card_any(dom->db, id, &c)) == 1) {
+			owner_of(dom, c.merchant_id);
+			return card_snap(&c);
+		}
+	} else if (strcmp(type, "merchant") == 0) {
+		if ((rc = lc_db_merchant_name(dom->db, id, name,
+		    sizeof(name))) == 1) {
+			owner_of(dom, id);
+			return lc_view_one("name",
+			    json_object_new_string(name));
+		}
 	}
-	if (strcmp(type, "user") == 0 && lc_db_user_get(dom->db, id, &u) == 1) {
-		owner_of(dom, u.merchant_id);
-		return trim(lc_view_staff(&u));
-	}
-	if (strcmp(type, "program") == 0 &&
-	    lc_db_program_get(dom->db, id, &p) == 1) {
-		owner_of(dom, p.merchant_id);
-		return trim(lc_view_program(&p, 0));
-	}
-	if (strcmp(type, "card") == 0 && lc_db_card_any(dom->db, id, &c) == 1) {
-		owner_of(dom, c.merchant_id);
-		return card_snap(&c);
-	}
-	if (strcmp(type, "merchant") == 0 &&
-	    lc_db_merchant_name(dom->db, id, name, sizeof(name)) == 1) {
-		owner_of(dom, id);
-		return lc_view_one("name", json_object_new_string(name));
-	}
+	*failed = rc == -1;
 	return NULL;
+}
+
+/* As snapshot(), a storage failure said in dom->err (DATABASE_ERROR). */
+json_object *
+lc_audit_snapshot(struct lc_dom *dom, const char *type, const char *id)
+{
+	json_object *o;
+	int failed;
+
+	if ((o = snapshot(dom, type, id, &failed)) == NULL && failed)
+		lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
+	return o;
 }
 
 static const char *
@@ -262,7 +284,7 @@ lc_audit_record(struct lc_dom *dom, const struct lc_write *w,
 	const struct lc_caller *c = &dom->caller;
 	struct lc_audit_row r;
 	json_object *after = NULL;
-	int rc;
+	int rc, failed;
 
 	if (strcmp(w->action, LC_AUDIT_NONE) == 0 || a->skip) {
 		json_object_put(before);
@@ -281,7 +303,11 @@ lc_audit_record(struct lc_dom *dom, const struct lc_write *w,
 	}
 	r.object_id = or_null(a->object_id) ? a->object_id :
 	    w->object_id != NULL ? w->object_id : or_null(dom->txn_id);
-	after = lc_audit_snapshot(dom, r.object_type, r.object_id);
+	after = snapshot(dom, r.object_type, r.object_id, &failed);
+	if (failed) {
+		json_object_put(before);
+		return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
+	}
 	if (a->note != NULL) {
 		if (after == NULL)
 			after = json_object_new_object();

@@ -152,7 +152,10 @@ punch_adjust(struct lc_dom *dom, struct lc_card *c,
 			if ((rc = lc_db_reward_pending_of(dom->db, "", c->id,
 			    &rw)) == -1)
 				return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
-			if (rc == 0 || lc_db_reward_withdraw(dom->db, rw.id) != 1) {
+			if (rc == 1 && (rc = lc_db_reward_withdraw(dom->db,
+			    rw.id)) == -1)
+				return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
+			if (rc != 1) {
 				lc_log("card %s: pending rewards not as counted",
 				    c->id);
 				return lc_dom_fail(dom, LC_E_INTERNAL, NULL, NULL);

@@ -497,10 +497,13 @@ lc_guard_reserve(struct lc_dom *dom, const char *key,
 	}
 }
 
+/* failed: 1 a wrong guess, 0 a right one, -1 no verdict (the check never
+ * ran, or its write failed): the reservation goes, nothing is learnt. */
 int
 lc_guard_settle(struct lc_dom *dom, const struct lc_guard *g, int failed)
 {
-	int rc = lc_db_attempt_settle(dom->db, g->attempt, failed, dom->now_ms);
+	int rc = lc_db_attempt_settle(dom->db, g->attempt, failed > 0,
+	    dom->now_ms);
 
 	if (rc == -1)
 		return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
@@ -649,7 +652,7 @@ lc_login(struct lc_dom *dom, const char *email, const char *password,
 	/* A disabled user is an unknown one; either costs a full check. */
 	if ((rc = lc_db_user_by_email(dom->db, email, &l.user)) == -1) {
 		lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
-		lc_guard_abandon(dom, &l.g, 0);
+		lc_guard_abandon(dom, &l.g, -1);
 		return -1;
 	}
 	l.found = rc == 1 && !l.user.disabled;
@@ -669,7 +672,9 @@ lc_login(struct lc_dom *dom, const char *email, const char *password,
 	dom->now_ms = lc_now_ms();
 	if (lc_write(dom, &w, NULL) == -1) {
 		lc_profile_free(&r->profile);
-		lc_guard_abandon(dom, &l.g, !l.ok);
+		/* A wrong password counts whatever became of the write;
+		 * a right one not logged in clears and knows nothing. */
+		lc_guard_abandon(dom, &l.g, l.ok ? -1 : 1);
 		return -1;
 	}
 	if (!l.ok)

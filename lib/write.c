@@ -81,8 +81,10 @@ lc_write(struct lc_dom *dom, const struct lc_write *w, json_object **answer)
 		return 1;
 	}
 	/* The object as it was, for an owner's change of a known one. */
-	if (strcmp(w->action, LC_AUDIT_NONE) != 0)
-		before = lc_audit_snapshot(dom, w->object_type, w->object_id);
+	if (strcmp(w->action, LC_AUDIT_NONE) != 0 &&
+	    (before = lc_audit_snapshot(dom, w->object_type,
+	    w->object_id)) == NULL && dom->err.code != LC_OK)
+		goto fail;
 	if (w->rule(dom, w->arg) == -1)
 		goto fail;
 	if (w->answer != NULL && (a = w->answer(w->arg)) == NULL) {
