@@ -170,7 +170,7 @@ lc_h_admin_audit(struct lc_ctx *ctx)
 		    lc_fail(ctx, LC_E_DATABASE, NULL, NULL) : 0;
 	}
 	if (lc_db_audit_count(ctx->dom.db, &q, &total) == -1)
-		return lc_fail(ctx, LC_E_DATABASE, NULL, NULL);
+		return -1;
 	q.limit = size;
 	q.offset = (page - 1) * size;
 	a = json_object_new_array();

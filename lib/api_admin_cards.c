@@ -178,7 +178,7 @@ list(struct lc_ctx *ctx)
 	if (lc_expiry_merchant(&ctx->dom) == -1)
 		return -1;
 	if (lc_db_cards_count(ctx->dom.db, &cq, &total) == -1)
-		return lc_fail(ctx, LC_E_DATABASE, NULL, NULL);
+		return -1;
 	a = json_object_new_array();
 	if (cq.offset < total && lc_db_cards(ctx->dom.db, &cq, list_one, a) != 0) {
 		json_object_put(a);

@@ -324,7 +324,7 @@ transactions(struct lc_ctx *ctx)
 		return 0;
 	}
 	if (lc_db_txns_count(ctx->dom.db, mid, p.from_ms, p.to_ms, &total) == -1)
-		return lc_fail(ctx, LC_E_DATABASE, NULL, NULL);
+		return -1;
 	a = json_object_new_array();
 	if ((page - 1) * size < total && lc_db_txns(ctx->dom.db, mid, p.from_ms,
 	    p.to_ms, size, (page - 1) * size, txn_add, a) != 0) {

@@ -102,7 +102,7 @@ lc_h_admin_settings(struct lc_ctx *ctx)
 		/* Settings are the installation's: on one serving several
 		 * shops, one owner must not change them for all. */
 		if (lc_db_merchant_count(ctx->dom.db, &shops) == -1)
-			return lc_fail(ctx, LC_E_DATABASE, NULL, NULL);
+			return -1;
 		if (shops > 1)
 			return lc_fail(ctx, LC_E_FORBIDDEN, NULL, "This "
 			    "installation serves several shops: its settings "

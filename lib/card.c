@@ -112,7 +112,7 @@ lc_card_get(struct lc_dom *dom, enum lc_cardkey key, const char *value,
 		return 0;
 	if ((rc = lc_db_card_get(dom->db, key, dom->caller.merchant_id, value,
 	    c)) == -1)
-		return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
+		return -1;
 	if (rc == 0)
 		return 0;
 	if ((c->ops = lc_cardtype(c->program.type)) == NULL) {
@@ -175,7 +175,7 @@ int
 lc_card_save(struct lc_dom *dom, const struct lc_card *c)
 {
 	if (lc_db_card_save(dom->db, c) == -1)
-		return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
+		return -1;
 	return 0;
 }
 
@@ -245,7 +245,7 @@ int
 lc_txn_add(struct lc_dom *dom, const struct lc_txn *t)
 {
 	if (lc_db_txn_add(dom->db, t) == -1)
-		return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
+		return -1;
 	/* The audit row of a write on a card names the card, where and
 	 * from which till, and the transaction its key points at. */
 	if (dom->audit.object_type != NULL &&

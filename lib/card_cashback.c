@@ -50,7 +50,7 @@ cashback_void(struct lc_dom *dom, struct lc_card *c,
 
 	if (earned > 0) {
 		if ((rc = lc_db_earning_get(dom->db, o->id, &e)) == -1)
-			return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
+			return -1;
 		if (rc == 1 && e.remaining > 0) {
 			if (lc_db_earning_use(dom->db, o->id, e.remaining) != 1)
 				return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
@@ -88,7 +88,7 @@ cashback_adjust(struct lc_dom *dom, struct lc_card *c,
 		if (lc_txn_add(dom, t) == -1)
 			return -1;
 		if (lc_db_earning_add(dom->db, t->id, c->id, x, dom->now_ms) == -1)
-			return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
+			return -1;
 		return 0;
 	}
 	if (-x > c->cashback_balance)
@@ -101,7 +101,7 @@ cashback_adjust(struct lc_dom *dom, struct lc_card *c,
 	/* Taken as a redemption takes it, recorded the same way. */
 	for (left = -x; left > 0; left -= use) {
 		if ((rc = lc_db_earning_oldest(dom->db, c->id, &e)) == -1)
-			return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
+			return -1;
 		if (rc == 0) {
 			lc_log("cashback ledger of card %s is short", c->id);
 			return lc_dom_fail(dom, LC_E_INTERNAL, NULL, NULL);

@@ -137,7 +137,7 @@ lc_card_code_take(struct lc_dom *dom, const struct lc_card *card,
 		/* In the write's transaction: a claim refused after this
 		 * (nothing pending, a low balance) gives the code back. */
 		if ((rc = lc_db_card_code_use(dom->db, card->id, s)) == -1)
-			return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
+			return -1;
 		if (rc == 1)
 			return 0;
 		used = 1;

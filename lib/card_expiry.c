@@ -43,7 +43,7 @@ lc_expiry_sweep(struct lc_dom *dom, struct lc_card *c)
 	for (n = 0;; n++) {
 		if ((rc = lc_db_earning_due(dom->db, c->id, dom->now_ms,
 		    &e)) == -1)
-			return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
+			return -1;
 		if (rc == 0)
 			break;
 		if (e.remaining > c->cashback_balance) {
@@ -78,7 +78,7 @@ next(struct lc_dom *dom, struct lc_card *c)
 	 * before the expiry beside a next expiry of after it. */
 	if ((rc = lc_db_expiry_next(dom->db, c->id, &c->next_expiry_at,
 	    &c->next_expiry_amount, &c->cashback_balance)) == -1)
-		return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
+		return -1;
 	if (rc == 0)
 		c->next_expiry_at = c->next_expiry_amount = 0;
 	return rc == 1 && c->next_expiry_at <= dom->now_ms;
@@ -96,7 +96,7 @@ sweep_rule(struct lc_dom *dom, void *arg)
 	memcpy(merchant, c->merchant_id, sizeof(merchant));
 	memcpy(id, c->id, sizeof(id));
 	if ((rc = lc_db_card_get(dom->db, LC_CARDKEY_ID, merchant, id, c)) == -1)
-		return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
+		return -1;
 	if (rc == 0)
 		return lc_dom_fail(dom, LC_E_CARD_NOT_FOUND, NULL, NULL);
 	before = c->cashback_balance;
@@ -155,7 +155,7 @@ lc_expiry_merchant(struct lc_dom *dom)
 	for (n = 0; n < SWEEP_MAX; n++) {
 		if ((rc = lc_db_expiry_due_card(dom->db,
 		    dom->caller.merchant_id, dom->now_ms, id)) == -1)
-			return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
+			return -1;
 		if (rc == 0)
 			break;
 		if (sweep_write(dom, dom->caller.merchant_id, id, &c) == -1)

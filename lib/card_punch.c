@@ -23,7 +23,7 @@ cooldown(struct lc_dom *dom, const struct lc_card *c, int64_t at)
 		return 0;
 	if ((rc = lc_db_punch_near(dom->db, c->id, at - cd, at + cd,
 	    &other)) == -1)
-		return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
+		return -1;
 	if (rc == 0)
 		return 0;
 	dom->err.retry_after = (long)((other + cd - at + 999) / 1000);
@@ -74,7 +74,7 @@ punch_purchase(struct lc_dom *dom, struct lc_card *c,
 		if (i > 0 && lc_uuid(rw.id) == -1)
 			return lc_dom_fail(dom, LC_E_INTERNAL, NULL, NULL);
 		if (lc_db_reward_add(dom->db, &rw) == -1)
-			return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
+			return -1;
 	}
 	if (lc_card_save(dom, c) == -1)
 		return -1;
@@ -105,7 +105,7 @@ punch_void(struct lc_dom *dom, struct lc_card *c,
 	while (cur < n) {
 		if ((rc = lc_db_reward_pending_of(dom->db, o->id, c->id,
 		    &rw)) == -1)
-			return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
+			return -1;
 		if (rc == 0)
 			break;
 		if (lc_db_reward_withdraw(dom->db, rw.id) != 1)
@@ -151,7 +151,7 @@ punch_adjust(struct lc_dom *dom, struct lc_card *c,
 		while (c->current_punches < -n) {
 			if ((rc = lc_db_reward_pending_of(dom->db, "", c->id,
 			    &rw)) == -1)
-				return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
+				return -1;
 			if (rc == 1 && (rc = lc_db_reward_withdraw(dom->db,
 			    rw.id)) == -1)
 				return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);

@@ -99,7 +99,7 @@ lc_card_redraw_shared(struct lc_dom *dom, const char *token, struct lc_card *c)
 	if (!lc_share_token_ok(token))
 		token = NO_TOKEN;
 	if ((rc = lc_db_card_by_share(dom->db, token, c)) == -1)
-		return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
+		return -1;
 	if (rc == 0)
 		return lc_dom_fail(dom, LC_E_NOT_FOUND, NULL, "No such card.");
 	/* No one is logged in: the holder of the link asked, which the

@@ -52,7 +52,7 @@ lc_adjust(struct lc_dom *dom, const struct lc_adjust *q,
 	if (loc == NULL) {
 		if ((rc = lc_db_locations(dom->db, dom->caller.merchant_id,
 		    first_location, r->location_id)) == -1)
-			return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
+			return -1;
 		if (rc == 0)
 			return lc_dom_fail(dom, LC_E_VALIDATION, "location_id",
 			    "The shop has no location to record this at.");

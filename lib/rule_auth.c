@@ -211,7 +211,7 @@ token_issue(struct lc_dom *dom, const char *kind, const char *user_id,
 		return lc_dom_fail(dom, LC_E_INTERNAL, NULL, NULL);
 	if (lc_db_token_add(dom->db, dg, kind, user_id, family,
 	    dom->now_ms + ttl * 1000, dom->now_ms) == -1)
-		return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
+		return -1;
 	return 0;
 }
 
@@ -259,7 +259,7 @@ lc_profile_get(struct lc_dom *dom, const char *user_id, struct lc_profile *p)
 
 	memset(p, 0, sizeof(*p));
 	if ((rc = lc_db_user_get(dom->db, user_id, &p->user)) == -1)
-		return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
+		return -1;
 	if (rc == 0)
 		return lc_dom_fail(dom, LC_E_UNAUTHORIZED, NULL, NULL);
 	if (!p->user.is_owner) {
@@ -399,7 +399,7 @@ guard_decide(struct lc_dom *dom, struct guard_reserve *gr)
 	if (g->kind == LC_GUARD_ACCOUNT) {
 		if ((rc = lc_db_known(dom->db, g->key, g->addr, dom->now_ms -
 		    lc_setting(dom->db, LC_SET_REFRESH_TTL) * 1000)) == -1)
-			return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
+			return -1;
 		g->shared = !rc;
 	}
 	memset(&all, 0, sizeof(all));
@@ -516,7 +516,7 @@ lc_guard_settle(struct lc_dom *dom, const struct lc_guard *g, int failed)
 	 * died; others' stay. */
 	if (lc_db_attempts_clear(dom->db, g->key, g->addr,
 	    dom->now_ms - LC_LOGIN_STALE_MS) == -1)
-		return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
+		return -1;
 	/* The address is known to the account from now on, for the
 	 * refresh token's lifetime. */
 	if (g->kind == LC_GUARD_ACCOUNT && (lc_db_known_add(dom->db, g->key,
@@ -602,7 +602,7 @@ login_settle(struct lc_dom *dom, void *arg)
 		return lc_guard_settle(dom, &l->g, 1);
 	}
 	if ((rc = lc_db_user_get(dom->db, l->user.id, &now)) == -1)
-		return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
+		return -1;
 	if (rc == 0 || now.disabled ||
 	    strcmp(now.password_hash, l->user.password_hash) != 0) {
 		/* Changed while we checked: the checked password is no
@@ -622,7 +622,7 @@ login_settle(struct lc_dom *dom, void *arg)
 	audit_user(dom, &now);
 	lc_audit_object(dom, l->family);
 	if (lc_db_tokens_prune(dom->db, dom->now_ms) == -1)
-		return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
+		return -1;
 	if (token_pair(dom, now.id, l->family, &l->r->tokens) == -1)
 		return -1;
 	return lc_profile_get(dom, now.id, &l->r->profile);
@@ -699,7 +699,7 @@ refresh_rule(struct lc_dom *dom, void *arg)
 	int rc;
 
 	if ((rc = lc_db_token_get(dom->db, rf->dg, &tok)) == -1)
-		return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
+		return -1;
 	if (rc == 0 || strcmp(tok.kind, "refresh") != 0 || tok.revoked ||
 	    tok.expires_at <= dom->now_ms)
 		return lc_dom_fail(dom, LC_E_UNAUTHORIZED, NULL,
@@ -713,7 +713,7 @@ refresh_rule(struct lc_dom *dom, void *arg)
 		 * Revoke everything descended from that login, and commit
 		 * that before refusing. */
 		if (lc_db_tokens_revoke_family(dom->db, tok.family) == -1)
-			return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
+			return -1;
 		lc_log("refresh token reuse: revoked login family %s",
 		    tok.family);
 		dom->audit.action = "auth.refresh_reuse";
@@ -734,7 +734,7 @@ refresh_rule(struct lc_dom *dom, void *arg)
 	 * only ever refresh keeps none past the refresh token's life. */
 	if (lc_db_known_prune(dom->db, dom->now_ms -
 	    lc_setting(dom->db, LC_SET_REFRESH_TTL) * 1000) == -1)
-		return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
+		return -1;
 	return token_pair(dom, tok.user_id, tok.family, rf->t);
 }
 
@@ -784,7 +784,7 @@ logout_rule(struct lc_dom *dom, void *arg)
 
 	for (i = 0; i < lo->n; i++) {
 		if ((rc = lc_db_token_get(dom->db, lo->dg[i], &tok)) == -1)
-			return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
+			return -1;
 		/* An access token names its login after it expired too: the
 		 * login's refresh token may well live on. */
 		if (rc == 0 || strcmp(tok.kind, lo->kind[i]) != 0 ||
@@ -802,7 +802,7 @@ logout_rule(struct lc_dom *dom, void *arg)
 		}
 		memcpy(family, tok.family, sizeof(family));
 		if (lc_db_tokens_revoke_family(dom->db, tok.family) == -1)
-			return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
+			return -1;
 		lc_audit_who(dom, tok.is_owner ? "owner" : "system_user",
 		    tok.user_id, tok.merchant_id);
 		lc_audit_where(dom, tok.location_id[0] ? tok.location_id :
@@ -858,7 +858,7 @@ lc_auth_token(struct lc_dom *dom, const char *token)
 	if (bearer_digest(token, dg) == -1)
 		return lc_dom_fail(dom, LC_E_INTERNAL, NULL, NULL);
 	if ((rc = lc_db_token_get(dom->db, dg, &t)) == -1)
-		return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
+		return -1;
 	if (rc == 0 || strcmp(t.kind, "access") != 0 || t.revoked ||
 	    t.expires_at <= dom->now_ms)
 		return lc_dom_fail(dom, LC_E_UNAUTHORIZED, NULL,
@@ -891,12 +891,12 @@ lc_auth_scope(struct lc_dom *dom, const char *location_id,
 		return 0;
 	}
 	if ((rc = lc_db_location_get(dom->db, location_id, &l)) == -1)
-		return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
+		return -1;
 	if (rc == 0 || strcmp(l.merchant_id, c->merchant_id) != 0)
 		return lc_dom_fail(dom, LC_E_FORBIDDEN, "location_id",
 		    "This location is not one of your merchant's.");
 	if ((rc = lc_db_user_get(dom->db, staff_user_id, &u)) == -1)
-		return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
+		return -1;
 	if (rc == 0 || strcmp(u.merchant_id, c->merchant_id) != 0)
 		return lc_dom_fail(dom, LC_E_FORBIDDEN, "staff_user_id",
 		    "This user is not one of your merchant's.");

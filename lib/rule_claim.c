@@ -17,7 +17,7 @@ lc_claim(struct lc_dom *dom, const struct lc_claim *c, struct lc_claim_result *r
 	    lc_card_code_take(dom, &card, c->card_code) == -1)
 		return -1;
 	if ((rc = lc_db_reward_oldest(dom->db, card.id, &r->reward)) == -1)
-		return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
+		return -1;
 	if (rc == 0)
 		return lc_dom_fail(dom, LC_E_NO_PENDING_REWARDS, NULL, NULL);
 	if (lc_txn_new(dom, &t, &card, c->location_id, c->staff_user_id,

@@ -38,7 +38,7 @@ consume(struct lc_dom *dom, const char *card_id, const char *txn_id,
 
 	while (amount > 0) {
 		if ((rc = lc_db_earning_oldest(dom->db, card_id, &e)) == -1)
-			return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
+			return -1;
 		if (rc == 0) {
 			/* The balance said there was enough: the ledger
 			 * disagrees, so refuse rather than guess. */

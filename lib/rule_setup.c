@@ -233,7 +233,7 @@ nonce_rule(struct lc_dom *dom, void *arg)
 
 	if ((rc = lc_db_setting_get(dom->db, NONCE_SETTING, nonce,
 	    NONCE_LEN + 1)) == -1)
-		return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
+		return -1;
 	if (rc == 1 && strlen(nonce) == NONCE_LEN)
 		return 0;
 	if (draw_b32(nonce, NONCE_LEN) == -1)
@@ -320,7 +320,7 @@ lc_setup_needed(struct lc_dom *dom, const char *db_path, int make_code)
 	int rc;
 
 	if ((rc = lc_db_owner_exists(dom->db)) == -1)
-		return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
+		return -1;
 	if (rc == 1)
 		return 0;
 	/* Made by loyalty-admin setup-code, which the page names. */
@@ -357,7 +357,7 @@ code_keep_rule(struct lc_dom *dom, void *arg)
 	int rc;
 
 	if ((rc = lc_db_owner_exists(dom->db)) == -1)
-		return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
+		return -1;
 	if (rc == 1)
 		return lc_dom_fail(dom, LC_E_NOT_FOUND, NULL, "This shop is set "
 		    "up already: its owner signs in to the back office.");
@@ -415,7 +415,7 @@ setup_rule(struct lc_dom *dom, void *arg)
 	 * the owner and the other finds one (and the deleted code file
 	 * then makes no wrong guess of it). */
 	if ((rc = lc_db_owner_exists(dom->db)) == -1)
-		return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
+		return -1;
 	/* Only a setup that makes the shop is the shop's to see: a wrong
 	 * code or a lost race has no shop to show it to. */
 	if (rc == 1 || !su->right)
@@ -488,7 +488,7 @@ lc_setup(struct lc_dom *dom, const char *db_path, const struct lc_setup *in,
 	su.r = r;
 	su.in_db = code_in_db(db_path);
 	if ((rc = lc_db_owner_exists(dom->db)) == -1)
-		return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
+		return -1;
 	if (rc == 1 || lc_setup_file(db_path, file, sizeof(file)) == -1)
 		return lc_dom_fail(dom, LC_E_NOT_FOUND, NULL, NULL);
 	su.by_proof = in->proof != NULL && *in->proof != '\0';

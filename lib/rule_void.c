@@ -84,7 +84,7 @@ claim_undo(struct lc_dom *dom, struct lc_card *c,
 	/* The reward stayed claimed when its purchase was voided: undoing
 	 * the claim now would bring back a reward nothing earned. */
 	if ((rc = lc_db_reward_earning_voided(dom->db, o->reward_id)) == -1)
-		return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
+		return -1;
 	if (rc == 1)
 		return lc_dom_fail(dom, LC_E_NOT_VOIDABLE, "transaction_id",
 		    "The purchase that earned this reward was voided: the "
@@ -108,7 +108,7 @@ redeem_undo(struct lc_dom *dom, struct lc_card *c,
 	int ret = -1;
 
 	if (lc_db_entries(dom->db, o->id, &es, &n) == -1)
-		return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
+		return -1;
 	for (i = 0; i < n; i++) {
 		if (es[i].voided) {
 			r->cashback_not_returned += es[i].amount;
@@ -169,7 +169,7 @@ lc_void(struct lc_dom *dom, const struct lc_void *q, struct lc_void_result *r)
 	memset(r, 0, sizeof(*r));
 	if ((rc = lc_db_txn_get(dom->db, dom->caller.merchant_id, q->txn_id,
 	    &o)) == -1)
-		return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
+		return -1;
 	if (rc == 0)
 		return lc_dom_fail(dom, LC_E_NOT_FOUND, "transaction_id",
 		    "No such transaction.");

@@ -182,6 +182,6 @@ lc_setting_set(struct lc_dom *dom, const char *key, const char *value)
 		    "of %lld", key, (long long)lc_settings[s].min,
 		    (long long)lc_settings[s].max, (long long)lc_settings[s].step);
 	if (lc_db_setting_set(dom->db, key, value) == -1)
-		return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
+		return -1;
 	return 0;
 }

@@ -111,7 +111,7 @@ lc_shop_merchant_add(struct lc_dom *dom, const char *name,
 	    new_id(dom, id) == -1)
 		return -1;
 	if (lc_db_merchant_add(dom->db, id, name, dom->now_ms) == -1)
-		return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
+		return -1;
 	return 0;
 }
 
@@ -128,7 +128,7 @@ lc_shop_location_add(struct lc_dom *dom, const char *merchant_id,
 	snprintf(l.merchant_id, sizeof(l.merchant_id), "%s", merchant_id);
 	snprintf(l.name, sizeof(l.name), "%s", name);
 	if (lc_db_location_add(dom->db, &l, dom->now_ms) == -1)
-		return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
+		return -1;
 	memcpy(id, l.id, LC_ID_LEN + 1);
 	return 0;
 }
@@ -155,7 +155,7 @@ lc_shop_user_add(struct lc_dom *dom, const struct lc_user *in,
 		    "a system_user needs a location");
 	if (u.location_id[0] != '\0') {
 		if ((rc = lc_db_location_get(dom->db, u.location_id, &l)) == -1)
-			return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
+			return -1;
 		if (rc == 0 || strcmp(l.merchant_id, u.merchant_id) != 0)
 			return not_found(dom, "location_id", "location");
 	}
@@ -265,7 +265,7 @@ lc_shop_program_add(struct lc_dom *dom, struct lc_program *p,
 	if (new_id(dom, p->id) == -1)
 		return -1;
 	if (lc_db_program_add(dom->db, p, dom->now_ms) == -1)
-		return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
+		return -1;
 	memcpy(id, p->id, LC_ID_LEN + 1);
 	return 0;
 }
@@ -463,7 +463,7 @@ lc_shop_program_update(struct lc_dom *dom, const char *id,
 	} else
 		p->ntiers = 0;	/* kept as they are */
 	if (lc_db_program_update(dom->db, p) == -1)
-		return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
+		return -1;
 	return lc_shop_program(dom, id, p);
 }
 
