@@ -121,8 +121,10 @@ sync_item(const struct lc_dom *base, json_object *item, int64_t start,
 	/* The time the purchase happened, never later than now. */
 	if (p.client_ts != NULL && p.client_ms < dom.now_ms)
 		p.at_ms = p.client_ms;
-	if ((rc = lc_purchase_write(&dom, &p, 1, &answer)) == -1)
+	if ((rc = lc_purchase_write(&dom, &p, 1, &answer)) == -1) {
+		(void)lc_dom_settle(&dom);
 		return (*why = dom.err, lc_fmt_sync_error(why));
+	}
 	r = lc_fmt_sync_ok(answer, rc == 1);
 	json_object_put(answer);
 	*ok = 1;

@@ -92,7 +92,31 @@ test_switch(struct lc_db *db)
 	return db;
 }
 
-/* A failure of rc -1 is remembered until the next begin. */
+/* Test builds only: 1 when this run (a statement, a begin or a commit)
+ * is the Nth of LC_TEST_DB_FAIL=N, and is to fail as a database error
+ * would. */
+static int
+fail_now(struct lc_db *db, const char *what)
+{
+#ifdef LC_TEST_CLOCK
+	struct lc_db_head *h = HEAD(db);
+
+	if (h->fail_at > 0 && ++h->runs == h->fail_at) {
+		lc_log("%s: failed on purpose (LC_TEST_DB_FAIL=%ld)", what,
+		    h->fail_at);
+		h->failed = 1;
+		return 1;
+	}
+#else
+	(void)db;
+	(void)what;
+#endif
+	return 0;
+}
+
+/* A failure of rc -1 is remembered until the request ends (lc_db_idle):
+ * a rule may have let an earlier one pass (a setting's default), but an
+ * unexplained -1 after it is storage's. */
 static int
 noted(struct lc_db *db, int rc)
 {
@@ -251,7 +275,8 @@ lc_db_version(struct lc_db *db)
 int
 lc_db_begin(struct lc_db *db, int write)
 {
-	HEAD(db)->failed = 0;
+	if (fail_now(db, "begin"))
+		return -1;
 	return noted(db, BK(db)->begin(db, write));
 }
 
@@ -265,6 +290,10 @@ lc_db_idle(struct lc_db *db)
 int
 lc_db_commit(struct lc_db *db)
 {
+	/* A commit failed by the test switch is rolled back, as one that
+	 * failed would be by the write path. */
+	if (fail_now(db, "commit"))
+		return -1;
 	return noted(db, BK(db)->commit(db));
 }
 
@@ -304,14 +333,8 @@ lc_st_run(struct lc_row *r, struct lc_db *db, int slot, const char *sql,
 	va_list ap;
 	int rc;
 
-#ifdef LC_TEST_CLOCK
-	if (HEAD(db)->fail_at > 0 && ++HEAD(db)->runs == HEAD(db)->fail_at) {
-		lc_log("statement %d: failed on purpose (LC_TEST_DB_FAIL=%ld)",
-		    slot, HEAD(db)->fail_at);
-		HEAD(db)->failed = 1;
+	if (fail_now(db, "statement"))
 		return NULL;
-	}
-#endif
 	r->bk = BK(db);
 	r->db = db;
 	r->st = NULL;

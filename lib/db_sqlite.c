@@ -1,7 +1,9 @@
 /*
- * Storage on SQLite: the connection, migrations, the statement table, and
- * every function of lc_store.h. This is the only file of the library that
- * steps a statement or reads a column; everything above it sees structs.
+ * Storage on SQLite: the connection, migrations, its own few statements
+ * (transactions, the migrations' record), and the statement runner and
+ * column reader of lc_backend.h over which the topic files (db_people.c,
+ * db_cards.c, db_lists.c) write every function of lc_store.h once. With
+ * db_pg.c, the only file that steps a statement or reads a column.
  */
 #include <sys/stat.h>
 

@@ -135,8 +135,8 @@ struct lc_bk {
 /* The head every backend's connection struct begins with. */
 struct lc_db_head {
 	const struct lc_bk *bk;
-	/* A run, a step, a begin or a commit failed since the last begin
-	 * (db.c): lc_db_failed. */
+	/* A run, a step, a begin or a commit failed since the request
+	 * began (db.c): lc_db_failed. */
 	int failed;
 	/* Test builds: the runs so far, and LC_TEST_DB_FAIL's N (0 none). */
 	long runs, fail_at;

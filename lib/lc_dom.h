@@ -81,7 +81,7 @@ struct lc_dom {
 };
 #define lc_dom_fail(d, ...) lc_error_set(&(d)->err, __VA_ARGS__)
 /* After a rule returned -1: dom->err as the rule set it, else
- * DATABASE_ERROR when storage failed since the transaction began
+ * DATABASE_ERROR when storage failed since the request began
  * (lc_db_failed), else INTERNAL_ERROR. Returns -1. So a rule passes a
  * storage call's -1 on as it is: the write path, lc_read and the server
  * report it (write.c). */

@@ -1,8 +1,10 @@
 /*
  * The storage interface: every read and write of the service's data, as
- * typed structs. Two backends implement it: SQLite (db_sqlite.c) and,
- * when built with it, PostgreSQL (db_pg*.c); the database's name chooses
- * one when it opens (db.c).
+ * typed structs. Its functions are written once, in the topic files
+ * db_people.c, db_cards.c and db_lists.c, over the runner and column
+ * reader (lc_backend.h) of two backends: SQLite (db_sqlite.c) and, when
+ * built with it, PostgreSQL (db_pg.c); the database's name chooses one
+ * when it opens (db.c).
  *
  * Conventions: a getter returns 1 found (struct filled), 0 not found, -1
  * on a storage failure (logged); a count or sum, always there, returns 0
@@ -77,7 +79,8 @@ int lc_db_begin(struct lc_db *, int write);	/* 0 or -1 */
  * logged), so no process holds the write lock between requests. 1 when
  * that was a write's (what it wrote is gone), else 0. */
 int lc_db_idle(struct lc_db *);
-/* 1 when a statement, a begin or a commit failed since the last begin:
+/* 1 when a statement, a begin or a commit failed since the request
+ * began (the last lc_db_idle):
  * a rule that fails after storage did needs to say nothing more; the
  * write path and the server answer DATABASE_ERROR for it. */
 int lc_db_failed(struct lc_db *);

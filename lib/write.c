@@ -60,7 +60,7 @@ lc_write(struct lc_dom *dom, const struct lc_write *w, json_object **answer)
 	}
 	dom->audit.object_type = w->object_type;
 	if (lc_db_begin(dom->db, dom->later ? LC_DB_WRITE_LATER : 1) == -1)
-		return -1;
+		return lc_dom_settle(dom);
 	if (w->key != NULL && (rc = replay(dom, w, &a)) != 0) {
 		if (rc == -1) {
 			lc_db_rollback(dom->db);
@@ -123,7 +123,7 @@ int
 lc_read_begin(struct lc_dom *dom)
 {
 	if (lc_db_begin(dom->db, 0) == -1)
-		return -1;
+		return lc_dom_settle(dom);
 	return 0;
 }
 
@@ -133,7 +133,7 @@ lc_read(struct lc_dom *dom, int (*fn)(struct lc_dom *, void *), void *arg)
 	int rc;
 
 	if (lc_db_begin(dom->db, 0) == -1)
-		return -1;
+		return lc_dom_settle(dom);
 	rc = fn(dom, arg);
 	if (rc == -1)
 		(void)lc_dom_settle(dom);

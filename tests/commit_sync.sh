@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # A write's answer is written only once its commit is durable. The write
 # path syncs the log (the database's -wal file) itself after COMMIT, out
-# of the write lock (lib/db_sqlite.c, lc_db_commit); this watches, with
+# of the write lock (lib/db_sqlite.c, sq_commit); this watches, with
 # strace, the system calls of the record responder run as plain CGI, and
 # checks their order for a purchase, its replay under the same key, and
 # a sync batch's items:

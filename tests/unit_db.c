@@ -1,5 +1,5 @@
 /*
- * Unit tests of the SQLite storage (lib/db_sqlite.c) and the settings
+ * Unit tests of the SQLite storage (lib/db.c, db_sqlite.c and the topic files db_people.c, db_cards.c, db_lists.c) and the settings
  * (lib/settings.c) on databases in a temporary folder, plus password
  * hashing (lib/rule_auth.c).
  * One behaviour per test point, named after the case.

@@ -1,5 +1,5 @@
 /*
- * Unit tests of lib/lc_util.c: ids, time, base64, exact decimals.
+ * Unit tests of lib/util.c: ids, time, base64, exact decimals.
  * One behaviour per test point, named after the case.
  */
 #include <stdint.h>
