@@ -34,27 +34,24 @@ cooldown(struct lc_dom *dom, const struct lc_card *c, int64_t at)
 	    (long long)c->program.cooldown_seconds);
 }
 
+/*
+ * Adds n (> 0) punches to card c at time at by transaction t, not yet
+ * stored: punches beyond the requirement carry over into rewards; t is
+ * stored (its reward_id the first reward's), then each reward earned,
+ * after it, as the rewards' report trigger reads it. *earned and *first
+ * (the first reward) for the answer. 0, or -1 with dom->err.
+ */
 static int
-punch_purchase(struct lc_dom *dom, struct lc_card *c,
-    const struct lc_purchase *p, struct lc_txn *t,
-    struct lc_purchase_result *r)
+punches_add(struct lc_dom *dom, struct lc_card *c, int64_t n, int64_t at,
+    struct lc_txn *t, int64_t *earned, struct lc_reward *first)
 {
 	struct lc_reward rw;
-	int64_t total, earned, i;
+	int64_t total = c->current_punches + n, i;
 
-	if (c->program.max_punches > 0 && p->punch_count > c->program.max_punches)
-		return lc_dom_fail(dom, LC_E_VALIDATION, "punch_count",
-		    "This card takes at most %lld punches a purchase.",
-		    (long long)c->program.max_punches);
-	if (cooldown(dom, c, p->at_ms) == -1)
-		return -1;
-	/* Carry-over: punches beyond the requirement start the next card. */
-	total = c->current_punches + p->punch_count;
-	earned = total / c->program.punch_requirement;
+	*earned = total / c->program.punch_requirement;
 	c->current_punches = total % c->program.punch_requirement;
-	c->pending_rewards += earned;
-	c->lifetime_punches += p->punch_count;
-
+	c->pending_rewards += *earned;
+	c->lifetime_punches += n;
 	memset(&rw, 0, sizeof(rw));
 	memcpy(rw.card_id, c->id, sizeof(rw.card_id));
 	memcpy(rw.earned_txn_id, t->id, sizeof(rw.earned_txn_id));
@@ -62,20 +59,39 @@ punch_purchase(struct lc_dom *dom, struct lc_card *c,
 	memcpy(rw.description, c->program.reward_description,
 	    sizeof(rw.description));
 	rw.amount = c->program.reward_amount;
-	rw.earned_at = p->at_ms;
-	if (earned > 0 && lc_uuid(rw.id) == -1)
+	rw.earned_at = at;
+	if (*earned > 0 && lc_uuid(rw.id) == -1)
 		return lc_dom_fail(dom, LC_E_INTERNAL, NULL, NULL);
-	t->punches_added = p->punch_count;
-	t->reward_id = earned > 0 ? rw.id : NULL;
+	t->reward_id = *earned > 0 ? rw.id : NULL;
 	if (lc_txn_add(dom, t) == -1)
 		return -1;
-	r->reward = rw;
-	for (i = 0; i < earned; i++) {
+	*first = rw;
+	for (i = 0; i < *earned; i++) {
 		if (i > 0 && lc_uuid(rw.id) == -1)
 			return lc_dom_fail(dom, LC_E_INTERNAL, NULL, NULL);
 		if (lc_db_reward_add(dom->db, &rw) == -1)
 			return -1;
 	}
+	return 0;
+}
+
+static int
+punch_purchase(struct lc_dom *dom, struct lc_card *c,
+    const struct lc_purchase *p, struct lc_txn *t,
+    struct lc_purchase_result *r)
+{
+	int64_t earned;
+
+	if (c->program.max_punches > 0 && p->punch_count > c->program.max_punches)
+		return lc_dom_fail(dom, LC_E_VALIDATION, "punch_count",
+		    "This card takes at most %lld punches a purchase.",
+		    (long long)c->program.max_punches);
+	if (cooldown(dom, c, p->at_ms) == -1)
+		return -1;
+	t->punches_added = p->punch_count;
+	if (punches_add(dom, c, p->punch_count, p->at_ms, t, &earned,
+	    &r->reward) == -1)
+		return -1;
 	if (lc_card_save(dom, c) == -1)
 		return -1;
 	r->punches_added = p->punch_count;
@@ -129,7 +145,7 @@ punch_adjust(struct lc_dom *dom, struct lc_card *c,
 {
 	int64_t n = q->punches;
 	struct lc_reward rw;
-	int64_t total, earned, i, req = c->program.punch_requirement;
+	int64_t earned, req = c->program.punch_requirement;
 	int rc;
 
 	t->punches_added = n;
@@ -169,29 +185,8 @@ punch_adjust(struct lc_dom *dom, struct lc_card *c,
 		    c->lifetime_punches + n : 0;
 		return lc_txn_add(dom, t);
 	}
-	total = c->current_punches + n;
-	earned = total / c->program.punch_requirement;
-	c->current_punches = total % c->program.punch_requirement;
-	c->pending_rewards += earned;
-	c->lifetime_punches += n;
-	memset(&rw, 0, sizeof(rw));
-	memcpy(rw.card_id, c->id, sizeof(rw.card_id));
-	memcpy(rw.earned_txn_id, t->id, sizeof(rw.earned_txn_id));
-	memcpy(rw.title, c->program.reward_title, sizeof(rw.title));
-	memcpy(rw.description, c->program.reward_description,
-	    sizeof(rw.description));
-	rw.amount = c->program.reward_amount;
-	rw.earned_at = dom->now_ms;
-	if (earned > 0 && lc_uuid(rw.id) == -1)
-		return lc_dom_fail(dom, LC_E_INTERNAL, NULL, NULL);
-	t->reward_id = earned > 0 ? rw.id : NULL;
-	/* The transaction first: the rewards' report trigger reads it. */
-	if (lc_txn_add(dom, t) == -1)
+	if (punches_add(dom, c, n, dom->now_ms, t, &earned, &rw) == -1)
 		return -1;
-	for (i = 0; i < earned; i++)
-		if ((i > 0 && lc_uuid(rw.id) == -1) ||
-		    lc_db_reward_add(dom->db, &rw) == -1)
-			return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
 	r->rewards_earned = earned;
 	return 0;
 }
