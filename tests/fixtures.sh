@@ -437,6 +437,16 @@ diag()
 	DIAG+=("$@")
 }
 
+# diag_diff A B: the first 20 lines of diff A B, each as a diagnostic.
+diag_diff()
+{
+	local line
+
+	while IFS= read -r line; do
+		diag "  $line"
+	done < <(diff "$1" "$2" | head -20)
+}
+
 # subst STRING: REPLY = STRING with ${VAR} replaced; 1 on an unknown one.
 subst()
 {
@@ -933,10 +943,8 @@ end
 			if ! cmp -s <(sed '$d' "$CASEDIR/before-$k.arows") \
 			    <(sed '$d' "$CASEDIR/after-$k.arows"); then
 				diag "line $ln: expect unchanged-but-audit: rows changed:"
-				while IFS= read -r line; do
-					diag "  $line"
-				done < <(diff "$CASEDIR/before-$k.arows" \
-				    "$CASEDIR/after-$k.arows" | head -20)
+				diag_diff "$CASEDIR/before-$k.arows" \
+				    "$CASEDIR/after-$k.arows"
 				ok=0
 			elif x=$(tail -n 1 "$CASEDIR/before-$k.arows") &&
 			    [[ ! $x =~ ^[0-9]+$ ]] ||
@@ -948,10 +956,7 @@ end
 			dump_rows "$CASEDIR/after-$k.rows"
 			if ! cmp -s "$CASEDIR/before-$k.rows" "$CASEDIR/after-$k.rows"; then
 				diag "line $ln: expect unchanged: rows changed:"
-				while IFS= read -r line; do
-					diag "  $line"
-				done < <(diff "$CASEDIR/before-$k.rows" \
-				    "$CASEDIR/after-$k.rows" | head -20)
+				diag_diff "$CASEDIR/before-$k.rows" "$CASEDIR/after-$k.rows"
 				ok=0
 			fi
 			continue ;;
@@ -1459,10 +1464,8 @@ walk_request()
 			elif ! cmp -s "$CASEDIR/walk-before.rows" \
 			    "$CASEDIR/walk-after.rows"; then
 				diag "rows changed:"
-				while IFS= read -r e; do
-					diag "  $e"
-				done < <(diff "$CASEDIR/walk-before.rows" \
-				    "$CASEDIR/walk-after.rows" | head -20)
+				diag_diff "$CASEDIR/walk-before.rows" \
+				    "$CASEDIR/walk-after.rows"
 				ok=0
 			fi
 			if (( !ok )); then
