@@ -411,7 +411,7 @@ lc_h_admin_audit(struct lc_ctx *ctx)
 		    "format must be json or csv");
 	if (rc == 1 && strcmp(fmt, "csv") == 0) {
 		/* Everything the filters select, row by row. */
-		if (lc_csv_form(ctx, offset, &form) == -1 ||
+		if (lc_q_csv_form(ctx, offset, &form) == -1 ||
 		    (ac.f = lc_raw(ctx, "text/csv; charset=utf-8")) == NULL)
 			return -1;
 		snprintf(ctx->raw_name, sizeof(ctx->raw_name), "audit.csv");

@@ -64,7 +64,7 @@ period(struct lc_ctx *ctx, struct period *p)
 	p->csv = rc == 1 && strcmp(fmt, "csv") == 0;
 	/* A shop day runs from its midnight, offset from UTC. */
 	p->offset_ms = lc_setting(ctx->dom.db, LC_SET_UTC_OFFSET) * 60000;
-	if (p->csv && lc_csv_form(ctx, p->offset_ms, &p->form) == -1)
+	if (p->csv && lc_q_csv_form(ctx, p->offset_ms, &p->form) == -1)
 		return -1;
 	p->from_ms = p->from_day * DAY_MS - p->offset_ms;
 	p->to_ms = (p->to_day + 1) * DAY_MS - p->offset_ms - 1;

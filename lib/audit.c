@@ -165,6 +165,21 @@ lc_audit_txn(struct lc_dom *dom, const struct lc_txn *t)
 }
 
 void
+lc_audit_cards(struct lc_dom *dom, const struct lc_card *cards, size_t n)
+{
+	json_object *ids;
+	size_t i;
+
+	/* The row names the first card; a batch lists them all. */
+	if (n < 2)
+		return;
+	ids = json_object_new_array();
+	for (i = 0; i < n; i++)
+		json_object_array_add(ids, json_object_new_string(cards[i].id));
+	lc_audit_note(dom, "card_ids", ids);
+}
+
+void
 lc_audit_skip(struct lc_dom *dom)
 {
 	dom->audit.skip = 1;

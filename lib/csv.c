@@ -84,28 +84,6 @@ lc_csv_int(FILE *f, int64_t v, int last)
 	fprintf(f, "%lld%s", (long long)v, last ? "\r\n" : ",");
 }
 
-int
-lc_csv_form(struct lc_ctx *ctx, int64_t offset_ms, struct lc_csv_form *form)
-{
-	char h[8];
-	int64_t min = offset_ms / 60000;
-	int rc;
-
-	memset(form, 0, sizeof(*form));
-	if ((rc = lc_q_str(ctx, "header", h, sizeof(h))) == -1)
-		return -1;
-	if (rc == 1 && strcmp(h, "keys") != 0 && strcmp(h, "names") != 0)
-		return lc_fail(ctx, LC_E_VALIDATION, "header",
-		    "header must be names or keys");
-	form->keys = rc == 1 && strcmp(h, "keys") == 0;
-	/* A whole number of minutes either way, settings.c keeps it so. */
-	form->offset_ms = offset_ms;
-	snprintf(form->zone, sizeof(form->zone), "UTC%c%02d:%02d",
-	    min < 0 ? '-' : '+', (int)((min < 0 ? -min : min) / 60),
-	    (int)((min < 0 ? -min : min) % 60));
-	return 0;
-}
-
 void
 lc_csv_head(FILE *f, const struct lc_csv_form *form,
     const char *const *names)

@@ -138,6 +138,9 @@ void lc_audit_note_str(struct lc_dom *, const char *key, const char *v);
 /* The write's own transaction in its row: its id, type, amounts as
  * recorded (signed on a void or adjustment) and reason. */
 void lc_audit_txn(struct lc_dom *, const struct lc_txn *);
+/* The n cards a write issued: for more than one, their ids (card_ids). */
+struct lc_card;
+void lc_audit_cards(struct lc_dom *, const struct lc_card *, size_t n);
 void lc_audit_skip(struct lc_dom *);
 /* By the write path: forgets the last write's, and records the running
  * one's row, before (owned by the call) the snapshot taken before its

@@ -52,6 +52,11 @@ int lc_q_str(struct lc_ctx *, const char *name, char *out, size_t outsz);
 int lc_q_int(struct lc_ctx *, const char *name, int64_t min, int64_t max,
     int64_t *v);
 int lc_q_date(struct lc_ctx *, const char *name, int end, int64_t *v);
+/* An export's form (struct lc_csv_form, csv.c's) from ?header=, the
+ * shop's time offset_ms from UTC (the utc_offset_minutes setting the
+ * caller has read): 0, or -1 (VALIDATION_ERROR on header). */
+struct lc_csv_form;
+int lc_q_csv_form(struct lc_ctx *, int64_t offset_ms, struct lc_csv_form *);
 
 /* Per-request state, handed to every handler. */
 struct lc_ctx {
@@ -168,19 +173,16 @@ void lc_csv_int(FILE *, int64_t v, int last);
 /* A signed amount of cents as a plain number ("-2.50"); nothing for
  * LC_TXN_NONE. A number, so no formula guard: a spreadsheet sums it. */
 void lc_csv_signed(FILE *, int64_t cents, int last);
-/* The two forms of an export, by ?header=: "names" (the default) is
- * the spreadsheet's, as the back office writes it: words for headers, a
- * date and a time in the shop's time (offset_ms from UTC, the
- * utc_offset_minutes setting the caller has read, named in the Time
+/* The two forms of an export, by ?header= (lc_q_csv_form): "names" (the
+ * default) is the spreadsheet's, as the back office writes it: words for
+ * headers, a date and a time in the shop's time (named in the Time
  * column's header); "keys" the scripts', unchanged since v1: the fields'
- * keys, UTC times in ISO 8601. 0, or -1 (another value: VALIDATION_ERROR
- * on header). */
+ * keys, UTC times in ISO 8601. */
 struct lc_csv_form {
 	int keys;
-	int64_t offset_ms;
+	int64_t offset_ms;		/* the shop's time from UTC */
 	char zone[16];			/* "UTC+01:00" */
 };
-int lc_csv_form(struct lc_ctx *, int64_t offset_ms, struct lc_csv_form *);
 /* A header row of names (NULL-terminated); "Time" is written with the
  * shop's time zone, "Time (UTC+01:00)". */
 void lc_csv_head(FILE *, const struct lc_csv_form *, const char *const *names);

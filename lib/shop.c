@@ -348,22 +348,13 @@ int
 lc_shop_cards_issue(struct lc_dom *dom, const char *program_id,
     const char *const *names, size_t n, struct lc_card *cards)
 {
-	json_object *ids = json_object_new_array();
 	size_t i;
 
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < n; i++)
 		if (lc_shop_card_issue(dom, program_id, names != NULL ?
-		    names[i] : NULL, &cards[i]) == -1) {
-			json_object_put(ids);
+		    names[i] : NULL, &cards[i]) == -1)
 			return -1;
-		}
-		json_object_array_add(ids, json_object_new_string(cards[i].id));
-	}
-	/* The audit row names the first card; a batch lists them all. */
-	if (n > 1)
-		lc_audit_note(dom, "card_ids", ids);
-	else
-		json_object_put(ids);
+	lc_audit_cards(dom, cards, n);
 	return 0;
 }
 
