@@ -1,11 +1,10 @@
-/* tests/browser/camera/module-barcode-detector.test.mjs: A BarcodeDetector (a stub) is used when it reads both formats; two
+/* tests/browser/camera/module-barcode-detector.test.mjs:
+ * A BarcodeDetector (a stub) is used when it reads both formats; two
  * frames running; check digits; the frame rate; a failing detector. */
-import { before } from 'node:test';
-import { URL0, ORIGIN, env as E, sleep, note } from '../lib/browser.mjs';
-import { cameraBrowser, camOf, PAGE, AIM, LONG, load, logOf, same, tillLogin, mouseClick, tillScan } from '../lib/camera.mjs';
+import { env as E, note } from '../lib/browser.mjs';
+import { cameraBrowser, camOf, LONG, load, logOf, same } from '../lib/camera.mjs';
 
 const tab = await cameraBrowser(camOf(E.Y4M_QR));
-
 
 tab.step('BarcodeDetector with both formats is used instead of the library (stub)', async () => {
 	await load(tab, '?bd=all');

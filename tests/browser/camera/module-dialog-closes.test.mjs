@@ -1,11 +1,12 @@
-/* tests/browser/camera/module-dialog-closes.test.mjs: The camera dialog: formats, its size, Escape, Cancel, errors, the torch. */
+/* tests/browser/camera/module-dialog-closes.test.mjs:
+ * The camera dialog: formats, its size, Escape, Cancel, errors, the
+ * torch. */
 import { before } from 'node:test';
-import { URL0, ORIGIN, env as E, sleep, note } from '../lib/browser.mjs';
-import { cameraBrowser, camOf, PAGE, AIM, LONG, load, logOf, same, tillLogin, mouseClick, tillScan } from '../lib/camera.mjs';
+import { env as E, sleep, note } from '../lib/browser.mjs';
+import { cameraBrowser, camOf, AIM, load, logOf, same } from '../lib/camera.mjs';
 
 const tab = await cameraBrowser(camOf(E.Y4M_QR));
 before(() => load(tab));
-
 
 tab.step('formats: a QR code is never reported when only EAN-13 is asked for', async () => {
 	await tab.ev(`(T.formats = ['ean_13'], T.log.length = 0, open())`);

@@ -1,10 +1,9 @@
-/* tests/browser/camera/module-insecure-origin.test.mjs: On plain http (not localhost) the camera is not offered. */
-import { before } from 'node:test';
-import { URL0, ORIGIN, env as E, sleep, note } from '../lib/browser.mjs';
-import { cameraBrowser, camOf, PAGE, AIM, LONG, load, logOf, same, tillLogin, mouseClick, tillScan } from '../lib/camera.mjs';
+/* tests/browser/camera/module-insecure-origin.test.mjs:
+ * On plain http (not localhost) the camera is not offered. */
+import { env as E, sleep, note } from '../lib/browser.mjs';
+import { cameraBrowser, camOf, PAGE, logOf, same } from '../lib/camera.mjs';
 
 const tab = await cameraBrowser(camOf(E.Y4M_QR));
-
 
 tab.step('on plain http (not localhost) the camera is not offered, and the dialog says why', async () => {
 	await tab.goto(PAGE.replace('127.0.0.1', 'cam.test'));

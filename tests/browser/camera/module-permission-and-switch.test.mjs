@@ -1,11 +1,10 @@
-/* tests/browser/camera/module-permission-and-switch.test.mjs: No fake UI: the permission is the test’s to give or refuse. Two
- * fake cameras (a moving test pattern) for the camera switch. */
-import { before } from 'node:test';
-import { URL0, ORIGIN, env as E, sleep, note } from '../lib/browser.mjs';
-import { cameraBrowser, camOf, PAGE, AIM, LONG, load, logOf, same, tillLogin, mouseClick, tillScan } from '../lib/camera.mjs';
+/* tests/browser/camera/module-permission-and-switch.test.mjs:
+ * No fake UI: the permission is the test’s to give or refuse. Two fake
+ * cameras (a moving test pattern) for the camera switch. */
+import { ORIGIN, sleep, note } from '../lib/browser.mjs';
+import { cameraBrowser, load } from '../lib/camera.mjs';
 
 const tab = await cameraBrowser(['--use-fake-device-for-media-stream=device-count=2']);
-
 
 tab.step('camera permission refused: the dialog says how to allow it', async () => {
 	await tab.S('Browser.setPermission', { permission: { name: 'camera' }, setting: 'denied', origin: ORIGIN });

@@ -1,10 +1,9 @@
-/* tests/browser/camera/module-reads-barcode.test.mjs: The card’s EAN-13 barcode, filmed, read exactly. */
-import { before } from 'node:test';
-import { URL0, ORIGIN, env as E, sleep, note } from '../lib/browser.mjs';
-import { cameraBrowser, camOf, PAGE, AIM, LONG, load, logOf, same, tillLogin, mouseClick, tillScan } from '../lib/camera.mjs';
+/* tests/browser/camera/module-reads-barcode.test.mjs:
+ * The card’s EAN-13 barcode, filmed, read exactly. */
+import { env as E, sleep } from '../lib/browser.mjs';
+import { cameraBrowser, camOf, LONG, load, logOf, same } from '../lib/camera.mjs';
 
 const tab = await cameraBrowser(camOf(E.Y4M_BARCODE));
-
 
 tab.step('the EAN-13 barcode is reported exactly (the card\'s barcode_value)', async () => {
 	await load(tab);

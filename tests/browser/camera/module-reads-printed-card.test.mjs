@@ -1,10 +1,9 @@
-/* tests/browser/camera/module-reads-printed-card.test.mjs: The whole printed card, filmed: one of its two codes. */
-import { before } from 'node:test';
-import { URL0, ORIGIN, env as E, sleep, note } from '../lib/browser.mjs';
-import { cameraBrowser, camOf, PAGE, AIM, LONG, load, logOf, same, tillLogin, mouseClick, tillScan } from '../lib/camera.mjs';
+/* tests/browser/camera/module-reads-printed-card.test.mjs:
+ * The whole printed card, filmed: one of its two codes. */
+import { env as E, note } from '../lib/browser.mjs';
+import { cameraBrowser, camOf, LONG, load, logOf } from '../lib/camera.mjs';
 
 const tab = await cameraBrowser(camOf(E.Y4M_CARD));
-
 
 tab.step('the whole printed card: one of its two codes, exactly', async () => {
 	await load(tab);

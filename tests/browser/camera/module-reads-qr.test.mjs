@@ -1,11 +1,10 @@
-/* tests/browser/camera/module-reads-qr.test.mjs: The camera module (js/camera.js) alone, in the harness: the
- * dialog, and the card’s QR code read by the ZXing library. */
-import { before } from 'node:test';
-import { URL0, ORIGIN, env as E, sleep, note } from '../lib/browser.mjs';
-import { cameraBrowser, camOf, PAGE, AIM, LONG, load, logOf, same, tillLogin, mouseClick, tillScan } from '../lib/camera.mjs';
+/* tests/browser/camera/module-reads-qr.test.mjs:
+ * The camera module (js/camera.js) alone, in the harness: the dialog,
+ * and the card’s QR code read by the ZXing library. */
+import { env as E, sleep, note } from '../lib/browser.mjs';
+import { cameraBrowser, camOf, AIM, LONG, load, logOf, same } from '../lib/camera.mjs';
 
 const tab = await cameraBrowser(camOf(E.Y4M_QR));
-
 
 tab.step('the harness loads under the till CSP; cameraAvailable() on 127.0.0.1', async () => {
 	await load(tab);

@@ -1,11 +1,10 @@
-/* tests/browser/camera/till-camera-dialog.test.mjs: The till’s "Scan with camera": offered on 127.0.0.1, the dialog, Cancel.
- * The camera is a moving test pattern, which holds no code. */
-import { before } from 'node:test';
-import { URL0, ORIGIN, env as E, sleep, note } from '../lib/browser.mjs';
-import { cameraBrowser, camOf, PAGE, AIM, LONG, load, logOf, same, tillLogin, mouseClick, tillScan } from '../lib/camera.mjs';
+/* tests/browser/camera/till-camera-dialog.test.mjs:
+ * The till’s "Scan with camera": offered on 127.0.0.1, the dialog,
+ * Cancel. The camera is a moving test pattern, which holds no code. */
+import { sleep, note } from '../lib/browser.mjs';
+import { cameraBrowser, AIM, same, tillLogin, mouseClick } from '../lib/camera.mjs';
 
 const tab = await cameraBrowser(['--use-fake-ui-for-media-stream']);
-
 
 tab.step('the till: the cashier logs in; "Scan with camera" is offered on 127.0.0.1 (a secure context), without the https hint', async () => {
 	await tillLogin(tab);

@@ -1,8 +1,8 @@
-/* tests/browser/pos/browser-killed-keeps-queue.test.mjs: A till’s browser killed just after an offline sale. */
-import { execFileSync } from 'node:child_process';
+/* tests/browser/pos/browser-killed-keeps-queue.test.mjs:
+ * A till’s browser killed just after an offline sale. */
 import { before, after } from 'node:test';
-import { openBrowser, TILL_HELPERS, URL0, demoCard, newProgram, issueCard, admin, call, demo, sleep, note, env, server, serverDown } from '../lib/browser.mjs';
-import { openTill, tillReady, login, lookupCard, historyTotal, noCodes, recordSale } from '../lib/till.mjs';
+import { openBrowser, TILL_HELPERS, URL0, demoCard, demo } from '../lib/browser.mjs';
+import { tillReady, login, lookupCard, historyTotal } from '../lib/till.mjs';
 
 const tab = await openBrowser({ helpers: TILL_HELPERS });
 const resultText = () => tab.ev(`text('#result')`);

@@ -1,8 +1,9 @@
-/* tests/browser/pos/inactive-card.test.mjs: An inactive card at the till. */
+/* tests/browser/pos/inactive-card.test.mjs:
+ * An inactive card at the till. */
 import { execFileSync } from 'node:child_process';
-import { before, after } from 'node:test';
-import { openBrowser, TILL_HELPERS, URL0, demoCard, newProgram, issueCard, admin, call, demo, sleep, note, env, server, serverDown } from '../lib/browser.mjs';
-import { openTill, tillReady, login, lookupCard, historyTotal, noCodes, recordSale } from '../lib/till.mjs';
+import { before } from 'node:test';
+import { openBrowser, TILL_HELPERS, demoCard, env } from '../lib/browser.mjs';
+import { tillReady, lookupCard } from '../lib/till.mjs';
 
 const tab = await openBrowser({ helpers: TILL_HELPERS });
 const resultText = () => tab.ev(`text('#result')`);

@@ -1,13 +1,12 @@
-/* tests/browser/pos/login-form.test.mjs: The login form: shown first, a wrong password said as a sentence,
- * the cashier and the location after login. */
-import { execFileSync } from 'node:child_process';
-import { before, after } from 'node:test';
-import { openBrowser, TILL_HELPERS, URL0, demoCard, newProgram, issueCard, admin, call, demo, sleep, note, env, server, serverDown } from '../lib/browser.mjs';
-import { openTill, tillReady, login, lookupCard, historyTotal, noCodes, recordSale } from '../lib/till.mjs';
+/* tests/browser/pos/login-form.test.mjs:
+ * The login form: shown first, a wrong password said as a sentence, the
+ * cashier and the location after login. */
+import { after } from 'node:test';
+import { openBrowser, TILL_HELPERS, URL0, demo } from '../lib/browser.mjs';
+import { login } from '../lib/till.mjs';
 
 const tab = await openBrowser({ helpers: TILL_HELPERS });
 const resultText = () => tab.ev(`text('#result')`);
-
 
 tab.step('the page loads and shows the login form', async () => {
 	await tab.goto(URL0);

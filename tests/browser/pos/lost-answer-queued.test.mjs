@@ -1,9 +1,9 @@
-/* tests/browser/pos/lost-answer-queued.test.mjs: The server records the purchase but the answer is lost, or the
+/* tests/browser/pos/lost-answer-queued.test.mjs:
+ * The server records the purchase but the answer is lost, or the
  * database is busy: queued with its key, sent once. */
-import { execFileSync } from 'node:child_process';
-import { before, after } from 'node:test';
-import { openBrowser, TILL_HELPERS, URL0, demoCard, newProgram, issueCard, admin, call, demo, sleep, note, env, server, serverDown } from '../lib/browser.mjs';
-import { openTill, tillReady, login, lookupCard, historyTotal, noCodes, recordSale } from '../lib/till.mjs';
+import { before } from 'node:test';
+import { openBrowser, TILL_HELPERS, demoCard, server } from '../lib/browser.mjs';
+import { tillReady, lookupCard, historyTotal, recordSale } from '../lib/till.mjs';
 
 const tab = await openBrowser({ helpers: TILL_HELPERS });
 const resultText = () => tab.ev(`text('#result')`);

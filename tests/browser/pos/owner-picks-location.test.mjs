@@ -1,8 +1,8 @@
-/* tests/browser/pos/owner-picks-location.test.mjs: An owner at the till picks the location. */
-import { execFileSync } from 'node:child_process';
-import { before, after } from 'node:test';
-import { openBrowser, TILL_HELPERS, URL0, demoCard, newProgram, issueCard, admin, call, demo, sleep, note, env, server, serverDown } from '../lib/browser.mjs';
-import { openTill, tillReady, login, lookupCard, historyTotal, noCodes, recordSale } from '../lib/till.mjs';
+/* tests/browser/pos/owner-picks-location.test.mjs:
+ * An owner at the till picks the location. */
+import { before } from 'node:test';
+import { openBrowser, TILL_HELPERS, demoCard, demo } from '../lib/browser.mjs';
+import { openTill, login, lookupCard, historyTotal } from '../lib/till.mjs';
 
 const tab = await openBrowser({ helpers: TILL_HELPERS });
 const resultText = () => tab.ev(`text('#result')`);

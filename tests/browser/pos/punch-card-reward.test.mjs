@@ -1,9 +1,9 @@
-/* tests/browser/pos/punch-card-reward.test.mjs: A punch card at the till: the card shown, ten punches earn the
- * reward, the history lists it, the claim, the cooldown, the filter. */
-import { execFileSync } from 'node:child_process';
-import { before, after } from 'node:test';
-import { openBrowser, TILL_HELPERS, URL0, demoCard, newProgram, issueCard, admin, call, demo, sleep, note, env, server, serverDown } from '../lib/browser.mjs';
-import { openTill, tillReady, login, lookupCard, historyTotal, noCodes, recordSale } from '../lib/till.mjs';
+/* tests/browser/pos/punch-card-reward.test.mjs:
+ * A punch card at the till: the card shown, ten punches earn the reward,
+ * the history lists it, the claim, the cooldown, the filter. */
+import { before } from 'node:test';
+import { openBrowser, TILL_HELPERS, demoCard } from '../lib/browser.mjs';
+import { tillReady, lookupCard, historyTotal } from '../lib/till.mjs';
 
 const tab = await openBrowser({ helpers: TILL_HELPERS });
 const resultText = () => tab.ev(`text('#result')`);

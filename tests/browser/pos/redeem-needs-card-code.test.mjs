@@ -1,9 +1,10 @@
-/* tests/browser/pos/redeem-needs-card-code.test.mjs: redeem_needs_card_code: the code of the card page’s QR goes with
- * the redemption; a printed QR is refused. */
+/* tests/browser/pos/redeem-needs-card-code.test.mjs:
+ * redeem_needs_card_code: the code of the card page’s QR goes with the
+ * redemption; a printed QR is refused. */
 import { execFileSync } from 'node:child_process';
-import { before, after } from 'node:test';
-import { openBrowser, TILL_HELPERS, URL0, demoCard, newProgram, issueCard, admin, call, demo, sleep, note, env, server, serverDown } from '../lib/browser.mjs';
-import { openTill, tillReady, login, lookupCard, historyTotal, noCodes, recordSale } from '../lib/till.mjs';
+import { before } from 'node:test';
+import { openBrowser, TILL_HELPERS, demoCard, note, env } from '../lib/browser.mjs';
+import { tillReady, lookupCard, recordSale } from '../lib/till.mjs';
 
 const tab = await openBrowser({ helpers: TILL_HELPERS });
 const resultText = () => tab.ev(`text('#result')`);

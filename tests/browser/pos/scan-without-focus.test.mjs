@@ -1,8 +1,8 @@
-/* tests/browser/pos/scan-without-focus.test.mjs: A scan while no field has focus goes into the card field. */
-import { execFileSync } from 'node:child_process';
-import { before, after } from 'node:test';
-import { openBrowser, TILL_HELPERS, URL0, demoCard, newProgram, issueCard, admin, call, demo, sleep, note, env, server, serverDown } from '../lib/browser.mjs';
-import { openTill, tillReady, login, lookupCard, historyTotal, noCodes, recordSale } from '../lib/till.mjs';
+/* tests/browser/pos/scan-without-focus.test.mjs:
+ * A scan while no field has focus goes into the card field. */
+import { before } from 'node:test';
+import { openBrowser, TILL_HELPERS, demoCard } from '../lib/browser.mjs';
+import { tillReady } from '../lib/till.mjs';
 
 const tab = await openBrowser({ helpers: TILL_HELPERS });
 const resultText = () => tab.ev(`text('#result')`);

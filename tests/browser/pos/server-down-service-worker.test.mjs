@@ -1,9 +1,9 @@
-/* tests/browser/pos/server-down-service-worker.test.mjs: The till with the server down: the service worker (sw.js), the queue
+/* tests/browser/pos/server-down-service-worker.test.mjs:
+ * The till with the server down: the service worker (sw.js), the queue
  * over a reload and a browser restart, API answers never cached. */
-import { execFileSync } from 'node:child_process';
 import { before, after } from 'node:test';
-import { openBrowser, TILL_HELPERS, URL0, demoCard, newProgram, issueCard, admin, call, demo, sleep, note, env, server, serverDown } from '../lib/browser.mjs';
-import { openTill, tillReady, login, lookupCard, historyTotal, noCodes, recordSale } from '../lib/till.mjs';
+import { openBrowser, TILL_HELPERS, URL0, demoCard, demo, note, server, serverDown } from '../lib/browser.mjs';
+import { tillReady, login, lookupCard, historyTotal } from '../lib/till.mjs';
 
 const tab = await openBrowser({ helpers: TILL_HELPERS });
 const resultText = () => tab.ev(`text('#result')`);

@@ -1,9 +1,8 @@
-/* tests/browser/till/actions-in-view.test.mjs: The actions stay in view on a laptop. */
-import { randomUUID, createHash } from 'node:crypto';
-import { execFileSync } from 'node:child_process';
+/* tests/browser/till/actions-in-view.test.mjs:
+ * The actions stay in view on a laptop. */
 import { before, after } from 'node:test';
-import { openBrowser, TILL_HELPERS, demoCard, newProgram, issueCard, admin, call, demo, sleep, note, env } from '../lib/browser.mjs';
-import { tillReady, login, lookupCard, historyTotal, historyTotalOf, noCodes, otherTill, recordSale } from '../lib/till.mjs';
+import { openBrowser, TILL_HELPERS, demoCard } from '../lib/browser.mjs';
+import { tillReady, lookupCard, recordSale } from '../lib/till.mjs';
 
 const tab = await openBrowser({ helpers: TILL_HELPERS, width: 1280, height: 800 });
 tab.allow(/Failed to load resource|ERR_INTERNET_DISCONNECTED|status of [45]\d\d/);
@@ -12,7 +11,6 @@ await recordSale(E.CASH_BARCODE, 100.00);
 before(async () => {
 	await tillReady(tab);
 });
-
 
 /* 11. The actions stay in view on a laptop. */
 tab.step('at 1280x800 Record and "Pay with cashback" are in view after a cashback scan', async () => {

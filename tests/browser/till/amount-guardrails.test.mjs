@@ -1,9 +1,8 @@
-/* tests/browser/till/amount-guardrails.test.mjs: Guardrails on the amount: 0.00 refused, a large one confirmed. */
-import { randomUUID, createHash } from 'node:crypto';
-import { execFileSync } from 'node:child_process';
-import { before, after } from 'node:test';
-import { openBrowser, TILL_HELPERS, demoCard, newProgram, issueCard, admin, call, demo, sleep, note, env } from '../lib/browser.mjs';
-import { tillReady, login, lookupCard, historyTotal, historyTotalOf, noCodes, otherTill, recordSale } from '../lib/till.mjs';
+/* tests/browser/till/amount-guardrails.test.mjs:
+ * Guardrails on the amount: 0.00 refused, a large one confirmed. */
+import { before } from 'node:test';
+import { openBrowser, TILL_HELPERS, demoCard, sleep } from '../lib/browser.mjs';
+import { tillReady, lookupCard, historyTotal } from '../lib/till.mjs';
 
 const tab = await openBrowser({ helpers: TILL_HELPERS, width: 1280, height: 800 });
 tab.allow(/Failed to load resource|ERR_INTERNET_DISCONNECTED|status of [45]\d\d/);
@@ -13,7 +12,6 @@ before(async () => {
 	await lookupCard(tab, E.CASH_BARCODE);
 	await tab.waitFor(`text('#card-title') === 'Cashback Club' && document.activeElement === $('#purchase-amount')`);
 });
-
 
 /* 7. Guardrails. */
 tab.step('0.00 is refused as an amount', async () => {

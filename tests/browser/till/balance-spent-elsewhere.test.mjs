@@ -1,9 +1,9 @@
-/* tests/browser/till/balance-spent-elsewhere.test.mjs: Another till spends the balance first; the focus after Redeem. */
-import { randomUUID, createHash } from 'node:crypto';
-import { execFileSync } from 'node:child_process';
+/* tests/browser/till/balance-spent-elsewhere.test.mjs:
+ * Another till spends the balance first; the focus after Redeem. */
+import { randomUUID } from 'node:crypto';
 import { before, after } from 'node:test';
-import { openBrowser, TILL_HELPERS, demoCard, newProgram, issueCard, admin, call, demo, sleep, note, env } from '../lib/browser.mjs';
-import { tillReady, login, lookupCard, historyTotal, historyTotalOf, noCodes, otherTill, recordSale } from '../lib/till.mjs';
+import { openBrowser, TILL_HELPERS, demoCard, call, demo } from '../lib/browser.mjs';
+import { tillReady, lookupCard, noCodes, otherTill, recordSale } from '../lib/till.mjs';
 
 const tab = await openBrowser({ helpers: TILL_HELPERS, width: 1280, height: 800 });
 tab.allow(/Failed to load resource|ERR_INTERNET_DISCONNECTED|status of [45]\d\d/);
@@ -14,7 +14,6 @@ await recordSale(E.CASH_BARCODE, 500.00);
 before(async () => {
 	await tillReady(tab);
 });
-
 
 /* 6. Another till spends the balance first. */
 tab.step('after INSUFFICIENT_BALANCE the card shows the balance as it is now, and Max uses it', async () => {

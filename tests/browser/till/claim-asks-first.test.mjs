@@ -1,9 +1,8 @@
-/* tests/browser/till/claim-asks-first.test.mjs: Claiming a reward: a confirmation, and the focus kept, by keyboard. */
-import { randomUUID, createHash } from 'node:crypto';
-import { execFileSync } from 'node:child_process';
-import { before, after } from 'node:test';
-import { openBrowser, TILL_HELPERS, demoCard, newProgram, issueCard, admin, call, demo, sleep, note, env } from '../lib/browser.mjs';
-import { tillReady, login, lookupCard, historyTotal, historyTotalOf, noCodes, otherTill, recordSale } from '../lib/till.mjs';
+/* tests/browser/till/claim-asks-first.test.mjs:
+ * Claiming a reward: a confirmation, and the focus kept, by keyboard. */
+import { before } from 'node:test';
+import { openBrowser, TILL_HELPERS, newProgram, issueCard, sleep } from '../lib/browser.mjs';
+import { tillReady, lookupCard } from '../lib/till.mjs';
 
 const tab = await openBrowser({ helpers: TILL_HELPERS, width: 1280, height: 800 });
 tab.allow(/Failed to load resource|ERR_INTERNET_DISCONNECTED|status of [45]\d\d/);
@@ -12,7 +11,6 @@ const E = { PUNCH3_BARCODE: issueCard(quick, 'Claire Claim').barcode };
 before(async () => {
 	await tillReady(tab);
 });
-
 
 /* 7 and 8. Claiming: a confirmation, and the focus kept, by keyboard. */
 tab.step('claiming asks first; Cancel claims nothing', async () => {

@@ -1,9 +1,8 @@
-/* tests/browser/till/cooldown-countdown-quiet.test.mjs: The cooldown countdown ticks outside the live region. */
-import { randomUUID, createHash } from 'node:crypto';
-import { execFileSync } from 'node:child_process';
-import { before, after } from 'node:test';
-import { openBrowser, TILL_HELPERS, demoCard, newProgram, issueCard, admin, call, demo, sleep, note, env } from '../lib/browser.mjs';
-import { tillReady, login, lookupCard, historyTotal, historyTotalOf, noCodes, otherTill, recordSale } from '../lib/till.mjs';
+/* tests/browser/till/cooldown-countdown-quiet.test.mjs:
+ * The cooldown countdown ticks outside the live region. */
+import { before } from 'node:test';
+import { openBrowser, TILL_HELPERS, demoCard, sleep } from '../lib/browser.mjs';
+import { tillReady, lookupCard, recordSale } from '../lib/till.mjs';
 
 const tab = await openBrowser({ helpers: TILL_HELPERS, width: 1280, height: 800 });
 tab.allow(/Failed to load resource|ERR_INTERNET_DISCONNECTED|status of [45]\d\d/);
@@ -13,7 +12,6 @@ await recordSale(E.PUNCH_BARCODE, 2.00);
 before(async () => {
 	await tillReady(tab);
 });
-
 
 /* 9. The countdown ticks outside the live region. */
 tab.step('the cooldown countdown is not read out every second', async () => {

@@ -1,9 +1,9 @@
-/* tests/browser/till/currency-and-expiry.test.mjs: The shop's currency symbol with every amount; cashback that expires. */
-import { randomUUID, createHash } from 'node:crypto';
+/* tests/browser/till/currency-and-expiry.test.mjs:
+ * The shop's currency symbol with every amount; cashback that expires. */
 import { execFileSync } from 'node:child_process';
 import { before, after } from 'node:test';
-import { openBrowser, TILL_HELPERS, demoCard, newProgram, issueCard, admin, call, demo, sleep, note, env } from '../lib/browser.mjs';
-import { tillReady, login, lookupCard, historyTotal, historyTotalOf, noCodes, otherTill, recordSale } from '../lib/till.mjs';
+import { openBrowser, TILL_HELPERS, demoCard, admin, env } from '../lib/browser.mjs';
+import { tillReady, lookupCard, recordSale } from '../lib/till.mjs';
 
 const tab = await openBrowser({ helpers: TILL_HELPERS, width: 1280, height: 800 });
 tab.allow(/Failed to load resource|ERR_INTERNET_DISCONNECTED|status of [45]\d\d/);
@@ -14,7 +14,6 @@ after(() => admin('setting', 'set', 'currency_symbol', ''));
 before(async () => {
 	await tillReady(tab);
 });
-
 
 tab.step('the shop\'s currency symbol (a setting) is shown with every amount', async () => {
 	admin('setting', 'set', 'currency_symbol', '€');

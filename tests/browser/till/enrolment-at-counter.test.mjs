@@ -1,9 +1,8 @@
-/* tests/browser/till/enrolment-at-counter.test.mjs: A new card issued at the counter: its QR code, link, print, use. */
-import { randomUUID, createHash } from 'node:crypto';
-import { execFileSync } from 'node:child_process';
+/* tests/browser/till/enrolment-at-counter.test.mjs:
+ * A new card issued at the counter: its QR code, link, print, use. */
 import { before, after } from 'node:test';
-import { openBrowser, TILL_HELPERS, demoCard, newProgram, issueCard, admin, call, demo, sleep, note, env } from '../lib/browser.mjs';
-import { tillReady, login, lookupCard, historyTotal, historyTotalOf, noCodes, otherTill, recordSale } from '../lib/till.mjs';
+import { openBrowser, TILL_HELPERS, newProgram, admin, call } from '../lib/browser.mjs';
+import { tillReady } from '../lib/till.mjs';
 
 const tab = await openBrowser({ helpers: TILL_HELPERS, width: 1280, height: 800 });
 tab.allow(/Failed to load resource|ERR_INTERNET_DISCONNECTED|status of [45]\d\d/);
@@ -12,7 +11,6 @@ after(() => { admin('setting', 'set', 'public_url', ''); admin('setting', 'set',
 before(async () => {
 	await tillReady(tab);
 });
-
 
 let enrolled = null;
 tab.step('a cashier issues a new card at the counter and sees its QR code and link', async () => {

@@ -1,9 +1,8 @@
-/* tests/browser/till/focus-ring-kept.test.mjs: A focus ring even without :focus-visible. */
-import { randomUUID, createHash } from 'node:crypto';
-import { execFileSync } from 'node:child_process';
-import { before, after } from 'node:test';
-import { openBrowser, TILL_HELPERS, demoCard, newProgram, issueCard, admin, call, demo, sleep, note, env } from '../lib/browser.mjs';
-import { tillReady, login, lookupCard, historyTotal, historyTotalOf, noCodes, otherTill, recordSale } from '../lib/till.mjs';
+/* tests/browser/till/focus-ring-kept.test.mjs:
+ * A focus ring even without :focus-visible. */
+import { before } from 'node:test';
+import { openBrowser, TILL_HELPERS } from '../lib/browser.mjs';
+import { tillReady } from '../lib/till.mjs';
 
 const tab = await openBrowser({ helpers: TILL_HELPERS, width: 1280, height: 800 });
 tab.allow(/Failed to load resource|ERR_INTERNET_DISCONNECTED|status of [45]\d\d/);
@@ -11,7 +10,6 @@ tab.allow(/Failed to load resource|ERR_INTERNET_DISCONNECTED|status of [45]\d\d/
 before(async () => {
 	await tillReady(tab);
 });
-
 
 /* 12. A focus ring even without :focus-visible. */
 tab.step('no style sheet removes the focus ring for every :focus', async () => {

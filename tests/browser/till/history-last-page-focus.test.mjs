@@ -1,9 +1,9 @@
-/* tests/browser/till/history-last-page-focus.test.mjs: "Older" disabled on the last page keeps the focus in the history. */
-import { randomUUID, createHash } from 'node:crypto';
-import { execFileSync } from 'node:child_process';
-import { before, after } from 'node:test';
-import { openBrowser, TILL_HELPERS, demoCard, newProgram, issueCard, admin, call, demo, sleep, note, env } from '../lib/browser.mjs';
-import { tillReady, login, lookupCard, historyTotal, historyTotalOf, noCodes, otherTill, recordSale } from '../lib/till.mjs';
+/* tests/browser/till/history-last-page-focus.test.mjs:
+ * "Older" disabled on the last page keeps the focus in the history. */
+import { randomUUID } from 'node:crypto';
+import { before } from 'node:test';
+import { openBrowser, TILL_HELPERS, demoCard, call, demo } from '../lib/browser.mjs';
+import { tillReady, lookupCard, historyTotal, otherTill } from '../lib/till.mjs';
 
 const tab = await openBrowser({ helpers: TILL_HELPERS, width: 1280, height: 800 });
 tab.allow(/Failed to load resource|ERR_INTERNET_DISCONNECTED|status of [45]\d\d/);
@@ -11,7 +11,6 @@ const E = { DISC_BARCODE: (await demoCard('discount')).barcode, LOCATION: demo.l
 before(async () => {
 	await tillReady(tab);
 });
-
 
 /* 8. "Older" disabled on the last page. */
 tab.step('when "Older" disables on the last page the focus stays in the history', async () => {

@@ -1,10 +1,10 @@
-/* tests/browser/till/offline-queue.test.mjs: Offline: a queued purchase resets the form, a second offline punch
+/* tests/browser/till/offline-queue.test.mjs:
+ * Offline: a queued purchase resets the form, a second offline punch
  * within the cooldown is refused at once, the queue syncs once each. */
-import { randomUUID, createHash } from 'node:crypto';
-import { execFileSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { before, after } from 'node:test';
-import { openBrowser, TILL_HELPERS, demoCard, newProgram, issueCard, admin, call, demo, sleep, note, env } from '../lib/browser.mjs';
-import { tillReady, login, lookupCard, historyTotal, historyTotalOf, noCodes, otherTill, recordSale } from '../lib/till.mjs';
+import { openBrowser, TILL_HELPERS, demoCard, newProgram, issueCard, demo, sleep } from '../lib/browser.mjs';
+import { tillReady, lookupCard, noCodes } from '../lib/till.mjs';
 
 const tab = await openBrowser({ helpers: TILL_HELPERS, width: 1280, height: 800 });
 tab.allow(/Failed to load resource|ERR_INTERNET_DISCONNECTED|status of [45]\d\d/);
@@ -14,7 +14,6 @@ let offlinePunchAt = 0;
 before(async () => {
 	await tillReady(tab);
 });
-
 
 /* 2. Offline: a queued purchase resets the form; 5. a second offline
  * punch on one card within the cooldown is refused at once. */

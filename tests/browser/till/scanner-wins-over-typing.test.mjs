@@ -1,10 +1,9 @@
-/* tests/browser/till/scanner-wins-over-typing.test.mjs: The scanner and the keyboard at a busy counter: keys typed during a
+/* tests/browser/till/scanner-wins-over-typing.test.mjs:
+ * The scanner and the keyboard at a busy counter: keys typed during a
  * slow lookup, Enter before the answer, a scan with the focus anywhere. */
-import { randomUUID, createHash } from 'node:crypto';
-import { execFileSync } from 'node:child_process';
 import { before, after } from 'node:test';
-import { openBrowser, TILL_HELPERS, demoCard, newProgram, issueCard, admin, call, demo, sleep, note, env } from '../lib/browser.mjs';
-import { tillReady, login, lookupCard, historyTotal, historyTotalOf, noCodes, otherTill, recordSale } from '../lib/till.mjs';
+import { openBrowser, TILL_HELPERS, demoCard, call, demo, sleep } from '../lib/browser.mjs';
+import { tillReady, lookupCard, historyTotalOf, noCodes, otherTill } from '../lib/till.mjs';
 
 const tab = await openBrowser({ helpers: TILL_HELPERS, width: 1280, height: 800 });
 tab.allow(/Failed to load resource|ERR_INTERNET_DISCONNECTED|status of [45]\d\d/);
@@ -13,7 +12,6 @@ const E = { DISC_BARCODE: (await demoCard('discount')).barcode, CASH_BARCODE: (a
 before(async () => {
 	await tillReady(tab);
 });
-
 
 /* 1. A scan, then "4.50" at 110 ms a key while the lookup takes
  * 250 ms: the keys typed meanwhile land in the amount. */

@@ -1,11 +1,11 @@
-/* tests/browser/till/sync-split-for-host-limit.test.mjs: A host that refuses bodies above its limit with its own 500: 128 KiB
- * (mod_fcgid's default), and a stricter one that refuses even the
- * till's batches, which must then be split. */
+/* tests/browser/till/sync-split-for-host-limit.test.mjs:
+ * A host that refuses bodies above its limit with its own 500: 128 KiB
+ * (mod_fcgid's default), and a stricter one that refuses even the till's
+ * batches, which must then be split. */
 import { randomUUID, createHash } from 'node:crypto';
-import { execFileSync } from 'node:child_process';
 import { before, after } from 'node:test';
-import { openBrowser, TILL_HELPERS, demoCard, newProgram, issueCard, admin, call, demo, sleep, note, env } from '../lib/browser.mjs';
-import { tillReady, login, lookupCard, historyTotal, historyTotalOf, noCodes, otherTill, recordSale } from '../lib/till.mjs';
+import { openBrowser, TILL_HELPERS, demoCard, call, demo, note } from '../lib/browser.mjs';
+import { tillReady, historyTotalOf, otherTill } from '../lib/till.mjs';
 
 const tab = await openBrowser({ helpers: TILL_HELPERS, width: 1280, height: 800 });
 tab.allow(/Failed to load resource|ERR_INTERNET_DISCONNECTED|status of [45]\d\d/);
@@ -13,7 +13,6 @@ const E = { CASH_BARCODE: (await demoCard('cashback')).barcode, LOCATION: demo.l
 before(async () => {
 	await tillReady(tab);
 });
-
 
 /* 13. A host that refuses bodies above its limit with its own 500:
  * 128 KiB (mod_fcgid's default), and a stricter one that refuses

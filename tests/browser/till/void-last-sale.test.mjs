@@ -1,10 +1,9 @@
-/* tests/browser/till/void-last-sale.test.mjs: Void last sale: the cashier's own recent sale, with a reason and a
+/* tests/browser/till/void-last-sale.test.mjs:
+ * Void last sale: the cashier's own recent sale, with a reason and a
  * second, deliberate press, by keyboard; the list is the server's. */
-import { randomUUID, createHash } from 'node:crypto';
-import { execFileSync } from 'node:child_process';
 import { before, after } from 'node:test';
-import { openBrowser, TILL_HELPERS, demoCard, newProgram, issueCard, admin, call, demo, sleep, note, env } from '../lib/browser.mjs';
-import { tillReady, login, lookupCard, historyTotal, historyTotalOf, noCodes, otherTill, recordSale } from '../lib/till.mjs';
+import { openBrowser, TILL_HELPERS, demoCard, newProgram, issueCard, admin, call, sleep } from '../lib/browser.mjs';
+import { tillReady, lookupCard, noCodes, recordSale } from '../lib/till.mjs';
 
 const tab = await openBrowser({ helpers: TILL_HELPERS, width: 1280, height: 800 });
 tab.allow(/Failed to load resource|ERR_INTERNET_DISCONNECTED|status of [45]\d\d/);
@@ -17,7 +16,6 @@ after(() => { admin('setting', 'set', 'currency_symbol', ''); admin('setting', '
 before(async () => {
 	await tillReady(tab);
 });
-
 
 /* Void last sale: the cashier's own recent sale, with a reason and a
  * second, deliberate press, by keyboard. */
