@@ -39,6 +39,7 @@ lt_start
 browser_shots "${POS_SHOT_DIR:-}" pos-page-shots
 browser_tests "$top_srcdir/tests/browser/pos"
 rc=$?
+# shellcheck disable=SC2154 # shots: set by browser_shots (tests/browser.sh)
 diag "screenshots in $shots"
 lt_stop
 exit "$rc"

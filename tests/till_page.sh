@@ -25,6 +25,7 @@ lt_start
 browser_shots "${TILL_SHOT_DIR:-}" till-page-shots
 browser_tests "$top_srcdir/tests/browser/till"
 rc=$?
+# shellcheck disable=SC2154 # shots: set by browser_shots (tests/browser.sh)
 diag "screenshots in $shots"
 lt_stop
 exit "$rc"
