@@ -12,7 +12,7 @@ before(async () => {
 });
 
 /* A till's browser killed (a crash, a power cut, or a close that
- * hangs on a loaded machine, after which browser.js kills it): the
+ * hangs on a loaded machine, after which the driver kills it): the
  * queue must come back as the till last had it. Chromium keeps
  * localStorage writes in memory and writes them to disk 5 s later
  * at the soonest, and once a page has written a few times about
