@@ -97,6 +97,26 @@ export async function issueCards(shop, programId, names) {
 export async function record(who, locationId, cardId, amount) {
 	return post('transactions/record', { card_instance_id: cardId, location_id: locationId, staff_user_id: who.id, purchase_amount: amount }, who.token);
 }
+export async function patch(p, body, token) {
+	const r = await api('PATCH', p, body, token);
+	if (r.status !== 200) throw new Error('PATCH ' + p + ': ' + r.status + ' ' + r.text);
+	return r.json.data || r.json;
+}
+/* The shop of most tests: freshShop(), a second location Harbour Kiosk
+ * East, the cashier Sam Till there (CASHIER, password2), the program
+ * Cashback Club Plus and the card of Robert Brown; purchase: an amount
+ * the cashier records on it. {shop, loc2, cashier (a login), program,
+ * card (the API's object), purchase (its answer's data)}. */
+export async function cashbackShop(purchase) {
+	const shop = await freshShop();
+	const loc2 = await addLocation(shop, 'Harbour Kiosk East');
+	await addCashier(shop, loc2, 'Sam Till', { email: CASHIER.email, password: CASHIER.password2 });
+	const program = await addProgram(shop, PROGRAMS.cashback);
+	const [card] = await issueCards(shop, program, ['Robert Brown']);
+	const cashier = await login({ email: CASHIER.email, password: CASHIER.password2 });
+	const bought = purchase ? await record(cashier, loc2, card.card_instance_id, purchase) : null;
+	return { shop, loc2, cashier, program, card, purchase: bought };
+}
 /* sqlite3 on the database. */
 export function sql(q) {
 	return execFileSync('sqlite3', ['-cmd', '.timeout 5000', DB, q], { encoding: 'utf8' }).trim();
@@ -148,6 +168,15 @@ export async function ownerLogin(t, who) {
 export const nav = (t, sec) => t.ev(`(click('#side-nav a[data-sec="${sec}"]'), true)`);
 export const ownerToken = (t) => t.ev(`sessionStorage.getItem('pos.access_token')`);
 
+/* The card of the customer named name opened in Cards (found by q):
+ * its detail shown. */
+export async function openCard(t, q, name) {
+	await nav(t, 'cards');
+	await t.ev(`fill('#search-q', ${JSON.stringify(q)}) && click('#search-form button[type=submit]')`);
+	await t.waitFor(`rowOf('#cards-body', ${JSON.stringify(name)})`);
+	await t.ev(`click(btnIn(rowOf('#cards-body', ${JSON.stringify(name)}), 'View'))`);
+	await t.waitFor(`vis('#card-detail') && text('#detail-title') === ${JSON.stringify(name)}`);
+}
 /* A download the click in clickExpr starts: its path, under the name
  * the page gave it. */
 export async function download(t, clickExpr, ms) {
