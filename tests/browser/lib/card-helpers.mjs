@@ -83,20 +83,24 @@ const imgOk = (s) => { const i = $(s); return !!i && i.complete && i.naturalWidt
 
 /* The file's browser, as a phone. */
 export async function cardBrowser(opts) {
-	const t = await openBrowser(Object.assign({ helpers: CARD_HELPERS }, opts || {}));
+	/* A phone: playwright's own viewport (a screenshot of playwright
+	 * puts its viewport back, so a size set around it through CDP would
+	 * not hold), a mobile one with touch. */
+	const t = await openBrowser(Object.assign({ helpers: CARD_HELPERS, width: 390, height: 844,
+		context: { isMobile: true, hasTouch: true } }, opts || {}));
 	t.sent = [];
 	await t.S('Network.enable');
 	t.on('Network.requestWillBeSent', (p) => t.sent.push({ url: p.request.url, headers: p.request.headers }));
 	t.on('Network.requestWillBeSentExtraInfo', (p) => t.sent.push({ url: '(extra info ' + p.requestId + ')', headers: p.headers }));
-	await device(t, 390, 844, true);
 	return t;
 }
-export async function device(t, width, height, mobile) {
-	await t.S('Emulation.setDeviceMetricsOverride', { width, height, deviceScaleFactor: 1, mobile: !!mobile });
+/* Another size of screen (the browser stays a mobile one). */
+export async function device(t, width, height) {
+	await t.viewport(width, height);
 	await t.settle().catch(() => {});
 }
 export async function colourScheme(t, v) {
-	await t.S('Emulation.setEmulatedMedia', { features: [{ name: 'prefers-color-scheme', value: v }] });
+	await t.page.emulateMedia({ colorScheme: v });
 	await t.settle();
 }
 /* A new load of the page, as from a link or the home screen (not a
