@@ -5,7 +5,7 @@ import { freshDemo, cardBrowser, open, cardShown, a11y, tokenStep } from '../lib
 const d = await freshDemo();
 const t = await cardBrowser();
 
-t.step('basic accessibility checks (light)', async () => {
+t.step('the card passes the basic accessibility checks (light mode)', async () => {
 	await open(t, d.punch.token);
 	await t.waitFor(cardShown('Coffee Card') + ` && imgOk('#qr-image') && imgOk('#barcode-image')`);
 	await a11y(t);

@@ -12,7 +12,7 @@ const d = await freshDemo();
 const t = await cardBrowser();
 const noZbar = !have('zbarimg') && 'zbarimg is not installed (apt-get install zbar-tools)';
 
-t.step('redeem_needs_card_code on: the QR code holds the card\u2019s payload and its current time-based code (checked with Python\u2019s scrypt)', async () => {
+t.step('with redeem_needs_card_code on, the QR code holds the card\u2019s payload and its current time-based code (checked with Python\u2019s scrypt)', async () => {
 	admin('setting', 'set', 'redeem_needs_card_code', '1');
 	await open(t, d.punch.token);
 	await t.waitFor(cardShown('Coffee Card') + ` && vis('#code-hint') && imgOk('#qr-image')`, 15000);

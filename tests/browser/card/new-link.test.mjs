@@ -7,7 +7,7 @@ const d = await freshDemo();
 const t = await cardBrowser();
 let newToken = null;
 
-t.step('Make a new link: the page moves to the new link (kept copy too), the old link is 404 at once', async () => {
+t.step('after Make a new link the page is at the new link (the kept copy too), and the old link is 404 at once', async () => {
 	await open(t, d.punch.token);
 	await t.waitFor(cardShown('Coffee Card'));
 	await t.ev(`click('#redraw-button')`);
@@ -26,7 +26,7 @@ t.step('Make a new link: the page moves to the new link (kept copy too), the old
 });
 shotStep(t, 'new-link');
 
-t.step('the old link on the phone that re-drew it: the page moves on to the new link and says so', async () => {
+t.step('the old link opened on the phone that re-drew it moves on to the new link and says so', async () => {
 	await open(t, d.punch.token);
 	await t.waitFor(`location.hash === '#' + ${JSON.stringify(newToken)} && vis('#relink-done') && text('#relink-done').includes('made on this phone')`, 15000);
 	return t.ev(cardShown('Coffee Card'));

@@ -13,7 +13,7 @@ const d = await freshDemo();
 await record(d.punch.card, 4.5, 12);	/* a reward waiting */
 const t = await cardBrowser();
 
-t.step('network offline: Refresh keeps the copy, marked as possibly out of date', async () => {
+t.step('offline, Refresh keeps the copy, marked as possibly out of date', async () => {
 	await open(t, d.punch.token);
 	await t.waitFor(cardShown('Coffee Card') + ` && imgOk('#qr-image') && imgOk('#barcode-image') && kept() && !!kept().cards[0].qr`);
 	await t.S('Network.emulateNetworkConditions', { offline: true, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
@@ -34,7 +34,7 @@ t.step('the page\u2019s own service worker (card-sw.js) controls card.html and k
 		throw new Error(c.join('\n'));
 });
 
-t.step('server stopped: the page opens from the worker with the kept copy and its codes', async () => {
+t.step('with the server stopped the page opens from the worker with the kept copy and its codes', async () => {
 	await server('stop');
 	if (!await serverDown()) throw new Error('the server still answers');
 	await open(t);
@@ -49,7 +49,7 @@ t.step('server stopped: the page opens from the worker with the kept copy and it
 });
 shotStep(t, 'offline');
 
-t.step('server stopped, a card never opened here: "could not be reached", not "not found"', async () => {
+t.step('with the server stopped, a card never opened here is "could not be reached", not "not found"', async () => {
 	await open(t, UNKNOWN);
 	await t.waitFor(`vis('#message-view') && vis('#retry-button')`, 15000);
 	const s = await t.ev(`$('main').innerText`);
@@ -58,7 +58,7 @@ t.step('server stopped, a card never opened here: "could not be reached", not "n
 	await t.waitFor(cardShown('Coffee Card') + ` && vis('#stale-note')`, 15000);
 });
 
-t.step('the server back, Refresh clears the note', async () => {
+t.step('with the server back, Refresh clears the note', async () => {
 	await server('start');
 	await t.ev(`click('#refresh-button')`);
 	await t.waitFor(`!vis('#stale-note') && text('#updated-text').startsWith('Updated')`, 15000);

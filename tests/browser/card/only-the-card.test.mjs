@@ -7,7 +7,7 @@ import { freshDemo, cardBrowser, open, cardShown, tokenStep } from '../lib/card-
 const d = await freshDemo();
 const t = await cardBrowser();
 
-t.step('the page is only the card: no link to the till or the back office, noindex, no referrer', async () => {
+t.step('the page shows only the card: no link to the till or the back office, noindex, no referrer', async () => {
 	await open(t, d.punch.token);
 	await t.waitFor(cardShown('Coffee Card'));
 	const r = await t.ev(`({ links: $$('a[href]').map((a) => a.getAttribute('href')),
@@ -22,7 +22,7 @@ t.step('the page is only the card: no link to the till or the back office, noind
 	return r.manifest === URL0 + 'card.webmanifest';
 });
 
-t.step('the manifest: start_url card.html, icons that load, no errors', async () => {
+t.step('the manifest starts at card.html, has no errors and its icons load', async () => {
 	const m = await t.S('Page.getAppManifest');
 	if (m.errors && m.errors.length) throw new Error(JSON.stringify(m.errors));
 	const j = JSON.parse(m.data);

@@ -11,7 +11,7 @@ const d = await freshDemo();
 const t = await cardBrowser();
 const noZbar = !have('zbarimg') && 'zbarimg is not installed (apt-get install zbar-tools)';
 
-t.step('the punch card opens by its link: shop, title, customer, progress', async () => {
+t.step('the punch card\'s link shows the shop, title, customer and progress', async () => {
 	await open(t, d.punch.token);
 	await t.waitFor(cardShown('Coffee Card'));
 	const s = await t.ev(`({ shop: text('#shop-name'), cust: text('#customer-name'), line: text('#progress-line'),
@@ -48,7 +48,7 @@ t.step('the card and its codes are kept in localStorage', async () => {
 	    /<svg/.test(k.cards[0].qr) && /<svg/.test(k.cards[0].bar);
 });
 
-t.step('a QR picture the server fails to send: the kept copy is shown instead', async () => {
+t.step('the kept QR code is shown when the server fails to send the picture', async () => {
 	await t.fulfil('/qr.svg', () => ({ status: 503, headers: { 'Retry-After': '1' },
 		body: { success: false, error: { code: 'SERVICE_UNAVAILABLE', message: 'x' } } }));
 	/* The picture is cached by the browser for a day: a new page load

@@ -19,7 +19,7 @@ t.step('after a purchase recorded at the till, Refresh shows the new count and t
 });
 shotStep(t, 'phone');
 
-t.step('dark mode: the codes stay dark on white; contrast holds', async () => {
+t.step('in dark mode the codes stay dark on white and the contrast holds', async () => {
 	await colourScheme(t, 'dark');
 	const c = await t.ev(`({ body: getComputedStyle(document.body).backgroundColor, qr: getComputedStyle($('.qr-box')).backgroundColor })`);
 	if (c.body === 'rgb(238, 241, 245)' || c.qr !== 'rgb(255, 255, 255)') throw new Error(JSON.stringify(c));
@@ -27,7 +27,7 @@ t.step('dark mode: the codes stay dark on white; contrast holds', async () => {
 });
 shotStep(t, 'phone-dark');
 
-t.step('320 px wide: nothing scrolls sideways', async () => {
+t.step('nothing scrolls sideways at 320 px', async () => {
 	await colourScheme(t, 'light');
 	await device(t, 320, 640);
 	const w = await t.ev(`document.documentElement.scrollWidth`);

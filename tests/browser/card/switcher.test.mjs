@@ -27,7 +27,7 @@ t.step('another card\u2019s link opened in the same tab (a new fragment) shows t
 	await t.waitFor(cardShown('Coffee Card'));
 });
 
-t.step('a kept card the server no longer knows: the message, and Forget removes it', async () => {
+t.step('a kept card the server no longer knows says so, and Forget removes it', async () => {
 	await t.fulfil('api/v1/mycard/' + d.disc.token, () => ({ status: 404,
 		body: { success: false, error: { code: 'NOT_FOUND', message: 'No such card.' }, meta: { request_id: 'x', timestamp: 'x' } } }));
 	await open(t, d.disc.token);

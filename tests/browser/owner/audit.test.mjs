@@ -29,7 +29,7 @@ t.step('the audit lists the changes newest first: settings, backup, a rename wit
 t.step('the audit fits 390, 768 and 1280 px without sideways scrolling', () => shots3(t, 'audit'));
 t.step('the audit passes the accessibility pass', () => a11y(t, 'audit'));
 
-t.step('the audit filters by who and what', async () => {
+t.step('the audit filtered by who and what lists only the cashier\'s purchase', async () => {
 	await t.ev(`(() => { const s = $('#audit-user'); s.value = Array.from(s.options).find((o) => o.textContent === 'Sam Till').value; $('#audit-action').value = 'transaction.record'; return click('#audit-form button[type=submit]'); })()`);
 	await t.waitFor(`$$('#audit-body tr').length === 1 && text('#audit-page').includes('1 change')`);
 	const row = await t.ev(`$$('#audit-body tr')[0].textContent`);

@@ -7,7 +7,7 @@ await cashbackShop();
 const t = await ownerBrowser();
 await ownerLogin(t);
 
-t.step('adjusting the card: below zero is refused with the API\'s message; +2.50 with a reason is added and shown', async () => {
+t.step('an adjustment below zero is refused with the API\'s message; +2.50 with a long reason is added and shown, the reason whole', async () => {
 	await openCard(t, 'robert', 'Robert Brown');
 	await t.ev(`click('#detail-adjust')`);
 	await t.waitFor(`dlg() && dlg().querySelector('[data-field=cashback_amount]')`);

@@ -16,7 +16,7 @@ await ownerLogin(t);
 const bob = (await api('GET', 'admin/cards?q=bob', undefined, shop.token)).json.data.cards[0];
 const haveZbar = have('zbarimg'), haveRsvg = have('rsvg-convert');
 
-t.step('a card\'s detail: balance, QR and barcode shown from blob: URLs', async () => {
+t.step('a card\'s detail shows its balance, and its QR code and barcode from blob: URLs', async () => {
 	await nav(t, 'cards');
 	await t.ev(`fill('#search-q', 'bob') && click('#search-form button[type=submit]')`);
 	await t.waitFor(`$$('#cards-body tr').length === 1 && text('#cards-body').includes('Bob Brown')`);
@@ -58,7 +58,7 @@ t.step('the QR and barcode SVGs of the API, converted by rsvg-convert, decode to
 	}
 }, { skip: !(haveZbar && haveRsvg) && 'rsvg-convert or zbarimg is not installed (apt-get install librsvg2-bin zbar-tools)' });
 
-t.step('deactivating a card (confirmed) and activating it again', async () => {
+t.step('a card deactivated (confirmed) is inactive in the page and the API, and active again after Activate', async () => {
 	await t.ev(`click('#detail-toggle')`);
 	await t.waitFor(`dlg() && text('dialog[open]').includes('Deactivate the card of Bob Brown')`);
 	await t.ev(`click(dlg().querySelector('button[type=submit]'))`);
@@ -82,7 +82,7 @@ t.step('a new link for a card (confirmed): the page shows it, the old link is 40
 	if (a.status !== 404 || b.status !== 200 || b.json.data.customer_name !== 'Bob Brown') throw new Error(a.status + ' ' + b.status);
 });
 
-t.step('renaming a card', async () => {
+t.step('a card renamed in its dialog is found by its new name', async () => {
 	await t.ev(`click('#detail-rename')`);
 	await t.waitFor(`dlg()`);
 	await t.ev(`(dlg().querySelector('input').value = 'Robert Brown', click(dlg().querySelector('button[type=submit]')))`);

@@ -14,7 +14,7 @@ t.step('the card\'s history shows the purchase', async () => {
 	if (!row.includes('Cashback') || !row.includes('earned 0.40') || !row.includes('Harbour Kiosk East')) throw new Error(row);
 });
 
-t.step('the owner voids the cashier\'s purchase from the card\'s history: a reason is required; the row shows voided, the cashback goes back', async () => {
+t.step('a purchase voided from the card\'s history (a reason required) shows voided, and its cashback goes back', async () => {
 	await t.waitFor(`vis('#card-detail') && text('#detail-balance').includes('0.40') && $('#dhist-body .btn-void')`);
 	await t.ev(`click($('#dhist-body .btn-void'))`);
 	await t.waitFor(`dlg() && text('dialog[open]').includes('Void this transaction?') && document.activeElement === dlg().querySelector('[data-field=reason]')`);

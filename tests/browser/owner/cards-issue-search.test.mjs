@@ -8,7 +8,7 @@ const t = await ownerBrowser();
 await ownerLogin(t);
 let bob;
 
-t.step('issuing cards: several customers, one a line', async () => {
+t.step('cards issued for several customers, one a line, are one card each (blank lines skipped)', async () => {
 	await nav(t, 'cards');
 	await t.waitFor(`vis('#sec-cards') && $$('#issue-program option').length === 3`);
 	await t.ev(`pickText('#issue-program', 'Cashback Club Plus') && fill('#issue-names', 'Ann Smith\\nBob Brown\\n\\n  Cy Doe  ') && click('#issue-form button[type=submit]')`);
@@ -24,7 +24,7 @@ t.step('issuing cards: several customers, one a line', async () => {
 	if (!bob || bob.customer_name !== 'Bob Brown' || bob.card_type !== 'cashback') throw new Error(r.text);
 });
 
-t.step('searching cards by name, barcode and id', async () => {
+t.step('a card is found by its name, its barcode and its id; a search for nobody says so', async () => {
 	for (const q of ['bob', bob.barcode_value, bob.card_instance_id]) {
 		await t.ev(`fill('#search-q', ${JSON.stringify(q)}) && click('#search-form button[type=submit]')`);
 		await t.waitFor(`$$('#cards-body tr').length === 1 && text('#cards-body').includes('Bob Brown') && text('#cards-page').includes('1 card')`);
@@ -33,7 +33,7 @@ t.step('searching cards by name, barcode and id', async () => {
 	await t.waitFor(`text('#cards-body').includes('No cards match')`);
 });
 
-t.step('paging through the cards (21 more issued at once)', async () => {
+t.step('21 cards are paged 20 and 1, with Next and Previous', async () => {
 	const names = Array.from({ length: 21 }, (x, i) => 'Paging Customer ' + (i + 1)).join('\\n');
 	await t.ev(`pickText('#issue-program', 'Coffee Card') && fill('#issue-names', '${names}') && click('#issue-form button[type=submit]')`);
 	await t.waitFor(`text('#issued-text').includes('21 cards issued')`);

@@ -20,7 +20,7 @@ async function popup(expr) {
 	return p;
 }
 
-t.step('printing the selected cards: a sheet opens in a new tab and renders', async () => {
+t.step('the selected cards printed: a sheet of them opens in a new tab and renders with its own style sheet', async () => {
 	await nav(t, 'cards');
 	await t.ev(`fill('#search-q', '') && pick('#search-program', '') && click('#search-form button[type=submit]')`);
 	await t.waitFor(`$$('#cards-body tr').length === 5`);
@@ -48,7 +48,7 @@ t.step('printing the selected cards: a sheet opens in a new tab and renders', as
 	await tab.close();
 });
 
-t.step('printing a program\'s cards', async () => {
+t.step('a program\'s cards printed: a sheet of its 3 cards opens in a new tab', async () => {
 	await t.ev(`pickText('#sheet-program', 'Cashback Club Plus')`);
 	const tab = await popup(`click('#program-sheet-form button[type=submit]')`);
 	await t.waitFor(`text('#sheet-note').includes('3 cards opened')`);

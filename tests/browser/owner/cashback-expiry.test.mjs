@@ -20,7 +20,7 @@ t.step('where the program lets cashback expire, the card\'s detail shows the nex
 	await patch('admin/programs/' + s.program, { expiry_days: null }, s.shop.token);
 });
 
-t.step('expired cashback: an "Expiry" row with the amount taken off, done by no one; the history fits at 1280 px', async () => {
+t.step('expired cashback shows as an "Expiry" row with the amount taken off, done by no one; the history fits at 1280 px', async () => {
 	sql('UPDATE cashback_earnings SET expires_at = ' + (Date.now() - 60000) +
 	    " WHERE remaining > 0 AND expires_at IS NOT NULL AND card_id = (SELECT id FROM cards WHERE customer_name = 'Robert Brown')");
 	await nav(t, 'locations');

@@ -6,14 +6,14 @@ const t = await ownerBrowser();
 await ownerLogin(t);
 await nav(t, 'locations');
 
-t.step('adding a location', async () => {
+t.step('a location added in the form is listed, and the field is emptied', async () => {
 	await t.waitFor(`text('#locations-body').includes('High Street')`);
 	await t.ev(`fill('#location-name', 'Harbour Kiosk') && click('#location-form button[type=submit]')`);
 	await t.waitFor(`text('#locations-body').includes('Harbour Kiosk') && toast().includes('added')`);
 	return t.ev(`$$('#locations-body tr').length === 2 && $('#location-name').value === ''`);
 });
 
-t.step('renaming a location (dialog)', async () => {
+t.step('a location renamed in its dialog is renamed in the list and the API', async () => {
 	await t.ev(`click(btnIn(rowOf('#locations-body', 'Harbour Kiosk'), 'Rename'))`);
 	await t.waitFor(`dlg() && document.activeElement === dlg().querySelector('input')`);
 	await a11y(t, 'rename dialog');

@@ -6,7 +6,7 @@ await freshShop();
 const t = await ownerBrowser();
 await ownerLogin(t);
 
-t.step('adding a punch program', async () => {
+t.step('a punch program added in the form is listed with its reward, value and cooldown', async () => {
 	await nav(t, 'programs');
 	await t.waitFor(`vis('#sec-programs') && text('#programs-list').includes('No programs yet')`);
 	await t.ev(`click('input[name=ptype][value=punch]') && fill('#program-title', 'Coffee Card')`);
@@ -18,7 +18,7 @@ t.step('adding a punch program', async () => {
 	if (!['10 punches', 'Free coffee', '3.50', 'Any hot drink', '60 seconds'].every((w) => s.includes(w))) throw new Error(s);
 });
 
-t.step('adding a cashback program with 2 tiers (tiers editor)', async () => {
+t.step('a cashback program with 2 tiers and an expiry is saved as typed (tiers out of order refused first)', async () => {
 	await t.ev(`click('input[name=ptype][value=cashback]') && fill('#program-title', 'Cashback Club')`);
 	await t.waitFor(`vis('#program-tier-fields') && !vis('#program-punch-fields') && $$('#program-tier-fields .tier-row').length === 1`);
 	await t.ev(`click(Array.from($$('#program-tier-fields button')).find((b) => b.textContent === 'Add a tier'))`);
@@ -38,14 +38,14 @@ t.step('adding a cashback program with 2 tiers (tiers editor)', async () => {
 	if (!s.includes('Cashback expires 365 days after it is earned.')) throw new Error(s);
 });
 
-t.step('adding a discount program', async () => {
+t.step('a discount program added is listed as the third', async () => {
 	await t.ev(`click('input[name=ptype][value=discount]') && fill('#program-title', 'Member Discount')`);
 	await t.waitFor(`$$('#program-tier-fields .tier-row').length === 1`);
 	await t.ev(`(() => { const r = $$('#program-tier-fields .tier-row')[0].querySelectorAll('input'); r[0].value = 'Member'; r[2].value = '5'; return click('#program-form button[type=submit]'); })()`);
 	await t.waitFor(`text('#programs-list').includes('Member Discount') && $$('#programs-list article').length === 3`);
 });
 
-t.step('editing a program: title and tiers', async () => {
+t.step('a program edited in its dialog gets its new title, tier rate and no expiry (an expiry of 0 refused)', async () => {
 	await t.ev(`click(btnIn($$('#programs-list article').find((a) => a.textContent.includes('Cashback Club')), 'Edit'))`);
 	await t.waitFor(`dlg() && dlg().querySelectorAll('.tier-row').length === 2`);
 	await a11y(t, 'program dialog');

@@ -24,7 +24,7 @@ t.step('the report shows the purchase: figures, table, chart, outstanding cashba
 t.step('the report fits 390, 768 and 1280 px without sideways scrolling', () => shots3(t, 'reports'));
 t.step('the report passes the accessibility pass', () => a11y(t, 'reports'));
 
-t.step('rows by location and by staff', async () => {
+t.step('the report grouped by location and by staff has a row of each', async () => {
 	await t.ev(`pick('#report-group', 'location') && click('#report-form button[type=submit]')`);
 	await t.waitFor(`text('#rtable-title') === 'By location' && text('#report-body').includes('Harbour Kiosk East') && $$('#chart rect.ch-sales').length > 0`);
 	await t.ev(`pick('#report-group', 'staff') && click('#report-form button[type=submit]')`);

@@ -24,7 +24,7 @@ t.step('settings show their range; a value the API refuses shows its message', a
 t.step('the settings fit 390, 768 and 1280 px without sideways scrolling', () => shots3(t, 'settings'));
 t.step('the settings pass the accessibility pass', () => a11y(t, 'settings'));
 
-t.step('saving a setting', async () => {
+t.step('two settings saved are the API\'s new values', async () => {
 	await t.ev(`fill('[data-key=utc_offset_minutes]', '60') && fill('[data-key=login_max_failures]', '9') && click('#settings-form button[type=submit]')`);
 	await t.waitFor(`toast().includes('2 settings saved')`);
 	const r = await api('GET', 'admin/settings', undefined, await ownerToken(t));
@@ -32,7 +32,7 @@ t.step('saving a setting', async () => {
 	if (v.utc_offset_minutes !== 60 || v.login_max_failures !== 9) throw new Error(JSON.stringify(v));
 });
 
-t.step('the currency symbol and staff enrolment: a text and a checkbox', async () => {
+t.step('a text (the currency symbol) and a checkbox (staff enrolment) are saved; an address that is not http(s) is refused', async () => {
 	/* The step before left a toast of the same words: it is cleared
 	 * first, so the one seen is this save's. It shows for 7 s: it is
 	 * waited for first, then the server asked (a loaded machine once

@@ -15,7 +15,7 @@ const configError = (p) => t.S('Fetch.fulfillRequest', {
 	body: Buffer.from(JSON.stringify({ success: false, error: { code: 'CONFIGURATION_ERROR', message: 'The database cannot be used: the file does not exist, and its folder is not writable by this user, who would create it. Fix its permissions or the path set for the service; the server\'s error log names the file.' }, meta: { request_id: 'x', timestamp: 'x' } })).toString('base64')
 });
 
-t.step('500 CONFIGURATION_ERROR when the page asks for the setup: what to fix on the server', async () => {
+t.step('the page says what to fix on the server when asking for the setup answers 500 CONFIGURATION_ERROR', async () => {
 	if (fs.existsSync(DB)) throw new Error('the database exists before the first request');
 	await t.once('api/v1/setup', 'Request', configError);
 	await t.goto(URL0 + 'owner.html');

@@ -48,7 +48,7 @@ t.step('two different passwords are refused in the page', async () => {
 	return t.ev(`document.activeElement === $('#setup-password2')`);
 });
 
-t.step('503 DATABASE_ERROR on setup: busy, try again, no talk of permissions', async () => {
+t.step('a 503 DATABASE_ERROR on setup says busy, try again, with no talk of permissions', async () => {
 	await t.once('api/v1/setup', 'Request', dbError);
 	await fillSetup('WRONGCODE0000');
 	await t.waitFor(`$('#setup-error [data-code=DATABASE_ERROR]')`);

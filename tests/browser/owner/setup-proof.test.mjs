@@ -37,7 +37,7 @@ t.step('the code way is the default, with a button "I cannot open that file" for
 	if (st.sw !== 'I cannot open that file' || !st.code || st.proof) throw new Error(JSON.stringify(st));
 });
 
-t.step('... whose text can be read (contrast at least 4.5:1)', async () => {
+t.step('the button "I cannot open that file" can be read: contrast at least 4.5:1', async () => {
 	const c = await contrast('#setup-switch-button');
 	if (c < 4.5) throw new Error('contrast ' + c + ':1, ' + await t.ev(`getComputedStyle($('#setup-switch-button')).color`) + ' on the notice\'s background');
 });

@@ -28,7 +28,7 @@ t.step('a first setup in the page (the proof it offered noted) logs the owner in
 	await t.waitFor(`vis('#app-view') && vis('#sec-overview') && !vis('#setup-view')`);
 });
 
-t.step('starting over: the database\'s files deleted while the server runs and the owner is logged in, a reload ends the session and offers the setup again with a new code', async () => {
+t.step('a reload after the database\'s files were deleted (the server running, the owner logged in) ends the session and offers the setup again with a new code', async () => {
 	for (const x of ['', '-wal', '-shm', '-queue']) fs.rmSync(DB + x, { force: true });
 	await t.page.reload({ waitUntil: 'commit' });
 	await t.waitFor(`document.readyState === 'complete' && vis('#setup-form') && vis('#setup-code-field') && !vis('#setup-proof')`);

@@ -8,7 +8,7 @@ await addLocation(shop, 'Harbour Kiosk East');
 const t = await ownerBrowser();
 await ownerLogin(t);
 
-t.step('adding a cashier with a location and an initial password', async () => {
+t.step('a cashier added with a location and an initial password is listed as active and can log in', async () => {
 	await nav(t, 'staff');
 	await t.waitFor(`vis('#sec-staff') && text('#staff-body').includes(${JSON.stringify(OWNER.email)}) && $$('#staff-location option').length === 2`);
 	await t.ev(`fill('#staff-name', 'Sam Staff') && fill('#staff-email-new', ${JSON.stringify(CASHIER.email)}) && pick('#staff-type', 'system_user') &&
@@ -28,7 +28,7 @@ t.step('a taken e-mail shows the API\'s CONFLICT message on the e-mail field', a
 	return t.ev(`$('#staff-email-new').getAttribute('aria-invalid') === 'true' && document.activeElement === $('#staff-email-new')`);
 });
 
-t.step('editing a cashier: renamed and moved to another location', async () => {
+t.step('a cashier edited in the dialog is renamed and moved to another location', async () => {
 	await t.ev(`fill('#staff-name', '') && fill('#staff-email-new', '') && fill('#staff-password', '') && fill('#staff-password2', '')`);
 	await t.ev(`click(btnIn(rowOf('#staff-body', 'Sam Staff'), 'Edit'))`);
 	await t.waitFor(`dlg() && dlg().querySelector('select')`);
@@ -36,7 +36,7 @@ t.step('editing a cashier: renamed and moved to another location', async () => {
 	await t.waitFor(`!dlg() && rowOf('#staff-body', 'Sam Till') && rowOf('#staff-body', 'Sam Till').textContent.includes('Harbour Kiosk East')`);
 });
 
-t.step('disabling a cashier (after a confirmation) refuses their login; enabling gives it back', async () => {
+t.step('a cashier disabled (after a confirmation) cannot log in; enabled again, can', async () => {
 	await t.ev(`click(btnIn(rowOf('#staff-body', 'Sam Till'), 'Disable'))`);
 	await t.waitFor(`dlg() && text('dialog[open]').includes('logged out')`);
 	await t.ev(`click(dlg().querySelector('button[type=submit]'))`);
@@ -51,7 +51,7 @@ t.step('disabling a cashier (after a confirmation) refuses their login; enabling
 	if (r2.status !== 200) throw new Error('enabled cashier: ' + r2.text);
 });
 
-t.step('setting a new password for the cashier', async () => {
+t.step('a new password set for the cashier (too short refused) replaces the old one', async () => {
 	await t.ev(`click(btnIn(rowOf('#staff-body', 'Sam Till'), 'New password'))`);
 	await t.waitFor(`dlg() && dlg().querySelectorAll('input[type=password]').length === 2`);
 	await t.ev(`(dlg().querySelectorAll('input')[0].value = 'short', dlg().querySelectorAll('input')[1].value = 'short', click(dlg().querySelector('button[type=submit]')))`);
