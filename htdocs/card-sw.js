@@ -13,11 +13,11 @@
  * Change VERSION when this worker or its list of files changes. */
 'use strict';
 
-const VERSION = 'v1';
+const VERSION = 'v2';
 const BASE = new URL('./', self.location.href).href;
 const PREFIX = 'loyalty-card-page ' + BASE + ' ';
 const CACHE = PREFIX + VERSION;
-const FILES = ['card.html', 'card.js', 'card.css', 'js/progress.js', 'js/money.js', 'card.webmanifest',
+const FILES = ['card.html', 'card.js', 'card.css', 'js/progress.js', 'js/money.js', 'js/server-tables.js', 'card.webmanifest',
 	'card-icon.svg', 'card-icon-maskable.svg', 'card-icon-180.png', 'card-icon-192.png'].map((f) => new URL(f, BASE).href);
 const API = new URL('api/', BASE).href;
 const NET_TIMEOUT_MS = 4000;

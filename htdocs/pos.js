@@ -10,6 +10,7 @@ import { createQueue, DEFAULT_COOLDOWN_S } from './js/queue.js';
 import { KeyBursts } from './js/keys.js';
 import { parseMoney, formatMoney, toCents, centsStr, isNum } from './js/money.js';
 import { afterPurchaseLine, expiryLine } from './js/progress.js';
+import { applyLimits } from './js/limits.js';
 
 const PAGE_SIZE = 10;
 const SYNC_EVERY_MS = 60000;
@@ -1759,6 +1760,7 @@ function setNet(on) {
 /* ---- wiring ----------------------------------------------------------- */
 
 function init() {
+	applyLimits(document);
 	$('login-form').addEventListener('submit', onLogin);
 	$('logout-button').addEventListener('click', onLogout);
 	$('lookup-form').addEventListener('submit', onLookup);

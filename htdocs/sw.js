@@ -28,13 +28,14 @@
  * deletes the caches of older versions of this page. */
 'use strict';
 
-const VERSION = 'v4';
+const VERSION = 'v5';
 const SCOPE = new URL('./', self.location.href).href;
 const PREFIX = 'loyalty-pos-shell ' + SCOPE + ' ';
 const CACHE = PREFIX + VERSION;
 /* The page, the modules it imports, and the camera's (loaded on the
  * first scan, so a till started offline can still scan). */
 const SHELL = ['index.html', 'pos.js', 'pos.css', 'js/http-warning.js', 'js/api.js', 'js/queue.js', 'js/keys.js', 'js/money.js', 'js/progress.js',
+	'js/server-tables.js', 'js/limits.js',
 	'js/camera.js', 'js/camera.css', 'vendor/zxing-library-0.23.0.min.js'].map((f) => new URL(f, SCOPE).href);
 const INDEX = SHELL[0];
 const API = new URL('api/', SCOPE).href;
