@@ -6,6 +6,9 @@
  * set with textContent, never parsed as HTML. */
 
 import { createApi, ApiError, NetError, SessionEnded } from './js/api.js';
+import { storage, readJSON, writeJSON, uuid } from './js/store.js';
+import { sentence } from './js/errors.js';
+import { cardType, typeOf } from './js/cardtypes.js';
 import { createQueue, DEFAULT_COOLDOWN_S } from './js/queue.js';
 import { KeyBursts } from './js/keys.js';
 import { parseMoney, formatMoney, toCents, centsStr, isNum } from './js/money.js';
@@ -34,29 +37,6 @@ const TYPE_NAMES = {
 	punch: 'Punch', cashback: 'Cashback', discount: 'Discount',
 	reward_claim: 'Reward claim', cashback_redeem: 'Cashback redeem',
 	void: 'Void', adjustment: 'Adjustment', expiry: 'Expiry'
-};
-/* What a cashier reads for an error code; the server's message when the
- * code is not here, and never the bare code. */
-const CODE_TEXT = {
-	COOLDOWN_ACTIVE: 'This card was punched a moment ago.',
-	CARD_NOT_FOUND: 'No card with this number or code.',
-	CARD_INACTIVE: 'This card is not active.',
-	INSUFFICIENT_BALANCE: 'The cashback balance is lower than that.',
-	NO_PENDING_REWARDS: 'No reward is waiting on this card.',
-	CARD_CODE_REQUIRED: 'This shop needs the code on the customer\'s phone: scan the QR code of their card page (not the printed card).',
-	CARD_CODE_INVALID: 'The code of the card page is too old or was used already: scan the QR code on the customer\'s phone again (it changes each minute).',
-	ALREADY_VOIDED: 'This sale has been voided already.',
-	NOT_VOIDABLE: 'This cannot be voided.',
-	INVALID_CREDENTIALS: 'Wrong e-mail or password.',
-	ACCOUNT_LOCKED: 'Too many failed logins: wait a moment, then try again.',
-	RATE_LIMITED: 'Too many requests: wait a moment, then try again.',
-	FORBIDDEN: 'Your account may not do this.',
-	VALIDATION_ERROR: 'Some details are not valid.',
-	PAYLOAD_TOO_LARGE: 'Too large for the server to take.',
-	DATABASE_ERROR: 'The server is busy.',
-	INTERNAL_ERROR: 'The server failed.',
-	SERVICE_UNAVAILABLE: 'The server is busy or starting.',
-	CONFIGURATION_ERROR: 'The server is not set up right: tell the shop\'s owner (the back office says what to fix).'
 };
 
 /* Codes whose message the till words itself (the server's names the
@@ -96,50 +76,8 @@ function h(tag, props, ...kids) {
 
 function show(el, on) { (typeof el === 'string' ? $(el) : el).hidden = !on; }
 
-/* Web storage that keeps working (in memory) when the browser refuses it. */
-function storage(kind) {
-	try {
-		const s = window[kind], t = '__pos_test__';
-		s.setItem(t, t);
-		s.removeItem(t);
-		return s;
-	} catch (e) {
-		const m = new Map();
-		return {
-			getItem: (k) => (m.has(k) ? m.get(k) : null),
-			setItem: (k, v) => { m.set(k, String(v)); },
-			removeItem: (k) => { m.delete(k); }
-		};
-	}
-}
 const ss = storage('sessionStorage');
 const ls = storage('localStorage');
-
-function readJSON(s, k, def) {
-	try {
-		const v = s.getItem(k);
-		return v === null ? def : JSON.parse(v);
-	} catch (e) { return def; }
-}
-function writeJSON(s, k, v) {
-	try { s.setItem(k, JSON.stringify(v)); return true; } catch (e) { return false; }
-}
-
-/* UUID v4. crypto.randomUUID exists only on https and localhost, and a
- * till on the LAN is often plain http, so fall back to getRandomValues. */
-function uuid() {
-	const c = window.crypto;
-	if (c && typeof c.randomUUID === 'function') {
-		try { return c.randomUUID(); } catch (e) { /* insecure context */ }
-	}
-	const b = new Uint8Array(16);
-	c.getRandomValues(b);
-	b[6] = (b[6] & 0x0f) | 0x40;
-	b[8] = (b[8] & 0x3f) | 0x80;
-	const x = Array.from(b, (v) => v.toString(16).padStart(2, '0')).join('');
-	return x.slice(0, 8) + '-' + x.slice(8, 12) + '-' + x.slice(12, 16) + '-' +
-	    x.slice(16, 20) + '-' + x.slice(20);
-}
 
 /* ---- formatting ------------------------------------------------------- */
 
@@ -157,6 +95,12 @@ function when(iso) {
 		return d.toLocaleString(undefined, { dateStyle: 'short', timeStyle: 'short' });
 	} catch (e) { return d.toLocaleString(); }
 }
+/* The formatters and builders js/cardtypes.js writes with. */
+const fmt = {
+	money, pct, int, plural, expiry: (d) => expiryLine(d, currency()),
+	p: (cls, ...kids) => h('p', cls ? { className: cls } : null, ...kids),
+	strong: (t) => h('strong', null, t)
+};
 const MONEY_HINT = 'Enter an amount such as 12.50: at most 2 decimals, up to 1,000,000.00.';
 
 /* ---- API and queue ---------------------------------------------------- */
@@ -230,7 +174,9 @@ const ready = queue.restore().then((back) => {
 /* Waits (2 s at most) until what was just queued is in the durable copy. */
 const keptSoon = () => Promise.race([queue.flush(), new Promise((resolve) => setTimeout(resolve, 2000))]);
 
-const codeText = (code, message) => CODE_TEXT[code] || message || 'The server refused it.';
+/* What a cashier reads for an error code (js/errors.js): the server's
+ * message when the code has no sentence, and never the bare code. */
+const codeText = sentence;
 
 /* An error as text for the cashier: a sentence, never a bare code (the
  * code is kept in a data attribute for support), and the wait of a
@@ -551,13 +497,14 @@ function dropHeld(f) {
 const balanceOf = (d) => (d.balance && typeof d.balance === 'object' ? d.balance : d);
 
 function renderCard() {
-	const d = card, b = balanceOf(d), active = d.status === 'active';
+	const d = card, active = d.status === 'active';
 	$('card-title').textContent = d.card_title || d.card_name || 'Loyalty card';
 	$('card-customer').textContent = d.customer_name || 'Customer';
 	$('card-merchant').textContent = d.merchant_name || '';
 	show('card-merchant-sep', !!d.merchant_name);
 	const type = $('card-type');
-	type.textContent = ({ punch: 'Punch card', cashback: 'Cashback', discount: 'Discount' })[d.card_type] || d.card_type;
+	const ct = typeOf(d);
+	type.textContent = ct.name;
 	type.className = 'tag tag-type';
 	const st = $('card-status');
 	st.textContent = active ? 'Active' : (d.status ? String(d.status).replace(/^./, (c) => c.toUpperCase()) : 'Unknown');
@@ -569,41 +516,24 @@ function renderCard() {
 	const rows = [];
 	const dots = $('punch-dots');
 	setKids(dots);
-	if (d.card_type === 'punch') {
-		const cur = b.current_punches, req = b.punch_requirement;
-		rows.push(['Punches', int(cur) + ' / ' + int(req), 'big']);
-		rows.push(['Rewards waiting', int(b.pending_rewards), b.pending_rewards > 0 ? 'big good' : '']);
-		rows.push(['Lifetime punches', int(b.lifetime_punches), '']);
-		if (Number.isInteger(req) && req > 0 && req <= 30 && Number.isInteger(cur))
-			for (let i = 0; i < req; i++) dots.append(h('span', { className: 'pdot' + (i < cur ? ' on' : '') }));
-	} else if (d.card_type === 'cashback') {
-		rows.push(['Cashback balance', money(b.cashback_balance), 'big']);
-		rows.push(['Cashback rate', pct(b.cashback_rate), '']);
-		rows.push(['Tier', b.current_tier_name || '—', '']);
-		rows.push(['Lifetime cashback', money(b.lifetime_cashback), '']);
-		const exp = expiryLine(d, currency());
-		if (exp) rows.push(['Next expiry', exp, 'good']);
-	} else if (d.card_type === 'discount') {
-		rows.push(['Discount', pct(b.discount_rate), 'big']);
-		rows.push(['Tier', b.current_tier_name || '—', '']);
-		rows.push(['Next tier', b.next_tier_name ? b.next_tier_name + ' at ' + money(b.next_tier_threshold) + ' spent' : 'Top tier reached', '']);
-		rows.push(['Lifetime spend', money(b.lifetime_spend), '']);
-	}
+	rows.push(...ct.tillRows(d, fmt));
+	const dd = ct.dots(d);
+	if (dd) for (let i = 0; i < dd[1]; i++) dots.append(h('span', { className: 'pdot' + (i < dd[0] ? ' on' : '') }));
 	show(dots, dots.childElementCount > 0);
 	setKids($('card-balance'), ...rows.map(([k, v, cls]) =>
 		h('div', { className: 'bal ' + cls }, h('dt', null, k), h('dd', null, v))));
 	show('card-panel', true);
 
 	/* Actions. */
-	const isPunch = d.card_type === 'punch';
+	const isPunch = ct.punches;
 	show('purchase-panel', active);
 	show('punch-field', isPunch);
 	$('punch-count-label').textContent = 'Punches';
-	const pending = isPunch && Number.isInteger(b.pending_rewards) ? b.pending_rewards : 0;
+	const pending = ct.rewards ? ct.pending(d) : 0;
 	show('claim-panel', active && pending > 0);
 	if (!(active && pending > 0)) claimConfirm(false);
 	$('claim-info').textContent = pending > 0 ? plural(pending, 'reward is', 'rewards are') + ' waiting for this customer.' : '';
-	show('redeem-panel', active && d.card_type === 'cashback');
+	show('redeem-panel', active && ct.redeems);
 	/* The shop wants the phone's code for these, and this scan had
 	 * none (a printed card, a typed number): said before the amounts. */
 	const needCode = !!(user && user.shop && user.shop.card_code_required) && !cardCodeOf(cardIdent);
@@ -747,7 +677,7 @@ function onRecord(ev, confirmed) {
 	if ((!card && !offlineIdent) || saleInFlight) return;
 	clearFieldErrors();
 	const amount = parseMoney($('purchase-amount').value);
-	const isPunch = !card || card.card_type === 'punch';
+	const isPunch = !card || typeOf(card).punches;
 	const pcText = $('punch-count').value.trim();
 	const punches = /^\d{1,3}$/.test(pcText) ? parseInt(pcText, 10) : NaN;
 	const maxP = maxPunches();
@@ -885,7 +815,7 @@ async function queueOffline(body, meta, amount, e, sale) {
 	const gen = sale.gen, c = sale.card, a = sale.a;
 	/* Only a card known to be a punch card: an unknown one may be a
 	 * cashback card, whose next sale must not be turned away. */
-	const isPunch = typeof body.punch_count === 'number' && (!c || c.card_type === 'punch');
+	const isPunch = typeof body.punch_count === 'number' && (!c || typeOf(c).punches);
 	const prior = isPunch ? queue.punchWithin(body, cooldownOf(c), Date.parse(body.client_timestamp)) : null;
 	if (prior && prior.item.idempotency_key !== body.idempotency_key) {
 		forget(a);
@@ -957,29 +887,7 @@ function recordResult(d, label, saleCard, previous) {
 	const card = saleCard;
 	const parts = [];
 	const dup = d.idempotent === true ? h('p', { className: 'note' }, 'Already recorded earlier: this is the original result, nothing was added twice.') : null;
-	if (d.card_type === 'punch') {
-		if (d.reward_earned) {
-			const n = Number.isInteger(d.rewards_earned) && d.rewards_earned > 1 ? d.rewards_earned : 1;
-			const rw = d.reward || {};
-			parts.push(h('p', { className: 'res-head' }, n > 1 ? n + ' rewards earned!' : 'Reward earned!'));
-			parts.push(h('p', { className: 'reward' }, h('strong', null, rw.title || 'Reward'), rw.description ? ' — ' + rw.description : ''));
-		} else {
-			parts.push(h('p', { className: 'res-head' }, 'Purchase recorded'));
-		}
-		parts.push(h('p', null, '+' + plural(d.punches_added, 'punch', 'punches') + ', card now at ' + int(d.new_punch_count) +
-		    (card && Number.isInteger(balanceOf(card).punch_requirement) ? ' / ' + balanceOf(card).punch_requirement : '') + '.'));
-	} else if (d.card_type === 'cashback') {
-		parts.push(h('p', { className: 'res-head' }, 'Cashback earned: ' + money(d.cashback_earned)));
-		parts.push(h('p', null, pct(d.cashback_rate) + ' of ' + money(d.purchase_amount) + '. New balance ' + money(d.new_balance) + '.'));
-		if (d.tier_changed) parts.push(h('p', { className: 'note good' }, 'The customer reached a new tier.'));
-	} else if (d.card_type === 'discount') {
-		parts.push(h('p', { className: 'res-head' }, 'Charge the customer'));
-		parts.push(h('p', { className: 'charge' }, money(d.final_amount)));
-		parts.push(h('p', null, 'Purchase ' + money(d.purchase_amount) + ' − discount ' + pct(d.discount_rate) + ' (' + money(d.discount_amount) + ').'));
-		if (d.tier_changed) parts.push(h('p', { className: 'note good' }, 'The customer reached a new tier.'));
-	} else {
-		parts.push(h('p', { className: 'res-head' }, 'Purchase recorded'));
-	}
+	parts.push(...typeOf(d).result(d, fmt, card));
 	/* For the customer: to read out, or for the receipt. */
 	const line = afterPurchaseLine(d, card, currency());
 	if (line) parts.push(h('p', { className: 'progress-line' }, h('span', { className: 'visually-hidden' }, 'For the customer: '), line));
@@ -1480,12 +1388,7 @@ function voidResult(d, x, before) {
 
 /* A balance in a few words, by the card's type. */
 function balanceText(type, b) {
-	if (type === 'punch' && Number.isInteger(b.current_punches))
-		return int(b.current_punches) + (Number.isInteger(b.punch_requirement) ? ' / ' + int(b.punch_requirement) : '') + ' punches' +
-		    (b.pending_rewards > 0 ? ', ' + plural(b.pending_rewards, 'reward', 'rewards') + ' waiting' : '');
-	if (type === 'cashback' && isNum(b.cashback_balance)) return money(b.cashback_balance) + ' cashback';
-	if (type === 'discount' && isNum(b.discount_rate)) return pct(b.discount_rate) + ' discount' + (b.current_tier_name ? ' (' + b.current_tier_name + ')' : '');
-	return '';
+	return cardType(type).balanceText(b, fmt);
 }
 
 /* ---- offline queue ---------------------------------------------------- */
@@ -1521,7 +1424,8 @@ function reviewText(x) {
 	if (x.error === 'COOLDOWN_ACTIVE')
 		return 'Refused: the card had been punched shortly before, and a card takes one punch per visit. ' +
 		    '"Record now" records it with the present time, if the customer should have this punch.';
-	return codeText(x.error, x.message) + (x.message && CODE_TEXT[x.error] && x.message !== CODE_TEXT[x.error] ? ' ' + x.message : '');
+	const said = codeText(x.error, x.message);
+	return said + (x.message && x.message !== said ? ' ' + x.message : '');
 }
 
 let syncing = false;
@@ -1634,7 +1538,7 @@ async function openEnrol() {
 		/* No program chosen for the cashier: a card of the wrong one
 		 * must not be one Enter away. */
 		setKids(sel, h('option', { value: '' }, 'Choose a program…'),
-			...progs.map((p) => h('option', { value: p.id }, p.title + ' (' + ({ punch: 'punch card', cashback: 'cashback', discount: 'discount' })[p.card_type] + ')')));
+			...progs.map((p) => h('option', { value: p.id }, p.title + ' (' + cardType(p.card_type).programName + ')')));
 		sel.dataset.loaded = '1';
 	} catch (e) {
 		if (e instanceof SessionEnded) return;
