@@ -10,7 +10,7 @@ import { storage, readJSON, writeJSON, uuid } from './js/store.js';
 import { sentence } from './js/errors.js';
 import { cardType, typeOf } from './js/cardtypes.js';
 import { createQueue, DEFAULT_COOLDOWN_S } from './js/queue.js';
-import { KeyBursts } from './js/keys.js';
+import { KeyBursts, ScanFrame, frameSetting } from './js/keys.js';
 import { parseMoney, formatMoney, toCents, centsStr, isNum } from './js/money.js';
 import { afterPurchaseLine, expiryLine } from './js/progress.js';
 import { applyLimits } from './js/limits.js';
@@ -33,6 +33,9 @@ const K = {
 	user: 'pos.user', location: 'pos.location_id',
 	queue: 'pos.queue.v1', review: 'pos.review.v1', seq: 'pos.queue.seq.v1'
 };
+/* This till's scanner frame ({prefix, suffix}), kept on the till: a
+ * setting of the device, not of a login. */
+const SCANNER_KEY = 'pos.scanner.v1';
 const TYPE_NAMES = {
 	punch: 'Punch', cashback: 'Cashback', discount: 'Discount',
 	reward_claim: 'Reward claim', cashback_redeem: 'Cashback redeem',
@@ -385,6 +388,7 @@ function clearCard() {
 	$('redeem-form').reset();
 	claimConfirm(false);
 	clearFieldErrors();
+	voidCardChanged();
 }
 
 function identFor(code) {
@@ -540,6 +544,7 @@ function renderCard() {
 	show('claim-code-note', needCode);
 	show('redeem-code-note', needCode);
 	show('history-panel', true);
+	voidCardChanged();
 }
 
 function renderOfflineCard(ident) {
@@ -574,6 +579,57 @@ function renderOfflineCard(ident) {
  */
 const bursts = new KeyBursts();
 let burstAt = null;   /* {el, value} where the current burst began */
+/* The scanner's prefix and suffix, when the till has them (js/keys.js,
+ * ScanFrame): a framed scan is a scan whatever its timing. */
+let frame = new ScanFrame(savedFrame());
+let frameAt = null;   /* {el, value} where the current frame began */
+
+function savedFrame() {
+	const v = readJSON(ls, SCANNER_KEY, null);
+	const f = v && typeof v === 'object' ? frameSetting(String(v.prefix || ''), String(v.suffix || '')) : null;
+	return f && typeof f === 'object' ? f : { prefix: '', suffix: '' };
+}
+
+/* Puts back what a field held before a scan landed in it. */
+function putBack(at) {
+	if (at && at.el && at.el !== $('lookup-code') && 'value' in at.el && at.el.value !== at.value) {
+		at.el.value = at.value;
+		at.el.dispatchEvent(new Event('input', { bubbles: true }));
+	}
+}
+
+/* Types text into the focused field at its cursor: the start of a
+ * prefix that turned out to be typing. */
+function typeInto(el, text) {
+	if (!isField(el) || !('value' in el) || el.tagName === 'SELECT') return;
+	try {
+		el.setRangeText(text, el.selectionStart, el.selectionEnd, 'end');
+	} catch (e) {
+		el.value += text;	/* e-mail and number fields have no selection */
+	}
+	el.dispatchEvent(new Event('input', { bubbles: true }));
+}
+
+/* A key seen by the frame; true when it was the frame's (swallowed). */
+function frameKey(e, t) {
+	if (!frame.active || (t && t.closest && t.closest('#scanner-settings'))) return false;
+	const r = e.key === 'Enter' ? frame.enter() : e.key.length === 1 ? frame.key(e.key) :
+	    e.key === 'Tab' || e.key === 'Escape' ? frame.other() : null;
+	if (!r) return false;
+	if (r.replay) typeInto(t, r.replay);
+	if (r.begun) frameAt = { el: t, value: t && 'value' in t ? t.value : '' };
+	if (!r.hold) return false;
+	e.preventDefault();
+	e.stopPropagation();
+	if (r.code !== undefined) {
+		putBack(frameAt);
+		frameAt = null;
+		bursts.reset();
+		burstAt = null;
+		startLookup(r.code);
+	}
+	return true;
+}
 
 function isField(t) {
 	return t && (/^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName) || t.isContentEditable);
@@ -585,6 +641,7 @@ function onKeyCapture(e) {
 	if (document.querySelector('dialog[open]')) return;
 	const t = document.activeElement, lookupField = $('lookup-code');
 	const holding = lookupPending && (t === lookupField || !isField(t) || t === document.body);
+	if (frameKey(e, t)) return;
 	if (e.key === 'Enter') {
 		const code = bursts.enter(e.timeStamp);
 		if (code !== null) {
@@ -621,7 +678,30 @@ function onKeyCapture(e) {
 	const f = !$('purchase-panel').hidden ? $('purchase-amount') : lookupField;
 	if (f === lookupField) lookupField.value = '';
 	burstAt = { el: f, value: f.value };
+	if (frameAt && frameAt.el === t) frameAt = { el: f, value: f.value };
 	f.focus();
+}
+
+/* The till's scanner setting: the prefix and suffix its scanner sends
+ * (docs/scanner.md says how to set them on the scanner). */
+function renderScannerSetting() {
+	const f = savedFrame();
+	$('scanner-prefix').value = f.prefix;
+	$('scanner-suffix').value = f.suffix;
+	$('scanner-state').textContent = f.prefix || f.suffix ?
+	    'This till takes a scan framed by ' + (f.prefix ? 'the prefix ' + f.prefix : 'no prefix') + ' and ' + (f.suffix ? 'the suffix ' + f.suffix : 'Enter') + ', however slowly it comes.' :
+	    'No prefix or suffix: this till tells a scan from typing by its speed alone.';
+}
+function onScannerSave(ev) {
+	ev.preventDefault();
+	const f = frameSetting($('scanner-prefix').value, $('scanner-suffix').value);
+	fieldError('scanner-prefix', typeof f === 'string' ? f : null);
+	if (typeof f === 'string') { $('scanner-prefix').focus(); return; }
+	if (f.prefix || f.suffix) writeJSON(ls, SCANNER_KEY, f);
+	else ls.removeItem(SCANNER_KEY);
+	frame = new ScanFrame(f);
+	frameAt = null;
+	renderScannerSetting();
 }
 
 /* ---- field validation ------------------------------------------------- */
@@ -1239,6 +1319,45 @@ function renderVoid() {
 	if (open && lateSale && lateSale.transaction_id === was)
 		opts.unshift(h('option', { value: was, selected: true, disabled: true }, 'Too late: ' + saleText(lateSale)));
 	setKids(sel, ...opts);
+	voidCardChanged();
+}
+
+/* The card on screen changed (or the list did): the button says which
+ * sale it opens, and an open form says whose its sale is. */
+function voidCardChanged() {
+	const id = cardOnScreen();
+	$('void-open').textContent = id && recentSales().some((x) => x.card_instance_id === id) ?
+	    'Void this card\u2019s last sale\u2026' : 'Void last sale\u2026';
+	if (!$('void-form').hidden) voidOtherNote();
+}
+
+/* The card on screen's id, or null. */
+const cardOnScreen = () => (card && !$('card-panel').hidden && typeof card.card_instance_id === 'string' ? card.card_instance_id : null);
+
+/* The sale a cashier means by "Void last sale": with a card on screen,
+ * the last sale of that card (a cashier who has the customer in front of
+ * them voids that customer's sale, never the next customer's); with none
+ * on screen, or when the card on screen has no sale to void here, the
+ * last sale, which the form then says is another customer's and the
+ * confirmation names. */
+function lastSaleFor(sales) {
+	const id = cardOnScreen();
+	return (id && sales.find((x) => x.card_instance_id === id)) || sales[0];
+}
+
+/* Says so when the chosen sale is not the card on screen's: whose it
+ * is, before anything is voided. */
+function voidOtherNote() {
+	const id = cardOnScreen();
+	const x = recentSales().find((v) => v.transaction_id === $('void-sale').value);
+	const other = !!(id && x && x.card_instance_id !== id);
+	const whose = x ? [x.customer_name, x.card_title].filter((v) => typeof v === 'string' && v).join(', ') : '';
+	const none = id && !recentSales().some((v) => v.card_instance_id === id);
+	$('void-other').textContent = !other ? '' :
+	    'Not the card on screen: this sale is ' + (whose ? whose + '\u2019s' : 'another card\u2019s') + ' (' + saleText(x) + ').' +
+	    (none ? ' ' + (card.customer_name || 'The customer on screen') + ' has no sale of yours to void here.' : '');
+	show('void-other', other);
+	return other;
 }
 
 function openVoid() {
@@ -1246,10 +1365,13 @@ function openVoid() {
 	renderVoid();
 	const sales = recentSales();
 	if (!sales.length) return;
-	/* The last sale first: the one a cashier voids nearly always. */
-	$('void-sale').value = sales[0].transaction_id;
-	chosenSale = sales[0];
+	/* The last sale first: the one a cashier voids nearly always; of
+	 * the card on screen when there is one. */
+	const pick = lastSaleFor(sales);
+	$('void-sale').value = pick.transaction_id;
+	chosenSale = pick;
 	setMsg('void-late', null);
+	voidOtherNote();
 	show('void-form', true);
 	show('void-open', false);
 	voidConfirm(false);
@@ -1260,6 +1382,7 @@ function closeVoid() {
 	lateSale = null;
 	chosenSale = null;
 	setMsg('void-late', null);
+	show('void-other', false);
 	show('void-form', false);
 	show('void-open', true);
 	voidConfirm(false);
@@ -1272,7 +1395,9 @@ function voidConfirm(on) {
 	show('void-submit', !on);
 	if (!on) return;
 	const x = recentSales().find((s) => s.transaction_id === $('void-sale').value);
+	const other = voidOtherNote();
 	$('void-confirm-text').textContent = 'Void the sale of ' + (x ? saleText(x) : 'this sale') +
+	    (other ? ', which is not the card on screen' : '') +
 	    '? What it did to the card is undone; it stays in the history, marked voided.';
 	$('void-yes').focus();
 }
@@ -1665,6 +1790,12 @@ function setNet(on) {
 
 function init() {
 	applyLimits(document);
+	$('scanner-form').addEventListener('submit', onScannerSave);
+	renderScannerSetting();
+	/* A click ends what was being typed: a suffix alone frames what came after it. */
+	document.addEventListener('mousedown', () => { const r = frame.other(); if (r.replay) typeInto(document.activeElement, r.replay); }, true);
+	/* Another tab or program of the till changed it. */
+	window.addEventListener('storage', (e) => { if (e.key === SCANNER_KEY) { frame = new ScanFrame(savedFrame()); renderScannerSetting(); } });
 	$('login-form').addEventListener('submit', onLogin);
 	$('logout-button').addEventListener('click', onLogout);
 	$('lookup-form').addEventListener('submit', onLookup);
@@ -1706,6 +1837,7 @@ function init() {
 		voidConfirm(false);
 		chosenSale = recentSales().find((s) => s.transaction_id === $('void-sale').value) || chosenSale;
 		if (lateCheck() === false) { lateSale = null; renderVoid(); }
+		voidOtherNote();
 	});
 	$('void-reason').addEventListener('input', () => { fieldError('void-reason', null); voidConfirm(false); });
 	/* A sale leaves the list when its window closes. */
