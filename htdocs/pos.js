@@ -1351,11 +1351,11 @@ function voidOtherNote() {
 	const id = cardOnScreen();
 	const x = recentSales().find((v) => v.transaction_id === $('void-sale').value);
 	const other = !!(id && x && x.card_instance_id !== id);
-	const whose = x ? [x.customer_name, x.card_title].filter((v) => typeof v === 'string' && v).join(', ') : '';
+	const whose = x && typeof x.customer_name === 'string' && x.customer_name ? x.customer_name + '\u2019s' : 'another customer\u2019s';
+	const shown = card.customer_name || 'the customer on screen';
 	const none = id && !recentSales().some((v) => v.card_instance_id === id);
-	$('void-other').textContent = !other ? '' :
-	    'Not the card on screen: this sale is ' + (whose ? whose + '\u2019s' : 'another card\u2019s') + ' (' + saleText(x) + ').' +
-	    (none ? ' ' + (card.customer_name || 'The customer on screen') + ' has no sale of yours to void here.' : '');
+	$('void-other').textContent = !other ? '' : 'Not the card on screen: this is ' + whose + ' sale' +
+	    (none ? '. ' + shown.replace(/^./, (c) => c.toUpperCase()) + ' has no sale of yours to void here.' : ', not ' + shown + '\u2019s.');
 	show('void-other', other);
 	return other;
 }
