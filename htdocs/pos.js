@@ -613,7 +613,7 @@ function typeInto(el, text) {
 /* A key seen by the frame; true when it was the frame's (swallowed). */
 function frameKey(e, t) {
 	if (!frame.active || (t && t.closest && t.closest('#scanner-settings'))) return false;
-	const r = e.key === 'Enter' ? frame.enter() : e.key.length === 1 ? frame.key(e.key) :
+	const r = e.key === 'Enter' ? frame.enter() : e.key.length === 1 ? frame.key(e.key, e.timeStamp) :
 	    e.key === 'Tab' || e.key === 'Escape' ? frame.other() : null;
 	if (!r) return false;
 	if (r.replay) typeInto(t, r.replay);

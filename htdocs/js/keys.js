@@ -72,9 +72,16 @@ export class KeyBursts {
  *                suffix only, may have: the page notes where the focus is
  *                and what that field holds, to put back on a code
  * A suffix alone (no prefix) frames the characters typed since the last
- * pause of the keyboard's (Enter, other()): they reached the field, and
- * the page puts back what it held before them.
+ * pause (Enter, other(), or FRAME_PAUSE_MS without a key when key() is
+ * given the times): they reached the field, and the page puts back what
+ * it held before them. A prefix is surer: it marks where a code begins.
  */
+/* Keys further apart than this are not one scan (a suffix alone): a
+ * scanner, even a slow Bluetooth one, never pauses that long inside a
+ * code, and a cashier takes longer than that to pick up the scanner
+ * after typing. */
+export const FRAME_PAUSE_MS = 500;
+
 export class ScanFrame {
 	constructor(o) {
 		this.prefix = (o && typeof o.prefix === 'string') ? o.prefix : '';
@@ -88,9 +95,12 @@ export class ScanFrame {
 		this.buf = '';
 		this.run = '';		/* suffix only: typed since the last pause */
 		this.afterCode = false;	/* the key before was a frame's end */
+		this.lastT = -Infinity;	/* the time of the last key */
 	}
-	key(ch) {
+	key(ch, t) {
 		const after = this.afterCode;
+		const paused = typeof t === 'number' && t - this.lastT > FRAME_PAUSE_MS;
+		if (typeof t === 'number') this.lastT = t;
 		this.afterCode = false;
 		if (!this.active) return { pass: true };
 		if (this.state === 'in') {
@@ -120,7 +130,8 @@ export class ScanFrame {
 		}
 		if (this.prefix) return { pass: true };
 		/* A suffix alone. */
-		const begun = this.run === '' && !after;
+		if (paused) this.run = '';
+		const begun = this.run === '' && (!after || paused);
 		this.run += ch;
 		if (this.run.endsWith(this.suffix)) {
 			const code = this.run.slice(0, -this.suffix.length);

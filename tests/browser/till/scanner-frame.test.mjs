@@ -63,6 +63,17 @@ t.step('the setting is kept over a reload; with a suffix too, the suffix ends th
 	return t.ev(`!$('#lookup-code').value.includes('~') && !$('#lookup-code').value.includes('#')`);
 });
 
+t.step('a suffix alone: an amount typed, a pause, then a slow scan ended by the suffix looks the card up', async () => {
+	await t.ev(`($('#scanner-settings').open = true, true)`);
+	await t.ev(`fill('#scanner-prefix', '') && fill('#scanner-suffix', '#') && click('#scanner-save')`);
+	await t.waitFor(`text('#scanner-state').includes('no prefix and the suffix #')`);
+	await annWithAmount();
+	await t.page.waitForTimeout(800);
+	await t.typeKeysTimed(bob.barcode + '#', SLOW);
+	await t.waitFor(`text('#card-customer') === 'Bob Bluetooth'`);
+	return t.ev(`$('#lookup-code').value === ${JSON.stringify(bob.barcode)}`);
+});
+
 t.step('the setting emptied: no frame kept, the timing alone again', async () => {
 	await t.ev(`($('#scanner-settings').open = true, true)`);
 	await t.ev(`fill('#scanner-prefix', '') && fill('#scanner-suffix', '') && click('#scanner-save')`);
