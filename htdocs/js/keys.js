@@ -56,8 +56,10 @@ export class KeyBursts {
  * empty; with neither, every key passes). Each key is one of:
  *   key(ch)  a printable character
  *   enter()  Enter
- *   other()  anything else that ends what was being typed (a click, a
- *            focus change, Escape, Tab)
+ *   other(key)  anything else that ends what was being typed: 'Tab'
+ *            (which ends a framed code as Enter does: some scanners end
+ *            with Tab), 'Escape' or a click (which give a frame begun by
+ *            mistake back as typing: a ~ typed in a note)
  * and each returns what the page does with it:
  *   {pass: true}              the key goes on as usual
  *   {hold: true}              the key is swallowed (part of a frame)
@@ -159,15 +161,13 @@ export class ScanFrame {
 		/* A scanner's Enter after its suffix: part of the scan. */
 		return after ? { hold: true } : { pass: true };
 	}
-	other() {
-		if (this.state === 'prefix') {
-			const replay = this.held;
+	other(key) {
+		if (this.state === 'in' && key === 'Tab') return this.enter();
+		if (this.state === 'prefix' || this.state === 'in') {
+			const replay = this.state === 'in' ? this.prefix + this.buf : this.held;
 			this.reset();
 			return { replay, pass: true };
 		}
-		/* Inside a frame a key such as Shift or Tab is the scanner's:
-		 * the frame goes on. */
-		if (this.state === 'in') return { hold: true };
 		this.run = '';
 		this.afterCode = false;
 		return { pass: true };

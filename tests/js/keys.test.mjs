@@ -76,7 +76,16 @@ test('the start of a prefix that turns into typing is given back', () => {
 	assert.ok(f.key('[').hold);
 	assert.deepEqual(f.enter(), { replay: '[', pass: true });
 	assert.ok(f.key('[').hold);
-	assert.deepEqual(f.other(), { replay: '[', pass: true });
+	assert.deepEqual(f.other('click'), { replay: '[', pass: true });
+});
+
+test('Tab ends a framed code as Enter does; Escape gives a frame begun by mistake back as typing', () => {
+	const f = new ScanFrame({ prefix: '~' });
+	frameFeed(f, '~123456');
+	assert.deepEqual(f.other('Tab'), { hold: true, code: '123456' });
+	frameFeed(f, '~note');
+	assert.deepEqual(f.other('Escape'), { replay: '~note', pass: true });
+	assert.ok(f.key('x').pass);
 });
 
 test('a suffix alone frames what was typed since the last pause', () => {
