@@ -51,6 +51,15 @@ t.step('with the prefix, the same slow scan looks Bob up and leaves Ann\'s amoun
 	return t.ev(`$('#lookup-code').value === ${JSON.stringify(bob.barcode)}`);
 });
 
+t.step('a ~ typed by mistake in the notes, then Escape: the notes get it back with what followed', async () => {
+	await t.ev(`($('#purchase-notes').focus(), fill('#purchase-notes', ''), true)`);
+	await t.typeKeysTimed('~ok', SLOW);
+	const during = await t.ev(`$('#purchase-notes').value`);
+	await t.key('Escape', 'Escape', 27);
+	await t.waitFor(`$('#purchase-notes').value === '~ok'`);
+	return during === '';
+});
+
 t.step('the setting is kept over a reload; with a suffix too, the suffix ends the scan without Enter', async () => {
 	await t.page.reload();
 	await t.waitFor(`vis('#pos-view') && $('#scanner-prefix').value === '~'`);
