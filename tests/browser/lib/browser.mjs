@@ -32,6 +32,8 @@ export const ORIGIN = URL0.replace(/\/$/, '');
 /* The widths every page is looked at: a phone, a tablet, a desk. */
 export const WIDTHS = [390, 768, 1280];
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+/* A line of the test's output (the runner makes it a TAP comment). */
+export const note = (s) => console.log(s);
 /* The demo's shop (loyalty-admin demo, as lt_start parsed it). */
 export const demo = {
 	merchant: E.DEMO_MERCHANT_ID, location: E.DEMO_LOCATION_ID, location2: E.DEMO_LOCATION2_ID,
@@ -293,6 +295,12 @@ class Tab {
 		const dir = E.BROWSER_SHOTS || E.BROWSER_RUN || '/tmp';
 		const f = path.join(dir, FILE + '-' + name + '.png');
 		await this.page.screenshot({ path: f, fullPage: true });
+		return f;
+	}
+	/* The element sel alone, named as shot()'s. */
+	async shotOf(sel, name) {
+		const f = path.join(E.BROWSER_SHOTS || E.BROWSER_RUN || '/tmp', FILE + '-' + name + '.png');
+		await this.page.locator(sel).screenshot({ path: f });
 		return f;
 	}
 	async viewport(width, height) { await this.page.setViewportSize({ width, height: height || 900 }); }
