@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The database deleted or replaced under running FastCGI processes, as a
-# shopkeeper starting over does over FTP (README, "Starting over"), through
+# shopkeeper starting over does over FTP (docs/deployment.md, "Starting over"), through
 # the real HTTP server: lighttpd with every responder, run from a folder of
 # the test's own (api-bin/, the account's alone, as on a host with
 # suEXEC), on a new SQLite installation. One process a responder, so that

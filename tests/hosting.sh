@@ -434,7 +434,7 @@ if [ -n "$AP_C" ]; then
 		broken suexec-nodata "http://127.0.0.1:$P_SBAD" 'its folder is not writable' \
 		    "database $H/suexec-nodata/$R/\\.\\./data/loyalty\\.db .*cannot be used: the file does not exist, and its folder is not writable .*uid $(id -u "$U")"
 		ok "suexec-nodata: nothing was created" test -z "$(ls -A "$H/suexec-nodata/data")"
-		# README: Apache's own 500 that stays means suEXEC refused.
+		# docs/deployment.md: Apache's own 500 that stays means suEXEC refused.
 		LT_URL=http://127.0.0.1:$P_S775
 		lt_req GET /api/v1/setup
 		is "$LT_STATUS $(lt_jq .error.code) $(lt_header Retry-After) $(lt_header X-Request-Id)" \

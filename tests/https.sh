@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # https by default, over real servers with a throwaway certificate (made
 # here by OpenSSL for shop.example and 127.0.0.1): lighttpd as tools/serve
-# runs it (conf/lighttpd.conf.in, with an https socket added as README's
-# HTTPS says), lighttpd with Debian's snippet (conf/lighttpd-site.conf.in,
+# runs it (conf/lighttpd.conf.in, with an https socket added as
+# docs/https.md says), lighttpd with Debian's snippet (conf/lighttpd-site.conf.in,
 # below /loyalty of another site), then Apache 2.4 with mod_ssl and
 # htdocs/.htaccess (/shop/).
 # For each: a visit over plain http by a public name is sent on to https
@@ -110,7 +110,7 @@ ok ".htaccess has tools/lib.sh's LC_HTTPS_LOCAL_RE, LC_HTTPS_PUBLIC_RE and LC_HS
 ok "... the public name's" grep -qxF "RewriteCond %{HTTP_HOST} $LC_HTTPS_PUBLIC_RE [NC]" "$top_srcdir/htdocs/.htaccess"
 ok "... HSTS" grep -qF "Header always set Strict-Transport-Security \"$LC_HSTS\"" "$top_srcdir/htdocs/.htaccess"
 
-# --- lighttpd, as tools/serve runs it, with https as README says ------------
+# --- lighttpd, as tools/serve runs it, with https as docs/https.md says ------
 
 HTTPS_PORT=$(lt_free_port) || bail "no free port"
 TEMPLATE=$CERTS/lighttpd.conf.in
@@ -208,7 +208,7 @@ fi
 # --- lighttpd with Debian's snippet (conf/lighttpd-site.conf.in) ------------
 
 # The snippet below /loyalty of a server of other things, as Debian's
-# package enables it, https as README says.
+# package enables it, https as docs/https.md says.
 lc_server_stop
 mkdir -p "$CERTS/root" && echo 'another site' >"$CERTS/root/index.html" || bail "mkdir"
 HTTPS_PORT=$(lt_free_port) || bail "no free port"
