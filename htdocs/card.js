@@ -21,7 +21,9 @@
  * fetches it again at qr_changes_at and every minute after, while it
  * shows the live card. */
 import { progressLine, percent, expiryLine } from './js/progress.js';
-import { formatMoney, isNum } from './js/money.js';
+import { storage, readJSON, writeJSON } from './js/store.js';
+import { typeOf } from './js/cardtypes.js';
+import { formatMoney } from './js/money.js';
 
 const STORE = 'loyalty.mycard.v1';
 const MAX_CARDS = 8;
@@ -39,6 +41,9 @@ function h(tag, props, ...kids) {
 	return e;
 }
 const str = (v) => (typeof v === 'string' ? v : '');
+/* The browser's storages, or ones in memory when it refuses them. */
+const ls = storage('localStorage');
+const ss = storage('sessionStorage');
 const int = (v) => (Number.isInteger(v) ? String(v) : '—');
 
 /* ---- the kept cards ---------------------------------------------------- */
@@ -51,7 +56,7 @@ const int = (v) => (Number.isInteger(v) ? String(v) : '—');
  * so an old bookmark finds the new link. */
 function loadStore() {
 	try {
-		const s = JSON.parse(localStorage.getItem(STORE) || 'null');
+		const s = readJSON(ls, STORE, null);
 		if (s && Array.isArray(s.cards)) {
 			const moved = {};
 			if (s.moved && typeof s.moved === 'object')
@@ -70,14 +75,10 @@ function saveStore(st) {
 	const kept = new Set(st.cards.map((c) => c.token));
 	st.moved = Object.fromEntries(Object.entries(st.moved || {}).filter(([, b]) => kept.has(b)));
 	for (let tries = 0; tries < 2; tries++) {
-		try {
-			localStorage.setItem(STORE, JSON.stringify(st));
-			return true;
-		} catch (e) {
-			/* Full (or storage refused): keep the data, drop the
-			 * other cards' pictures, once. */
-			for (const c of st.cards) if (c.token !== st.current) { c.qr = null; c.bar = null; }
-		}
+		if (writeJSON(ls, STORE, st)) return true;
+		/* Full (or storage refused): keep the data, drop the other
+		 * cards' pictures, once. */
+		for (const c of st.cards) if (c.token !== st.current) { c.qr = null; c.bar = null; }
 	}
 	return false;
 }
@@ -167,31 +168,11 @@ function row(label, value, cls) {
 }
 
 function balanceRows(d, symbol) {
-	const b = d.balance && typeof d.balance === 'object' ? d.balance : {};
-	const m = (v) => formatMoney(v, symbol);
-	const pct = (v) => percent(v) || '—';
-	const rows = [];
-	if (d.card_type === 'punch') {
-		const pending = Number.isInteger(b.pending_rewards) ? b.pending_rewards : d.pending_rewards;
-		rows.push(row('Punches', int(b.current_punches) + ' of ' + int(b.punch_requirement), 'big'));
-		rows.push(row('Rewards waiting', int(pending), pending > 0 ? 'big good' : ''));
-		rows.push(row('Punches so far', int(b.lifetime_punches)));
-	} else if (d.card_type === 'cashback') {
-		rows.push(row('Cashback balance', m(b.cashback_balance), 'big'));
-		rows.push(row('Cashback rate', pct(b.cashback_rate) + (str(b.current_tier_name) ? ' (' + b.current_tier_name + ')' : '')));
-		if (str(b.next_tier_name) && isNum(b.next_tier_threshold))
-			rows.push(row('Next tier', b.next_tier_name + ' at ' + m(b.next_tier_threshold) + ' spent'));
-		rows.push(row('Cashback earned so far', m(b.lifetime_cashback)));
-		const exp = expiryLine(d, symbol);
-		if (exp) rows.push(row('Next expiry', exp, 'good'));
-	} else if (d.card_type === 'discount') {
-		rows.push(row('Discount', pct(b.discount_rate), 'big'));
-		if (str(b.current_tier_name)) rows.push(row('Tier', b.current_tier_name));
-		rows.push(row('Next tier', str(b.next_tier_name) && isNum(b.next_tier_threshold) ?
-		    b.next_tier_name + ' at ' + m(b.next_tier_threshold) + ' spent' : 'Top tier reached'));
-		rows.push(row('Spent so far', m(b.lifetime_spend)));
-	}
-	return rows;
+	const f = {
+		money: (v) => formatMoney(v, symbol), pct: (v) => percent(v) || '—', int,
+		plural: (n, one, many) => n + ' ' + (n === 1 ? one : many), expiry: (x) => expiryLine(x, symbol)
+	};
+	return typeOf(d).pageRows(d, f).map(([k, v, cls]) => row(k, v, cls));
 }
 
 /* The coded QR code's next picture: at the server's qr_changes_at (as an
@@ -253,19 +234,14 @@ function renderCard(entry, how) {
 	const line = active ? progressLine(d, symbol) : '';
 	$('progress-line').textContent = line;
 	show('progress-line', !!line);
-	const b = d.balance && typeof d.balance === 'object' ? d.balance : {};
 	const dots = $('punch-dots');
 	dots.replaceChildren();
-	if (d.card_type === 'punch') {
-		const cur = b.current_punches, req = b.punch_requirement;
-		if (Number.isInteger(req) && req > 0 && req <= 30 && Number.isInteger(cur))
-			for (let i = 0; i < req; i++) dots.append(h('span', { className: 'pdot' + (i < cur ? ' on' : '') }));
-	}
+	const ct = typeOf(d), dd = ct.dots(d);
+	if (dd) for (let i = 0; i < dd[1]; i++) dots.append(h('span', { className: 'pdot' + (i < dd[0] ? ' on' : '') }));
 	show(dots, dots.childElementCount > 0);
 	$('balance').replaceChildren(...balanceRows(d, symbol));
 
-	const pending = d.card_type === 'punch' ?
-	    (Number.isInteger(b.pending_rewards) ? b.pending_rewards : Number.isInteger(d.pending_rewards) ? d.pending_rewards : 0) : 0;
+	const pending = ct.rewards ? ct.pending(d) : 0;
 	const rw = d.reward && typeof d.reward === 'object' ? d.reward : {};
 	$('rewards-title').textContent = pending === 1 ? 'A reward is waiting' : pending + ' rewards waiting';
 	$('rewards-text').textContent = (pending > 1 ? pending + ' × ' : '') + (str(rw.title) || 'Your reward') +
@@ -464,8 +440,8 @@ function redrawConfirm(on) {
 
 /* The link whose re-draw got no answer (the server may have made it). */
 const LOST_KEY = 'card.redraw_unanswered';
-function lostGet() { try { return sessionStorage.getItem(LOST_KEY); } catch (e) { return null; } }
-function lostSet(t) { try { sessionStorage.setItem(LOST_KEY, t); } catch (e) { /* storage off */ } }
+function lostGet() { try { return ss.getItem(LOST_KEY); } catch (e) { return null; } }
+function lostSet(t) { try { ss.setItem(LOST_KEY, t); } catch (e) { /* storage off */ } }
 
 /* Asks the server for a new link; the page then moves to it (its kept
  * copy too), and the old link is refused from now on. */

@@ -6,10 +6,14 @@
  * set with textContent, never parsed as HTML. */
 
 import { createApi, ApiError, NetError, SessionEnded } from './js/api.js';
+import { storage, readJSON, writeJSON, uuid } from './js/store.js';
+import { sentence } from './js/errors.js';
+import { cardType, typeOf } from './js/cardtypes.js';
 import { createQueue, DEFAULT_COOLDOWN_S } from './js/queue.js';
-import { KeyBursts } from './js/keys.js';
+import { KeyBursts, ScanFrame, frameSetting } from './js/keys.js';
 import { parseMoney, formatMoney, toCents, centsStr, isNum } from './js/money.js';
 import { afterPurchaseLine, expiryLine } from './js/progress.js';
+import { applyLimits } from './js/limits.js';
 
 const PAGE_SIZE = 10;
 const SYNC_EVERY_MS = 60000;
@@ -29,33 +33,13 @@ const K = {
 	user: 'pos.user', location: 'pos.location_id',
 	queue: 'pos.queue.v1', review: 'pos.review.v1', seq: 'pos.queue.seq.v1'
 };
+/* This till's scanner frame ({prefix, suffix}), kept on the till: a
+ * setting of the device, not of a login. */
+const SCANNER_KEY = 'pos.scanner.v1';
 const TYPE_NAMES = {
 	punch: 'Punch', cashback: 'Cashback', discount: 'Discount',
 	reward_claim: 'Reward claim', cashback_redeem: 'Cashback redeem',
 	void: 'Void', adjustment: 'Adjustment', expiry: 'Expiry'
-};
-/* What a cashier reads for an error code; the server's message when the
- * code is not here, and never the bare code. */
-const CODE_TEXT = {
-	COOLDOWN_ACTIVE: 'This card was punched a moment ago.',
-	CARD_NOT_FOUND: 'No card with this number or code.',
-	CARD_INACTIVE: 'This card is not active.',
-	INSUFFICIENT_BALANCE: 'The cashback balance is lower than that.',
-	NO_PENDING_REWARDS: 'No reward is waiting on this card.',
-	CARD_CODE_REQUIRED: 'This shop needs the code on the customer\'s phone: scan the QR code of their card page (not the printed card).',
-	CARD_CODE_INVALID: 'The code of the card page is too old or was used already: scan the QR code on the customer\'s phone again (it changes each minute).',
-	ALREADY_VOIDED: 'This sale has been voided already.',
-	NOT_VOIDABLE: 'This cannot be voided.',
-	INVALID_CREDENTIALS: 'Wrong e-mail or password.',
-	ACCOUNT_LOCKED: 'Too many failed logins: wait a moment, then try again.',
-	RATE_LIMITED: 'Too many requests: wait a moment, then try again.',
-	FORBIDDEN: 'Your account may not do this.',
-	VALIDATION_ERROR: 'Some details are not valid.',
-	PAYLOAD_TOO_LARGE: 'Too large for the server to take.',
-	DATABASE_ERROR: 'The server is busy.',
-	INTERNAL_ERROR: 'The server failed.',
-	SERVICE_UNAVAILABLE: 'The server is busy or starting.',
-	CONFIGURATION_ERROR: 'The server is not set up right: tell the shop\'s owner (the back office says what to fix).'
 };
 
 /* Codes whose message the till words itself (the server's names the
@@ -95,50 +79,8 @@ function h(tag, props, ...kids) {
 
 function show(el, on) { (typeof el === 'string' ? $(el) : el).hidden = !on; }
 
-/* Web storage that keeps working (in memory) when the browser refuses it. */
-function storage(kind) {
-	try {
-		const s = window[kind], t = '__pos_test__';
-		s.setItem(t, t);
-		s.removeItem(t);
-		return s;
-	} catch (e) {
-		const m = new Map();
-		return {
-			getItem: (k) => (m.has(k) ? m.get(k) : null),
-			setItem: (k, v) => { m.set(k, String(v)); },
-			removeItem: (k) => { m.delete(k); }
-		};
-	}
-}
 const ss = storage('sessionStorage');
 const ls = storage('localStorage');
-
-function readJSON(s, k, def) {
-	try {
-		const v = s.getItem(k);
-		return v === null ? def : JSON.parse(v);
-	} catch (e) { return def; }
-}
-function writeJSON(s, k, v) {
-	try { s.setItem(k, JSON.stringify(v)); return true; } catch (e) { return false; }
-}
-
-/* UUID v4. crypto.randomUUID exists only on https and localhost, and a
- * till on the LAN is often plain http, so fall back to getRandomValues. */
-function uuid() {
-	const c = window.crypto;
-	if (c && typeof c.randomUUID === 'function') {
-		try { return c.randomUUID(); } catch (e) { /* insecure context */ }
-	}
-	const b = new Uint8Array(16);
-	c.getRandomValues(b);
-	b[6] = (b[6] & 0x0f) | 0x40;
-	b[8] = (b[8] & 0x3f) | 0x80;
-	const x = Array.from(b, (v) => v.toString(16).padStart(2, '0')).join('');
-	return x.slice(0, 8) + '-' + x.slice(8, 12) + '-' + x.slice(12, 16) + '-' +
-	    x.slice(16, 20) + '-' + x.slice(20);
-}
 
 /* ---- formatting ------------------------------------------------------- */
 
@@ -156,6 +98,12 @@ function when(iso) {
 		return d.toLocaleString(undefined, { dateStyle: 'short', timeStyle: 'short' });
 	} catch (e) { return d.toLocaleString(); }
 }
+/* The formatters and builders js/cardtypes.js writes with. */
+const fmt = {
+	money, pct, int, plural, expiry: (d) => expiryLine(d, currency()),
+	p: (cls, ...kids) => h('p', cls ? { className: cls } : null, ...kids),
+	strong: (t) => h('strong', null, t)
+};
 const MONEY_HINT = 'Enter an amount such as 12.50: at most 2 decimals, up to 1,000,000.00.';
 
 /* ---- API and queue ---------------------------------------------------- */
@@ -229,7 +177,9 @@ const ready = queue.restore().then((back) => {
 /* Waits (2 s at most) until what was just queued is in the durable copy. */
 const keptSoon = () => Promise.race([queue.flush(), new Promise((resolve) => setTimeout(resolve, 2000))]);
 
-const codeText = (code, message) => CODE_TEXT[code] || message || 'The server refused it.';
+/* What a cashier reads for an error code (js/errors.js): the server's
+ * message when the code has no sentence, and never the bare code. */
+const codeText = sentence;
 
 /* An error as text for the cashier: a sentence, never a bare code (the
  * code is kept in a data attribute for support), and the wait of a
@@ -438,6 +388,7 @@ function clearCard() {
 	$('redeem-form').reset();
 	claimConfirm(false);
 	clearFieldErrors();
+	voidCardChanged();
 }
 
 function identFor(code) {
@@ -550,13 +501,14 @@ function dropHeld(f) {
 const balanceOf = (d) => (d.balance && typeof d.balance === 'object' ? d.balance : d);
 
 function renderCard() {
-	const d = card, b = balanceOf(d), active = d.status === 'active';
+	const d = card, active = d.status === 'active';
 	$('card-title').textContent = d.card_title || d.card_name || 'Loyalty card';
 	$('card-customer').textContent = d.customer_name || 'Customer';
 	$('card-merchant').textContent = d.merchant_name || '';
 	show('card-merchant-sep', !!d.merchant_name);
 	const type = $('card-type');
-	type.textContent = ({ punch: 'Punch card', cashback: 'Cashback', discount: 'Discount' })[d.card_type] || d.card_type;
+	const ct = typeOf(d);
+	type.textContent = ct.name;
 	type.className = 'tag tag-type';
 	const st = $('card-status');
 	st.textContent = active ? 'Active' : (d.status ? String(d.status).replace(/^./, (c) => c.toUpperCase()) : 'Unknown');
@@ -568,47 +520,31 @@ function renderCard() {
 	const rows = [];
 	const dots = $('punch-dots');
 	setKids(dots);
-	if (d.card_type === 'punch') {
-		const cur = b.current_punches, req = b.punch_requirement;
-		rows.push(['Punches', int(cur) + ' / ' + int(req), 'big']);
-		rows.push(['Rewards waiting', int(b.pending_rewards), b.pending_rewards > 0 ? 'big good' : '']);
-		rows.push(['Lifetime punches', int(b.lifetime_punches), '']);
-		if (Number.isInteger(req) && req > 0 && req <= 30 && Number.isInteger(cur))
-			for (let i = 0; i < req; i++) dots.append(h('span', { className: 'pdot' + (i < cur ? ' on' : '') }));
-	} else if (d.card_type === 'cashback') {
-		rows.push(['Cashback balance', money(b.cashback_balance), 'big']);
-		rows.push(['Cashback rate', pct(b.cashback_rate), '']);
-		rows.push(['Tier', b.current_tier_name || '—', '']);
-		rows.push(['Lifetime cashback', money(b.lifetime_cashback), '']);
-		const exp = expiryLine(d, currency());
-		if (exp) rows.push(['Next expiry', exp, 'good']);
-	} else if (d.card_type === 'discount') {
-		rows.push(['Discount', pct(b.discount_rate), 'big']);
-		rows.push(['Tier', b.current_tier_name || '—', '']);
-		rows.push(['Next tier', b.next_tier_name ? b.next_tier_name + ' at ' + money(b.next_tier_threshold) + ' spent' : 'Top tier reached', '']);
-		rows.push(['Lifetime spend', money(b.lifetime_spend), '']);
-	}
+	rows.push(...ct.tillRows(d, fmt));
+	const dd = ct.dots(d);
+	if (dd) for (let i = 0; i < dd[1]; i++) dots.append(h('span', { className: 'pdot' + (i < dd[0] ? ' on' : '') }));
 	show(dots, dots.childElementCount > 0);
 	setKids($('card-balance'), ...rows.map(([k, v, cls]) =>
 		h('div', { className: 'bal ' + cls }, h('dt', null, k), h('dd', null, v))));
 	show('card-panel', true);
 
 	/* Actions. */
-	const isPunch = d.card_type === 'punch';
+	const isPunch = ct.punches;
 	show('purchase-panel', active);
 	show('punch-field', isPunch);
 	$('punch-count-label').textContent = 'Punches';
-	const pending = isPunch && Number.isInteger(b.pending_rewards) ? b.pending_rewards : 0;
+	const pending = ct.rewards ? ct.pending(d) : 0;
 	show('claim-panel', active && pending > 0);
 	if (!(active && pending > 0)) claimConfirm(false);
 	$('claim-info').textContent = pending > 0 ? plural(pending, 'reward is', 'rewards are') + ' waiting for this customer.' : '';
-	show('redeem-panel', active && d.card_type === 'cashback');
+	show('redeem-panel', active && ct.redeems);
 	/* The shop wants the phone's code for these, and this scan had
 	 * none (a printed card, a typed number): said before the amounts. */
 	const needCode = !!(user && user.shop && user.shop.card_code_required) && !cardCodeOf(cardIdent);
 	show('claim-code-note', needCode);
 	show('redeem-code-note', needCode);
 	show('history-panel', true);
+	voidCardChanged();
 }
 
 function renderOfflineCard(ident) {
@@ -643,6 +579,57 @@ function renderOfflineCard(ident) {
  */
 const bursts = new KeyBursts();
 let burstAt = null;   /* {el, value} where the current burst began */
+/* The scanner's prefix and suffix, when the till has them (js/keys.js,
+ * ScanFrame): a framed scan is a scan whatever its timing. */
+let frame = new ScanFrame(savedFrame());
+let frameAt = null;   /* {el, value} where the current frame began */
+
+function savedFrame() {
+	const v = readJSON(ls, SCANNER_KEY, null);
+	const f = v && typeof v === 'object' ? frameSetting(String(v.prefix || ''), String(v.suffix || '')) : null;
+	return f && typeof f === 'object' ? f : { prefix: '', suffix: '' };
+}
+
+/* Puts back what a field held before a scan landed in it. */
+function putBack(at) {
+	if (at && at.el && at.el !== $('lookup-code') && 'value' in at.el && at.el.value !== at.value) {
+		at.el.value = at.value;
+		at.el.dispatchEvent(new Event('input', { bubbles: true }));
+	}
+}
+
+/* Types text into the focused field at its cursor: the start of a
+ * prefix that turned out to be typing. */
+function typeInto(el, text) {
+	if (!isField(el) || !('value' in el) || el.tagName === 'SELECT') return;
+	try {
+		el.setRangeText(text, el.selectionStart, el.selectionEnd, 'end');
+	} catch (e) {
+		el.value += text;	/* e-mail and number fields have no selection */
+	}
+	el.dispatchEvent(new Event('input', { bubbles: true }));
+}
+
+/* A key seen by the frame; true when it was the frame's (swallowed). */
+function frameKey(e, t) {
+	if (!frame.active || (t && t.closest && t.closest('#scanner-settings'))) return false;
+	const r = e.key === 'Enter' ? frame.enter() : e.key.length === 1 ? frame.key(e.key) :
+	    e.key === 'Tab' || e.key === 'Escape' ? frame.other() : null;
+	if (!r) return false;
+	if (r.replay) typeInto(t, r.replay);
+	if (r.begun) frameAt = { el: t, value: t && 'value' in t ? t.value : '' };
+	if (!r.hold) return false;
+	e.preventDefault();
+	e.stopPropagation();
+	if (r.code !== undefined) {
+		putBack(frameAt);
+		frameAt = null;
+		bursts.reset();
+		burstAt = null;
+		startLookup(r.code);
+	}
+	return true;
+}
 
 function isField(t) {
 	return t && (/^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName) || t.isContentEditable);
@@ -654,6 +641,7 @@ function onKeyCapture(e) {
 	if (document.querySelector('dialog[open]')) return;
 	const t = document.activeElement, lookupField = $('lookup-code');
 	const holding = lookupPending && (t === lookupField || !isField(t) || t === document.body);
+	if (frameKey(e, t)) return;
 	if (e.key === 'Enter') {
 		const code = bursts.enter(e.timeStamp);
 		if (code !== null) {
@@ -690,7 +678,30 @@ function onKeyCapture(e) {
 	const f = !$('purchase-panel').hidden ? $('purchase-amount') : lookupField;
 	if (f === lookupField) lookupField.value = '';
 	burstAt = { el: f, value: f.value };
+	if (frameAt && frameAt.el === t) frameAt = { el: f, value: f.value };
 	f.focus();
+}
+
+/* The till's scanner setting: the prefix and suffix its scanner sends
+ * (docs/scanner.md says how to set them on the scanner). */
+function renderScannerSetting() {
+	const f = savedFrame();
+	$('scanner-prefix').value = f.prefix;
+	$('scanner-suffix').value = f.suffix;
+	$('scanner-state').textContent = f.prefix || f.suffix ?
+	    'This till takes a scan framed by ' + (f.prefix ? 'the prefix ' + f.prefix : 'no prefix') + ' and ' + (f.suffix ? 'the suffix ' + f.suffix : 'Enter') + ', however slowly it comes.' :
+	    'No prefix or suffix: this till tells a scan from typing by its speed alone.';
+}
+function onScannerSave(ev) {
+	ev.preventDefault();
+	const f = frameSetting($('scanner-prefix').value, $('scanner-suffix').value);
+	fieldError('scanner-prefix', typeof f === 'string' ? f : null);
+	if (typeof f === 'string') { $('scanner-prefix').focus(); return; }
+	if (f.prefix || f.suffix) writeJSON(ls, SCANNER_KEY, f);
+	else ls.removeItem(SCANNER_KEY);
+	frame = new ScanFrame(f);
+	frameAt = null;
+	renderScannerSetting();
 }
 
 /* ---- field validation ------------------------------------------------- */
@@ -746,7 +757,7 @@ function onRecord(ev, confirmed) {
 	if ((!card && !offlineIdent) || saleInFlight) return;
 	clearFieldErrors();
 	const amount = parseMoney($('purchase-amount').value);
-	const isPunch = !card || card.card_type === 'punch';
+	const isPunch = !card || typeOf(card).punches;
 	const pcText = $('punch-count').value.trim();
 	const punches = /^\d{1,3}$/.test(pcText) ? parseInt(pcText, 10) : NaN;
 	const maxP = maxPunches();
@@ -884,7 +895,7 @@ async function queueOffline(body, meta, amount, e, sale) {
 	const gen = sale.gen, c = sale.card, a = sale.a;
 	/* Only a card known to be a punch card: an unknown one may be a
 	 * cashback card, whose next sale must not be turned away. */
-	const isPunch = typeof body.punch_count === 'number' && (!c || c.card_type === 'punch');
+	const isPunch = typeof body.punch_count === 'number' && (!c || typeOf(c).punches);
 	const prior = isPunch ? queue.punchWithin(body, cooldownOf(c), Date.parse(body.client_timestamp)) : null;
 	if (prior && prior.item.idempotency_key !== body.idempotency_key) {
 		forget(a);
@@ -956,29 +967,7 @@ function recordResult(d, label, saleCard, previous) {
 	const card = saleCard;
 	const parts = [];
 	const dup = d.idempotent === true ? h('p', { className: 'note' }, 'Already recorded earlier: this is the original result, nothing was added twice.') : null;
-	if (d.card_type === 'punch') {
-		if (d.reward_earned) {
-			const n = Number.isInteger(d.rewards_earned) && d.rewards_earned > 1 ? d.rewards_earned : 1;
-			const rw = d.reward || {};
-			parts.push(h('p', { className: 'res-head' }, n > 1 ? n + ' rewards earned!' : 'Reward earned!'));
-			parts.push(h('p', { className: 'reward' }, h('strong', null, rw.title || 'Reward'), rw.description ? ' — ' + rw.description : ''));
-		} else {
-			parts.push(h('p', { className: 'res-head' }, 'Purchase recorded'));
-		}
-		parts.push(h('p', null, '+' + plural(d.punches_added, 'punch', 'punches') + ', card now at ' + int(d.new_punch_count) +
-		    (card && Number.isInteger(balanceOf(card).punch_requirement) ? ' / ' + balanceOf(card).punch_requirement : '') + '.'));
-	} else if (d.card_type === 'cashback') {
-		parts.push(h('p', { className: 'res-head' }, 'Cashback earned: ' + money(d.cashback_earned)));
-		parts.push(h('p', null, pct(d.cashback_rate) + ' of ' + money(d.purchase_amount) + '. New balance ' + money(d.new_balance) + '.'));
-		if (d.tier_changed) parts.push(h('p', { className: 'note good' }, 'The customer reached a new tier.'));
-	} else if (d.card_type === 'discount') {
-		parts.push(h('p', { className: 'res-head' }, 'Charge the customer'));
-		parts.push(h('p', { className: 'charge' }, money(d.final_amount)));
-		parts.push(h('p', null, 'Purchase ' + money(d.purchase_amount) + ' − discount ' + pct(d.discount_rate) + ' (' + money(d.discount_amount) + ').'));
-		if (d.tier_changed) parts.push(h('p', { className: 'note good' }, 'The customer reached a new tier.'));
-	} else {
-		parts.push(h('p', { className: 'res-head' }, 'Purchase recorded'));
-	}
+	parts.push(...typeOf(d).result(d, fmt, card));
 	/* For the customer: to read out, or for the receipt. */
 	const line = afterPurchaseLine(d, card, currency());
 	if (line) parts.push(h('p', { className: 'progress-line' }, h('span', { className: 'visually-hidden' }, 'For the customer: '), line));
@@ -1330,6 +1319,45 @@ function renderVoid() {
 	if (open && lateSale && lateSale.transaction_id === was)
 		opts.unshift(h('option', { value: was, selected: true, disabled: true }, 'Too late: ' + saleText(lateSale)));
 	setKids(sel, ...opts);
+	voidCardChanged();
+}
+
+/* The card on screen changed (or the list did): the button says which
+ * sale it opens, and an open form says whose its sale is. */
+function voidCardChanged() {
+	const id = cardOnScreen();
+	$('void-open').textContent = id && recentSales().some((x) => x.card_instance_id === id) ?
+	    'Void this card\u2019s last sale\u2026' : 'Void last sale\u2026';
+	if (!$('void-form').hidden) voidOtherNote();
+}
+
+/* The card on screen's id, or null. */
+const cardOnScreen = () => (card && !$('card-panel').hidden && typeof card.card_instance_id === 'string' ? card.card_instance_id : null);
+
+/* The sale a cashier means by "Void last sale": with a card on screen,
+ * the last sale of that card (a cashier who has the customer in front of
+ * them voids that customer's sale, never the next customer's); with none
+ * on screen, or when the card on screen has no sale to void here, the
+ * last sale, which the form then says is another customer's and the
+ * confirmation names. */
+function lastSaleFor(sales) {
+	const id = cardOnScreen();
+	return (id && sales.find((x) => x.card_instance_id === id)) || sales[0];
+}
+
+/* Says so when the chosen sale is not the card on screen's: whose it
+ * is, before anything is voided. */
+function voidOtherNote() {
+	const id = cardOnScreen();
+	const x = recentSales().find((v) => v.transaction_id === $('void-sale').value);
+	const other = !!(id && x && x.card_instance_id !== id);
+	const whose = x && typeof x.customer_name === 'string' && x.customer_name ? x.customer_name + '\u2019s' : 'another customer\u2019s';
+	const shown = card.customer_name || 'the customer on screen';
+	const none = id && !recentSales().some((v) => v.card_instance_id === id);
+	$('void-other').textContent = !other ? '' : 'Not the card on screen: this is ' + whose + ' sale' +
+	    (none ? '. ' + shown.replace(/^./, (c) => c.toUpperCase()) + ' has no sale of yours to void here.' : ', not ' + shown + '\u2019s.');
+	show('void-other', other);
+	return other;
 }
 
 function openVoid() {
@@ -1337,10 +1365,13 @@ function openVoid() {
 	renderVoid();
 	const sales = recentSales();
 	if (!sales.length) return;
-	/* The last sale first: the one a cashier voids nearly always. */
-	$('void-sale').value = sales[0].transaction_id;
-	chosenSale = sales[0];
+	/* The last sale first: the one a cashier voids nearly always; of
+	 * the card on screen when there is one. */
+	const pick = lastSaleFor(sales);
+	$('void-sale').value = pick.transaction_id;
+	chosenSale = pick;
 	setMsg('void-late', null);
+	voidOtherNote();
 	show('void-form', true);
 	show('void-open', false);
 	voidConfirm(false);
@@ -1351,6 +1382,7 @@ function closeVoid() {
 	lateSale = null;
 	chosenSale = null;
 	setMsg('void-late', null);
+	show('void-other', false);
 	show('void-form', false);
 	show('void-open', true);
 	voidConfirm(false);
@@ -1363,7 +1395,9 @@ function voidConfirm(on) {
 	show('void-submit', !on);
 	if (!on) return;
 	const x = recentSales().find((s) => s.transaction_id === $('void-sale').value);
+	const other = voidOtherNote();
 	$('void-confirm-text').textContent = 'Void the sale of ' + (x ? saleText(x) : 'this sale') +
+	    (other ? ', which is not the card on screen' : '') +
 	    '? What it did to the card is undone; it stays in the history, marked voided.';
 	$('void-yes').focus();
 }
@@ -1479,12 +1513,7 @@ function voidResult(d, x, before) {
 
 /* A balance in a few words, by the card's type. */
 function balanceText(type, b) {
-	if (type === 'punch' && Number.isInteger(b.current_punches))
-		return int(b.current_punches) + (Number.isInteger(b.punch_requirement) ? ' / ' + int(b.punch_requirement) : '') + ' punches' +
-		    (b.pending_rewards > 0 ? ', ' + plural(b.pending_rewards, 'reward', 'rewards') + ' waiting' : '');
-	if (type === 'cashback' && isNum(b.cashback_balance)) return money(b.cashback_balance) + ' cashback';
-	if (type === 'discount' && isNum(b.discount_rate)) return pct(b.discount_rate) + ' discount' + (b.current_tier_name ? ' (' + b.current_tier_name + ')' : '');
-	return '';
+	return cardType(type).balanceText(b, fmt);
 }
 
 /* ---- offline queue ---------------------------------------------------- */
@@ -1520,7 +1549,8 @@ function reviewText(x) {
 	if (x.error === 'COOLDOWN_ACTIVE')
 		return 'Refused: the card had been punched shortly before, and a card takes one punch per visit. ' +
 		    '"Record now" records it with the present time, if the customer should have this punch.';
-	return codeText(x.error, x.message) + (x.message && CODE_TEXT[x.error] && x.message !== CODE_TEXT[x.error] ? ' ' + x.message : '');
+	const said = codeText(x.error, x.message);
+	return said + (x.message && x.message !== said ? ' ' + x.message : '');
 }
 
 let syncing = false;
@@ -1633,7 +1663,7 @@ async function openEnrol() {
 		/* No program chosen for the cashier: a card of the wrong one
 		 * must not be one Enter away. */
 		setKids(sel, h('option', { value: '' }, 'Choose a program…'),
-			...progs.map((p) => h('option', { value: p.id }, p.title + ' (' + ({ punch: 'punch card', cashback: 'cashback', discount: 'discount' })[p.card_type] + ')')));
+			...progs.map((p) => h('option', { value: p.id }, p.title + ' (' + cardType(p.card_type).programName + ')')));
 		sel.dataset.loaded = '1';
 	} catch (e) {
 		if (e instanceof SessionEnded) return;
@@ -1759,6 +1789,13 @@ function setNet(on) {
 /* ---- wiring ----------------------------------------------------------- */
 
 function init() {
+	applyLimits(document);
+	$('scanner-form').addEventListener('submit', onScannerSave);
+	renderScannerSetting();
+	/* A click ends what was being typed: a suffix alone frames what came after it. */
+	document.addEventListener('mousedown', () => { const r = frame.other(); if (r.replay) typeInto(document.activeElement, r.replay); }, true);
+	/* Another tab or program of the till changed it. */
+	window.addEventListener('storage', (e) => { if (e.key === SCANNER_KEY) { frame = new ScanFrame(savedFrame()); renderScannerSetting(); } });
 	$('login-form').addEventListener('submit', onLogin);
 	$('logout-button').addEventListener('click', onLogout);
 	$('lookup-form').addEventListener('submit', onLookup);
@@ -1800,6 +1837,7 @@ function init() {
 		voidConfirm(false);
 		chosenSale = recentSales().find((s) => s.transaction_id === $('void-sale').value) || chosenSale;
 		if (lateCheck() === false) { lateSale = null; renderVoid(); }
+		voidOtherNote();
 	});
 	$('void-reason').addEventListener('input', () => { fieldError('void-reason', null); voidConfirm(false); });
 	/* A sale leaves the list when its window closes. */

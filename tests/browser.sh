@@ -1,13 +1,27 @@
 # shellcheck shell=bash disable=SC2034,SC2154  # globals of tests/lib.sh and the test
-# tests/browser.sh: the shell side of the page tests that drive headless
-# Chromium with tests/browser.js (pos_page.sh, owner_page.sh), sourced
-# after tests/lib.sh:
+# tests/browser.sh: the shell side of the page tests, which drive
+# headless Chromium with playwright-core (tests/browser/, see its README;
+# the older ones with tests/browser.js), sourced after tests/lib.sh:
 #   skip_all REASON        1..0 # SKIP REASON, and exit
 #   browser_need           sets chrome to the browser binary ($CHROMIUM,
-#                          else chromium on PATH) and checks for node; as
-#                          root, installs what is missing with apt-get
-#                          (group "browser" of tools/lib.sh) unless
-#                          POS_TEST_INSTALL=0; else skips the whole test
+#                          else chromium on PATH) and checks for node and
+#                          playwright-core (PLAYWRIGHT_DIR, default
+#                          ~/.cache/loyalty-pos/playwright); as root,
+#                          installs what is missing (apt-get, group
+#                          "browser" of tools/lib.sh; lc_install_playwright)
+#                          unless POS_TEST_INSTALL=0; else skips the whole
+#                          test, or bails out when LC_REQUIRE_OPENAPI_LINT=1
+#                          (CI) asks for every tool
+#   browser_tests DIR [VAR=VALUE...]
+#                          runs DIR's *.test.mjs with Node's test runner,
+#                          one file at a time (tests/browser/lib/run.mjs),
+#                          VAR=VALUE and the BROWSER_*, LT_* and DEMO_*
+#                          variables in their environment; passes their
+#                          TAP on and carries out their requests to stop
+#                          or start the server; returns their status
+#                          (tap_failed set when it failed, so lt_stop
+#                          keeps LT_DIR); BROWSER_ONLY=WORD: only the
+#                          files whose name holds WORD
 #   browser_backend        builds the backend when it is not built yet
 #   browser_shots DIR NAME sets shots to DIR, else to a new folder in /tmp
 #                          (kept), named NAME.XXXXXX
@@ -36,8 +50,24 @@ browser_need() {
 		lc_want_packages browser
 		chrome=$(browser_find)
 	fi
-	[ -n "$chrome" ] || skip_all "chromium is not installed (apt-get install chromium)"
-	command -v node >/dev/null 2>&1 || skip_all "node is not installed (apt-get install nodejs)"
+	[ -n "$chrome" ] || browser_missing "chromium is not installed (apt-get install chromium)"
+	command -v node >/dev/null 2>&1 || browser_missing "node is not installed (apt-get install nodejs)"
+}
+# browser_need and playwright-core.
+PLAYWRIGHT_DIR=${PLAYWRIGHT_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/loyalty-pos/playwright}
+browser_need_playwright() {
+	local pkg=$PLAYWRIGHT_DIR/node_modules/playwright-core/package.json
+	browser_need
+	if ! grep -q "\"version\": *\"$LC_PLAYWRIGHT_VERSION\"" "$pkg" 2>/dev/null &&
+	    [ "${POS_TEST_INSTALL:-1}" != 0 ] && [ "$(id -u)" -eq 0 ]; then
+		diag "installing playwright-core $LC_PLAYWRIGHT_VERSION from npm"
+		PLAYWRIGHT_DIR=$PLAYWRIGHT_DIR lc_install_playwright </dev/null >&2
+	fi
+	[ -f "$pkg" ] || browser_missing "playwright-core is not in $PLAYWRIGHT_DIR (bash -c '. tools/lib.sh && lc_install_playwright')"
+}
+browser_missing() {
+	[ "${LC_REQUIRE_OPENAPI_LINT:-0}" = 1 ] && bail "$* (every tool is required here)"
+	skip_all "$*"
 }
 
 browser_backend() {
@@ -53,6 +83,49 @@ browser_shots() {	# DIR NAME
 		shots=$(mktemp -d "${TMPDIR:-/tmp}/$2.XXXXXX") || bail "mktemp failed"
 	fi
 	mkdir -p "$shots" || bail "cannot create $shots"
+}
+
+# The files of DIR one at a time; their requests to stop or start the
+# server come as lines "stop ID" / "start ID" on a FIFO (BROWSER_CTL), read
+# here while node runs in the background, so this shell keeps the new
+# lighttpd's pid for lt_stop; answered in server-ack (browser_server_ctl).
+browser_tests() {	# DIR [VAR=VALUE...]
+	local dir=$1 f files=() npid rc line ctl
+	shift
+	for f in "$dir"/*.test.mjs; do
+		case ${f##*/} in *"${BROWSER_ONLY:-}"*) ;; *) continue ;; esac
+		[ -f "$f" ] && files+=("$f")
+	done
+	[ ${#files[@]} -gt 0 ] || skip_all "no tests in $dir"
+	ctl=$LT_DIR/server-ctl
+	rm -f "$ctl"
+	mkfifo "$ctl" || bail "mkfifo $ctl failed"
+	exec 7<>"$ctl"
+	env BROWSER_CHROME="$chrome" BROWSER_RUN="$LT_DIR" BROWSER_SHOTS="$shots" \
+	    BROWSER_URL="$LT_URL/" BROWSER_CTL="$ctl" PLAYWRIGHT_DIR="$PLAYWRIGHT_DIR" \
+	    LT_ADMIN="$LT_ADMIN" LT_DB="$LT_DB" \
+	    DEMO_MERCHANT_ID="${DEMO_MERCHANT_ID:-}" DEMO_LOCATION_ID="${DEMO_LOCATION_ID:-}" \
+	    DEMO_LOCATION2_ID="${DEMO_LOCATION2_ID:-}" \
+	    DEMO_OWNER_EMAIL="${DEMO_OWNER_EMAIL:-}" DEMO_OWNER_PASSWORD="${DEMO_OWNER_PASSWORD:-}" \
+	    DEMO_STAFF_EMAIL="${DEMO_STAFF_EMAIL:-}" DEMO_STAFF_PASSWORD="${DEMO_STAFF_PASSWORD:-}" \
+	    DEMO_PUNCH_CARD="${DEMO_PUNCH_CARD:-}" DEMO_PUNCH_BARCODE="${DEMO_PUNCH_BARCODE:-}" \
+	    DEMO_PUNCH_QR="${DEMO_PUNCH_QR:-}" DEMO_CASHBACK_CARD="${DEMO_CASHBACK_CARD:-}" \
+	    DEMO_CASHBACK_BARCODE="${DEMO_CASHBACK_BARCODE:-}" DEMO_CASHBACK_QR="${DEMO_CASHBACK_QR:-}" \
+	    DEMO_DISCOUNT_CARD="${DEMO_DISCOUNT_CARD:-}" DEMO_DISCOUNT_BARCODE="${DEMO_DISCOUNT_BARCODE:-}" \
+	    DEMO_DISCOUNT_QR="${DEMO_DISCOUNT_QR:-}" LC_ALL=C.UTF-8 \
+	    "$@" node "$top_srcdir/tests/browser/lib/run.mjs" "${files[@]}" 7>&- &
+	npid=$!
+	while lc_alive "$npid"; do
+		if IFS= read -r -t 1 -u 7 line; then
+			# shellcheck disable=SC2086  # "stop ID": two words
+			browser_server_ctl $line </dev/null
+		fi
+	done
+	wait "$npid"
+	rc=$?
+	exec 7>&-
+	[ "$rc" -eq 0 ] || tap_failed=1
+	return "$rc"
 }
 
 # The driver's requests to stop or start the server ("#@server stop|start

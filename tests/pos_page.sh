@@ -383,8 +383,8 @@ async function main() {
 
 	/* ---- the till with the server down: the service worker (sw.js) ---- */
 
-	const SHELL = ['index.html', 'js/api.js', 'js/camera.css', 'js/camera.js', 'js/http-warning.js', 'js/keys.js', 'js/money.js', 'js/progress.js', 'js/queue.js',
-		'pos.css', 'pos.js', 'vendor/zxing-library-0.23.0.min.js'].map((f) => URL0 + f);
+	const SHELL = ['index.html', 'js/api.js', 'js/camera.css', 'js/camera.js', 'js/cardtypes.js', 'js/errors.js', 'js/http-warning.js', 'js/keys.js', 'js/limits.js',
+		'js/money.js', 'js/progress.js', 'js/queue.js', 'js/server-tables.js', 'js/store.js', 'pos.css', 'pos.js', 'vendor/zxing-library-0.23.0.min.js'].map((f) => URL0 + f);
 	/* Every cache of the origin: {name: [request URLs]}. */
 	const cacheDump = () => ev(`(async () => { const out = {}; for (const n of await caches.keys())
 		out[n] = (await (await caches.open(n)).keys()).map((r) => r.url).sort(); return out; })()`);

@@ -233,11 +233,15 @@ lc_want_packages() {
 # tests/prism.sh (5.14.2 is the newest whose engines take Node 18), and
 # Portman, its request generator (it needs tslib, which it does not
 # declare). Without them those points are skipped, unless
-# LC_REQUIRE_OPENAPI_LINT=1 (CI) makes them fail.
+# LC_REQUIRE_OPENAPI_LINT=1 (CI) makes them fail. playwright-core, the
+# driver of the page tests (tests/browser/): 1.61.1 is the newest whose
+# engines take Node 18 (1.62 wants 20); it drives Debian's Chromium
+# (package chromium) and never downloads a browser.
 LC_REDOCLY_VERSION=1.34.20
 LC_PRISM_VERSION=5.14.2
 LC_PORTMAN_VERSION=1.33.0
 LC_TSLIB_VERSION=2.9.1
+LC_PLAYWRIGHT_VERSION=1.61.1
 
 # lc_npm_install DIR NAME PACKAGE@VERSION...: the packages into DIR
 # unless it has them at those versions. Installs npm first when node has
@@ -283,6 +287,14 @@ lc_install_prism() {
 	    "@stoplight/prism-cli@$LC_PRISM_VERSION" &&
 	    lc_npm_install "${PORTMAN_DIR:-$c/portman}" Portman \
 	    "@apideck/portman@$LC_PORTMAN_VERSION" "tslib@$LC_TSLIB_VERSION"
+}
+
+# playwright-core into PLAYWRIGHT_DIR (default
+# ~/.cache/loyalty-pos/playwright), with its browser download switched off.
+lc_install_playwright() {
+	PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 \
+	    lc_npm_install "${PLAYWRIGHT_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/loyalty-pos/playwright}" \
+	    playwright-core "playwright-core@$LC_PLAYWRIGHT_VERSION"
 }
 
 # 0 when file $1 is missing or older than any of the others.

@@ -3,14 +3,20 @@
  * the page gives. No DOM here, so node's test runner drives it with a
  * fake fetch. */
 
+import { uuid } from './store.js';
+
 /* The server answered with an error (or an unreadable answer). */
 export class ApiError extends Error {
-	constructor(status, code, message, details, retryAfter) {
+	constructor(status, code, message, details, retryAfter, served) {
 		super(message);
 		this.status = status;
 		this.code = code;
 		this.details = details || null;
 		this.retryAfter = retryAfter === undefined ? null : retryAfter;
+		/* The service answered (its answers carry X-Request-Id), not the
+		 * web server in its place (a 500 of programs that did not run, a
+		 * bare 413 of a host's body limit). */
+		this.served = served !== false;
 	}
 }
 /* fetch itself failed: no answer, the outcome is unknown. */
@@ -41,6 +47,14 @@ export function byteLength(s) {
 
 const unreadable = (status) => new ApiError(status, 'INTERNAL_ERROR', 'The server sent an unreadable answer.');
 
+/* The data of an answer in the v1 envelope ({success, data}); an
+ * ApiError when it has none. */
+export function payload(r) {
+	const d = r && r.data && r.data.data;
+	if (!d || typeof d !== 'object') throw unreadable(r ? r.status : 0);
+	return d;
+}
+
 /*
  * createApi({base, store, fetch, onNet, onSessionEnd}):
  *   base          URL prefix of the API ('api/v1/', relative: the pages
@@ -49,10 +63,32 @@ const unreadable = (status) => new ApiError(status, 'INTERNAL_ERROR', 'The serve
  *   fetch         the fetch function (window.fetch in the page)
  *   onNet(on)     told whether the server answered at all
  *   onSessionEnd(notice)  the session is over: show the login form
+ *   keys          {access, refresh}: the storage keys of the tokens
+ *                 (default the till's, pos.access_token and
+ *                 pos.refresh_token, which the back office shares)
+ *   uuid          makes idempotency keys (create); default js/store.js's
+ *
+ * The client never calls page code but through onNet and onSessionEnd.
+ * Returns {raw, call, login, logout, unreadable, hasSession, get, send,
+ * create, setTokens, forget, endSession}:
+ *   raw(method, path, body, token, opts)   one request, no session
+ *   call(method, path, body, opts)         one request of the session
+ *       opts.blob: a successful answer is read as a Blob ({status, blob,
+ *       headers}: images, CSV, the backup); every answer has headers
+ *   get(path), send(method, path, body)    call, and its payload
+ *   create(kind, path, body, opts)         POST with an idempotency key
+ *       kept for the same attempt (kind and body) after a lost answer or
+ *       a server fault, so nothing is made twice; opts.raw: no session
+ *   setTokens(access, refresh)   a session begun elsewhere (the owner's
+ *       setup answers with tokens)
+ *   forget()        the tokens dropped and answers in flight disowned,
+ *       without onSessionEnd (the page ends the session itself)
+ *   endSession(notice)   forget(), then onSessionEnd(notice)
  */
 export function createApi(o) {
 	const K = { access: o.keys ? o.keys.access : 'pos.access_token', refresh: o.keys ? o.keys.refresh : 'pos.refresh_token' };
 	const store = o.store, onNet = o.onNet || (() => {}), onEnd = o.onSessionEnd || (() => {});
+	const newKey = o.uuid || uuid;
 	let refreshing = null;
 	/* Counts logins and logouts: an answer that comes back after either
 	 * belongs to a session that is over, and is dropped (a refresh in
@@ -62,33 +98,37 @@ export function createApi(o) {
 
 	/* One request; a JSON answer with success or an ApiError. A body that
 	 * is already a string is sent as it is (the queue measures it). */
-	async function raw(method, path, body, token) {
-		const headers = { Accept: 'application/json' };
+	async function raw(method, path, body, token, opts) {
+		const blobWanted = !!(opts && opts.blob);
+		const headers = { Accept: blobWanted ? '*/*' : 'application/json' };
 		if (body !== undefined) headers['Content-Type'] = 'application/json';
 		if (token) headers.Authorization = 'Bearer ' + token;
-		let res, text;
+		let res, text = '', blob = null;
 		try {
 			res = await o.fetch(o.base + path, {
 				method, headers, cache: 'no-store', credentials: 'same-origin',
 				body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body)
 			});
-			text = await res.text();
+			if (blobWanted && res.ok) blob = await res.blob();
+			else text = await res.text();
 		} catch (e) {
 			onNet(false);
 			throw new NetError('No connection to the server.');
 		}
 		onNet(true);
+		if (blob) return { status: res.status, blob, headers: res.headers };
 		let data = null;
 		try { data = text ? JSON.parse(text) : null; } catch (e) { data = null; }
-		if (res.ok && data && typeof data === 'object') return { status: res.status, data };
+		if (res.ok && data && typeof data === 'object') return { status: res.status, data, headers: res.headers };
 		const err = data && data.error && typeof data.error === 'object' ? data.error : {};
 		let code = typeof err.code === 'string' ? err.code : null;
 		if (!code)
 			code = res.status === 413 ? 'PAYLOAD_TOO_LARGE' : res.status >= 500 || res.ok ? 'INTERNAL_ERROR' :
 			    res.status === 401 ? 'UNAUTHORIZED' : 'HTTP_' + res.status;
-		const msg = typeof err.message === 'string' ? err.message :
+		const msg = typeof err.message === 'string' && err.message ? err.message :
 		    res.ok ? 'The server sent an unreadable answer.' : 'The server answered ' + res.status + '.';
-		throw new ApiError(res.status, code, msg, err.details, retryAfterSecs(res.headers.get('Retry-After')));
+		throw new ApiError(res.status, code, msg, err.details, retryAfterSecs(res.headers.get('Retry-After')),
+		    !!(data && res.headers.get('X-Request-Id')));
 	}
 
 	function end(notice, why) {
@@ -121,11 +161,11 @@ export function createApi(o) {
 	 * a refresh token is single-use, and reusing one revokes the session),
 	 * then retry with the new access token; when the refresh is refused,
 	 * the session ends (SessionEnded). */
-	async function call(method, path, body) {
+	async function call(method, path, body, opts) {
 		const token = store.getItem(K.access), e0 = epoch;
 		if (!token) throw end('Please log in.', 'Not logged in.');
 		try {
-			return await raw(method, path, body, token);
+			return await raw(method, path, body, token, opts);
 		} catch (e) {
 			if (!(e instanceof ApiError) || e.status !== 401) throw e;
 		}
@@ -138,7 +178,7 @@ export function createApi(o) {
 		const fresh = store.getItem(K.access);
 		if (!fresh) throw new SessionEnded('Session ended.');
 		try {
-			return await raw(method, path, body, fresh);
+			return await raw(method, path, body, fresh, opts);
 		} catch (e) {
 			if (e instanceof ApiError && e.status === 401)
 				throw end('Your session has ended. Please log in again.', e.message);
@@ -176,5 +216,40 @@ export function createApi(o) {
 		}
 	}
 
-	return { raw, call, login, logout, unreadable, hasSession: () => !!store.getItem(K.access) };
+	const get = async (path) => payload(await call('GET', path));
+	const send = async (method, path, body) => payload(await call(method, path, body));
+
+	const attempts = {};
+	async function create(kind, path, body, opts) {
+		const sig = JSON.stringify(body);
+		let a = attempts[kind];
+		if (!a || a.sig !== sig) a = attempts[kind] = { sig, key: newKey() };
+		const b = Object.assign({}, body, { idempotency_key: a.key });
+		try {
+			const r = opts && opts.raw ? await raw('POST', path, b) : await call('POST', path, b);
+			delete attempts[kind];
+			return r;
+		} catch (e) {
+			if (!(e instanceof NetError) && !(e instanceof ApiError && e.status >= 500)) delete attempts[kind];
+			throw e;
+		}
+	}
+
+	function setTokens(access, refresh) {
+		epoch++;
+		store.setItem(K.access, access);
+		store.setItem(K.refresh, refresh);
+	}
+	function forget() {
+		epoch++;
+		store.removeItem(K.access);
+		store.removeItem(K.refresh);
+	}
+	function endSession(notice) {
+		forget();
+		onEnd(notice);
+	}
+
+	return { raw, call, login, logout, unreadable, hasSession: () => !!store.getItem(K.access),
+		get, send, create, setTokens, forget, endSession };
 }

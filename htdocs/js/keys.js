@@ -43,3 +43,135 @@ export class KeyBursts {
 		return code;
 	}
 }
+
+/*
+ * A scan told by its frame, whatever its timing: most scanners can be
+ * set to send characters of their own before a code (a prefix) and after
+ * it (a suffix); docs/scanner.md says how. With the same characters set
+ * here (a till setting), a code between them is a scan even from a slow
+ * Bluetooth scanner or a loaded tablet, and the frame never reaches a
+ * field. The timing (KeyBursts) still tells an unframed scan.
+ *
+ * new ScanFrame({prefix, suffix}): strings of characters (either may be
+ * empty; with neither, every key passes). Each key is one of:
+ *   key(ch)  a printable character
+ *   enter()  Enter
+ *   other()  anything else that ends what was being typed (a click, a
+ *            focus change, Escape, Tab)
+ * and each returns what the page does with it:
+ *   {pass: true}              the key goes on as usual
+ *   {hold: true}              the key is swallowed (part of a frame)
+ *   {hold: true, code}        swallowed, and code was scanned: the page
+ *                             puts back what the field held at the start
+ *                             of the frame (see begun), looks code up
+ *   {replay: 'ab', ...}       characters swallowed as a prefix's start
+ *                             turned out to be typing: the page types
+ *                             them into the field, then applies the rest
+ *                             of the answer to this key
+ *   begun: true  (with hold or pass) this key began a frame or, with a
+ *                suffix only, may have: the page notes where the focus is
+ *                and what that field holds, to put back on a code
+ * A suffix alone (no prefix) frames the characters typed since the last
+ * pause of the keyboard's (Enter, other()): they reached the field, and
+ * the page puts back what it held before them.
+ */
+export class ScanFrame {
+	constructor(o) {
+		this.prefix = (o && typeof o.prefix === 'string') ? o.prefix : '';
+		this.suffix = (o && typeof o.suffix === 'string') ? o.suffix : '';
+		this.reset();
+	}
+	get active() { return !!(this.prefix || this.suffix); }
+	reset() {
+		this.state = 'idle';	/* idle, prefix (part matched), in */
+		this.held = '';
+		this.buf = '';
+		this.run = '';		/* suffix only: typed since the last pause */
+		this.afterCode = false;	/* the key before was a frame's end */
+	}
+	key(ch) {
+		const after = this.afterCode;
+		this.afterCode = false;
+		if (!this.active) return { pass: true };
+		if (this.state === 'in') {
+			this.buf += ch;
+			if (this.suffix && this.buf.endsWith(this.suffix)) {
+				const code = this.buf.slice(0, -this.suffix.length);
+				this.reset();
+				this.afterCode = true;
+				return { hold: true, code };
+			}
+			return { hold: true };
+		}
+		if (this.state === 'prefix') {
+			if (ch === this.prefix[this.held.length]) {
+				this.held += ch;
+				if (this.held === this.prefix) { this.state = 'in'; this.held = ''; this.buf = ''; }
+				return { hold: true };
+			}
+			const replay = this.held;
+			this.state = 'idle';
+			this.held = '';
+			return Object.assign({ replay }, this.key(ch));
+		}
+		if (this.prefix && ch === this.prefix[0]) {
+			if (this.prefix.length === 1) { this.state = 'in'; this.buf = ''; } else { this.state = 'prefix'; this.held = ch; }
+			return { hold: true, begun: true };
+		}
+		if (this.prefix) return { pass: true };
+		/* A suffix alone. */
+		const begun = this.run === '' && !after;
+		this.run += ch;
+		if (this.run.endsWith(this.suffix)) {
+			const code = this.run.slice(0, -this.suffix.length);
+			this.reset();
+			if (!code) return { pass: true };
+			this.afterCode = true;
+			return { hold: true, code, begun };
+		}
+		return { pass: true, begun };
+	}
+	enter() {
+		const after = this.afterCode;
+		if (!this.active) return { pass: true };
+		if (this.state === 'in') {
+			const code = this.buf;
+			this.reset();
+			return code ? { hold: true, code } : { hold: true };
+		}
+		if (this.state === 'prefix') {
+			const replay = this.held;
+			this.reset();
+			return { replay, pass: true };
+		}
+		this.reset();
+		/* A scanner's Enter after its suffix: part of the scan. */
+		return after ? { hold: true } : { pass: true };
+	}
+	other() {
+		if (this.state === 'prefix') {
+			const replay = this.held;
+			this.reset();
+			return { replay, pass: true };
+		}
+		/* Inside a frame a key such as Shift or Tab is the scanner's:
+		 * the frame goes on. */
+		if (this.state === 'in') return { hold: true };
+		this.run = '';
+		this.afterCode = false;
+		return { pass: true };
+	}
+}
+
+/* A frame as the till setting keeps it, checked: at most 8 printable
+ * characters each, and none that typing or a card number would match
+ * (spaces alone, one letter or digit). Returns {prefix, suffix}, or the
+ * sentence that says what is wrong. */
+export function frameSetting(prefix, suffix) {
+	const ok = (s) => typeof s === 'string' && s.length <= 8 && !/[\u0000-\u001f\u007f]/.test(s);
+	if (!ok(prefix) || !ok(suffix)) return 'A prefix or a suffix is at most 8 characters a scanner types (no control characters).';
+	if (/^\s+$/.test(prefix) || /^\s+$/.test(suffix)) return 'A prefix or a suffix of spaces alone would catch typing: choose another character.';
+	if (/^[0-9A-Za-z]$/.test(prefix) || /^[0-9A-Za-z]$/.test(suffix))
+		return 'One letter or digit would catch typing and card numbers: choose a character such as ~ or §.';
+	return { prefix, suffix };
+}

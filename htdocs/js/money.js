@@ -2,8 +2,11 @@
  * The API carries money as JSON numbers with at most 2 decimals; here
  * every comparison and sum is done in integer cents, never in floats. */
 
-/* The largest amount a till accepts (the API's limit): 1,000,000.00. */
-export const MAX_MONEY_CENTS = 100000000;
+import { LIMITS } from './server-tables.js';
+
+/* The largest amount a till accepts (the API's limit, lib/lc_limits.h):
+ * 1,000,000.00. */
+export const MAX_MONEY_CENTS = LIMITS.MONEY_MAX_CENTS;
 
 /* A money amount typed by a person: digits with at most 2 decimals
  * ("12", "12.5", "12,50", ".5"), 0 to max cents. Returns {value, cents}

@@ -5,18 +5,19 @@
  * No DOM here: node's test runner drives it with a fake storage and API. */
 
 import { ApiError, byteLength } from './api.js';
+import { LIMITS } from './server-tables.js';
 
-/* The service's sync batch limit (docs/integrators.md, Offline: sync), and
- * a body size that stays below the smallest
+/* The service's sync batch limit (lib/lc_limits.h, docs/integrators.md,
+ * Offline: sync), and a body size that stays below the smallest
  * request limit of a shared host (mod_fcgid's 128 KiB, see README). */
-export const SYNC_MAX_ITEMS = 100;
+export const SYNC_MAX_ITEMS = LIMITS.BATCH_MAX;
 export const SYNC_MAX_BYTES = 96 * 1024;
 /* Sync item errors worth sending again as they are (docs/integrators.md,
  * the table of item errors). */
 export const TRANSIENT = ['INTERNAL_ERROR', 'DATABASE_ERROR', 'SERVICE_UNAVAILABLE'];
 /* A punch program's default cooldown (docs/integrators.md, Cards), for a
  * card not looked up. */
-export const DEFAULT_COOLDOWN_S = 60;
+export const DEFAULT_COOLDOWN_S = LIMITS.COOLDOWN_DEFAULT_S;
 /* A purchase the server fails on this many runs in a row (alone, so not
  * for its batch's size) is set aside for review: it must not hold back
  * the purchases queued after it. */

@@ -1,6 +1,6 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { createApi, ApiError, NetError, SessionEnded, retryAfterSecs, byteLength } from '../../htdocs/js/api.js';
+import { createApi, ApiError, NetError, SessionEnded, retryAfterSecs, byteLength, payload } from '../../htdocs/js/api.js';
 import { memStore, fakeFetch } from './helpers.mjs';
 
 const ok = (data) => ({ status: 200, body: { success: true, data } });
@@ -160,4 +160,75 @@ test('Retry-After as seconds or a date; UTF-8 length', () => {
 	assert.equal(byteLength('€'), 3);
 	assert.equal(byteLength('😀'), 4);
 	assert.equal(byteLength('😀é€a'), Buffer.byteLength('😀é€a'));
+});
+
+/* ---- what the back office needs of the one client ---- */
+
+test('served: an error answer of the service (X-Request-Id) or of the web server in its place', async () => {
+	const c = client((req) => (req.url.endsWith('a') ?
+		{ status: 500, body: { success: false, error: { code: 'INTERNAL_ERROR', message: 'x' } }, headers: { 'X-Request-Id': 'r1' } } :
+		{ status: 500, body: '<html>Internal Server Error</html>' }));
+	await assert.rejects(c.api.call('GET', 'a'), (e) => e instanceof ApiError && e.served === true);
+	await assert.rejects(c.api.call('GET', 'b'), (e) => e instanceof ApiError && e.served === false && e.code === 'INTERNAL_ERROR');
+	assert.equal(new ApiError(400, 'X', 'm').served, true);
+});
+
+test('a bare 413 of a host\'s limit is PAYLOAD_TOO_LARGE', async () => {
+	const c = client(() => ({ status: 413, body: '<html>Request Entity Too Large</html>' }));
+	await assert.rejects(c.api.call('POST', 'x', {}), (e) => e.code === 'PAYLOAD_TOO_LARGE' && e.served === false);
+});
+
+test('opts.blob reads a successful answer as a Blob, with its headers', async () => {
+	const store = memStore({ 'pos.access_token': 'A1', 'pos.refresh_token': 'R1' });
+	const f = async () => ({ ok: true, status: 200, headers: { get: (k) => (k === 'Content-Type' ? 'text/csv' : null) },
+		blob: async () => 'BLOB', text: async () => { throw new Error('not read as text'); } });
+	const api = createApi({ base: 'api/v1/', store, fetch: f });
+	const r = await api.call('GET', 'admin/export.csv', undefined, { blob: true });
+	assert.equal(r.blob, 'BLOB');
+	assert.equal(r.headers.get('Content-Type'), 'text/csv');
+});
+
+test('get and send return the payload; an answer without one is an ApiError', async () => {
+	const c = client((req) => (req.url.endsWith('bad') ? { status: 200, body: { success: true } } : ok({ n: 1 })));
+	assert.deepEqual(await c.api.get('x'), { n: 1 });
+	assert.deepEqual(await c.api.send('PATCH', 'x', { a: 1 }), { n: 1 });
+	assert.equal(c.f.calls[1].method, 'PATCH');
+	await assert.rejects(c.api.get('bad'), (e) => e instanceof ApiError && e.code === 'INTERNAL_ERROR');
+	assert.deepEqual(payload({ status: 200, data: { data: { z: 2 } } }), { z: 2 });
+});
+
+test('create keeps the idempotency key of the same attempt after a lost answer, not after a refusal', async () => {
+	let n = 0, answer = 'net';
+	const c = client(() => {
+		if (answer === 'net') throw new Error('offline');
+		return answer === 'bad' ? fail(400, 'VALIDATION_ERROR') : ok({ id: 1 });
+	});
+	const api = createApi({ base: 'api/v1/', store: c.store, fetch: c.f, uuid: () => 'k' + (++n) });
+	await assert.rejects(api.create('loc', 'admin/locations', { name: 'A' }), NetError);
+	answer = 'ok';
+	await api.create('loc', 'admin/locations', { name: 'A' });
+	assert.deepEqual(c.f.calls.map((r) => r.json.idempotency_key), ['k1', 'k1']);
+	await api.create('loc', 'admin/locations', { name: 'A' });
+	answer = 'bad';
+	await assert.rejects(api.create('loc', 'admin/locations', { name: 'B' }), ApiError);
+	answer = 'ok';
+	await api.create('loc', 'admin/locations', { name: 'B' });
+	assert.deepEqual(c.f.calls.map((r) => r.json.idempotency_key), ['k1', 'k1', 'k2', 'k3', 'k4']);
+	await api.create('setup', 'setup', { x: 1 }, { raw: true });
+	assert.equal(c.f.calls[5].headers.Authorization, undefined);
+});
+
+test('setTokens, forget and endSession: the session through the store and the page\'s callback only', async () => {
+	const c = client(() => ok({}), {});
+	c.api.setTokens('A9', 'R9');
+	assert.ok(c.api.hasSession());
+	await c.api.call('GET', 'auth/me');
+	assert.equal(c.f.calls[0].headers.Authorization, 'Bearer A9');
+	c.api.forget();
+	assert.ok(!c.api.hasSession() && c.store.getItem('pos.refresh_token') === null);
+	assert.deepEqual(c.ended, []);
+	c.api.setTokens('A10', 'R10');
+	c.api.endSession('Bye.');
+	assert.deepEqual(c.ended, ['Bye.']);
+	assert.ok(!c.api.hasSession());
 });

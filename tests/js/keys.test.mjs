@@ -1,6 +1,6 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { KeyBursts, SCAN_GAP_MS, SCAN_MIN_LEN } from '../../htdocs/js/keys.js';
+import { KeyBursts, SCAN_GAP_MS, SCAN_MIN_LEN, ScanFrame, frameSetting } from '../../htdocs/js/keys.js';
 
 function feed(kb, text, start, gap) {
 	let t = start;
@@ -41,4 +41,70 @@ test('a scan right after slow typing counts only the burst', () => {
 	const { t, fresh } = feed(kb, 'LC-QR-abcdef', 700, 5);
 	assert.equal(fresh[0], true, 'the scan starts a new burst after a pause');
 	assert.equal(kb.enter(t + 5), 'LC-QR-abcdef');
+});
+
+/* ---- framed scans (ScanFrame) ---- */
+
+const frameFeed = (f, s) => [...s].map((ch) => (ch === '\n' ? f.enter() : f.key(ch)));
+
+test('a prefix frames a scan whatever its timing; Enter ends it; the frame never passes', () => {
+	const f = new ScanFrame({ prefix: '~' });
+	assert.ok(f.active);
+	const r = frameFeed(f, '~12345678\n');
+	assert.ok(r.every((x) => x.hold && !x.pass));
+	assert.equal(r[0].begun, true);
+	assert.equal(r.at(-1).code, '12345678');
+	/* typing passes */
+	assert.ok(frameFeed(f, '12.50\n').every((x) => x.pass));
+});
+
+test('prefix and suffix: the suffix ends the scan, the scanner\'s Enter after it is swallowed', () => {
+	const f = new ScanFrame({ prefix: '[[', suffix: ']]' });
+	const r = frameFeed(f, '[[QR+/=abc]]\n');
+	assert.ok(r.every((x) => x.hold));
+	assert.equal(r[11].code, 'QR+/=abc');
+	assert.equal(r[12].code, undefined);
+	assert.ok(f.enter().pass, 'a second Enter is the cashier\'s');
+});
+
+test('the start of a prefix that turns into typing is given back', () => {
+	const f = new ScanFrame({ prefix: '[[' });
+	assert.ok(f.key('[').hold);
+	const r = f.key('a');
+	assert.equal(r.replay, '[');
+	assert.ok(r.pass);
+	assert.ok(f.key('[').hold);
+	assert.deepEqual(f.enter(), { replay: '[', pass: true });
+	assert.ok(f.key('[').hold);
+	assert.deepEqual(f.other(), { replay: '[', pass: true });
+});
+
+test('a suffix alone frames what was typed since the last pause', () => {
+	const f = new ScanFrame({ suffix: '#' });
+	const r = frameFeed(f, '4006381#\n');
+	assert.equal(r[0].begun, true);
+	assert.ok(r.slice(0, 7).every((x) => x.pass));
+	assert.deepEqual(r[7], { hold: true, code: '4006381', begun: false });
+	assert.deepEqual(r[8], { hold: true });
+	f.other();
+	assert.equal(f.key('1').begun, true);
+	/* the suffix typed alone is typing */
+	f.enter();
+	assert.ok(f.key('#').pass);
+});
+
+test('without a frame every key passes', () => {
+	const f = new ScanFrame({});
+	assert.ok(!f.active);
+	assert.ok(frameFeed(f, '~12\n').every((x) => x.pass));
+});
+
+test('frameSetting keeps frames that typing cannot match', () => {
+	assert.deepEqual(frameSetting('~', ''), { prefix: '~', suffix: '' });
+	assert.deepEqual(frameSetting('', ''), { prefix: '', suffix: '' });
+	assert.equal(typeof frameSetting('a', ''), 'string');
+	assert.equal(typeof frameSetting('', '5'), 'string');
+	assert.equal(typeof frameSetting(' ', ''), 'string');
+	assert.equal(typeof frameSetting('\u0002', ''), 'string');
+	assert.equal(typeof frameSetting('123456789', ''), 'string');
 });

@@ -1,0 +1,71 @@
+/* A scanner's prefix and suffix (a setting of the till): a code between
+ * them is a scan however slowly its keys come, and neither the frame nor
+ * the code reaches the field that had the focus. */
+import { openBrowser, TILL_HELPERS, demoCard, WIDTHS } from '../lib/browser.mjs';
+import { tillReady, lookupCard } from '../lib/till.mjs';
+
+const t = await openBrowser({ helpers: TILL_HELPERS });
+const ann = await demoCard('discount', 'Ann Amount');
+const bob = await demoCard('discount', 'Bob Bluetooth');
+const cid = await demoCard('discount', 'Cid Suffix');
+/* A slow Bluetooth scanner: 80 ms a key, slower than the 45 ms of a burst. */
+const SLOW = 80;
+
+async function annWithAmount() {
+	await lookupCard(t, ann.barcode);
+	await t.waitFor(`text('#card-customer') === 'Ann Amount' && document.activeElement === $('#purchase-amount')`);
+	await t.typeKeys('12');
+	await t.ev(`(window.__typed = [], $('#purchase-amount').addEventListener('input', (e) => __typed.push(e.target.value)), true)`);
+}
+
+t.step('without a frame, a slow scanner\'s code is taken for typing (the timing alone)', async () => {
+	await tillReady(t);
+	await annWithAmount();
+	await t.typeKeysTimed(bob.barcode, SLOW);
+	const v = await t.ev(`$('#purchase-amount').value`);
+	await t.ev(`fill('#purchase-amount', '')`);
+	return v === '12' + bob.barcode && (await t.ev(`text('#card-customer')`)) === 'Ann Amount';
+});
+
+t.step('the setting: prefix ~ saved on this till, said in plain words', async () => {
+	await t.ev(`($('#scanner-settings').open = true, true)`);
+	await t.ev(`fill('#scanner-prefix', '~') && fill('#scanner-suffix', '') && click('#scanner-save')`);
+	await t.waitFor(`text('#scanner-state').includes('prefix ~')`);
+	for (const w of WIDTHS) {
+		await t.viewport(w, 900);
+		await t.ev(`($('#scanner-settings').scrollIntoView(), true)`);
+		await t.shot('scanner-setting-' + w);
+	}
+	await t.viewport(1280, 900);
+	return t.ev(`JSON.parse(localStorage.getItem('pos.scanner.v1')).prefix === '~'`);
+});
+
+t.step('with the prefix, the same slow scan looks Bob up and leaves Ann\'s amount field as it was', async () => {
+	await annWithAmount();
+	await t.typeKeysTimed('~' + bob.barcode, SLOW);
+	await t.pressEnter();
+	await t.waitFor(`text('#card-customer') === 'Bob Bluetooth'`);
+	/* Nothing of the scan reached the amount field while Ann was on screen. */
+	const typed = await t.ev(`__typed`);
+	if (typed.length) throw new Error('the amount field saw ' + JSON.stringify(typed));
+	return t.ev(`$('#lookup-code').value === ${JSON.stringify(bob.barcode)}`);
+});
+
+t.step('the setting is kept over a reload; with a suffix too, the suffix ends the scan without Enter', async () => {
+	await t.page.reload();
+	await t.waitFor(`vis('#pos-view') && $('#scanner-prefix').value === '~'`);
+	await t.ev(`($('#scanner-settings').open = true, true)`);
+	await t.ev(`fill('#scanner-suffix', '#') && click('#scanner-save')`);
+	await t.waitFor(`text('#scanner-state').includes('suffix #')`);
+	await t.ev(`($('#lookup-code').focus(), true)`);
+	await t.typeKeysTimed('~' + cid.barcode + '#', SLOW);
+	await t.waitFor(`text('#card-customer') === 'Cid Suffix'`);
+	return t.ev(`!$('#lookup-code').value.includes('~') && !$('#lookup-code').value.includes('#')`);
+});
+
+t.step('the setting emptied: no frame kept, the timing alone again', async () => {
+	await t.ev(`($('#scanner-settings').open = true, true)`);
+	await t.ev(`fill('#scanner-prefix', '') && fill('#scanner-suffix', '') && click('#scanner-save')`);
+	await t.waitFor(`text('#scanner-state').includes('speed alone')`);
+	return t.ev(`localStorage.getItem('pos.scanner.v1') === null`);
+});
