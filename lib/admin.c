@@ -34,10 +34,11 @@ struct cmd {
 	const char *a, *b;		/* its main arguments */
 	struct lc_user user;
 	struct lc_program prog;
-	struct lc_card card;
+	struct lc_card *cards;		/* card issue: ncards of them */
+	size_t ncards;
 	char hash[LC_HASH_MAX + 1];
 	char id[LC_ID_LEN + 1];
-	char out[4096];			/* printed after the commit */
+	char out[LC_BATCH_MAX * 512];	/* printed after the commit */
 	FILE *svg;			/* card issue --svg, opened first */
 };
 
@@ -68,6 +69,8 @@ usage_on(FILE *f)
 "                                after it is earned (1-3650; default never)\n"
 "  card issue --program PID --customer NAME [--svg FILE]\n"
 "                                       FILE: the card to print, as SVG\n"
+"  card issue --program PID --count N   N cards without a name (1-100), to\n"
+"                                       hand out and name later\n"
 "  card print --program PID [--page N]  an A4 sheet of its cards (HTML, 100\n"
 "                                       a page, newest first) on stdout\n"
 "  card deactivate CARD_ID | card activate CARD_ID\n"
@@ -308,13 +311,19 @@ password_arg(struct cmd *c)
 	return rc;
 }
 
+/* Each card issued, one JSON object a line. */
 static void
-card_line(struct cmd *c, const struct lc_card *card)
+card_lines(struct cmd *c)
 {
-	json_object *o = lc_fmt_issued(card);
+	json_object *o;
+	size_t i, n = 0;
 
-	snprintf(c->out, sizeof(c->out), "%s\n", lc_json_text(o));
-	json_object_put(o);
+	for (i = 0; i < c->ncards && n < sizeof(c->out); i++) {
+		o = lc_fmt_issued(&c->cards[i]);
+		n += (size_t)snprintf(c->out + n, sizeof(c->out) - n, "%s\n",
+		    lc_json_text(o));
+		json_object_put(o);
+	}
 }
 
 /* The demo shop, in the one write of its command. */
@@ -472,10 +481,10 @@ card_svg(struct lc_db *db, struct cmd *c)
 	char shop[LC_BYTES(LC_NAME_MAX)], base[LC_BYTES(LC_URL_MAX)];
 	int rc;
 
-	if (lc_db_merchant_name(db, c->card.merchant_id, shop,
+	if (lc_db_merchant_name(db, c->cards[0].merchant_id, shop,
 	    sizeof(shop)) != 1)
 		return fail("%s", "cannot read the shop's name");
-	rc = lc_image_card(c->svg, shop, &c->card, print_base(db, base,
+	rc = lc_image_card(c->svg, shop, &c->cards[0], print_base(db, base,
 	    sizeof(base)));
 	if (fclose(c->svg) != 0 || rc == -1)
 		rc = fail("cannot write %s", opt(&c->o, "svg"));
@@ -513,9 +522,11 @@ command_rule(struct lc_dom *dom, void *arg)
 		}
 	}
 	else if (strcmp(n, "card") == 0 && strcmp(v, "issue") == 0) {
-		if (lc_shop_card_issue(dom, c->a, c->b, &c->card) == -1)
+		/* --customer NAME (c->b), or --count N without a name. */
+		if (lc_shop_cards_issue(dom, c->a, &c->b, c->ncards,
+		    c->cards) == -1)
 			return -1;
-		card_line(c, &c->card);
+		card_lines(c);
 		return 0;
 	} else if (strcmp(n, "card") == 0)
 		return lc_shop_card_status(dom, c->a, strcmp(v, "activate") == 0);
@@ -631,10 +642,26 @@ command_args(struct lc_db *db, struct cmd *c)
 	if (strcmp(n, "program") == 0 && strcmp(v, "add") == 0 && o->npos == 1)
 		return program_args(c);
 	if (strcmp(n, "card") == 0 && strcmp(v, "issue") == 0 && o->npos == 1) {
-		if (opts_only(o, "program,customer,svg") != 0 ||
-		    (c->a = need(o, "program")) == NULL ||
-		    (c->b = need(o, "customer")) == NULL)
+		const char *count_arg = opt(o, "count");
+		int64_t count = 1;
+
+		if (opts_only(o, "program,customer,count,svg") != 0 ||
+		    (c->a = need(o, "program")) == NULL)
 			return 1;
+		if (count_arg == NULL) {
+			if ((c->b = need(o, "customer")) == NULL)
+				return 1;
+		} else if (opt(o, "customer") != NULL)
+			return fail("%s", "--count makes cards without a name: "
+			    "give --count or --customer, not both");
+		else if (int_arg("--count", count_arg, 1, LC_BATCH_MAX, &count) != 0)
+			return 1;
+		else if (count > 1 && opt(o, "svg") != NULL)
+			return fail("%s", "--svg draws one card; card print "
+			    "--program PID prints a sheet of them");
+		c->ncards = (size_t)count;
+		if ((c->cards = calloc(c->ncards, sizeof(*c->cards))) == NULL)
+			return fail("%s", "out of memory");
 		/* A file that cannot be written stops the command before
 		 * a card is issued. */
 		if (opt(o, "svg") != NULL &&
@@ -881,6 +908,8 @@ out:
 	}
 	fflush(stdout);
 	lc_db_close(dom.db);
+	if (c != NULL)
+		free(c->cards);
 	free(c);
 	return rc;
 }

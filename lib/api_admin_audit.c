@@ -4,6 +4,8 @@
  * days, as reports), user, action, object and location, a page at a
  * time, or all of it with format=csv.
  */
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "lc_http.h"
@@ -85,10 +87,107 @@ entry_json(void *arg, const struct lc_audit_row *r)
 	return 0;
 }
 
+/* The spreadsheet's columns, as the back office's table. */
+static const char *const lc_audit_csv_names[] = { "Date", "Time", "Who",
+    "Where", "Terminal", "What", "Object", "Change", "Object ID",
+    "Request", NULL };
+
+struct audit_csv {
+	FILE *f;
+	const struct lc_csv_form *form;
+	char *buf;			/* a row's change, as text */
+	size_t size;
+};
+
+/* A value of a snapshot as a person reads it: text as it is, null as
+ * "—", a number or list as JSON. Borrowed; valid until the next call
+ * on v. */
+static const char *
+value_text(json_object *v)
+{
+	if (v == NULL)
+		return "\xe2\x80\x94";
+	if (json_object_is_type(v, json_type_string))
+		return json_object_get_string(v);
+	return json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN);
+}
+
+/* "key: before → after" for each value of after that is not the same
+ * before (a new object: "key: value"), "; " between them; "—" for none.
+ * As the back office's Change column. */
+static void
+change_text(FILE *f, const char *before, const char *after)
+{
+	json_object *b = json_or_null(before), *a = json_or_null(after), *bv;
+	int n = 0;
+
+	if (a != NULL && json_object_is_type(a, json_type_object)) {
+		json_object_object_foreach(a, k, v) {
+			bv = NULL;
+			if (b != NULL && json_object_object_get_ex(b, k, &bv) &&
+			    strcmp(value_text(bv), value_text(v)) == 0)
+				continue;
+			fprintf(f, "%s%s: ", n++ > 0 ? "; " : "", k);
+			if (b != NULL)
+				fprintf(f, "%s \xe2\x86\x92 ", value_text(bv));
+			fputs(value_text(v), f);
+		}
+	}
+	if (n == 0)
+		fputs("\xe2\x80\x94", f);
+	json_object_put(a);
+	json_object_put(b);
+}
+
+/* Who made the change, as the back office names them. */
+static void
+who_csv(FILE *f, const struct lc_audit_row *r)
+{
+	char who[LC_BYTES(LC_NAME_MAX) + 16];
+	const char *t = r->actor_type != NULL ? r->actor_type : "";
+
+	if (strcmp(t, "loyalty-admin") == 0)
+		snprintf(who, sizeof(who), "loyalty-admin (server)");
+	else if (strcmp(t, "service") == 0)
+		snprintf(who, sizeof(who), "Automatic (expiry)");
+	else
+		snprintf(who, sizeof(who), "%s%s", r->user_name != NULL ?
+		    r->user_name : r->user_id != NULL ? r->user_id : "",
+		    strcmp(t, "owner") == 0 ? " (owner)" : "");
+	lc_csv_text(f, who, 0);
+}
+
+static int
+entry_csv_names(void *arg, const struct lc_audit_row *r)
+{
+	struct audit_csv *ac = arg;
+	const char *what = lc_audit_action_words(r->action);
+	FILE *f = ac->f, *mem;
+
+	lc_csv_when(f, ac->form, r->at, 0);
+	who_csv(f, r);
+	lc_csv_text(f, r->location_name, 0);
+	lc_csv_text(f, r->terminal_id, 0);
+	lc_csv_text(f, what != NULL ? what : r->action, 0);
+	lc_csv_text(f, r->object_type, 0);
+	/* The text first, then one cell of it (quoted, guarded). */
+	if ((mem = open_memstream(&ac->buf, &ac->size)) == NULL)
+		return -2;
+	change_text(mem, r->before, r->after);
+	if (fclose(mem) != 0)
+		return -2;
+	lc_csv_text(f, ac->buf, 0);
+	free(ac->buf);
+	ac->buf = NULL;
+	lc_csv_text(f, r->object_id, 0);
+	lc_csv_text(f, r->request_id, 1);
+	return ferror(f) ? -2 : 0;
+}
+
 static int
 entry_csv(void *arg, const struct lc_audit_row *r)
 {
-	FILE *f = arg;
+	FILE *f = ((struct audit_csv *)arg)->f;
 	char when[32];
 
 	lc_time_fmt(r->at, when);
@@ -115,9 +214,10 @@ lc_h_admin_audit(struct lc_ctx *ctx)
 	char user[LC_ID_LEN + 1], action[65], otype[33], oid[LC_ID_LEN + 1];
 	char loc[LC_ID_LEN + 1], fmt[8];
 	struct lc_audit_query q;
+	struct lc_csv_form form;
+	struct audit_csv ac = { NULL, &form, NULL, 0 };
 	int64_t offset, page = 1, size = 50, total;
 	json_object *a;
-	FILE *f;
 	int rc;
 
 	if (ctx->subpath[0] != '\0')
@@ -161,13 +261,19 @@ lc_h_admin_audit(struct lc_ctx *ctx)
 		    "format must be json or csv");
 	if (rc == 1 && strcmp(fmt, "csv") == 0) {
 		/* Everything the filters select, row by row. */
-		if ((f = lc_raw(ctx, "text/csv; charset=utf-8")) == NULL)
+		if (lc_csv_form(ctx, &form) == -1 ||
+		    (ac.f = lc_raw(ctx, "text/csv; charset=utf-8")) == NULL)
 			return -1;
 		snprintf(ctx->raw_name, sizeof(ctx->raw_name), "audit.csv");
-		fputs(lc_audit_csv_head, f);
+		if (form.keys)
+			fputs(lc_audit_csv_head, ac.f);
+		else
+			lc_csv_head(ac.f, &form, lc_audit_csv_names);
 		q.limit = -1;
-		return lc_db_audit(ctx->dom.db, &q, entry_csv, f) != 0 ?
-		    lc_fail(ctx, LC_E_DATABASE, NULL, NULL) : 0;
+		rc = lc_db_audit(ctx->dom.db, &q, form.keys ? entry_csv :
+		    entry_csv_names, &ac);
+		free(ac.buf);
+		return rc != 0 ? lc_fail(ctx, LC_E_DATABASE, NULL, NULL) : 0;
 	}
 	if (lc_db_audit_count(ctx->dom.db, &q, &total) == -1)
 		return -1;

@@ -1,6 +1,6 @@
 /*
  * /api/v1/admin/cards: the owner's cards. GET lists and searches, POST
- * issues one or many, GET and PATCH /{id} show one or rename its customer
+ * issues one or many, named or not (a box of cards to hand out), GET and PATCH /{id} show one or rename its customer
  * and (de)activate it, GET /{id}/qr.svg and /{id}/barcode.svg draw it to
  * scan, GET /sheet makes a printable A4 sheet of cards, POST /{id}/adjust
  * corrects its punches or cashback (rule_adjust.c), POST /{id}/redraw
@@ -29,27 +29,19 @@ static int
 issue_rule(struct lc_dom *dom, void *arg)
 {
 	struct card_write *cw = arg;
+	char id[LC_ID_LEN + 1];
 	size_t i;
 
-	json_object *ids = json_object_new_array();
-
+	if (lc_shop_cards_issue(dom, cw->program_id, cw->names, cw->n,
+	    cw->cards) == -1)
+		return -1;
+	/* Read back whole: status, program and balance as any card. */
 	for (i = 0; i < cw->n; i++) {
-		if (lc_shop_card_issue(dom, cw->program_id, cw->names[i],
-		    &cw->cards[i]) == -1 ||
-		    lc_card_get(dom, LC_CARDKEY_ID, cw->cards[i].id,
-		    &cw->cards[i]) != 1) {
-			json_object_put(ids);
+		memcpy(id, cw->cards[i].id, sizeof(id));
+		if (lc_card_get(dom, LC_CARDKEY_ID, id, &cw->cards[i]) != 1)
 			return dom->err.code != LC_OK ? -1 :
 			    lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
-		}
-		json_object_array_add(ids,
-		    json_object_new_string(cw->cards[i].id));
 	}
-	/* The audit row names the first card; a batch lists them all. */
-	if (cw->n > 1)
-		lc_audit_note(dom, "card_ids", ids);
-	else
-		json_object_put(ids);
 	return 0;
 }
 
@@ -89,6 +81,10 @@ one_answer(void *arg)
 	    lc_fmt_owner_card(&((struct card_write *)arg)->cards[0]));
 }
 
+/*
+ * customer_name (one card), customer_names (one each) or count (that many
+ * without a name, as customer_name left out makes one): one of them.
+ */
 static int
 issue(struct lc_ctx *ctx, struct card_write *cw)
 {
@@ -96,19 +92,33 @@ issue(struct lc_ctx *ctx, struct card_write *cw)
 	struct lc_write w = { "card_issue", NULL, issue_rule, issue_answer, cw,
 	    "card.issue", "card", NULL };
 	json_object *a, *v;
+	int64_t count = 1;
 	size_t i;
-	int rc;
+	int has_count, has_names, rc;
 
 	if (lc_in_str(e, ctx->in, "program_id", 1, LC_REF_MAX,
 	    &cw->program_id) == -1 ||
 	    lc_in_str(e, ctx->in, "customer_name", 0, LC_NAME_MAX,
 	    &cw->names[0]) == -1 ||
+	    lc_in_int(e, ctx->in, "count", 0, 1, LC_BATCH_MAX, &count,
+	    &has_count) == -1 ||
 	    lc_in_key(e, ctx->in, 0, &w.key) == -1)
 		return -1;
-	cw->n = cw->names[0] != NULL;
-	if (json_object_object_get_ex(ctx->in, "customer_names", &a) &&
-	    a != NULL) {
-		if (cw->n != 0)
+	has_names = json_object_object_get_ex(ctx->in, "customer_names", &a) &&
+	    a != NULL;
+	if (has_count && (cw->names[0] != NULL || has_names))
+		return lc_fail(ctx, LC_E_VALIDATION, "count",
+		    "Send count (cards without a name) or customer_name(s), "
+		    "not both.");
+	/* Left out: a card without a name; sent, a name of 1 character
+	 * at least. */
+	if (cw->names[0] != NULL && *cw->names[0] == '\0')
+		return lc_fail(ctx, LC_E_VALIDATION, "customer_name",
+		    "customer_name must not be empty (leave it out for a card "
+		    "without a name)");
+	cw->n = (size_t)count;
+	if (has_names) {
+		if (cw->names[0] != NULL)
 			return lc_fail(ctx, LC_E_VALIDATION, "customer_names",
 			    "Send customer_name or customer_names, not both.");
 		if (!json_object_is_type(a, json_type_array) ||
@@ -129,9 +139,6 @@ issue(struct lc_ctx *ctx, struct card_write *cw)
 			cw->names[i] = json_object_get_string(v);
 		}
 	}
-	if (cw->n == 0)
-		return lc_fail(ctx, LC_E_VALIDATION, "customer_name",
-		    "customer_name is required");
 	if ((rc = lc_write(&ctx->dom, &w, &ctx->out)) == -1)
 		return -1;
 	lc_fmt_idempotent(ctx, rc);

@@ -18,6 +18,7 @@ struct period {
 	int64_t from_ms, to_ms;		/* UTC, inclusive */
 	int64_t offset_ms;
 	int csv;
+	struct lc_csv_form form;
 };
 
 /* A date-only parameter into days since 1970. */
@@ -61,6 +62,8 @@ period(struct lc_ctx *ctx, struct period *p)
 		return lc_fail(ctx, LC_E_VALIDATION, "format",
 		    "format must be json or csv");
 	p->csv = rc == 1 && strcmp(fmt, "csv") == 0;
+	if (p->csv && lc_csv_form(ctx, &p->form) == -1)
+		return -1;
 	/* A shop day runs from its midnight, offset from UTC. */
 	p->offset_ms = lc_setting(ctx->dom.db, LC_SET_UTC_OFFSET) * 60000;
 	p->from_ms = p->from_day * DAY_MS - p->offset_ms;
@@ -86,13 +89,21 @@ struct summary {
 	enum lc_report_group group;
 	json_object *rows;
 	FILE *csv;
+	int keys;
 	struct lc_report_row total;
 };
 
-static const char *const lc_figures[] = { "purchases", "sales_amount",
-    "punches", "rewards_earned", "rewards_claimed", "cashback_earned",
-    "cashback_redeemed", "discounts_given", "cashback_expired",
-    "punches_removed", NULL };
+/* The figures of a row in order: their keys (JSON, the scripts' CSV)
+ * and their names (the spreadsheet's CSV, the back office's words). */
+static const char *const lc_figures[][2] = { { "purchases", "Purchases" },
+    { "sales_amount", "Sales" }, { "punches", "Punches" },
+    { "rewards_earned", "Rewards earned" },
+    { "rewards_claimed", "Rewards claimed" },
+    { "cashback_earned", "Cashback earned" },
+    { "cashback_redeemed", "Cashback redeemed" },
+    { "discounts_given", "Discounts given" },
+    { "cashback_expired", "Cashback expired" },
+    { "punches_removed", "Punches taken off" }, { NULL, NULL } };
 
 static void
 row_json(json_object *o, const struct lc_report_row *r)
@@ -116,11 +127,14 @@ row_json(json_object *o, const struct lc_report_row *r)
 	    json_object_new_int64(r->punches_removed));
 }
 
+/* The scripts' form has the key and the label, the spreadsheet's the
+ * label alone (key NULL). */
 static void
 row_csv(FILE *f, const char *key, const char *label,
     const struct lc_report_row *r)
 {
-	lc_csv_text(f, key, 0);
+	if (key != NULL)
+		lc_csv_text(f, key, 0);
 	lc_csv_text(f, label, 0);
 	lc_csv_int(f, r->purchases, 0);
 	lc_csv_money(f, r->sales_amount, 0);
@@ -157,7 +171,7 @@ summary_row(void *arg, const struct lc_report_row *r)
 	s->total.cashback_expired += r->cashback_expired;
 	s->total.punches_removed += r->punches_removed;
 	if (s->csv != NULL) {
-		row_csv(s->csv, key, label, r);
+		row_csv(s->csv, s->keys ? key : NULL, label, r);
 		return 0;
 	}
 	o = json_object_new_object();
@@ -172,6 +186,8 @@ static int
 summary(struct lc_ctx *ctx)
 {
 	static const char *const groups[] = { "day", "location", "staff" };
+	static const char *const group_names[] = { "Date", "Location",
+	    "Staff" };
 	struct period p;
 	struct summary s;
 	char g[16], from[32], to[32];
@@ -196,9 +212,10 @@ summary(struct lc_ctx *ctx)
 			return -1;
 		snprintf(ctx->raw_name, sizeof(ctx->raw_name),
 		    "summary-%s.csv", g);
-		fputs("key,label", s.csv);
-		for (i = 0; lc_figures[i] != NULL; i++)
-			fprintf(s.csv, ",%s", lc_figures[i]);
+		s.keys = p.form.keys;
+		fputs(s.keys ? "key,label" : group_names[s.group], s.csv);
+		for (i = 0; lc_figures[i][0] != NULL; i++)
+			fprintf(s.csv, ",%s", lc_figures[i][s.keys ? 0 : 1]);
 		fputs("\r\n", s.csv);
 	} else
 		s.rows = json_object_new_array();
@@ -213,7 +230,10 @@ summary(struct lc_ctx *ctx)
 		return lc_fail(ctx, LC_E_DATABASE, NULL, NULL);
 	}
 	if (p.csv) {
-		row_csv(s.csv, "total", "", &s.total);
+		if (s.keys)
+			row_csv(s.csv, "total", "", &s.total);
+		else
+			row_csv(s.csv, NULL, "Total", &s.total);
 		return 0;
 	}
 	day_text(p.from_day, from);
@@ -239,11 +259,104 @@ static const char lc_txn_csv_head[] = "transaction_id,created_at,"
     "expired_amount,voided_transaction_id,voided_by_transaction_id,reason,"
     "punches_change,cashback_change,redeemed_change,discount_change\r\n";
 
+/* The spreadsheet's columns: what happened first, ids last. */
+static const char *const lc_txn_csv_names[] = { "Date", "Time", "Type",
+    "Customer", "Card", "Program", "Location", "Staff", "Amount", "Punches",
+    "Cashback earned", "Discount", "Cashback used", "Reward",
+    "Cashback expired", "Punches change", "Cashback change",
+    "Cashback used change", "Discount change", "Reason", "Notes",
+    "POS reference", "Terminal", "Transaction", "Voids transaction",
+    "Voided by transaction", NULL };
+
+/* A transaction's type as the back office names it. */
+static const char *
+type_name(const char *type)
+{
+	static const char *const names[][2] = { { "punch", "Punch" },
+	    { "cashback", "Cashback" }, { "discount", "Discount" },
+	    { "reward_claim", "Reward claim" },
+	    { "cashback_redeem", "Cashback redeem" }, { "void", "Void" },
+	    { "adjustment", "Adjustment" }, { "expiry", "Expiry" } };
+	size_t i;
+
+	for (i = 0; type != NULL && i < sizeof(names) / sizeof(names[0]); i++)
+		if (strcmp(type, names[i][0]) == 0)
+			return names[i][1];
+	return type;
+}
+
+/* Amount and the figures of a transaction, as both forms write them. */
+static void
+txn_amount(FILE *f, const struct lc_hist_item *it)
+{
+	/* A void reverses its sale: summed, the column nets it out. */
+	if (it->voided_id != NULL)
+		lc_csv_signed(f, -it->purchase_amount, 0);
+	else
+		lc_csv_money(f, it->purchase_amount, 0);
+	if (it->punches_added >= 0)
+		lc_csv_int(f, it->punches_added, 0);
+	else
+		lc_csv_text(f, "", 0);
+	lc_csv_money(f, it->cashback_earned, 0);
+	lc_csv_money(f, it->discount_amount, 0);
+	lc_csv_money(f, it->redeemed_amount, 0);
+}
+
+/* A void's or an adjustment's effect on the card, signed (a void of a
+ * 0.60 earning: cashback_change -0.60). */
+static void
+txn_changes(FILE *f, const struct lc_hist_item *it, int last)
+{
+	if (it->punches_change == LC_TXN_NONE)
+		lc_csv_text(f, "", 0);
+	else
+		lc_csv_int(f, it->punches_change, 0);
+	lc_csv_signed(f, it->cashback_change, 0);
+	lc_csv_signed(f, it->redeemed_change, 0);
+	lc_csv_signed(f, it->discount_change, last);
+}
+
+struct txn_csv {
+	FILE *f;
+	const struct lc_csv_form *form;
+};
+
+static int
+txn_row_names(void *arg, const struct lc_txn_row *t)
+{
+	const struct lc_hist_item *it = &t->it;
+	struct txn_csv *tc = arg;
+	FILE *f = tc->f;
+
+	lc_csv_when(f, tc->form, it->created_at, 0);
+	lc_csv_text(f, type_name(it->type), 0);
+	lc_csv_text(f, t->customer_name, 0);
+	lc_csv_text(f, t->card_barcode, 0);
+	lc_csv_text(f, t->card_title, 0);
+	lc_csv_text(f, it->location_name, 0);
+	/* An expiry is the service's own, as the back office says. */
+	lc_csv_text(f, strcmp(it->type, "expiry") == 0 ? "Automatic" :
+	    it->staff_name, 0);
+	txn_amount(f, it);
+	lc_csv_text(f, it->reward_name, 0);
+	lc_csv_money(f, it->expired_amount, 0);
+	txn_changes(f, it, 0);
+	lc_csv_text(f, it->reason, 0);
+	lc_csv_text(f, it->notes, 0);
+	lc_csv_text(f, it->pos_ref, 0);
+	lc_csv_text(f, it->pos_term, 0);
+	lc_csv_text(f, it->id, 0);
+	lc_csv_text(f, it->voided_id, 0);
+	lc_csv_text(f, it->voided_by, 1);
+	return ferror(f) ? -2 : 0;
+}
+
 static int
 txn_row(void *arg, const struct lc_txn_row *t)
 {
 	const struct lc_hist_item *it = &t->it;
-	FILE *f = arg;
+	FILE *f = ((struct txn_csv *)arg)->f;
 	char when[32];
 
 	lc_time_fmt(it->created_at, when);
@@ -257,18 +370,7 @@ txn_row(void *arg, const struct lc_txn_row *t)
 	lc_csv_text(f, it->location_name, 0);
 	lc_csv_text(f, t->staff_user_id, 0);
 	lc_csv_text(f, it->staff_name, 0);
-	/* A void reverses its sale: summed, the column nets it out. */
-	if (it->voided_id != NULL)
-		lc_csv_signed(f, -it->purchase_amount, 0);
-	else
-		lc_csv_money(f, it->purchase_amount, 0);
-	if (it->punches_added >= 0)
-		lc_csv_int(f, it->punches_added, 0);
-	else
-		lc_csv_text(f, "", 0);
-	lc_csv_money(f, it->cashback_earned, 0);
-	lc_csv_money(f, it->discount_amount, 0);
-	lc_csv_money(f, it->redeemed_amount, 0);
+	txn_amount(f, it);
 	lc_csv_text(f, it->reward_name, 0);
 	lc_csv_text(f, it->pos_ref, 0);
 	lc_csv_text(f, it->pos_term, 0);
@@ -279,15 +381,7 @@ txn_row(void *arg, const struct lc_txn_row *t)
 	lc_csv_text(f, it->voided_id, 0);
 	lc_csv_text(f, it->voided_by, 0);
 	lc_csv_text(f, it->reason, 0);
-	/* A void's or an adjustment's effect on the card, signed (a void
-	 * of a 0.60 earning: cashback_change -0.60). */
-	if (it->punches_change == LC_TXN_NONE)
-		lc_csv_text(f, "", 0);
-	else
-		lc_csv_int(f, it->punches_change, 0);
-	lc_csv_signed(f, it->cashback_change, 0);
-	lc_csv_signed(f, it->redeemed_change, 0);
-	lc_csv_signed(f, it->discount_change, 1);
+	txn_changes(f, it, 1);
 	return ferror(f) ? -2 : 0;
 }
 
@@ -304,8 +398,8 @@ transactions(struct lc_ctx *ctx)
 	const char *mid = ctx->dom.caller.merchant_id;
 	struct period p;
 	int64_t page = 1, size = 100, total;
+	struct txn_csv tc;
 	json_object *a;
-	FILE *f;
 
 	if (period(ctx, &p) == -1 ||
 	    lc_q_int(ctx, "page", 1, 1000000000, &page) == -1 ||
@@ -313,13 +407,17 @@ transactions(struct lc_ctx *ctx)
 		return -1;
 	if (p.csv) {
 		/* The whole period, row by row from one statement. */
-		if ((f = lc_raw(ctx, "text/csv; charset=utf-8")) == NULL)
+		if ((tc.f = lc_raw(ctx, "text/csv; charset=utf-8")) == NULL)
 			return -1;
+		tc.form = &p.form;
 		snprintf(ctx->raw_name, sizeof(ctx->raw_name),
 		    "transactions.csv");
-		fputs(lc_txn_csv_head, f);
+		if (p.form.keys)
+			fputs(lc_txn_csv_head, tc.f);
+		else
+			lc_csv_head(tc.f, &p.form, lc_txn_csv_names);
 		if (lc_db_txns(ctx->dom.db, mid, p.from_ms, p.to_ms, -1, 0,
-		    txn_row, f) != 0)
+		    p.form.keys ? txn_row : txn_row_names, &tc) != 0)
 			return lc_fail(ctx, LC_E_DATABASE, NULL, NULL);
 		return 0;
 	}

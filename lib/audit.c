@@ -13,16 +13,33 @@
 
 /* Every action and type of object a row may name: the audit log's
  * filters accept these alone, and a write naming another is refused
- * (lc_audit_record), so the list cannot fall behind the writes. */
-static const char *const actions[] = {
-	"transaction.record", "transaction.sync", "transaction.void",
-	"transaction.sync_refused", "reward.claim", "cashback.redeem", "cashback.expire", "card.enrol",
-	"card.issue", "card.update", "card.adjust", "card.redraw", "location.create",
-	"location.update", "user.create", "user.update", "program.create",
-	"program.update", "settings.update", "backup.download", "auth.login",
-	"auth.login_failed", "auth.refresh", "auth.refresh_reuse", "auth.logout",
-	"setup",
-	"merchant.create", "demo.create", NULL
+ * (lc_audit_record), so the list cannot fall behind the writes. Each
+ * action with its words for a person (the audit trail's CSV). */
+static const char *const action_words[][2] = {
+	{ "transaction.record", "Purchase" },
+	{ "transaction.sync", "Purchase (offline)" },
+	{ "transaction.void", "Void" },
+	{ "transaction.sync_refused", "Offline purchase refused (not recorded)" },
+	{ "reward.claim", "Reward claim" },
+	{ "cashback.redeem", "Cashback redeem" },
+	{ "cashback.expire", "Cashback expired" },
+	{ "card.enrol", "Card issued at the till" },
+	{ "card.issue", "Cards issued" }, { "card.update", "Card changed" },
+	{ "card.adjust", "Card adjusted" },
+	{ "card.redraw", "Card link replaced" },
+	{ "location.create", "Location added" },
+	{ "location.update", "Location renamed" },
+	{ "user.create", "Staff added" }, { "user.update", "Staff changed" },
+	{ "program.create", "Program added" },
+	{ "program.update", "Program changed" },
+	{ "settings.update", "Settings changed" },
+	{ "backup.download", "Backup downloaded" },
+	{ "auth.login", "Login" }, { "auth.login_failed", "Wrong password" },
+	{ "auth.refresh", "Login renewed" },
+	{ "auth.refresh_reuse", "Login revoked (token reused)" },
+	{ "auth.logout", "Logged out" }, { "setup", "Shop set up" },
+	{ "merchant.create", "Shop created" },
+	{ "demo.create", "Demo shop made" }, { NULL, NULL }
 };
 static const char *const object_types[] = {
 	"card", "transaction", "location", "user", "program", "settings",
@@ -41,7 +58,18 @@ listed(const char *const *list, const char *s)
 int
 lc_audit_action_known(const char *action)
 {
-	return listed(actions, action);
+	return lc_audit_action_words(action) != NULL;
+}
+
+const char *
+lc_audit_action_words(const char *action)
+{
+	size_t i;
+
+	for (i = 0; action != NULL && action_words[i][0] != NULL; i++)
+		if (strcmp(action_words[i][0], action) == 0)
+			return action_words[i][1];
+	return NULL;
 }
 
 int
@@ -294,7 +322,7 @@ lc_audit_record(struct lc_dom *dom, const struct lc_write *w,
 	r.at = dom->now_ms;
 	r.action = a->action != NULL ? a->action : w->action;
 	r.object_type = w->object_type;
-	if (!listed(actions, r.action) || (r.object_type != NULL &&
+	if (!lc_audit_action_known(r.action) || (r.object_type != NULL &&
 	    !listed(object_types, r.object_type))) {
 		lc_log("audit: %s on %s is not in audit.c's lists", r.action,
 		    r.object_type != NULL ? r.object_type : "nothing");

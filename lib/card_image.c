@@ -277,9 +277,13 @@ face(FILE *f, const char *shop, const struct lc_card *c, const char *base,
 	fprintf(f, "</text><text x=\"40\" y=\"%d\" font-size=\"30\">",
 	    link ? 112 : 130);
 	put_text(f, c->program.title);
-	fprintf(f, "</text><text x=\"40\" y=\"%d\" font-size=\"34\">",
-	    link ? 162 : 200);
-	put_text(f, c->customer_name);
+	/* A card without a name (one of a box to hand out) has no line
+	 * for it: the owner names it later, the customer writes on it. */
+	if (c->customer_name[0] != '\0') {
+		fprintf(f, "</text><text x=\"40\" y=\"%d\" font-size=\"34\">",
+		    link ? 162 : 200);
+		put_text(f, c->customer_name);
+	}
 	fputs("</text></g></svg>", f);
 	if (qr_svg(f, c->qr, 540, 30, 290) == -1 ||
 	    ean13_svg(f, c->barcode, 30, link ? 180 : 230, 420) == -1 ||

@@ -83,3 +83,56 @@ lc_csv_int(FILE *f, int64_t v, int last)
 {
 	fprintf(f, "%lld%s", (long long)v, last ? "\r\n" : ",");
 }
+
+int
+lc_csv_form(struct lc_ctx *ctx, struct lc_csv_form *form)
+{
+	char h[8];
+	int64_t min;
+	int rc;
+
+	memset(form, 0, sizeof(*form));
+	if ((rc = lc_q_str(ctx, "header", h, sizeof(h))) == -1)
+		return -1;
+	if (rc == 1 && strcmp(h, "keys") != 0 && strcmp(h, "names") != 0)
+		return lc_fail(ctx, LC_E_VALIDATION, "header",
+		    "header must be names or keys");
+	form->keys = rc == 1 && strcmp(h, "keys") == 0;
+	/* A whole number of minutes either way, settings.c keeps it so. */
+	min = lc_setting(ctx->dom.db, LC_SET_UTC_OFFSET);
+	form->offset_ms = min * 60000;
+	snprintf(form->zone, sizeof(form->zone), "UTC%c%02d:%02d",
+	    min < 0 ? '-' : '+', (int)((min < 0 ? -min : min) / 60),
+	    (int)((min < 0 ? -min : min) % 60));
+	return 0;
+}
+
+void
+lc_csv_head(FILE *f, const struct lc_csv_form *form,
+    const char *const *names)
+{
+	char cell[64];
+
+	for (; *names != NULL; names++) {
+		/* The one column of times says whose they are. */
+		if (strcmp(*names, "Time") == 0) {
+			snprintf(cell, sizeof(cell), "Time (%s)", form->zone);
+			lc_csv_text(f, cell, names[1] == NULL);
+		} else
+			lc_csv_text(f, *names, names[1] == NULL);
+	}
+}
+
+void
+lc_csv_when(FILE *f, const struct lc_csv_form *form, int64_t ms, int last)
+{
+	char t[32];
+
+	/* YYYY-MM-DD and HH:MM:SS of the shop's clock: cells a
+	 * spreadsheet reads as a date and a time. */
+	lc_time_fmt(ms + form->offset_ms, t);
+	t[10] = '\0';
+	t[19] = '\0';
+	lc_csv_text(f, t, 0);
+	lc_csv_text(f, t + 11, last);
+}

@@ -42,7 +42,7 @@
 	"sum(cashback_expired) AS cashback_expired, " \
 	"sum(punches_removed) AS punches_removed "
 
-/* The columns hist_row reads, then txn_rows' six. */
+/* The columns hist_row reads, then txn_rows' seven. */
 #define HISTORY_COLS "SELECT t.id, t.type, t.purchase_amount, " \
 	"t.punches_added, t.created_at, l.name, " \
 	"coalesce(nullif(u.display_name, ''), u.email), t.cashback_earned, " \
@@ -52,7 +52,7 @@
 	"WHERE v.voided_transaction_id = t.id), t.reason, t.expired_amount "
 #define HISTORY_NCOLS 19
 #define TXN_ROW_COLS HISTORY_COLS ", t.card_id, c.customer_name, " \
-	"pr.type, t.location_id, t.staff_user_id, pr.title "
+	"pr.type, t.location_id, t.staff_user_id, pr.title, c.barcode "
 /* The page's rowids come from the covering index alone, so skipping to a
  * deep page never reads the rows it skips; only the page is joined. */
 #define HISTORY_PAGE "ORDER BY created_at DESC, rowid DESC LIMIT ? OFFSET ?"
@@ -446,6 +446,7 @@ txn_rows(struct lc_row *r, int (*each)(void *, const struct lc_txn_row *),
 		t.location_id = lc_st_text(r, HISTORY_NCOLS + 3);
 		t.staff_user_id = lc_st_text(r, HISTORY_NCOLS + 4);
 		t.card_title = lc_st_text(r, HISTORY_NCOLS + 5);
+		t.card_barcode = lc_st_text(r, HISTORY_NCOLS + 6);
 		stop = each(arg, &t);
 	}
 	lc_st_done(r);

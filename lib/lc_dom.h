@@ -146,6 +146,8 @@ void lc_audit_clear(struct lc_dom *);
 /* Whether an action or a type of object is one the trail may hold. */
 int lc_audit_action_known(const char *action);
 int lc_audit_object_type_known(const char *type);
+/* The action in words ("card.issue": "Cards issued"); NULL: unknown. */
+const char *lc_audit_action_words(const char *action);
 json_object *lc_audit_snapshot(struct lc_dom *, const char *type,
     const char *id);
 int lc_audit_record(struct lc_dom *, const struct lc_write *,

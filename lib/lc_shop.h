@@ -29,12 +29,18 @@ int lc_shop_user_change(struct lc_dom *, const char *verb, const char *user_id,
 int lc_shop_program_add(struct lc_dom *, struct lc_program *p,
     char id[LC_ID_LEN + 1]);
 /* Fills c's id, barcode, QR payload and share token; the caller (none
- * for the admin tool) is kept as who issued it. */
+ * for the admin tool) is kept as who issued it. customer NULL: a card
+ * without a name (its customer_name ""), named later or never. */
 int lc_shop_card_issue(struct lc_dom *, const char *program_id,
     const char *customer, struct lc_card *c);
 /* The same at the counter, at location_id (NULL: none). */
 int lc_shop_card_issue_at(struct lc_dom *, const char *program_id,
     const char *customer, const char *location_id, struct lc_card *c);
+/* n cards (1 to LC_BATCH_MAX) as lc_shop_card_issue, names[i] each
+ * (names NULL, or an entry NULL: without a name); a batch's audit row
+ * lists them all (card_ids). 0, or -1 with dom->err. */
+int lc_shop_cards_issue(struct lc_dom *, const char *program_id,
+    const char *const *names, size_t n, struct lc_card *cards);
 int lc_shop_card_status(struct lc_dom *, const char *card_id, int active);
 
 /* The owner's changes (shop.c), each on the caller's merchant only: an

@@ -482,6 +482,7 @@ struct lc_txn_row {
 	struct lc_hist_item it;
 	const char *card_id, *customer_name, *card_type;
 	const char *location_id, *staff_user_id, *card_title;
+	const char *card_barcode;
 };
 int lc_db_txns_count(struct lc_db *, const char *merchant_id, int64_t from,
     int64_t to, int64_t *total);

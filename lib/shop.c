@@ -301,15 +301,17 @@ lc_shop_card_issue_at(struct lc_dom *dom, const char *program_id,
 	int i, tries, rc;
 
 	memset(c, 0, sizeof(*c));
-	if (lc_text_check(&dom->err, "customer_name", customer, LC_NAME_MAX,
-	    0) == -1)
+	/* NULL: a card without a name (""), to be named later. */
+	if (customer != NULL && lc_text_check(&dom->err, "customer_name",
+	    customer, LC_NAME_MAX, 0) == -1)
 		return -1;
 	if (lc_shop_program(dom, program_id, &c->program) == -1) {
 		snprintf(dom->err.field, sizeof(dom->err.field), "program_id");
 		return -1;
 	}
 	memcpy(c->merchant_id, c->program.merchant_id, sizeof(c->merchant_id));
-	snprintf(c->customer_name, sizeof(c->customer_name), "%s", customer);
+	snprintf(c->customer_name, sizeof(c->customer_name), "%s",
+	    customer != NULL ? customer : "");
 	if (new_id(dom, c->id) == -1)
 		return -1;
 	for (tries = 0; tries < 8; tries++) {
@@ -340,6 +342,29 @@ lc_shop_card_issue_at(struct lc_dom *dom, const char *program_id,
 			break;
 	}
 	return lc_dom_fail(dom, LC_E_DATABASE, NULL, "cannot issue the card");
+}
+
+int
+lc_shop_cards_issue(struct lc_dom *dom, const char *program_id,
+    const char *const *names, size_t n, struct lc_card *cards)
+{
+	json_object *ids = json_object_new_array();
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (lc_shop_card_issue(dom, program_id, names != NULL ?
+		    names[i] : NULL, &cards[i]) == -1) {
+			json_object_put(ids);
+			return -1;
+		}
+		json_object_array_add(ids, json_object_new_string(cards[i].id));
+	}
+	/* The audit row names the first card; a batch lists them all. */
+	if (n > 1)
+		lc_audit_note(dom, "card_ids", ids);
+	else
+		json_object_put(ids);
+	return 0;
 }
 
 int

@@ -526,6 +526,25 @@ fails_cleanly "card issue without --customer fails" "$DB" --db "$DB" \
 fails_cleanly "card issue with an empty customer fails" "$DB" --db "$DB" \
     card issue --program "$PUNCH" --customer ""
 
+# A box of cards without a name: --count N, no --customer.
+run --db "$DB" card issue --program "$PUNCH" --count 3
+ok "$([[ $RC -eq 0 && -z $ERR && $(jq -s length <<<"$OUT") == 3 ]]; echo $?)" \
+    "card issue --count 3 prints three JSON objects, one a line" ||
+    diag "exit $RC: $OUT $ERR"
+ids=$(jq -r .card_instance_id <<<"$OUT" | sed "s/.*/'&'/" | paste -sd,)
+is "$(q "$DB" "SELECT count(*) FROM cards WHERE customer_name = '' AND id IN ($ids)")" \
+    3 "the three cards have no customer name"
+is "$(q "$DB" "SELECT count(*) FROM audit_log WHERE action = 'card.issue' AND json_array_length(json_extract(after, '\$.card_ids')) = 3")" \
+    1 "the three cards are one card.issue row of the audit trail, listing them"
+fails_cleanly "card issue with --count and --customer fails" "$DB" --db "$DB" \
+    card issue --program "$PUNCH" --count 2 --customer X
+fails_cleanly "card issue with --count 0 fails" "$DB" --db "$DB" \
+    card issue --program "$PUNCH" --count 0
+fails_cleanly "card issue with --count 101 fails" "$DB" --db "$DB" \
+    card issue --program "$PUNCH" --count 101
+fails_cleanly "card issue --count 2 with --svg fails (one card a drawing)" \
+    "$DB" --db "$DB" card issue --program "$PUNCH" --count 2 --svg "$T/two.svg"
+
 run --db "$DB" card deactivate "$C1"
 ok "$([[ $RC -eq 0 && -z $OUT ]]; echo $?)" "card deactivate succeeds" ||
     diag "exit $RC: $ERR"
@@ -605,6 +624,11 @@ if command -v rsvg-convert >/dev/null && command -v zbarimg >/dev/null &&
 else
 	echo "ok $((N += 1)) # SKIP rsvg-convert or zbarimg missing"
 fi
+run --db "$DB" card issue --program "$PUNCH" --count 1 --svg "$T/anon.svg"
+ok "$([[ $RC -eq 0 && -s $T/anon.svg ]] && grep -q 'Coffee' "$T/anon.svg" &&
+    ! grep -q 'font-size="34"' "$T/anon.svg"; echo $?)" \
+    "card issue --count 1 --svg draws the card without a name line" ||
+    diag "exit $RC: $ERR"
 fails_cleanly "card issue --svg to a folder that does not exist fails" \
     "$DB" --db "$DB" card issue --program "$PUNCH" --customer Nobody \
     --svg "$T/no/such/dir/card.svg"

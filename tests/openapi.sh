@@ -89,9 +89,11 @@ audit_lists() {
 import re, sys, yaml
 doc = yaml.safe_load(open(sys.argv[1]))["components"]["schemas"]
 src = open(sys.argv[2]).read()
-for name, arr in (("AuditAction", "actions"), ("AuditObjectType", "object_types")):
-    m = re.search(r"const char \*const " + arr + r"\[\] = \{(.*?)\};", src, re.S)
-    code = sorted(re.findall(r'"([^"]+)"', m.group(1))) if m else []
+# action_words: { "action", "its words" } pairs, the action first.
+for name, arr, item in (("AuditAction", r"action_words\[\]\[2\]", r'\{\s*"([^"]+)"'),
+                        ("AuditObjectType", r"object_types\[\]", r'"([^"]+)"')):
+    m = re.search(r"const char \*const " + arr + r" = \{(.*?)\n\};", src, re.S)
+    code = sorted(re.findall(item, m.group(1))) if m else []
     print(name, "same" if code and sorted(doc[name]["enum"]) == code else
           "differs: code %s, document %s" % (code, sorted(doc[name]["enum"])))
 PY
