@@ -1,10 +1,12 @@
+import { typeOf } from '../js/cardtypes.js';
+import { limit } from '../js/limits.js';
 import { isNum, parseMoney } from '../js/money.js';
 import { loadCards } from './cards.js';
 import { $, day, h, int, money, parseIntIn, pct, plural, setKids, show, when } from './dom.js';
 import { ApiError, FormError, SessionEnded, apiBlob, apiCreate, apiGet, apiPatch, payload } from './net.js';
 import { figure } from './overview.js';
 import { loadReportTx, rep } from './reports.js';
-import { HIST_PAGE, NOT_VOIDABLE, PROGRAM_TYPES, TYPE_NAMES, st, user } from './state.js';
+import { HIST_PAGE, NOT_VOIDABLE, TYPE_NAMES, st, user } from './state.js';
 import { busy, confirmDialog, field, need, openDialog, setMsg, toast } from './ui.js';
 
 /* ---- one card --------------------------------------------------------- */
@@ -54,32 +56,18 @@ export async function openCard(id) {
 	}
 }
 
-export function balanceRows(d) {
-	const b = d.balance && typeof d.balance === 'object' ? d.balance : d;
-	if (d.card_type === 'punch')
-		return [['Punches', int(b.current_punches) + ' / ' + int(b.punch_requirement), 'big'],
-			['Rewards waiting', int(b.pending_rewards), b.pending_rewards > 0 ? 'good' : ''],
-			['Lifetime punches', int(b.lifetime_punches), '']];
-	if (d.card_type === 'cashback') {
-		const rows = [['Cashback balance', money(b.cashback_balance), 'big'], ['Cashback rate', pct(b.cashback_rate), ''],
-			['Tier', b.current_tier_name || '—', ''], ['Lifetime cashback', money(b.lifetime_cashback), '']];
-		/* Only where the program lets cashback expire. */
-		if (d.next_expiry_at)
-			rows.splice(1, 0, ['Next expiry', money(d.next_expiry_amount) + ' on ' + day(d.next_expiry_at), '']);
-		return rows;
-	}
-	if (d.card_type === 'discount')
-		return [['Discount', pct(b.discount_rate), 'big'], ['Tier', b.current_tier_name || '—', ''],
-			['Next tier', b.next_tier_name ? b.next_tier_name + ' at ' + money(b.next_tier_threshold) : 'Top tier reached', ''],
-			['Lifetime spend', money(b.lifetime_spend), '']];
-	return [];
-}
+/* The card's figures, as the till shows them (js/cardtypes.js). */
+const FMT = {
+	money, pct, int, plural,
+	expiry: (d) => (d.next_expiry_at ? money(d.next_expiry_amount) + ' on ' + day(d.next_expiry_at) : '')
+};
+export const balanceRows = (d) => typeOf(d).tillRows(d, FMT);
 
 export function renderCard() {
 	const d = card, active = d.status === 'active';
 	$('detail-title').textContent = d.customer_name || 'Customer';
 	$('detail-sub').textContent = d.card_title || '';
-	$('detail-type').textContent = PROGRAM_TYPES[d.card_type] || d.card_type;
+	$('detail-type').textContent = typeOf(d).name;
 	const stt = $('detail-status');
 	stt.textContent = active ? 'Active' : 'Inactive';
 	stt.className = 'tag ' + (active ? 'tag-ok' : 'tag-bad');
@@ -97,7 +85,7 @@ export function renderCard() {
 	$('detail-page').href = page || '#';
 	$('detail-qr').alt = 'QR code of the card of ' + (d.customer_name || 'the customer');
 	$('detail-barcode').alt = 'Barcode of the card of ' + (d.customer_name || 'the customer') + ', number ' + (d.barcode_value || '');
-	show('detail-adjust', active && (d.card_type === 'punch' || d.card_type === 'cashback'));
+	show('detail-adjust', active && adjustable(d));
 	$('detail-toggle').textContent = active ? 'Deactivate' : 'Activate';
 	$('detail-toggle').classList.toggle('btn-warn', active);
 }
@@ -198,7 +186,7 @@ export function reasonNode(text, sep) {
  * shop's first when a card's history does not say), by the owner. */
 export function voidTxn(t) {
 	const type = TYPE_NAMES[t.transaction_type] || t.transaction_type || 'transaction';
-	const f = field({ label: 'Reason', field: 'reason', maxLength: 500, hint: 'Kept with the void, in the history and the audit trail.' });
+	const f = field({ label: 'Reason', field: 'reason', limit: 'NOTES_MAX', hint: 'Kept with the void, in the history and the audit trail.' });
 	const what = type + ' of ' + when(t.created_at) + (t.transaction_type === 'reward_claim' ? '' : ', ' + money(t.purchase_amount)) +
 	    (t.customer_name ? ', ' + t.customer_name : card ? ', ' + (card.customer_name || '') : '');
 	return openDialog({
@@ -206,7 +194,7 @@ export function voidTxn(t) {
 		    'the transaction stays in the history, marked voided. This cannot be undone.',
 		body: f, submitLabel: 'Void it', danger: true,
 		onSubmit: async () => {
-			const reason = need(f.input, 'the reason', 500);
+			const reason = need(f.input, 'the reason', limit('NOTES_MAX'));
 			if (!user) return;
 			const loc = t.location_id || (st.locations[0] && st.locations[0].id) || '';
 			let d;
@@ -238,12 +226,16 @@ export function voidTxn(t) {
 
 /* The owner's correction of a card: punches or cashback, up or down,
  * with a reason; never below zero. */
+/* The owner corrects punches or a cashback balance; a discount card has
+ * nothing to correct. */
+const adjustable = (c) => typeOf(c).punches || typeOf(c).redeems;
+
 export function adjustCard() {
-	if (!card || (card.card_type !== 'punch' && card.card_type !== 'cashback')) return;
-	const c = card, punch = c.card_type === 'punch';
+	if (!card || !adjustable(card)) return;
+	const c = card, punch = typeOf(c).punches;
 	const f = field(punch ? { label: 'Punches to add (negative to take off)', field: 'punches', inputMode: 'numeric', placeholder: '+2 or -1' } :
 	    { label: 'Cashback to add (negative to take off)', field: 'cashback_amount', inputMode: 'decimal', placeholder: '+2.50 or -1.00' });
-	const r = field({ label: 'Reason', field: 'reason', maxLength: 500, hint: 'Shown in the card\'s history.' });
+	const r = field({ label: 'Reason', field: 'reason', limit: 'NOTES_MAX', hint: 'Shown in the card\'s history.' });
 	return openDialog({
 		title: 'Adjust the card of ' + (c.customer_name || 'the customer'), body: h('div', null, f, r), submitLabel: 'Adjust',
 		onSubmit: async () => {
@@ -258,7 +250,7 @@ export function adjustCard() {
 				if (!m || m.cents === 0) throw new FormError('Cashback: an amount such as 2.50 or -1.00 (at most 2 decimals), not 0.', f.input);
 				body.cashback_amount = neg ? -m.value : m.value;
 			}
-			body.reason = need(r.input, 'the reason', 500);
+			body.reason = need(r.input, 'the reason', limit('NOTES_MAX'));
 			const d = payload(await apiCreate('adjust', 'admin/cards/' + encodeURIComponent(c.card_instance_id) + '/adjust', body));
 			toast('The card of ' + (c.customer_name || 'the customer') + ' is adjusted.' +
 			    (d.rewards_earned > 0 ? ' ' + plural(d.rewards_earned, 'reward', 'rewards') + ' earned.' : ''));
@@ -270,11 +262,11 @@ export function adjustCard() {
 export function renameCard() {
 	if (!card) return;
 	const c = card;
-	const f = field({ label: 'Customer name', value: c.customer_name || '', field: 'customer_name', maxLength: 200 });
+	const f = field({ label: 'Customer name', value: c.customer_name || '', field: 'customer_name', limit: 'NAME_MAX' });
 	openDialog({
 		title: 'Rename the card of ' + (c.customer_name || 'the customer'), body: f, submitLabel: 'Rename',
 		onSubmit: async () => {
-			const name = need(f.input, 'the customer\'s name', 200);
+			const name = need(f.input, 'the customer\'s name', limit('NAME_MAX'));
 			const d = await apiPatch('admin/cards/' + encodeURIComponent(c.card_instance_id), { customer_name: name });
 			if (card && card.card_instance_id === c.card_instance_id) { card = d.card; renderCard(); }
 			toast('Card renamed to ' + name + '.');

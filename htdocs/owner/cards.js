@@ -1,8 +1,10 @@
+import { cardType } from '../js/cardtypes.js';
+import { limit } from '../js/limits.js';
 import { openCard } from './card.js';
 import { $, h, plural, setKids, show } from './dom.js';
 import { FormError, SessionEnded, apiCreate, apiGet, payload } from './net.js';
 import { sheetPages } from './print.js';
-import { CARDS_PAGE, ISSUE_MAX, PROGRAM_TYPES, SHEET_MAX, loadPrograms, st } from './state.js';
+import { CARDS_PAGE, ISSUE_MAX, SHEET_MAX, loadPrograms, st } from './state.js';
 import { setMsg, toast } from './ui.js';
 
 /* ---- cards ------------------------------------------------------------ */
@@ -31,7 +33,7 @@ export function programOptions(sel, current, withAll, onlyWithCards) {
 	if (withAll) opts.push(h('option', { value: '' }, withAll));
 	for (const p of st.programs)
 		if (!onlyWithCards || p.card_count > 0)
-			opts.push(h('option', { value: p.id, selected: p.id === current }, p.title + ' (' + (PROGRAM_TYPES[p.type] || p.type) + ')'));
+			opts.push(h('option', { value: p.id, selected: p.id === current }, p.title + ' (' + cardType(p.type).name + ')'));
 	setKids(sel, ...opts);
 	if (current && !st.programs.some((p) => p.id === current)) sel.value = withAll ? '' : (sel.options[0] ? sel.options[0].value : '');
 }
@@ -157,8 +159,8 @@ export async function onIssue(form) {
 	const names = $('issue-names').value.split(/\r?\n/).map((x) => x.trim()).filter(Boolean);
 	if (!names.length) throw new FormError('Type the customer\'s name, one customer a line.', $('issue-names'));
 	if (names.length > ISSUE_MAX) throw new FormError('At most ' + ISSUE_MAX + ' cards at once: you typed ' + names.length + ' names.', $('issue-names'));
-	const long = names.find((x) => x.length > 200);
-	if (long) throw new FormError('A name is too long (at most 200 characters): ' + long.slice(0, 40) + '…', $('issue-names'));
+	const long = names.find((x) => x.length > limit('NAME_MAX'));
+	if (long) throw new FormError('A name is too long (at most ' + limit('NAME_MAX') + ' characters): ' + long.slice(0, 40) + '…', $('issue-names'));
 	const body = names.length === 1 ? { program_id: pid, customer_name: names[0] } : { program_id: pid, customer_names: names };
 	const d = payload(await apiCreate('cards', 'admin/cards', body));
 	const cards = Array.isArray(d.cards) ? d.cards : [];

@@ -1,6 +1,8 @@
 /* Small helpers of the back office with no state of the page: building
  * elements, formatting figures and dates, storage, saving a file. */
 import { formatMoney, isNum } from '../js/money.js';
+import { storage } from '../js/store.js';
+
 
 /* ---- small helpers ---------------------------------------------------- */
 
@@ -42,49 +44,8 @@ export function show(el, on) { (typeof el === 'string' ? $(el) : el).hidden = !o
 export let uidSeq = 0;
 export const uid = (p) => (p || 'u') + '-' + (++uidSeq);
 
-export function storage(kind) {
-	try {
-		const store = window[kind], t = '__owner_test__';
-		store.setItem(t, t);
-		store.removeItem(t);
-		return store;
-	} catch (e) {
-		const m = new Map();
-		return {
-			getItem: (k) => (m.has(k) ? m.get(k) : null),
-			setItem: (k, v) => { m.set(k, String(v)); },
-			removeItem: (k) => { m.delete(k); }
-		};
-	}
-}
-export const ss = storage('sessionStorage');
-export const ls = storage('localStorage');
-
-export function readJSON(store, k, def) {
-	try {
-		const v = store.getItem(k);
-		return v === null ? def : JSON.parse(v);
-	} catch (e) { return def; }
-}
-export function writeJSON(store, k, v) {
-	try { store.setItem(k, JSON.stringify(v)); return true; } catch (e) { return false; }
-}
-
-/* UUID v4 (crypto.randomUUID exists only on https and localhost). */
-export function uuid() {
-	const c = window.crypto;
-	if (c && typeof c.randomUUID === 'function') {
-		try { return c.randomUUID(); } catch (e) { /* insecure context */ }
-	}
-	const b = new Uint8Array(16);
-	if (c && typeof c.getRandomValues === 'function') c.getRandomValues(b);
-	else for (let i = 0; i < 16; i++) b[i] = Math.floor(Math.random() * 256);
-	b[6] = (b[6] & 0x0f) | 0x40;
-	b[8] = (b[8] & 0x3f) | 0x80;
-	const x = Array.from(b, (v) => v.toString(16).padStart(2, '0')).join('');
-	return x.slice(0, 8) + '-' + x.slice(8, 12) + '-' + x.slice(12, 16) + '-' +
-	    x.slice(16, 20) + '-' + x.slice(20);
-}
+export const ss = storage('sessionStorage', window);
+export const ls = storage('localStorage', window);
 
 /* ---- formatting ------------------------------------------------------- */
 

@@ -1,3 +1,4 @@
+import { limit } from '../js/limits.js';
 import { $, day, h, setKids } from './dom.js';
 import { SessionEnded, apiCreate, apiPatch, payload } from './net.js';
 import { loadLocations, st } from './state.js';
@@ -26,7 +27,7 @@ export function renderLocations() {
 }
 
 export async function onAddLocation(form) {
-	const name = need($('location-name'), 'a name', 200);
+	const name = need($('location-name'), 'a name', limit('NAME_MAX'));
 	const d = payload(await apiCreate('location', 'admin/locations', { name }));
 	$('location-name').value = '';
 	toast('Location "' + d.location.name + '" added.');
@@ -35,11 +36,11 @@ export async function onAddLocation(form) {
 }
 
 export function renameLocation(l) {
-	const f = field({ label: 'Name', value: l.name, field: 'name', maxLength: 200 });
+	const f = field({ label: 'Name', value: l.name, field: 'name', limit: 'NAME_MAX' });
 	openDialog({
 		title: 'Rename ' + l.name, body: f, submitLabel: 'Rename',
 		onSubmit: async () => {
-			const name = need(f.input, 'a name', 200);
+			const name = need(f.input, 'a name', limit('NAME_MAX'));
 			await apiPatch('admin/locations/' + encodeURIComponent(l.id), { name });
 			toast('Location renamed to "' + name + '".');
 			showLocations();

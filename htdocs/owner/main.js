@@ -14,11 +14,13 @@
  *   overview.js locations.js staff.js programs.js cards.js card.js
  *   print.js reports.js backup.js audit.js settings.js: one section
  *                (or part) each */
+import { applyLimits } from '../js/limits.js';
+import { readJSON, writeJSON } from '../js/store.js';
 import { aud, downloadAuditCsv, loadAudit } from './audit.js';
 import { downloadBackup } from './backup.js';
 import { adjustCard, card, closeCard, dh, loadCardHistory, redrawCard, renameCard, toggleCard } from './card.js';
 import { cq, issuedCardIds, loadCards, onIssue, renderCardRows, selectPage, selected } from './cards.js';
-import { $, h, readJSON, show, ss, writeJSON } from './dom.js';
+import { $, h, show, ss } from './dom.js';
 import { onAddLocation } from './locations.js';
 import { K, client, onSessionEnd } from './net.js';
 import { openSheet, sheetPages } from './print.js';
@@ -36,6 +38,8 @@ function init() {
 	/* The client ends a session whose refresh is refused: the page shows
 	 * the login (or the setup of a shop started over). */
 	onSessionEnd((notice) => endSession(notice));
+	/* The fields' lengths are the server's (data-limit). */
+	applyLimits(document);
 	document.body.append(h('div', { id: 'toast', className: 'toast', 'aria-hidden': 'true', hidden: true }),
 		h('div', { id: 'toast-live', className: 'visually-hidden', role: 'status' }));
 	$('boot-retry').addEventListener('click', boot);

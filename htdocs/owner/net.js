@@ -1,12 +1,12 @@
 /* The back office's way to the API: the one client of js/api.js (its
- * token refresh, its error types), the v1 envelope, idempotency keys for
- * what makes something, and files (images, the sheet, CSV, the backup)
- * fetched with the token. The session's end is the page's business: the
- * client tells it through onSessionEnd, never the other way round. */
-import { createApi, ApiError, NetError, SessionEnded } from '../js/api.js';
-import { ss, uuid } from './dom.js';
+ * token refresh, idempotency keys, files read as Blobs, its error
+ * types) on the till's session keys. The session's end is the page's
+ * business: the client tells it through onSessionEnd, never the other
+ * way round. */
+import { createApi, payload, ApiError, NetError, SessionEnded } from '../js/api.js';
+import { ss } from './dom.js';
 
-export { ApiError, NetError, SessionEnded };
+export { payload, ApiError, NetError, SessionEnded };
 
 export const API = 'api/v1/';
 /* The session is the till's: the same sessionStorage keys, so an owner
@@ -31,63 +31,10 @@ export const client = createApi({
 	onSessionEnd: (notice) => sessionEnded(notice)
 });
 
-/* The web server answered in the service's place (its own 500 page, no
- * JSON error of the service's, whose errors always say something). */
-export const notServed = (e) => e instanceof ApiError && !e.details && e.message === 'The server answered ' + e.status + '.';
-
-/* The data of an answer in the v1 envelope. */
-export function payload(r) {
-	const d = r && r.data && r.data.data;
-	if (!d || typeof d !== 'object') throw client.unreadable(r ? r.status : 0);
-	return d;
-}
-export const apiGet = async (path) => payload(await client.call('GET', path));
-export const apiPatch = async (path, body) => payload(await client.call('PATCH', path, body));
-
-/* Idempotency keys: the same attempt (same kind and body) after a lost
- * answer or a server fault reuses its key, so nothing is made twice;
- * anything else gets a new key. raw: without a login (the setup). */
-const attempts = {};
-export async function apiCreate(kind, path, body, raw) {
-	const sig = JSON.stringify(body);
-	let a = attempts[kind];
-	if (!a || a.sig !== sig) a = attempts[kind] = { sig, key: uuid() };
-	const b = Object.assign({}, body, { idempotency_key: a.key });
-	try {
-		const r = raw ? await client.raw('POST', path, b) : await client.call('POST', path, b);
-		delete attempts[kind];
-		return r;
-	} catch (e) {
-		if (!(e instanceof NetError) && !(e instanceof ApiError && e.status >= 500)) delete attempts[kind];
-		throw e;
-	}
-}
-
-/* A file the API makes (GET path): {blob, headers}. A refused token is
- * renewed by the client's own refresh (through a call of auth/me), then
- * the file asked for again; errors as the client's. */
-export async function apiBlob(path) {
-	const get = async () => {
-		const token = ss.getItem(K.access);
-		if (!token) await client.call('GET', 'auth/me');
-		try {
-			return await fetch(API + path, {
-				headers: { Accept: '*/*', Authorization: 'Bearer ' + ss.getItem(K.access) },
-				cache: 'no-store', credentials: 'same-origin'
-			});
-		} catch (e) {
-			throw new NetError('No connection to the server.');
-		}
-	};
-	let res = await get();
-	if (res.status === 401) {
-		await client.call('GET', 'auth/me');
-		res = await get();
-	}
-	if (res.ok) return { blob: await res.blob(), headers: res.headers };
-	let err = {};
-	try { const d = JSON.parse(await res.text()); if (d && d.error && typeof d.error === 'object') err = d.error; } catch (e) { /* not JSON */ }
-	throw new ApiError(res.status, typeof err.code === 'string' ? err.code : res.status === 413 ? 'PAYLOAD_TOO_LARGE' :
-	    res.status >= 500 ? 'INTERNAL_ERROR' : 'HTTP_' + res.status,
-	    typeof err.message === 'string' ? err.message : 'The server answered ' + res.status + '.', err.details);
-}
+export const apiGet = (path) => client.get(path);
+export const apiPatch = (path, body) => client.send('PATCH', path, body);
+/* A POST that makes something, with an idempotency key kept for the
+ * same attempt (kind and body); raw: without a login (the setup). */
+export const apiCreate = (kind, path, body, raw) => client.create(kind, path, body, raw ? { raw: true } : undefined);
+/* A file the API makes (images, the sheet, CSV, the backup): {blob, headers}. */
+export const apiBlob = (path) => client.call('GET', path, undefined, { blob: true });

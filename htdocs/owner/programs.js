@@ -1,8 +1,10 @@
+import { cardType } from '../js/cardtypes.js';
+import { limit } from '../js/limits.js';
 import { isNum, parseMoney } from '../js/money.js';
 import { issueFor } from './cards.js';
 import { $, h, int, money, moneyText, parseIntIn, parsePercent, pct, percentText, plural, setKids, show } from './dom.js';
 import { FormError, SessionEnded, apiCreate, apiPatch, payload } from './net.js';
-import { PROGRAM_TYPES, TIERS_MAX, loadPrograms, st } from './state.js';
+import { TIERS_MAX, loadPrograms, st } from './state.js';
 import { field, need, openDialog, setMsg, toast } from './ui.js';
 
 /* ---- programs --------------------------------------------------------- */
@@ -64,7 +66,7 @@ export function renderPrograms() {
 	setKids(list, ...st.programs.map((p) => h('article', { className: 'panel program', 'aria-label': p.title },
 		h('div', { className: 'card-head' },
 			h('div', null, h('h2', null, p.title), h('p', { className: 'card-sub' }, plural(int(p.card_count) === '—' ? 0 : p.card_count, 'card', 'cards'))),
-			h('span', { className: 'tag tag-type' }, PROGRAM_TYPES[p.type] || p.type)),
+			h('span', { className: 'tag tag-type' }, cardType(p.type).name)),
 		programFacts(p),
 		h('p', { className: 'btn-row' },
 			h('button', { type: 'button', className: 'btn btn-small', 'aria-label': 'Edit ' + p.title, onclick: () => editProgram(p) }, 'Edit'),
@@ -80,8 +82,8 @@ export function punchFields(p) {
 		f.req = field({ label: 'Punches for a reward', value: '10', field: 'punch_requirement', inputMode: 'numeric', hint: 'From 1 to 1000. Cannot be changed later.' });
 		kids.push(f.req);
 	}
-	f.title = field({ label: 'Reward', value: p ? p.reward_title : '', field: 'reward_title', maxLength: 200, hint: 'For example "Free coffee".' });
-	f.desc = field({ label: 'Reward description', optional: true, value: p ? p.reward_description : '', field: 'reward_description', maxLength: 500 });
+	f.title = field({ label: 'Reward', value: p ? p.reward_title : '', field: 'reward_title', limit: 'NAME_MAX', hint: 'For example "Free coffee".' });
+	f.desc = field({ label: 'Reward description', optional: true, value: p ? p.reward_description : '', field: 'reward_description', limit: 'DESC_MAX' });
 	f.amount = field({ label: 'Reward value', optional: true, value: p ? moneyText(p.reward_amount) : '', field: 'reward_amount', inputMode: 'decimal', placeholder: '0.00', className: 'money-input', hint: 'What the reward is worth, for the records.' });
 	f.cooldown = field({ label: 'Seconds between purchases on a card', value: p ? p.cooldown_seconds : 60, field: 'cooldown_seconds', inputMode: 'numeric', hint: '0 to 86400. Stops one purchase from being punched twice; 60 is a good start.' });
 	kids.push(h('div', { className: 'form-grid' }, f.title, f.amount), f.desc, f.cooldown);
@@ -93,7 +95,7 @@ export function punchFields(p) {
 			if (n === null) throw new FormError('Punches for a reward: a whole number from 1 to 1000.', f.req.input);
 			out.punch_requirement = n;
 		}
-		out.reward_title = need(f.title.input, 'the reward', 200);
+		out.reward_title = need(f.title.input, 'the reward', limit('NAME_MAX'));
 		out.reward_description = f.desc.input.value.trim();
 		const a = f.amount.input.value.trim() === '' ? { value: 0 } : parseMoney(f.amount.input.value);
 		if (!a) throw new FormError('Reward value: an amount such as 3.50 (at most 2 decimals).', f.amount.input);
@@ -127,7 +129,7 @@ export function tierEditor(type, tiers) {
 		addBtn.disabled = list.length >= TIERS_MAX;
 	}
 	function addRow(t) {
-		const name = field({ label: 'Name', value: t ? t.name : '', field: 'tier_name', maxLength: 100 });
+		const name = field({ label: 'Name', value: t ? t.name : '', field: 'tier_name', limit: 'TIER_NAME_MAX' });
 		const spend = field({ label: 'From lifetime spend', value: t ? moneyText(t.min_spend) : '', field: 'tier_spend', inputMode: 'decimal', placeholder: '0.00', className: 'money-input' });
 		const rate = field({ label: rateWord + ' (%)', value: t ? percentText(t.rate) : '', field: 'tier_rate', inputMode: 'decimal', placeholder: '5' });
 		const rm = h('button', { type: 'button', className: 'btn btn-small tier-remove' }, 'Remove');
@@ -157,7 +159,7 @@ export function tierEditor(type, tiers) {
 		Array.from(rows.children).forEach((r, i) => {
 			const n = r.nameIn.value.trim();
 			if (!n) throw new FormError('Tier ' + (i + 1) + ': enter a name.', r.nameIn);
-			if (n.length > 100) throw new FormError('Tier ' + (i + 1) + ': the name is too long (at most 100 characters).', r.nameIn);
+			if (n.length > limit('TIER_NAME_MAX')) throw new FormError('Tier ' + (i + 1) + ': the name is too long (at most ' + limit('TIER_NAME_MAX') + ' characters).', r.nameIn);
 			const m = i === 0 ? { value: 0, cents: 0 } : parseMoney(r.spend.value);
 			if (!m) throw new FormError('Tier ' + (i + 1) + ': the lifetime spend is an amount such as 500 or 499.99.', r.spend);
 			if (m.cents <= prev) throw new FormError('Tier ' + (i + 1) + ': the lifetime spend must be higher than the tier before.', r.spend);
@@ -205,7 +207,7 @@ export function resetProgramForm() {
 
 export async function onAddProgram(form) {
 	const type = document.querySelector('input[name="ptype"]:checked').value;
-	const title = need($('program-title'), 'a title', 200);
+	const title = need($('program-title'), 'a title', limit('NAME_MAX'));
 	const body = { type, title };
 	if (type === 'punch') Object.assign(body, newPunch.read());
 	else body.tiers = newTiers.read();
@@ -218,9 +220,9 @@ export async function onAddProgram(form) {
 }
 
 export function editProgram(p) {
-	const fTitle = field({ label: 'Title', value: p.title, field: 'title', maxLength: 200 });
+	const fTitle = field({ label: 'Title', value: p.title, field: 'title', limit: 'NAME_MAX' });
 	let part;
-	const kids = [h('p', { className: 'hint' }, PROGRAM_TYPES[p.type] + (p.type === 'punch' ? ', ' + p.punch_requirement + ' punches for a reward' : '') +
+	const kids = [h('p', { className: 'hint' }, cardType(p.type).name + (p.type === 'punch' ? ', ' + p.punch_requirement + ' punches for a reward' : '') +
 	    '. The type' + (p.type === 'punch' ? ' and the number of punches' : '') + ' cannot change.'), fTitle];
 	if (p.type === 'punch') {
 		part = punchFields(p);
@@ -234,7 +236,7 @@ export function editProgram(p) {
 	openDialog({
 		title: 'Edit ' + p.title, body: h('div', null, kids),
 		onSubmit: async () => {
-			const body = { title: need(fTitle.input, 'a title', 200) };
+			const body = { title: need(fTitle.input, 'a title', limit('NAME_MAX')) };
 			if (p.type === 'punch') Object.assign(body, part.read());
 			else body.tiers = part.read();
 			if (expiry) body.expiry_days = expiry.read();

@@ -1,9 +1,11 @@
+import { limit } from '../js/limits.js';
+import { readJSON, writeJSON } from '../js/store.js';
 import { showAudit } from './audit.js';
 import { closeCard } from './card.js';
 import { resetCards, showCards } from './cards.js';
-import { $, h, looksLikeEmail, ls, readJSON, setKids, show, ss, writeJSON } from './dom.js';
+import { $, h, looksLikeEmail, ls, setKids, show, ss } from './dom.js';
 import { showLocations } from './locations.js';
-import { ApiError, FormError, K, apiCreate, client, notServed, payload } from './net.js';
+import { ApiError, FormError, K, apiCreate, client, payload } from './net.js';
 import { showOverview } from './overview.js';
 import { resetProgramForm, showPrograms } from './programs.js';
 import { resetReports, showReports } from './reports.js';
@@ -136,7 +138,7 @@ export async function boot() {
 	} catch (e) {
 		if (e instanceof ApiError && e.status === 404) { setUpSeen(true); showLogin(null); return; }
 		$('boot-text').textContent = 'The back office could not start.';
-		setMsg('boot-error', e instanceof ApiError && [500, 502, 503].includes(e.status) && notServed(e) ? h('span', null, errorNode(e, true), startHelp()) : e);
+		setMsg('boot-error', e instanceof ApiError && [500, 502, 503].includes(e.status) && !e.served ? h('span', null, errorNode(e, true), startHelp()) : e);
 		show('boot-retry', true);
 		$('boot-retry').focus();
 	}
@@ -254,10 +256,10 @@ export function setSetupWay(byProof, byCommand, hasCode) {
 
 export async function onSetup(form) {
 	const code = setupByProof ? '' : need($('setup-code'), 'the setup code', 64);
-	const shop = need($('setup-shop'), 'the shop\'s name', 200);
-	const loc = need($('setup-location'), 'the name of the first location', 200);
-	const name = need($('setup-name'), 'your name', 200);
-	const email = need($('setup-email'), 'your e-mail address', 254);
+	const shop = need($('setup-shop'), 'the shop\'s name', limit('NAME_MAX'));
+	const loc = need($('setup-location'), 'the name of the first location', limit('NAME_MAX'));
+	const name = need($('setup-name'), 'your name', limit('NAME_MAX'));
+	const email = need($('setup-email'), 'your e-mail address', limit('EMAIL_MAX'));
 	if (!looksLikeEmail(email)) throw new FormError('Enter an e-mail address such as you@example.com.', $('setup-email'));
 	const password = needPassword($('setup-password'), $('setup-password2'));
 	const proof = setupByProof ? setupProof : null;

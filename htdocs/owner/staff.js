@@ -1,3 +1,4 @@
+import { limit } from '../js/limits.js';
 import { $, h, looksLikeEmail, setKids, show } from './dom.js';
 import { FormError, SessionEnded, apiCreate, apiPatch, payload } from './net.js';
 import { endSession } from './session.js';
@@ -46,8 +47,8 @@ export function renderStaff() {
 }
 
 export async function onAddStaff(form) {
-	const name = need($('staff-name'), 'a name', 200);
-	const email = need($('staff-email-new'), 'an e-mail address', 254);
+	const name = need($('staff-name'), 'a name', limit('NAME_MAX'));
+	const email = need($('staff-email-new'), 'an e-mail address', limit('EMAIL_MAX'));
 	if (!looksLikeEmail(email)) throw new FormError('Enter an e-mail address such as sam@example.com.', $('staff-email-new'));
 	const type = $('staff-type').value;
 	const loc = $('staff-location').value;
@@ -65,7 +66,7 @@ export async function onAddStaff(form) {
 
 export function editUser(u) {
 	const who = u.name || u.email;
-	const fName = field({ label: 'Name', value: u.name || '', field: 'name', maxLength: 200 });
+	const fName = field({ label: 'Name', value: u.name || '', field: 'name', limit: 'NAME_MAX' });
 	const kids = [h('p', { className: 'hint' }, 'E-mail: ' + u.email), fName];
 	let sel = null;
 	if (u.user_type === 'system_user') {
@@ -77,7 +78,7 @@ export function editUser(u) {
 		title: 'Edit ' + who, body: h('div', null, kids),
 		onSubmit: async () => {
 			const name = fName.input.value.trim();
-			if (name.length > 200) throw new FormError('The name is too long (at most 200 characters).', fName.input);
+			if (name.length > limit('NAME_MAX')) throw new FormError('The name is too long (at most ' + limit('NAME_MAX') + ' characters).', fName.input);
 			const body = { name };
 			if (sel) body.location_id = sel.value;
 			await apiPatch('admin/users/' + encodeURIComponent(u.id), body);

@@ -1,5 +1,6 @@
 /* What the back office's sections share: the shop's lists and settings,
  * the logged-in user, fixed sizes and names, the shop's calendar. */
+import { limit } from '../js/limits.js';
 import { addDays } from './dom.js';
 import { apiGet } from './net.js';
 import { showHosting } from './session.js';
@@ -9,8 +10,8 @@ export const HIST_PAGE = 10;
 export const TX_PAGE = 20;
 export const SHEET_MAX = 100;
 export const ISSUE_MAX = 100;
-export const TIERS_MAX = 16;
-export const PASSWORD_MIN = 8;
+export const TIERS_MAX = limit('TIERS_MAX');
+export const PASSWORD_MIN = limit('PASSWORD_MIN');
 export const SECTIONS = ['overview', 'locations', 'staff', 'programs', 'cards', 'reports', 'backup', 'settings', 'audit'];
 export const SECTION_NAMES = {
 	overview: 'Overview', locations: 'Locations', staff: 'Staff', programs: 'Programs',
@@ -24,7 +25,6 @@ export const TYPE_NAMES = {
 /* Corrections are not undone by a void (an adjustment is corrected by
  * another one); what the server refuses otherwise, it says why. */
 export const NOT_VOIDABLE = ['void', 'adjustment', 'expiry'];
-export const PROGRAM_TYPES = { punch: 'Punch card', cashback: 'Cashback', discount: 'Discount' };
 /* What the settings mean, in the owner's words. */
 export const SETTING_INFO = {
 	access_token_ttl: ['Login renewal interval (seconds)', 'How long a login works before the page renews it in the background.'],

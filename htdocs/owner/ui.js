@@ -1,7 +1,8 @@
 /* The back office's ways to speak: error messages (with what to do on
  * the server), forms and their errors, dialogs, toasts. */
+import { limit } from '../js/limits.js';
 import { $, h, plural, setKids, uid } from './dom.js';
-import { ApiError, FormError, NetError, SessionEnded, notServed } from './net.js';
+import { ApiError, FormError, NetError, SessionEnded } from './net.js';
 import { PASSWORD_MIN } from './state.js';
 
 /* ---- messages --------------------------------------------------------- */
@@ -71,7 +72,7 @@ export function errorNode(e, noWait) {
 			parts.push(/PostgreSQL/.test(e.message || '') ? pgConfigHelp() : configHelp(e.message));
 		/* The web server's own 500 in the service's place: its programs
 		 * did not run (the start screen says so at more length). */
-		if (e.status === 500 && notServed(e) && !noWait)
+		if (e.status === 500 && !e.served && !noWait)
 			parts.push(startHelp());
 		return h('span', null, parts);
 	}
@@ -169,6 +170,8 @@ export function field(o) {
 		autocomplete: o.autocomplete || 'off', dataset: o.field ? { field: o.field } : undefined,
 		'aria-describedby': hintId || undefined
 	};
+	/* o.limit: the server's limit of that name (js/limits.js). */
+	if (o.limit) { props.maxLength = limit(o.limit); props.dataset = Object.assign({}, props.dataset, { limit: o.limit }); }
 	for (const k of ['maxLength', 'inputMode', 'readOnly', 'spellcheck', 'placeholder', 'min', 'max', 'step', 'className'])
 		if (o[k] !== undefined) props[k] = o[k];
 	const input = o.control || h('input', props);
