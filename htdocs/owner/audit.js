@@ -1,6 +1,8 @@
+import { cardType } from '../js/cardtypes.js';
 import { $, bytes, h, plural, saveBlob, setKids, show, when, ymd } from './dom.js';
 import { SessionEnded, apiBlob, apiGet } from './net.js';
-import { loadLocations, loadUsers, shopToday, st } from './state.js';
+import { settingWords } from './settings.js';
+import { SETTING_INFO, TYPE_NAMES, loadLocations, loadPrograms, loadSettings, loadUsers, shopToday, st } from './state.js';
 import { busy, clearFormError, setMsg, showFormError } from './ui.js';
 
 /* ---- audit ------------------------------------------------------------ */
@@ -48,23 +50,87 @@ export function fillAuditSelects() {
 }
 
 export async function showAudit() {
-	await Promise.all([loadUsers(), loadLocations()]).catch(() => {});
+	/* The names its ids are shown by. */
+	await Promise.all([loadUsers(), loadLocations(), loadPrograms(), st.settings.length ? null : loadSettings()]).catch(() => {});
 	fillAuditSelects();
 	aud.page = 1;
 	loadAudit();
 }
 
-/* "name: old → new" for each value that changed; a new object's values. */
-export function auditChange(e) {
+/* The fields of the audit's snapshots in the owner's words (the settings
+ * by their labels in Settings); any other field by its name in words. */
+const FIELD_WORDS = {
+	name: 'Name', title: 'Title', customer_name: 'Customer', status: 'Status', program_id: 'Program',
+	location_id: 'Location', user_id: 'Staff', staff_user_id: 'Staff', email: 'E-mail', user_type: 'Role',
+	disabled: 'Login', password: 'Password', card_ids: 'Cards', transaction_id: 'Transaction',
+	voided_transaction_id: 'Voids transaction', transaction_type: 'Type', reason: 'Reason',
+	purchase_amount: 'Amount', cashback_balance: 'Cashback balance', lifetime_spend: 'Lifetime spend',
+	lifetime_cashback: 'Lifetime cashback', current_punches: 'Punches', lifetime_punches: 'Lifetime punches',
+	pending_rewards: 'Rewards waiting', punch_requirement: 'Punches for a reward', reward_title: 'Reward',
+	reward_description: 'Reward description', reward_amount: 'Reward value', cooldown_seconds: 'Seconds between purchases',
+	tiers: 'Tiers', expiry_days: 'Cashback expires after (days)', type: 'Type', requested_by: 'Asked by',
+	error: 'Refused as', message: 'Message', field: 'Field', barcode_value: 'Barcode', share_token: 'Link'
+};
+export function fieldWords(k) {
+	if (FIELD_WORDS[k]) return FIELD_WORDS[k];
+	if (SETTING_INFO[k]) return SETTING_INFO[k][0];
+	const w = String(k).replace(/_/g, ' ');
+	return w.charAt(0).toUpperCase() + w.slice(1);
+}
+const byId = (list, id, name) => { const x = list.find((v) => v.id === id); return x ? name(x) : null; };
+/* A value as a person reads it: known ids as names, lists counted. */
+export function valueWords(k, v) {
+	if (v === null || v === undefined) return '—';
+	if (typeof v === 'boolean') return k === 'disabled' ? (v ? 'disabled' : 'enabled') : v ? 'yes' : 'no';
+	if (Array.isArray(v)) {
+		const noun = k === 'card_ids' ? ['card', 'cards'] : k === 'tiers' ? ['tier', 'tiers'] : ['item', 'items'];
+		const names = v.map((x) => (x && typeof x === 'object' && typeof x.name === 'string' ? x.name : null)).filter(Boolean);
+		return plural(v.length, noun[0], noun[1]) + (names.length === v.length && v.length && v.length <= 5 ? ' (' + names.join(', ') + ')' : '');
+	}
+	if (typeof v === 'object') return plural(Object.keys(v).length, 'value', 'values');
+	if (typeof v === 'string') {
+		if (k === 'program_id') return byId(st.programs, v, (p) => p.title) || 'a program';
+		if (k === 'location_id') return byId(st.locations, v, (l) => l.name) || 'a location';
+		if (k === 'user_id' || k === 'staff_user_id') return byId(st.users, v, (u) => u.name || u.email) || 'a login';
+		if (k === 'status') return v === 'active' ? 'Active' : v === 'inactive' ? 'Inactive' : v;
+		if (k === 'transaction_type' || k === 'type') return TYPE_NAMES[v] || cardType(v).name;
+		if (k === 'user_type') return v === 'owner' ? 'Owner' : v === 'system_user' ? 'Staff' : v;
+		if (k === 'customer_name' && v === '') return 'No name';
+		if (/_id$/.test(k) && /^[0-9a-f-]{36}$/i.test(v)) return v.slice(0, 8);
+		return v === '' ? '(none)' : v;
+	}
+	if (Number.isInteger(v) && SETTING_INFO[k]) {
+		const x = st.settings.find((o) => o.key === k);
+		if (x && x.min === 0 && x.max === 1) return v ? 'on' : 'off';
+		return settingWords(k, v) || String(v);
+	}
+	return String(v);
+}
+
+/* The changed values of an entry: [key, before (undefined for a new
+ * object), after], the unchanged left out. */
+function changes(e) {
 	const b = e.before && typeof e.before === 'object' ? e.before : null;
 	const a = e.after && typeof e.after === 'object' ? e.after : null;
-	const text = (v) => (v === null || v === undefined ? '—' : typeof v === 'object' ? JSON.stringify(v) : String(v));
 	const out = [];
 	if (a) for (const k of Object.keys(a)) {
 		if (b && JSON.stringify(b[k]) === JSON.stringify(a[k])) continue;
-		out.push(b ? k + ': ' + text(b[k]) + ' → ' + text(a[k]) : k + ': ' + text(a[k]));
+		out.push([k, b ? b[k] : undefined, a[k], !!b]);
 	}
-	return out.join('; ') || '—';
+	return out;
+}
+
+/* "Name: Harbour Kiosk → Harbour Kiosk East; Cards: 10 cards": each
+ * changed value in words; what was recorded (field names, ids, lists
+ * whole) behind "Details", for support. */
+export function auditChange(e) {
+	const list = changes(e);
+	if (!list.length) return '—';
+	const words = list.map(([k, b, a, had]) => fieldWords(k) + ': ' + (had ? valueWords(k, b) + ' → ' : '') + valueWords(k, a)).join('; ');
+	const text = (v) => (v === null || v === undefined ? '—' : typeof v === 'object' ? JSON.stringify(v) : String(v));
+	const raw = list.map(([k, b, a, had]) => k + ': ' + (had ? text(b) + ' → ' : '') + text(a)).join('; ');
+	return h('span', null, h('span', { className: 'chg-words' }, words),
+		h('details', { className: 'chg-raw' }, h('summary', null, 'Details'), h('code', null, raw)));
 }
 
 export function auditRow(e) {

@@ -2,11 +2,12 @@ import { typeOf } from '../js/cardtypes.js';
 import { limit } from '../js/limits.js';
 import { isNum, parseMoney } from '../js/money.js';
 import { loadCards } from './cards.js';
-import { $, day, h, int, money, parseIntIn, pct, plural, setKids, show, when } from './dom.js';
+import { $, day, h, int, money, parseIntIn, pct, plural, saveBlob, setKids, show, when } from './dom.js';
 import { ApiError, FormError, SessionEnded, apiBlob, apiCreate, apiGet, apiPatch, payload } from './net.js';
 import { figure } from './overview.js';
+import { publicUrl } from './print.js';
 import { loadReportTx, rep } from './reports.js';
-import { HIST_PAGE, NOT_VOIDABLE, TYPE_NAMES, st, user } from './state.js';
+import { HIST_PAGE, NOT_VOIDABLE, TYPE_NAMES, customerName, st, theCard, user } from './state.js';
 import { busy, confirmDialog, field, need, openDialog, setMsg, toast } from './ui.js';
 
 /* ---- one card --------------------------------------------------------- */
@@ -65,7 +66,8 @@ export const balanceRows = (d) => typeOf(d).tillRows(d, FMT);
 
 export function renderCard() {
 	const d = card, active = d.status === 'active';
-	$('detail-title').textContent = d.customer_name || 'Customer';
+	$('detail-title').textContent = customerName(d);
+	$('detail-title').classList.toggle('no-name', !d.customer_name);
 	$('detail-sub').textContent = d.card_title || '';
 	$('detail-type').textContent = typeOf(d).name;
 	const stt = $('detail-status');
@@ -83,26 +85,48 @@ export function renderCard() {
 	const page = d.card_page ? new URL(d.card_page, pub && pub.value ? pub.value : location.href).href : '';
 	$('detail-page').textContent = page;
 	$('detail-page').href = page || '#';
-	$('detail-qr').alt = 'QR code of the card of ' + (d.customer_name || 'the customer');
-	$('detail-barcode').alt = 'Barcode of the card of ' + (d.customer_name || 'the customer') + ', number ' + (d.barcode_value || '');
+	/* Printed without public_url, the card carries no link (print.js). */
+	const noLink = st.settings.length > 0 && !publicUrl();
+	$('detail-no-link').textContent = noLink ? 'Printed, this card carries no link to this page: set the address of this site for customers (the notice above the cards, or Settings).' : '';
+	show('detail-no-link', noLink);
+	$('detail-qr').alt = 'QR code of ' + theCard(d);
+	$('detail-barcode').alt = 'Barcode of ' + theCard(d) + ', number ' + (d.barcode_value || '');
 	show('detail-adjust', active && adjustable(d));
 	$('detail-toggle').textContent = active ? 'Deactivate' : 'Activate';
 	$('detail-toggle').classList.toggle('btn-warn', active);
 }
 
 /* The images need the token: fetched, shown from blob: URLs. */
+const up = (t) => t.charAt(0).toUpperCase() + t.slice(1);
+
+/* The card's images as files, named by its barcode. */
+const images = { qr: null, barcode: null };
+function downloadImage(what) {
+	const b = images[what];
+	if (!b || !card) return;
+	saveBlob(b, 'card-' + (card.barcode_value || card.card_instance_id.slice(0, 8)) + (what === 'qr' ? '-qr-code.svg' : '-barcode.svg'));
+}
+export function wireImageDownloads() {
+	$('detail-qr-dl').addEventListener('click', () => downloadImage('qr'));
+	$('detail-barcode-dl').addEventListener('click', () => downloadImage('barcode'));
+}
+
 export async function loadImages(c) {
 	const seq = cardSeq;
 	revokeImages();
-	for (const [id, what] of [['detail-qr', 'qr.svg'], ['detail-barcode', 'barcode.svg']]) {
+	for (const [id, what, key] of [['detail-qr', 'qr.svg', 'qr'], ['detail-barcode', 'barcode.svg', 'barcode']]) {
 		const img = $(id);
 		img.removeAttribute('src');
+		images[key] = null;
+		$(id + '-dl').disabled = true;
 		try {
 			const r = await apiBlob('admin/cards/' + encodeURIComponent(c.card_instance_id) + '/' + what);
 			if (seq !== cardSeq) return;
 			const url = URL.createObjectURL(r.blob);
 			imageUrls.push(url);
 			img.src = url;
+			images[key] = r.blob;
+			$(id + '-dl').disabled = false;
 		} catch (e) {
 			if (seq !== cardSeq || e instanceof SessionEnded) return;
 			setMsg('detail-error', e);
@@ -155,7 +179,7 @@ export function txRow(t, withCustomer) {
 	const canVoid = !t.voided && !NOT_VOIDABLE.includes(type) && typeof t.transaction_id === 'string';
 	return h('tr', t.voided ? { className: 'voided' } : null,
 		h('td', { dataset: { label: 'When' } }, when(t.created_at)),
-		withCustomer ? h('td', { dataset: { label: 'Customer' } }, t.customer_name || '—') : null,
+		withCustomer ? h('td', { dataset: { label: 'Customer' } }, t.customer_name || (t.card_instance_id ? 'No name' : '—')) : null,
 		h('td', { dataset: { label: 'Type' } }, h('span', { className: 'tx tx-' + (type || 'x') }, TYPE_NAMES[type] || type || '—'),
 			t.voided ? h('span', { className: 'tag tag-bad tag-voided' }, 'voided') : null),
 		h('td', { className: 'num', dataset: { label: 'Amount' } }, type === 'reward_claim' || NOT_VOIDABLE.includes(type) ? '—' : money(t.purchase_amount)),
@@ -188,7 +212,7 @@ export function voidTxn(t) {
 	const type = TYPE_NAMES[t.transaction_type] || t.transaction_type || 'transaction';
 	const f = field({ label: 'Reason', field: 'reason', limit: 'NOTES_MAX', hint: 'Kept with the void, in the history and the audit trail.' });
 	const what = type + ' of ' + when(t.created_at) + (t.transaction_type === 'reward_claim' ? '' : ', ' + money(t.purchase_amount)) +
-	    (t.customer_name ? ', ' + t.customer_name : card ? ', ' + (card.customer_name || '') : '');
+	    (t.customer_name ? ', ' + t.customer_name : card ? ', ' + customerName(card) : '');
 	return openDialog({
 		title: 'Void this transaction?', intro: what + '. What it gave the card is taken back (cashback already spent or expired is not); ' +
 		    'the transaction stays in the history, marked voided. This cannot be undone.',
@@ -237,7 +261,7 @@ export function adjustCard() {
 	    { label: 'Cashback to add (negative to take off)', field: 'cashback_amount', inputMode: 'decimal', placeholder: '+2.50 or -1.00' });
 	const r = field({ label: 'Reason', field: 'reason', limit: 'NOTES_MAX', hint: 'Shown in the card\'s history.' });
 	return openDialog({
-		title: 'Adjust the card of ' + (c.customer_name || 'the customer'), body: h('div', null, f, r), submitLabel: 'Adjust',
+		title: 'Adjust ' + theCard(c), body: h('div', null, f, r), submitLabel: 'Adjust',
 		onSubmit: async () => {
 			const t = f.input.value.trim().replace(/^\+/, '');
 			const body = {};
@@ -252,7 +276,7 @@ export function adjustCard() {
 			}
 			body.reason = need(r.input, 'the reason', limit('NOTES_MAX'));
 			const d = payload(await apiCreate('adjust', 'admin/cards/' + encodeURIComponent(c.card_instance_id) + '/adjust', body));
-			toast('The card of ' + (c.customer_name || 'the customer') + ' is adjusted.' +
+			toast(up(theCard(c)) + ' is adjusted.' +
 			    (d.rewards_earned > 0 ? ' ' + plural(d.rewards_earned, 'reward', 'rewards') + ' earned.' : ''));
 			if (card && card.card_instance_id === c.card_instance_id) { openCard(c.card_instance_id); dh.page = 1; loadCardHistory(); }
 		}
@@ -264,7 +288,7 @@ export function renameCard() {
 	const c = card;
 	const f = field({ label: 'Customer name', value: c.customer_name || '', field: 'customer_name', limit: 'NAME_MAX' });
 	openDialog({
-		title: 'Rename the card of ' + (c.customer_name || 'the customer'), body: f, submitLabel: 'Rename',
+		title: c.customer_name ? 'Rename ' + theCard(c) : 'Name ' + theCard(c), body: f, submitLabel: 'Rename',
 		onSubmit: async () => {
 			const name = need(f.input, 'the customer\'s name', limit('NAME_MAX'));
 			const d = await apiPatch('admin/cards/' + encodeURIComponent(c.card_instance_id), { customer_name: name });
@@ -280,7 +304,7 @@ export function renameCard() {
 export async function redrawCard() {
 	if (!card) return;
 	const c = card;
-	if (!await confirmDialog('Make a new link for the card of ' + (c.customer_name || 'the customer') + '?',
+	if (!await confirmDialog('Make a new link for ' + theCard(c) + '?',
 	    'The card\'s page gets a new address and the old one stops working at once (use it when the link was shared by mistake). ' +
 	    'Give the customer the new link; a printed card\'s link stops working too. Its QR code, barcode and balance stay.', 'Make a new link', true))
 		return;
@@ -290,7 +314,7 @@ export async function redrawCard() {
 		const d = payload(await apiCreate('redraw', 'admin/cards/' + encodeURIComponent(c.card_instance_id) + '/redraw', { card: c.card_instance_id }));
 		if (card && card.card_instance_id === c.card_instance_id) { card = d.card; renderCard(); }
 		setMsg('detail-error', null);
-		toast('The card of ' + (c.customer_name || 'the customer') + ' has a new link; the old one no longer works.');
+		toast(up(theCard(c)) + ' has a new link; the old one no longer works.');
 	} catch (e) {
 		if (!(e instanceof SessionEnded)) setMsg('detail-error', e);
 	} finally {
@@ -302,7 +326,7 @@ export async function redrawCard() {
 export async function toggleCard() {
 	if (!card) return;
 	const c = card, off = c.status === 'active';
-	if (off && !await confirmDialog('Deactivate the card of ' + (c.customer_name || 'the customer') + '?',
+	if (off && !await confirmDialog('Deactivate ' + theCard(c) + '?',
 	    'The till refuses purchases, rewards and cashback on it until you activate it again. Its balance stays.', 'Deactivate', true))
 		return;
 	const btn = $('detail-toggle');
@@ -311,7 +335,7 @@ export async function toggleCard() {
 		const d = await apiPatch('admin/cards/' + encodeURIComponent(c.card_instance_id), { status: off ? 'inactive' : 'active' });
 		if (card && card.card_instance_id === c.card_instance_id) { card = d.card; renderCard(); }
 		setMsg('detail-error', null);
-		toast('The card of ' + c.customer_name + (off ? ' is deactivated.' : ' is active again.'));
+		toast(up(theCard(c)) + (off ? ' is deactivated.' : ' is active again.'));
 		loadCards();
 	} catch (e) {
 		if (!(e instanceof SessionEnded)) setMsg('detail-error', e);

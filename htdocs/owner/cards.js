@@ -1,10 +1,10 @@
 import { cardType } from '../js/cardtypes.js';
 import { limit } from '../js/limits.js';
 import { openCard } from './card.js';
-import { $, h, plural, setKids, show } from './dom.js';
+import { $, h, parseIntIn, plural, setKids, show } from './dom.js';
 import { FormError, SessionEnded, apiCreate, apiGet, payload } from './net.js';
-import { sheetPages } from './print.js';
-import { CARDS_PAGE, ISSUE_MAX, SHEET_MAX, loadPrograms, st } from './state.js';
+import { renderPrintLinkWarning, sheetPages } from './print.js';
+import { CARDS_PAGE, ISSUE_MAX, SHEET_MAX, customerName, loadPrograms, loadSettings, st, theCard } from './state.js';
 import { setMsg, toast } from './ui.js';
 
 /* ---- cards ------------------------------------------------------------ */
@@ -53,7 +53,10 @@ export function renderCardSelects() {
 }
 
 export async function showCards() {
+	issueKindChanged();
 	renderCardSelects();
+	renderPrintLinkWarning();
+	if (!st.settings.length) loadSettings().then(renderPrintLinkWarning).catch(() => {});
 	try {
 		await loadPrograms();
 		renderCardSelects();
@@ -102,15 +105,15 @@ export function statusTag(status) {
 export function renderCardRows() {
 	const body = $('cards-body');
 	setKids(body, ...pageCards.map((c) => {
-		const name = c.customer_name || 'Customer';
-		const box = h('input', { type: 'checkbox', checked: selected.has(c.card_instance_id), 'aria-label': 'Select the card of ' + name });
+		const name = customerName(c);
+		const box = h('input', { type: 'checkbox', checked: selected.has(c.card_instance_id), 'aria-label': 'Select ' + theCard(c) });
 		box.addEventListener('change', () => toggleSelect(c, box));
 		return h('tr', { className: c.status === 'active' ? '' : 'is-off' },
 			h('td', { className: 'check-col' }, box),
 			h('td', { dataset: { label: 'Customer' } }, h('span', null, name, h('span', { className: 'cust-sub' }, c.card_title || ''))),
 			h('td', { dataset: { label: 'Barcode' } }, h('span', { className: 'code' }, c.barcode_value || '—')),
 			h('td', { dataset: { label: 'Status' } }, statusTag(c.status)),
-			h('td', { className: 'actions' }, h('button', { type: 'button', className: 'btn btn-small', 'aria-label': 'View the card of ' + name, onclick: () => openCard(c.card_instance_id) }, 'View')));
+			h('td', { className: 'actions' }, h('button', { type: 'button', className: 'btn btn-small', 'aria-label': 'View ' + theCard(c), onclick: () => openCard(c.card_instance_id) }, 'View')));
 	}));
 	if (!pageCards.length)
 		body.append(h('tr', null, h('td', { colSpan: 5, className: 'empty' }, cq.q || cq.program_id || cq.status ? 'No cards match.' : 'No cards issued yet.')));
@@ -153,22 +156,36 @@ export function selectPage() {
 	renderCardRows();
 }
 
+/* The issue form asks names, or a number of cards without names. */
+export const issueBlank = () => $('issue-kind-blank').checked;
+export function issueKindChanged() {
+	show('issue-names-field', !issueBlank());
+	show('issue-count-field', issueBlank());
+}
+
 export async function onIssue(form) {
 	const pid = $('issue-program').value;
 	if (!pid) throw new FormError('Choose a program.', $('issue-program'));
-	const names = $('issue-names').value.split(/\r?\n/).map((x) => x.trim()).filter(Boolean);
-	if (!names.length) throw new FormError('Type the customer\'s name, one customer a line.', $('issue-names'));
-	if (names.length > ISSUE_MAX) throw new FormError('At most ' + ISSUE_MAX + ' cards at once: you typed ' + names.length + ' names.', $('issue-names'));
-	const long = names.find((x) => x.length > limit('NAME_MAX'));
-	if (long) throw new FormError('A name is too long (at most ' + limit('NAME_MAX') + ' characters): ' + long.slice(0, 40) + '…', $('issue-names'));
-	const body = names.length === 1 ? { program_id: pid, customer_name: names[0] } : { program_id: pid, customer_names: names };
+	let body;
+	if (issueBlank()) {
+		const n = parseIntIn($('issue-count').value, 1, ISSUE_MAX);
+		if (n === null) throw new FormError('How many cards: a whole number from 1 to ' + ISSUE_MAX + '.', $('issue-count'));
+		body = { program_id: pid, count: n };
+	} else {
+		const names = $('issue-names').value.split(/\r?\n/).map((x) => x.trim()).filter(Boolean);
+		if (!names.length) throw new FormError('Type the customer\'s name, one customer a line (or choose cards without names).', $('issue-names'));
+		if (names.length > ISSUE_MAX) throw new FormError('At most ' + ISSUE_MAX + ' cards at once: you typed ' + names.length + ' names.', $('issue-names'));
+		const long = names.find((x) => x.length > limit('NAME_MAX'));
+		if (long) throw new FormError('A name is too long (at most ' + limit('NAME_MAX') + ' characters): ' + long.slice(0, 40) + '…', $('issue-names'));
+		body = names.length === 1 ? { program_id: pid, customer_name: names[0] } : { program_id: pid, customer_names: names };
+	}
 	const d = payload(await apiCreate('cards', 'admin/cards', body));
 	const cards = Array.isArray(d.cards) ? d.cards : [];
-	$('issue-names').value = '';
+	if (!body.count) $('issue-names').value = '';
 	issuedIds = cards.map((c) => c.card_instance_id);
-	$('issued-text').textContent = plural(cards.length, 'card', 'cards') + ' issued' + (cards[0] ? ' (' + cards[0].card_title + ')' : '') + ':';
+	$('issued-text').textContent = plural(cards.length, 'card', 'cards') + (body.count ? ' without names' : '') + ' issued' + (cards[0] ? ' (' + cards[0].card_title + ')' : '') + ':';
 	setKids($('issued-list'), ...cards.map((c) => h('li', null,
-		h('button', { type: 'button', className: 'linkish', onclick: () => openCard(c.card_instance_id) }, c.customer_name),
+		h('button', { type: 'button', className: 'linkish', onclick: () => openCard(c.card_instance_id) }, customerName(c)),
 		' ', h('span', { className: 'code' }, c.barcode_value))));
 	$('issued-print').textContent = cards.length === 1 ? 'Print this card' : 'Print these ' + cards.length + ' cards';
 	show('issued', cards.length > 0);

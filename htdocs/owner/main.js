@@ -18,8 +18,8 @@ import { applyLimits } from '../js/limits.js';
 import { readJSON, writeJSON } from '../js/store.js';
 import { aud, downloadAuditCsv, loadAudit } from './audit.js';
 import { downloadBackup } from './backup.js';
-import { adjustCard, card, closeCard, dh, loadCardHistory, redrawCard, renameCard, toggleCard } from './card.js';
-import { cq, issuedCardIds, loadCards, onIssue, renderCardRows, selectPage, selected } from './cards.js';
+import { adjustCard, card, closeCard, dh, loadCardHistory, redrawCard, renameCard, toggleCard, wireImageDownloads } from './card.js';
+import { cq, issueKindChanged, issuedCardIds, loadCards, onIssue, renderCardRows, selectPage, selected } from './cards.js';
 import { $, h, show, ss } from './dom.js';
 import { onAddLocation } from './locations.js';
 import { K, client, onSessionEnd } from './net.js';
@@ -79,6 +79,7 @@ function init() {
 	onSubmit($('program-form'), onAddProgram);
 
 	onSubmit($('issue-form'), onIssue);
+	for (const r of document.querySelectorAll('input[name="issue-kind"]')) r.addEventListener('change', issueKindChanged);
 	$('issued-print').addEventListener('click', (e) => openSheet('ids=' + issuedCardIds().map(encodeURIComponent).join(','), e.currentTarget));
 	$('search-form').addEventListener('submit', (e) => {
 		e.preventDefault();
@@ -103,6 +104,7 @@ function init() {
 		openSheet(q.toString(), e.currentTarget.querySelector('button[type="submit"]'));
 	});
 	$('detail-rename').addEventListener('click', renameCard);
+	wireImageDownloads();
 	$('detail-adjust').addEventListener('click', adjustCard);
 	$('detail-toggle').addEventListener('click', toggleCard);
 	$('detail-redraw').addEventListener('click', redrawCard);

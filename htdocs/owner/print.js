@@ -1,7 +1,8 @@
+import { limit } from '../js/limits.js';
 import { $, h, plural, setKids, show } from './dom.js';
-import { SessionEnded, apiBlob } from './net.js';
-import { SHEET_MAX, progOf } from './state.js';
-import { busy, errorNode, toast } from './ui.js';
+import { FormError, SessionEnded, apiBlob, apiPatch } from './net.js';
+import { SETTING_INFO, SHEET_MAX, progOf, st } from './state.js';
+import { busy, errorNode, field, need, openDialog, toast } from './ui.js';
 
 /* ---- printing --------------------------------------------------------- */
 
@@ -85,3 +86,49 @@ export function sheetPages() {
 	show('sheet-page-field', pages > 1);
 }
 
+
+/* The public_url setting: the address printed on each card before its
+ * own link. Empty, the sheet prints no link at all (as loyalty-admin's
+ * printer warns), so the page says so where cards are printed, with a
+ * way to set it there. */
+export const publicUrl = () => {
+	const x = st.settings.find((v) => v.key === 'public_url');
+	return x && typeof x.value === 'string' ? x.value : '';
+};
+
+/* This page's folder: where the card page (card.html) lives beside it. */
+const hereFolder = () => new URL('.', location.href).href;
+
+export function renderPrintLinkWarning() {
+	const box = $('print-link-warn');
+	const missing = st.settings.length > 0 && !publicUrl();
+	show(box, missing);
+	if (!missing) { setKids(box); return; }
+	setKids(box,
+		h('p', null, h('strong', null, 'Printed cards carry no link for your customers yet. '),
+			'The address of this site for customers is not set, so each printed card has only its QR code and barcode for the till, ' +
+			'not the link to the customer\'s own card page.'),
+		h('p', { className: 'btn-row' },
+			h('button', { type: 'button', className: 'btn btn-small btn-primary', id: 'print-link-set', onclick: setPublicUrl }, 'Set the address…'),
+			h('a', { href: '#settings', className: 'btn btn-small' }, 'Open Settings')));
+}
+
+/* A dialog to set public_url, offering this page's folder. */
+function setPublicUrl() {
+	const f = field({
+		label: SETTING_INFO.public_url[0], value: hereFolder(), field: 'public_url', inputMode: 'url', spellcheck: false, limit: 'URL_MAX',
+		hint: 'The address customers open, such as https://shop.example/loyalty/: this page\'s folder if customers reach this site as you do. Printed on each card before the card\'s own link.'
+	});
+	return openDialog({
+		title: 'Address of this site for customers', body: f, submitLabel: 'Save',
+		onSubmit: async () => {
+			let v = need(f.input, 'the address', limit('URL_MAX'));
+			if (!/^https?:\/\/\S+$/i.test(v)) throw new FormError('An address such as https://shop.example/loyalty/ (beginning with https:// or http://).', f.input);
+			if (!v.endsWith('/')) v += '/';
+			const d = await apiPatch('admin/settings', { public_url: v });
+			st.settings = d.settings || st.settings;
+			renderPrintLinkWarning();
+			toast('Cards printed from now on carry their link at ' + v + '.');
+		}
+	});
+}

@@ -1,5 +1,6 @@
 import { $, h, parseIntIn, plural, setKids, uid } from './dom.js';
 import { FormError, SessionEnded, apiPatch } from './net.js';
+import { renderPrintLinkWarning } from './print.js';
 import { rep } from './reports.js';
 import { SETTING_INFO, loadSettings, st } from './state.js';
 import { clearFormError, field, showFormError, toast } from './ui.js';
@@ -105,6 +106,7 @@ export async function onSaveSettings(form) {
 	const d = await apiPatch('admin/settings', body);
 	st.settings = d.settings || st.settings;
 	renderSettings();
+	renderPrintLinkWarning();
 	toast(plural(Object.keys(body).length, 'setting', 'settings') + ' saved.');
 	rep.shown = false;
 }

@@ -85,3 +85,10 @@ export function presetRange(p) {
 	default: return null;
 	}
 }
+
+/* A card's customer as the page names them: cards made without a name
+ * (a box of cards to hand out) are "No name". theCard(c): "the card of
+ * Ann" or "the card without a name (barcode …)", for sentences. */
+export const customerName = (c) => (c && typeof c.customer_name === 'string' && c.customer_name ? c.customer_name : 'No name');
+export const theCard = (c) => (c && c.customer_name ? 'the card of ' + c.customer_name :
+    'the card without a name' + (c && c.barcode_value ? ' (' + c.barcode_value + ')' : ''));
