@@ -51,7 +51,7 @@ set -u
 WALK_FCGID_POINTS=41
 WALK_CGI_POINTS=40
 WALK_SUEXEC_POINTS=35
-# What the owner page puts into the proof file it offers (owner.js).
+# What the owner page puts into the proof file it offers (owner/session.js).
 PROOF_TEXT='This file shows that this Loyalty POS installation is yours.'
 
 hl_preflight 1
