@@ -613,8 +613,8 @@ function typeInto(el, text) {
 /* A key seen by the frame; true when it was the frame's (swallowed). */
 function frameKey(e, t) {
 	if (!frame.active || (t && t.closest && t.closest('#scanner-settings'))) return false;
-	const r = e.key === 'Enter' ? frame.enter() : e.key.length === 1 ? frame.key(e.key) :
-	    e.key === 'Tab' || e.key === 'Escape' ? frame.other() : null;
+	const r = e.key === 'Enter' ? frame.enter() : e.key.length === 1 ? frame.key(e.key, e.timeStamp) :
+	    e.key === 'Tab' || e.key === 'Escape' ? frame.other(e.key) : null;
 	if (!r) return false;
 	if (r.replay) typeInto(t, r.replay);
 	if (r.begun) frameAt = { el: t, value: t && 'value' in t ? t.value : '' };
@@ -1793,7 +1793,7 @@ function init() {
 	$('scanner-form').addEventListener('submit', onScannerSave);
 	renderScannerSetting();
 	/* A click ends what was being typed: a suffix alone frames what came after it. */
-	document.addEventListener('mousedown', () => { const r = frame.other(); if (r.replay) typeInto(document.activeElement, r.replay); }, true);
+	document.addEventListener('mousedown', () => { const r = frame.other('click'); if (r.replay) typeInto(document.activeElement, r.replay); }, true);
 	/* Another tab or program of the till changed it. */
 	window.addEventListener('storage', (e) => { if (e.key === SCANNER_KEY) { frame = new ScanFrame(savedFrame()); renderScannerSetting(); } });
 	$('login-form').addEventListener('submit', onLogin);

@@ -208,6 +208,156 @@ entry_csv(void *arg, const struct lc_audit_row *r)
 	return ferror(f) ? -2 : 0;
 }
 
+/*
+ * names: what a person calls each id an entry holds (its object, and in
+ * before and after a program_id, location_id, *user_id, card_id or the
+ * card_ids of a batch), so a page can say "Coffee Card" or "Ann Lee"
+ * where the row has a UUID: { id: { "type", "name" } }, a card's name
+ * its customer's ("" for a card without a name) with its
+ * "barcode_value". Of the caller's merchant only; an id not found is
+ * left out. Looked up once a page, after the rows are read.
+ */
+struct names {
+	struct lc_ctx *ctx;
+	json_object *seen;		/* id: its entry, or null when none */
+};
+
+/* 0, or -1 when storage failed. */
+static int
+name_of(struct names *nm, const char *type, const char *id, json_object **out)
+{
+	const char *mid = nm->ctx->dom.caller.merchant_id;
+	struct lc_db *db = nm->ctx->dom.db;
+	struct lc_program p;
+	struct lc_location l;
+	struct lc_user u;
+	struct lc_card c;
+	json_object *o = NULL;
+	int rc = 0;
+
+	*out = NULL;
+	if (strcmp(type, "program") == 0) {
+		if ((rc = lc_db_program_get(db, id, &p)) == 1 &&
+		    strcmp(p.merchant_id, mid) == 0)
+			o = lc_view_one("name", json_object_new_string(p.title));
+	} else if (strcmp(type, "location") == 0) {
+		if ((rc = lc_db_location_get(db, id, &l)) == 1 &&
+		    strcmp(l.merchant_id, mid) == 0)
+			o = lc_view_one("name", json_object_new_string(l.name));
+	} else if (strcmp(type, "user") == 0) {
+		if ((rc = lc_db_user_get(db, id, &u)) == 1 &&
+		    strcmp(u.merchant_id, mid) == 0)
+			o = lc_view_one("name", json_object_new_string(
+			    u.display_name[0] != '\0' ? u.display_name :
+			    u.email));
+	} else if (strcmp(type, "card") == 0) {
+		if ((rc = lc_db_card_any(db, id, &c)) == 1 &&
+		    strcmp(c.merchant_id, mid) == 0) {
+			o = lc_view_one("name",
+			    json_object_new_string(c.customer_name));
+			json_object_object_add(o, "barcode_value",
+			    json_object_new_string(c.barcode));
+		}
+	} else
+		return 0;
+	if (rc == -1)
+		return -1;
+	if (o != NULL) {
+		json_object_object_add(o, "type", json_object_new_string(type));
+		*out = o;
+	}
+	return 0;
+}
+
+/* Adds id (of type) to the entry's names, looked up once a page. */
+static int
+name_add(struct names *nm, json_object *names, const char *type,
+    json_object *idv)
+{
+	json_object *o;
+	const char *id;
+
+	if (idv == NULL || !json_object_is_type(idv, json_type_string))
+		return 0;
+	id = json_object_get_string(idv);
+	if (*id == '\0' || json_object_object_get_ex(names, id, NULL))
+		return 0;
+	if (!json_object_object_get_ex(nm->seen, id, &o)) {
+		if (name_of(nm, type, id, &o) == -1)
+			return -1;
+		json_object_object_add(nm->seen, id, o);
+	}
+	if (o != NULL)
+		json_object_object_add(names, id, json_object_get(o));
+	return 0;
+}
+
+/* The type of object an id of a snapshot's key names; NULL: none. */
+static const char *
+key_type(const char *k)
+{
+	size_t n = strlen(k);
+
+	if (strcmp(k, "program_id") == 0)
+		return "program";
+	if (strcmp(k, "location_id") == 0)
+		return "location";
+	if (strcmp(k, "card_id") == 0 || strcmp(k, "card_instance_id") == 0 ||
+	    strcmp(k, "card_ids") == 0)
+		return "card";
+	if (n >= 7 && strcmp(k + n - 7, "user_id") == 0)
+		return "user";
+	return NULL;
+}
+
+static int
+names_of_snap(struct names *nm, json_object *names, json_object *snap)
+{
+	const char *type;
+	size_t i;
+
+	if (snap == NULL || !json_object_is_type(snap, json_type_object))
+		return 0;
+	json_object_object_foreach(snap, k, v) {
+		if ((type = key_type(k)) == NULL)
+			continue;
+		if (json_object_is_type(v, json_type_array)) {
+			for (i = 0; i < json_object_array_length(v); i++)
+				if (name_add(nm, names, type,
+				    json_object_array_get_idx(v, i)) == -1)
+					return -1;
+		} else if (name_add(nm, names, type, v) == -1)
+			return -1;
+	}
+	return 0;
+}
+
+/* Each entry of a gets its names. 0, or -1 (storage failed). */
+static int
+entries_named(struct lc_ctx *ctx, json_object *a)
+{
+	struct names nm = { ctx, json_object_new_object() };
+	json_object *e, *names, *v, *ot;
+	size_t i;
+	int rc = 0;
+
+	for (i = 0; rc == 0 && i < json_object_array_length(a); i++) {
+		e = json_object_array_get_idx(a, i);
+		names = json_object_new_object();
+		json_object_object_add(e, "names", names);
+		if (json_object_object_get_ex(e, "object_type", &ot) &&
+		    json_object_object_get_ex(e, "object_id", &v) &&
+		    json_object_is_type(ot, json_type_string))
+			rc = name_add(&nm, names, json_object_get_string(ot), v);
+		if (rc == 0 && json_object_object_get_ex(e, "before", &v))
+			rc = names_of_snap(&nm, names, v);
+		if (rc == 0 && json_object_object_get_ex(e, "after", &v))
+			rc = names_of_snap(&nm, names, v);
+	}
+	json_object_put(nm.seen);
+	return rc;
+}
+
 int
 lc_h_admin_audit(struct lc_ctx *ctx)
 {
@@ -261,7 +411,7 @@ lc_h_admin_audit(struct lc_ctx *ctx)
 		    "format must be json or csv");
 	if (rc == 1 && strcmp(fmt, "csv") == 0) {
 		/* Everything the filters select, row by row. */
-		if (lc_csv_form(ctx, &form) == -1 ||
+		if (lc_csv_form(ctx, offset, &form) == -1 ||
 		    (ac.f = lc_raw(ctx, "text/csv; charset=utf-8")) == NULL)
 			return -1;
 		snprintf(ctx->raw_name, sizeof(ctx->raw_name), "audit.csv");
@@ -280,8 +430,8 @@ lc_h_admin_audit(struct lc_ctx *ctx)
 	q.limit = size;
 	q.offset = (page - 1) * size;
 	a = json_object_new_array();
-	if (q.offset < total && lc_db_audit(ctx->dom.db, &q, entry_json,
-	    a) != 0) {
+	if ((q.offset < total && lc_db_audit(ctx->dom.db, &q, entry_json,
+	    a) != 0) || entries_named(ctx, a) == -1) {
 		json_object_put(a);
 		return lc_fail(ctx, LC_E_DATABASE, NULL, NULL);
 	}

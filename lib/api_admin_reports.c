@@ -62,10 +62,10 @@ period(struct lc_ctx *ctx, struct period *p)
 		return lc_fail(ctx, LC_E_VALIDATION, "format",
 		    "format must be json or csv");
 	p->csv = rc == 1 && strcmp(fmt, "csv") == 0;
-	if (p->csv && lc_csv_form(ctx, &p->form) == -1)
-		return -1;
 	/* A shop day runs from its midnight, offset from UTC. */
 	p->offset_ms = lc_setting(ctx->dom.db, LC_SET_UTC_OFFSET) * 60000;
+	if (p->csv && lc_csv_form(ctx, p->offset_ms, &p->form) == -1)
+		return -1;
 	p->from_ms = p->from_day * DAY_MS - p->offset_ms;
 	p->to_ms = (p->to_day + 1) * DAY_MS - p->offset_ms - 1;
 	return 0;

@@ -85,10 +85,10 @@ lc_csv_int(FILE *f, int64_t v, int last)
 }
 
 int
-lc_csv_form(struct lc_ctx *ctx, struct lc_csv_form *form)
+lc_csv_form(struct lc_ctx *ctx, int64_t offset_ms, struct lc_csv_form *form)
 {
 	char h[8];
-	int64_t min;
+	int64_t min = offset_ms / 60000;
 	int rc;
 
 	memset(form, 0, sizeof(*form));
@@ -99,8 +99,7 @@ lc_csv_form(struct lc_ctx *ctx, struct lc_csv_form *form)
 		    "header must be names or keys");
 	form->keys = rc == 1 && strcmp(h, "keys") == 0;
 	/* A whole number of minutes either way, settings.c keeps it so. */
-	min = lc_setting(ctx->dom.db, LC_SET_UTC_OFFSET);
-	form->offset_ms = min * 60000;
+	form->offset_ms = offset_ms;
 	snprintf(form->zone, sizeof(form->zone), "UTC%c%02d:%02d",
 	    min < 0 ? '-' : '+', (int)((min < 0 ? -min : min) / 60),
 	    (int)((min < 0 ? -min : min) % 60));

@@ -170,16 +170,17 @@ void lc_csv_int(FILE *, int64_t v, int last);
 void lc_csv_signed(FILE *, int64_t cents, int last);
 /* The two forms of an export, by ?header=: "names" (the default) is
  * the spreadsheet's, as the back office writes it: words for headers, a
- * date and a time in the shop's time (the utc_offset_minutes setting,
- * named in the Time column's header); "keys" the scripts', unchanged
- * since v1: the fields' keys, UTC times in ISO 8601. 0, or -1 (another
- * value: VALIDATION_ERROR on header). */
+ * date and a time in the shop's time (offset_ms from UTC, the
+ * utc_offset_minutes setting the caller has read, named in the Time
+ * column's header); "keys" the scripts', unchanged since v1: the fields'
+ * keys, UTC times in ISO 8601. 0, or -1 (another value: VALIDATION_ERROR
+ * on header). */
 struct lc_csv_form {
 	int keys;
 	int64_t offset_ms;
 	char zone[16];			/* "UTC+01:00" */
 };
-int lc_csv_form(struct lc_ctx *, struct lc_csv_form *);
+int lc_csv_form(struct lc_ctx *, int64_t offset_ms, struct lc_csv_form *);
 /* A header row of names (NULL-terminated); "Time" is written with the
  * shop's time zone, "Time (UTC+01:00)". */
 void lc_csv_head(FILE *, const struct lc_csv_form *, const char *const *names);

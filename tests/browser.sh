@@ -61,7 +61,11 @@ browser_need_playwright() {
 	if ! grep -q "\"version\": *\"$LC_PLAYWRIGHT_VERSION\"" "$pkg" 2>/dev/null &&
 	    [ "${POS_TEST_INSTALL:-1}" != 0 ] && [ "$(id -u)" -eq 0 ]; then
 		diag "installing playwright-core $LC_PLAYWRIGHT_VERSION from npm"
-		PLAYWRIGHT_DIR=$PLAYWRIGHT_DIR lc_install_playwright </dev/null >&2
+		# One install at a time: make check runs the page tests side by side.
+		mkdir -p "$PLAYWRIGHT_DIR" && {
+			flock 9
+			PLAYWRIGHT_DIR=$PLAYWRIGHT_DIR lc_install_playwright </dev/null >&2
+		} 9>"$PLAYWRIGHT_DIR/.install.lock"
 	fi
 	[ -f "$pkg" ] || browser_missing "playwright-core is not in $PLAYWRIGHT_DIR (bash -c '. tools/lib.sh && lc_install_playwright')"
 }

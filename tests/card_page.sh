@@ -6,9 +6,10 @@
 # with playwright-core, see tests/browser/README.md); this wrapper only
 # starts the server: lighttpd with the built responders on a `loyalty-admin
 # demo` database (lt_start of tests/lib.sh). Each test file starts from a
-# demo shop of its own (tests/browser/lib/card-helpers.mjs: the server
-# stopped, a new demo database in place of the old one, started again)
-# and stops and starts the server itself where it needs to (offline).
+# demo shop of its own (tests/browser/lib/card-helpers.mjs: a new demo
+# database renamed over the running server's, as an owner replacing the
+# database does) and has the server stopped and started where it needs
+# to (offline).
 # TAP output.
 #
 # The whole test is skipped (1..0 # SKIP) when Chromium, Node or

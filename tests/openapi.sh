@@ -413,6 +413,9 @@ CARD2=$(lt_jq '.data.cards[1].card_instance_id')
 call "issue one discount card" POST /api/v1/admin/cards "$(json --arg p "$DPROG" '{program_id: $p, customer_name: "Dee"}')"
 call "issue for an unknown program" POST /api/v1/admin/cards '{"program_id":"00000000-0000-4000-8000-000000000000","customer_name":"X"}'
 call "issue with both name fields" POST /api/v1/admin/cards "$(json --arg p "$PROG" '{program_id: $p, customer_name: "A", customer_names: ["B"]}')"
+call "issue cards without a name" POST /api/v1/admin/cards "$(json --arg p "$PROG" '{program_id: $p, count: 3, customer_name: null}')"
+call "issue one card without a name" POST /api/v1/admin/cards "$(json --arg p "$DPROG" '{program_id: $p}')"
+call "issue with count and a name" POST /api/v1/admin/cards "$(json --arg p "$PROG" '{program_id: $p, count: 2, customer_name: "A"}')"
 call "list cards" GET /api/v1/admin/cards
 call "search cards" GET "/api/v1/admin/cards?q=ann&status=active&page=1&page_size=2&program_id=$PROG"
 call "list cards, bad page_size" GET "/api/v1/admin/cards?page_size=101"
@@ -450,10 +453,13 @@ for g in day location staff; do
 	call "summary by $g" GET "/api/v1/admin/reports/summary?from=2026-01-01&to=$TODAY&group=$g"
 done
 call "summary as CSV" GET "/api/v1/admin/reports/summary?from=2026-01-01&to=$TODAY&format=csv"
+call "summary as CSV, keys" GET "/api/v1/admin/reports/summary?from=2026-01-01&to=$TODAY&format=csv&header=keys"
+call "summary as CSV, a bad header" GET "/api/v1/admin/reports/summary?from=2026-01-01&to=$TODAY&format=csv&header=labels"
 call "summary without to" GET "/api/v1/admin/reports/summary?from=2026-01-01"
 call "summary of a bad group" GET "/api/v1/admin/reports/summary?from=2026-01-01&to=$TODAY&group=week"
 call "transactions report" GET "/api/v1/admin/reports/transactions?from=2026-01-01&to=$TODAY&page_size=500"
 call "transactions report as CSV" GET "/api/v1/admin/reports/transactions?from=2026-01-01&to=$TODAY&format=csv"
+call "transactions report as CSV, keys" GET "/api/v1/admin/reports/transactions?from=2026-01-01&to=$TODAY&format=csv&header=keys"
 call "transactions report, from after to" GET "/api/v1/admin/reports/transactions?from=$TODAY&to=2026-01-01"
 call "an unknown report" GET "/api/v1/admin/reports/weekly?from=2026-01-01&to=$TODAY"
 
@@ -464,6 +470,7 @@ call "audit trail" GET "/api/v1/admin/audit?page_size=500"
 call "audit trail of a period and an action" GET "/api/v1/admin/audit?from=2026-01-01&to=$TODAY&action=location.update"
 call "audit trail of one card" GET "/api/v1/admin/audit?object_type=card&object_id=$CARD"
 call "audit trail as CSV" GET "/api/v1/admin/audit?format=csv"
+call "audit trail as CSV, keys" GET "/api/v1/admin/audit?format=csv&header=keys"
 call "audit trail, an object id without its type" GET "/api/v1/admin/audit?object_id=$CARD"
 call "audit trail with POST" POST /api/v1/admin/audit '{}'
 call "a bad X-Terminal-Id" GET /api/v1/admin/audit "" -H "X-Terminal-Id: $(printf 't%.0s' $(seq 65))"

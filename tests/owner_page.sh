@@ -9,9 +9,9 @@
 # responders served from a folder of the test's own (api-bin/ of the
 # server's folder, the test user's alone, as on a host with suEXEC),
 # where a setup proof file may go. Each test file starts from a state of
-# its own (tests/browser/lib/owner-helpers.mjs: the server stopped, the
-# database's files deleted, started again; the shop set up through the
-# API where the file needs one). TAP output.
+# its own (tests/browser/lib/owner-helpers.mjs: the database's files
+# deleted under the running server, as an owner starting over does; the
+# shop set up through the API where the file needs one). TAP output.
 #
 # The whole test is skipped (1..0 # SKIP) when Chromium, Node or
 # playwright-core cannot be had; as root, missing ones are installed

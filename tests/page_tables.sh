@@ -9,7 +9,7 @@ top_builddir=${top_builddir:-$top_srcdir/build}
 gen=$top_builddir/tools/gen_tables
 file=$top_srcdir/htdocs/js/server-tables.js
 
-echo "1..1"
+echo "1..2"
 if [ ! -x "$gen" ]; then
 	echo "Bail out! no $gen (make it first)"
 	exit 1
@@ -25,3 +25,16 @@ else
 	sed 's/^/# /' "$tmp.diff"
 fi
 rm -f "$tmp.diff"
+
+# Every limit of lc_limits.h is given to the pages or named in
+# gen_tables.c as the server's own: a new one is not forgotten.
+missing=
+for n in $(sed -n 's/^#define \(LC_[A-Z0-9_]*\).*/\1/p' "$top_srcdir/lib/lc_limits.h"); do
+	[ "$n" = LC_LIMITS_H ] && continue
+	grep -q "\<$n\>" "$top_srcdir/tools/gen_tables.c" || missing="$missing $n"
+done
+if [ -z "$missing" ]; then
+	echo "ok 2 - every limit of lib/lc_limits.h is in tools/gen_tables.c, for the pages or as the server's own"
+else
+	echo "not ok 2 - tools/gen_tables.c does not name:$missing (a row for the pages, or its list of the server's own)"
+fi

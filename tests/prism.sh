@@ -559,6 +559,10 @@ CARD2=$(lt_jq '.data.cards[1].card_instance_id')
 pc ok 200 "issue one discount card" POST /api/v1/admin/cards "$(json --arg p "$DPROG" '{program_id: $p, customer_name: "Dee", customer_names: null}')"
 pc ok 404 "issue for an unknown program" POST /api/v1/admin/cards "{\"program_id\":\"$NIL\",\"customer_name\":\"X\"}"
 pc bad 400 "issue with both name fields" POST /api/v1/admin/cards "$(json --arg p "$PROG" '{program_id: $p, customer_name: "A", customer_names: ["B"]}')"
+pc ok 200 "issue cards without a name" POST /api/v1/admin/cards "$(json --arg p "$PROG" '{program_id: $p, count: 3, customer_name: null}')"
+pc ok 200 "issue one card without a name" POST /api/v1/admin/cards "$(json --arg p "$DPROG" '{program_id: $p}')"
+pc bad 400 "issue with count and a name" POST /api/v1/admin/cards "$(json --arg p "$PROG" '{program_id: $p, count: 2, customer_name: "A"}')"
+pc bad 400 "issue a count of 101" POST /api/v1/admin/cards "$(json --arg p "$PROG" '{program_id: $p, count: 101}')"
 pc ok 200 "list cards" GET /api/v1/admin/cards
 pc ok 200 "search cards" GET "/api/v1/admin/cards?q=ann&status=active&page=1&page_size=2&program_id=$PROG"
 pc bad 400 "list cards, bad page_size" GET "/api/v1/admin/cards?page_size=101"
@@ -600,10 +604,13 @@ for g in day location staff; do
 	pc ok 200 "summary by $g" GET "/api/v1/admin/reports/summary?from=2026-01-01&to=$TODAY&group=$g"
 done
 pc ok 200 "summary as CSV" GET "/api/v1/admin/reports/summary?from=2026-01-01&to=$TODAY&format=csv"
+pc ok 200 "summary as CSV, keys" GET "/api/v1/admin/reports/summary?from=2026-01-01&to=$TODAY&format=csv&header=keys"
+pc bad 400 "summary as CSV, a bad header" GET "/api/v1/admin/reports/summary?from=2026-01-01&to=$TODAY&format=csv&header=labels"
 pc bad 400 "summary without to" GET "/api/v1/admin/reports/summary?from=2026-01-01"
 pc bad 400 "summary of a bad group" GET "/api/v1/admin/reports/summary?from=2026-01-01&to=$TODAY&group=week"
 pc ok 200 "transactions report" GET "/api/v1/admin/reports/transactions?from=2026-01-01&to=$TODAY&page_size=500"
 pc ok 200 "transactions report as CSV" GET "/api/v1/admin/reports/transactions?from=2026-01-01&to=$TODAY&format=csv"
+pc ok 200 "transactions report as CSV, keys" GET "/api/v1/admin/reports/transactions?from=2026-01-01&to=$TODAY&format=csv&header=keys"
 pc ok 400 "transactions report, from after to" GET "/api/v1/admin/reports/transactions?from=$TODAY&to=2026-01-01"
 pc route 404 "an unknown report" GET "/api/v1/admin/reports/weekly?from=2026-01-01&to=$TODAY"
 
@@ -614,6 +621,7 @@ pc ok 200 "audit trail" GET "/api/v1/admin/audit?page_size=500"
 pc ok 200 "audit trail of a period and an action" GET "/api/v1/admin/audit?from=2026-01-01&to=$TODAY&action=location.update"
 pc ok 200 "audit trail of one card" GET "/api/v1/admin/audit?object_type=card&object_id=$CARD"
 pc ok 200 "audit trail as CSV" GET "/api/v1/admin/audit?format=csv"
+pc ok 200 "audit trail as CSV, keys" GET "/api/v1/admin/audit?format=csv&header=keys"
 pc ok 400 "audit trail, an object id without its type" GET "/api/v1/admin/audit?object_id=$CARD"
 pc route 405 "audit trail with POST" POST /api/v1/admin/audit '{}'
 pc bad 400 "a bad X-Terminal-Id" POST /api/v1/admin/locations '{"name":"T"}' -H "X-Terminal-Id: $(printf 't%.0s' $(seq 65))"

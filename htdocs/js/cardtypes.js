@@ -30,6 +30,7 @@ const PUNCH = Object.freeze({
 	punches: true,			/* a purchase carries punch_count */
 	rewards: true,			/* rewards wait on it to be claimed */
 	redeems: false,			/* cashback can be spent */
+	expires: false,			/* what it earns expires (next_expiry_*) */
 	pending,
 	balanceText(b, f) {
 		if (!Number.isInteger(b.current_punches)) return '';
@@ -79,6 +80,7 @@ const CASHBACK = Object.freeze({
 	punches: false,
 	rewards: false,
 	redeems: true,
+	expires: true,
 	pending: () => 0,
 	balanceText: (b, f) => (isNum(b.cashback_balance) ? f.money(b.cashback_balance) + ' cashback' : ''),
 	tillRows(d, f) {
@@ -117,6 +119,7 @@ const DISCOUNT = Object.freeze({
 	punches: false,
 	rewards: false,
 	redeems: false,
+	expires: false,
 	pending: () => 0,
 	balanceText: (b, f) => (isNum(b.discount_rate) ? f.pct(b.discount_rate) + ' discount' + (b.current_tier_name ? ' (' + b.current_tier_name + ')' : '') : ''),
 	tillRows(d, f) {
@@ -147,7 +150,7 @@ const DISCOUNT = Object.freeze({
 function unknown(type) {
 	return Object.freeze({
 		type, name: typeof type === 'string' && type ? type : 'Card', programName: typeof type === 'string' ? type : 'card',
-		punches: false, rewards: false, redeems: false, pending: () => 0,
+		punches: false, rewards: false, redeems: false, expires: false, pending: () => 0,
 		balanceText: () => '', tillRows: () => [], pageRows: () => [], dots: () => null,
 		result: (d, f) => [f.p('res-head', 'Purchase recorded')]
 	});

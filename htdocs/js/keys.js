@@ -56,8 +56,10 @@ export class KeyBursts {
  * empty; with neither, every key passes). Each key is one of:
  *   key(ch)  a printable character
  *   enter()  Enter
- *   other()  anything else that ends what was being typed (a click, a
- *            focus change, Escape, Tab)
+ *   other(key)  anything else that ends what was being typed: 'Tab'
+ *            (which ends a framed code as Enter does: some scanners end
+ *            with Tab), 'Escape' or a click (which give a frame begun by
+ *            mistake back as typing: a ~ typed in a note)
  * and each returns what the page does with it:
  *   {pass: true}              the key goes on as usual
  *   {hold: true}              the key is swallowed (part of a frame)
@@ -72,9 +74,16 @@ export class KeyBursts {
  *                suffix only, may have: the page notes where the focus is
  *                and what that field holds, to put back on a code
  * A suffix alone (no prefix) frames the characters typed since the last
- * pause of the keyboard's (Enter, other()): they reached the field, and
- * the page puts back what it held before them.
+ * pause (Enter, other(), or FRAME_PAUSE_MS without a key when key() is
+ * given the times): they reached the field, and the page puts back what
+ * it held before them. A prefix is surer: it marks where a code begins.
  */
+/* Keys further apart than this are not one scan (a suffix alone): a
+ * scanner, even a slow Bluetooth one, never pauses that long inside a
+ * code, and a cashier takes longer than that to pick up the scanner
+ * after typing. */
+export const FRAME_PAUSE_MS = 500;
+
 export class ScanFrame {
 	constructor(o) {
 		this.prefix = (o && typeof o.prefix === 'string') ? o.prefix : '';
@@ -88,9 +97,12 @@ export class ScanFrame {
 		this.buf = '';
 		this.run = '';		/* suffix only: typed since the last pause */
 		this.afterCode = false;	/* the key before was a frame's end */
+		this.lastT = -Infinity;	/* the time of the last key */
 	}
-	key(ch) {
+	key(ch, t) {
 		const after = this.afterCode;
+		const paused = typeof t === 'number' && t - this.lastT > FRAME_PAUSE_MS;
+		if (typeof t === 'number') this.lastT = t;
 		this.afterCode = false;
 		if (!this.active) return { pass: true };
 		if (this.state === 'in') {
@@ -120,7 +132,8 @@ export class ScanFrame {
 		}
 		if (this.prefix) return { pass: true };
 		/* A suffix alone. */
-		const begun = this.run === '' && !after;
+		if (paused) this.run = '';
+		const begun = this.run === '' && (!after || paused);
 		this.run += ch;
 		if (this.run.endsWith(this.suffix)) {
 			const code = this.run.slice(0, -this.suffix.length);
@@ -148,15 +161,13 @@ export class ScanFrame {
 		/* A scanner's Enter after its suffix: part of the scan. */
 		return after ? { hold: true } : { pass: true };
 	}
-	other() {
-		if (this.state === 'prefix') {
-			const replay = this.held;
+	other(key) {
+		if (this.state === 'in' && key === 'Tab') return this.enter();
+		if (this.state === 'prefix' || this.state === 'in') {
+			const replay = this.state === 'in' ? this.prefix + this.buf : this.held;
 			this.reset();
 			return { replay, pass: true };
 		}
-		/* Inside a frame a key such as Shift or Tab is the scanner's:
-		 * the frame goes on. */
-		if (this.state === 'in') return { hold: true };
 		this.run = '';
 		this.afterCode = false;
 		return { pass: true };

@@ -23,6 +23,7 @@
  * the shop's currency symbol ('' for none). */
 
 import { formatMoney, toCents, isNum } from './money.js';
+import { typeOf } from './cardtypes.js';
 
 const isCount = (v) => Number.isInteger(v) && v >= 0;
 const str = (v) => (typeof v === 'string' ? v.trim() : '');
@@ -233,7 +234,7 @@ const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug',
     'Sep', 'Oct', 'Nov', 'Dec'];
 
 export function expiryLine(card, symbol, now = Date.now()) {
-	if (!card || typeof card !== 'object' || card.card_type !== 'cashback') return '';
+	if (!card || typeof card !== 'object' || !typeOf(card).expires) return '';
 	const amount = card.next_expiry_amount, at = Date.parse(card.next_expiry_at);
 	if (!isNum(amount) || toCents(amount) <= 0 || !isFinite(at)) return '';
 	const d = new Date(at), year = d.getFullYear();

@@ -6,6 +6,7 @@
 
 import { ApiError, byteLength } from './api.js';
 import { LIMITS } from './server-tables.js';
+import { typeOf } from './cardtypes.js';
 
 /* The service's sync batch limit (lib/lc_limits.h, docs/integrators.md,
  * Offline: sync), and a body size that stays below the smallest
@@ -193,7 +194,7 @@ export function createQueue(o) {
 	function punchWithin(item, cooldownS, at) {
 		let best = null;
 		for (const x of load()) {
-			if (x.card_type !== 'punch') continue;
+			if (!typeOf(x).punches) continue;
 			if (!sameCard(x.item, item)) continue;
 			const t = Date.parse(x.item.client_timestamp);
 			if (isNaN(t) || Math.abs(at - t) >= cooldownS * 1000) continue;

@@ -17,7 +17,8 @@ test('one entry per card type, with what the pages ask of it', () => {
 		for (const s of ['name', 'programName']) assert.ok(typeof t[s] === 'string' && t[s], k + '.' + s);
 	}
 	assert.ok(CARD_TYPES.punch.punches && CARD_TYPES.punch.rewards && !CARD_TYPES.punch.redeems);
-	assert.ok(CARD_TYPES.cashback.redeems && !CARD_TYPES.cashback.punches);
+	assert.ok(CARD_TYPES.cashback.redeems && CARD_TYPES.cashback.expires && !CARD_TYPES.cashback.punches);
+	assert.ok(!CARD_TYPES.punch.expires && !CARD_TYPES.discount.expires);
 	assert.ok(!CARD_TYPES.discount.redeems && !CARD_TYPES.discount.punches);
 });
 

@@ -1,6 +1,6 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { KeyBursts, SCAN_GAP_MS, SCAN_MIN_LEN, ScanFrame, frameSetting } from '../../htdocs/js/keys.js';
+import { KeyBursts, SCAN_GAP_MS, SCAN_MIN_LEN, ScanFrame, frameSetting, FRAME_PAUSE_MS } from '../../htdocs/js/keys.js';
 
 function feed(kb, text, start, gap) {
 	let t = start;
@@ -76,7 +76,16 @@ test('the start of a prefix that turns into typing is given back', () => {
 	assert.ok(f.key('[').hold);
 	assert.deepEqual(f.enter(), { replay: '[', pass: true });
 	assert.ok(f.key('[').hold);
-	assert.deepEqual(f.other(), { replay: '[', pass: true });
+	assert.deepEqual(f.other('click'), { replay: '[', pass: true });
+});
+
+test('Tab ends a framed code as Enter does; Escape gives a frame begun by mistake back as typing', () => {
+	const f = new ScanFrame({ prefix: '~' });
+	frameFeed(f, '~123456');
+	assert.deepEqual(f.other('Tab'), { hold: true, code: '123456' });
+	frameFeed(f, '~note');
+	assert.deepEqual(f.other('Escape'), { replay: '~note', pass: true });
+	assert.ok(f.key('x').pass);
 });
 
 test('a suffix alone frames what was typed since the last pause', () => {
@@ -91,6 +100,20 @@ test('a suffix alone frames what was typed since the last pause', () => {
 	/* the suffix typed alone is typing */
 	f.enter();
 	assert.ok(f.key('#').pass);
+});
+
+test('a suffix alone: a pause starts a new run, so an amount typed before is not part of the code', () => {
+	const f = new ScanFrame({ suffix: '#' });
+	assert.equal(f.key('1', 1000).begun, true);
+	assert.equal(f.key('2', 1150).begun, false);
+	/* the scanner, 2 s later, at 120 ms a key */
+	let r, t = 3150;
+	assert.equal(f.key('4', t).begun, true, 'the scan begins a run of its own');
+	for (const ch of '006381#') r = f.key(ch, (t += 120));
+	assert.deepEqual(r, { hold: true, code: '4006381', begun: false });
+	const g = new ScanFrame({ suffix: '#' });
+	g.key('1', 0);
+	assert.equal(g.key('2', 100 + FRAME_PAUSE_MS + 1).begun, true);
 });
 
 test('without a frame every key passes', () => {

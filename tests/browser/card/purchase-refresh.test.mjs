@@ -29,19 +29,19 @@ shotStep(t, 'phone-dark');
 
 t.step('320 px wide: nothing scrolls sideways', async () => {
 	await colourScheme(t, 'light');
-	await device(t, 320, 640, true);
+	await device(t, 320, 640);
 	const w = await t.ev(`document.documentElement.scrollWidth`);
 	await t.shot('320');
 	if (w > 320) throw new Error('the page is ' + w + ' px wide');
 });
 
 t.step('on a tablet (768 px) the card shows', async () => {
-	await device(t, 768, 1024, true);
+	await device(t, 768, 1024);
 	await t.waitFor(cardShown('Coffee Card'));
 });
 shotStep(t, 'tablet');
 t.step('on a laptop (1280 px) the card shows', async () => {
-	await device(t, 1280, 800, false);
+	await device(t, 1280, 800);
 	await t.waitFor(cardShown('Coffee Card'));
 });
 shotStep(t, 'laptop');

@@ -32,6 +32,8 @@ export const ORIGIN = URL0.replace(/\/$/, '');
 /* The widths every page is looked at: a phone, a tablet, a desk. */
 export const WIDTHS = [390, 768, 1280];
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+/* A line of the test's output (the runner makes it a TAP comment). */
+export const note = (s) => console.log(s);
 /* The demo's shop (loyalty-admin demo, as lt_start parsed it). */
 export const demo = {
 	merchant: E.DEMO_MERCHANT_ID, location: E.DEMO_LOCATION_ID, location2: E.DEMO_LOCATION2_ID,
@@ -103,12 +105,17 @@ export function call(method, apiPath, body, token) {
 		r.end();
 	});
 }
-/* A login of the API's own: {token, id, body}. */
-export async function apiLogin(who) {
+/* A login of the API's own: {token, id, body}; one per user and file
+ * (a login costs a password hash), unless fresh. */
+const logins = new Map();
+export async function apiLogin(who, fresh) {
 	const u = who || demo.owner;
+	if (!fresh && logins.has(u.email)) return logins.get(u.email);
 	const r = await call('POST', 'auth/login', { email: u.email, password: u.password });
 	if (r.status !== 200) throw new Error('login ' + JSON.stringify(r.body));
-	return { token: r.body.access_token, id: r.body.user.id, body: r.body };
+	const l = { token: r.body.access_token, id: r.body.user.id, body: r.body };
+	logins.set(u.email, l);
+	return l;
 }
 
 /* The id of the demo's program of a type (punch: Coffee Card, cashback:
@@ -293,6 +300,12 @@ class Tab {
 		const dir = E.BROWSER_SHOTS || E.BROWSER_RUN || '/tmp';
 		const f = path.join(dir, FILE + '-' + name + '.png');
 		await this.page.screenshot({ path: f, fullPage: true });
+		return f;
+	}
+	/* The element sel alone, named as shot()'s. */
+	async shotOf(sel, name) {
+		const f = path.join(E.BROWSER_SHOTS || E.BROWSER_RUN || '/tmp', FILE + '-' + name + '.png');
+		await this.page.locator(sel).screenshot({ path: f });
 		return f;
 	}
 	async viewport(width, height) { await this.page.setViewportSize({ width, height: height || 900 }); }

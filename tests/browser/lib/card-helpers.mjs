@@ -1,8 +1,8 @@
 /* tests/browser/lib/card-helpers.mjs: the customer's card page's
  * (card.html) tests share these, on top of browser.mjs. Each test file
  * starts from a demo shop of its own:
- *   freshDemo()   the server stopped, a new `loyalty-admin demo`
- *                 database in place of the old one, the server started;
+ *   freshDemo()   a new `loyalty-admin demo` database renamed over the
+ *                 running server's;
  *                 a punch card of Ann Smith issued; {punch, cash, disc}
  *                 each {card, token, qr, barcode}, staff, owner
  * and cardBrowser() opens the file's browser as a phone (390 x 844)
@@ -10,7 +10,7 @@
  * noted (t.sent), for tokenStep(). */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import { openBrowser, server, call, URL0, env as E } from './browser.mjs';
+import { openBrowser, call, URL0, env as E } from './browser.mjs';
 
 export const PAGE = URL0 + 'card.html';
 export const UNKNOWN = '0123456789abcdef0123456789abcdef';
@@ -27,10 +27,15 @@ export async function api(method, p, body, token) {
 
 let shop = null;
 export async function freshDemo() {
-	await server('stop');
-	for (const x of ['', '-wal', '-shm', '-queue', '-journal']) fs.rmSync(DB + x, { force: true });
-	const out = admin('demo');
-	await server('start');
+	/* Made apart, then renamed over the server's file, the old one's
+	 * -wal, -shm and -queue deleted first: the responders notice at the
+	 * next request and start on the new file, as when an owner replaces
+	 * the database (tests/db_replaced.sh), which spares a restart. */
+	const NEW = DB + '.new';
+	for (const x of ['', '-wal', '-shm', '-queue', '-journal']) fs.rmSync(NEW + x, { force: true });
+	const out = execFileSync(E.LT_ADMIN, ['--db', NEW, 'demo'], { encoding: 'utf8' });
+	for (const x of ['-wal', '-shm', '-queue', '-journal']) { fs.rmSync(DB + x, { force: true }); fs.rmSync(NEW + x, { force: true }); }
+	fs.renameSync(NEW, DB);
 	const line = (k, n) => (out.split('\n').filter((l) => l.split(/\s+/)[0] === k)[n || 0] || '').split(/\s+/);
 	const cardOf = (k) => { const l = line(k); return { card: l[2], barcode: l[4], qr: l[6] }; };
 	shop = {
@@ -78,20 +83,24 @@ const imgOk = (s) => { const i = $(s); return !!i && i.complete && i.naturalWidt
 
 /* The file's browser, as a phone. */
 export async function cardBrowser(opts) {
-	const t = await openBrowser(Object.assign({ helpers: CARD_HELPERS }, opts || {}));
+	/* A phone: playwright's own viewport (a screenshot of playwright
+	 * puts its viewport back, so a size set around it through CDP would
+	 * not hold), a mobile one with touch. */
+	const t = await openBrowser(Object.assign({ helpers: CARD_HELPERS, width: 390, height: 844,
+		context: { isMobile: true, hasTouch: true } }, opts || {}));
 	t.sent = [];
 	await t.S('Network.enable');
 	t.on('Network.requestWillBeSent', (p) => t.sent.push({ url: p.request.url, headers: p.request.headers }));
 	t.on('Network.requestWillBeSentExtraInfo', (p) => t.sent.push({ url: '(extra info ' + p.requestId + ')', headers: p.headers }));
-	await device(t, 390, 844, true);
 	return t;
 }
-export async function device(t, width, height, mobile) {
-	await t.S('Emulation.setDeviceMetricsOverride', { width, height, deviceScaleFactor: 1, mobile: !!mobile });
+/* Another size of screen (the browser stays a mobile one). */
+export async function device(t, width, height) {
+	await t.viewport(width, height);
 	await t.settle().catch(() => {});
 }
 export async function colourScheme(t, v) {
-	await t.S('Emulation.setEmulatedMedia', { features: [{ name: 'prefers-color-scheme', value: v }] });
+	await t.page.emulateMedia({ colorScheme: v });
 	await t.settle();
 }
 /* A new load of the page, as from a link or the home screen (not a

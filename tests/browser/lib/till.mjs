@@ -1,6 +1,7 @@
 /* tests/browser/lib/till.mjs: the till's (index.html) steps that many
  * tests take, on a tab of browser.mjs opened with TILL_HELPERS. */
-import { URL0, demo } from './browser.mjs';
+import { randomUUID } from 'node:crypto';
+import { URL0, demo, call, apiLogin } from './browser.mjs';
 
 /* The till's login page, loaded. */
 export async function openTill(t) {
@@ -34,4 +35,22 @@ export async function noCodes(t, sel) {
 	const s = await t.ev(`text(${JSON.stringify(sel)})`);
 	const m = s.match(/\b[A-Z]{2,}_[A-Z_]{2,}\b/);
 	if (m) throw new Error('a raw code is shown: ' + m[0] + ' in ' + s);
+}
+/* The owner on another till, through the API: {token, id}. */
+export { apiLogin as otherTill } from './browser.mjs';
+/* A card's number of transactions, from the API. */
+export async function historyTotalOf(card, tok) {
+	const r = await call('GET', 'transactions/history?card_instance_id=' + card + '&page_size=1', undefined, tok);
+	return r.body.data.pagination.total_count;
+}
+/* A purchase recorded on a card by another till (the owner, through the
+ * API): the answer's data. */
+export async function recordSale(barcode, amount, extra) {
+	const o = await apiLogin(demo.owner);
+	const lk = await call('POST', 'cards/lookup', { barcode_value: barcode }, o.token);
+	if (lk.status !== 200) throw new Error('lookup ' + JSON.stringify(lk.body));
+	const r = await call('POST', 'transactions/record', Object.assign({ card_instance_id: lk.body.data.card_instance_id, purchase_amount: amount,
+		location_id: demo.location, staff_user_id: o.id, idempotency_key: randomUUID() }, extra || {}), o.token);
+	if (r.status !== 200) throw new Error('record ' + JSON.stringify(r.body));
+	return r.body.data;
 }

@@ -2,15 +2,15 @@
 import { openBrowser, TILL_HELPERS } from '../lib/browser.mjs';
 import { tillReady } from '../lib/till.mjs';
 
-const t = await openBrowser({ helpers: TILL_HELPERS });
+const tab = await openBrowser({ helpers: TILL_HELPERS });
 
-t.step('after login the top bar shows the cashier\'s name, not the e-mail', async () => {
-	await tillReady(t);
-	const who = await t.ev(`text('#who-name')`);
+tab.step('after login the top bar shows the cashier\'s name, not the e-mail', async () => {
+	await tillReady(tab);
+	const who = await tab.ev(`text('#who-name')`);
 	if (who !== 'Sam Staff') throw new Error('top bar: ' + who);
 	for (const w of [390, 768, 1280]) {
-		await t.viewport(w, 800);
-		await t.shot('logged-in-' + w);
+		await tab.viewport(w, 800);
+		await tab.shot('logged-in-' + w);
 	}
-	return t.ev(`!text('#session-bar').includes('staff@demo.example')`);
+	return tab.ev(`!text('#session-bar').includes('staff@demo.example')`);
 });

@@ -51,6 +51,15 @@ t.step('with the prefix, the same slow scan looks Bob up and leaves Ann\'s amoun
 	return t.ev(`$('#lookup-code').value === ${JSON.stringify(bob.barcode)}`);
 });
 
+t.step('a ~ typed by mistake in the notes, then Escape: the notes get it back with what followed', async () => {
+	await t.ev(`($('#purchase-notes').focus(), fill('#purchase-notes', ''), true)`);
+	await t.typeKeysTimed('~ok', SLOW);
+	const during = await t.ev(`$('#purchase-notes').value`);
+	await t.key('Escape', 'Escape', 27);
+	await t.waitFor(`$('#purchase-notes').value === '~ok'`);
+	return during === '';
+});
+
 t.step('the setting is kept over a reload; with a suffix too, the suffix ends the scan without Enter', async () => {
 	await t.page.reload();
 	await t.waitFor(`vis('#pos-view') && $('#scanner-prefix').value === '~'`);
@@ -61,6 +70,17 @@ t.step('the setting is kept over a reload; with a suffix too, the suffix ends th
 	await t.typeKeysTimed('~' + cid.barcode + '#', SLOW);
 	await t.waitFor(`text('#card-customer') === 'Cid Suffix'`);
 	return t.ev(`!$('#lookup-code').value.includes('~') && !$('#lookup-code').value.includes('#')`);
+});
+
+t.step('a suffix alone: an amount typed, a pause, then a slow scan ended by the suffix looks the card up', async () => {
+	await t.ev(`($('#scanner-settings').open = true, true)`);
+	await t.ev(`fill('#scanner-prefix', '') && fill('#scanner-suffix', '#') && click('#scanner-save')`);
+	await t.waitFor(`text('#scanner-state').includes('no prefix and the suffix #')`);
+	await annWithAmount();
+	await t.page.waitForTimeout(800);
+	await t.typeKeysTimed(bob.barcode + '#', SLOW);
+	await t.waitFor(`text('#card-customer') === 'Bob Bluetooth'`);
+	return t.ev(`$('#lookup-code').value === ${JSON.stringify(bob.barcode)}`);
 });
 
 t.step('the setting emptied: no frame kept, the timing alone again', async () => {
