@@ -78,8 +78,16 @@ export function fieldWords(k) {
 	return w.charAt(0).toUpperCase() + w.slice(1);
 }
 const byId = (list, id, name) => { const x = list.find((v) => v.id === id); return x ? name(x) : null; };
+/* What the server calls an id of the entry (its names, as they are
+ * now): a card by its customer ("No name") and barcode. */
+function named(names, id) {
+	const n = names && typeof id === 'string' ? names[id] : null;
+	if (!n || typeof n !== 'object') return null;
+	if (n.type === 'card') return (n.name || 'No name') + (n.barcode_value ? ' (' + n.barcode_value + ')' : '');
+	return typeof n.name === 'string' ? n.name : null;
+}
 /* A value as a person reads it: known ids as names, lists counted. */
-export function valueWords(k, v) {
+export function valueWords(k, v, names) {
 	if (v === null || v === undefined) return '—';
 	if (typeof v === 'boolean') return k === 'disabled' ? (v ? 'disabled' : 'enabled') : v ? 'yes' : 'no';
 	if (Array.isArray(v)) {
@@ -89,6 +97,7 @@ export function valueWords(k, v) {
 	}
 	if (typeof v === 'object') return plural(Object.keys(v).length, 'value', 'values');
 	if (typeof v === 'string') {
+		if (/_id$/.test(k) && named(names, v)) return named(names, v);
 		if (k === 'program_id') return byId(st.programs, v, (p) => p.title) || 'a program';
 		if (k === 'location_id') return byId(st.locations, v, (l) => l.name) || 'a location';
 		if (k === 'user_id' || k === 'staff_user_id') return byId(st.users, v, (u) => u.name || u.email) || 'a login';
@@ -126,11 +135,14 @@ function changes(e) {
 export function auditChange(e) {
 	const list = changes(e);
 	if (!list.length) return '—';
-	const words = list.map(([k, b, a, had]) => fieldWords(k) + ': ' + (had ? valueWords(k, b) + ' → ' : '') + valueWords(k, a)).join('; ');
+	const words = list.map(([k, b, a, had]) => fieldWords(k) + ': ' + (had ? valueWords(k, b, e.names) + ' → ' : '') + valueWords(k, a, e.names)).join('; ');
+	/* A list of ids named one a line, before what was recorded. */
+	const lists = list.filter(([, , a]) => Array.isArray(a) && a.some((x) => named(e.names, x)))
+		.map(([k, , a]) => h('span', { className: 'chg-list' }, fieldWords(k) + ': ' + a.map((x) => named(e.names, x) || x).join(', ')));
 	const text = (v) => (v === null || v === undefined ? '—' : typeof v === 'object' ? JSON.stringify(v) : String(v));
 	const raw = list.map(([k, b, a, had]) => k + ': ' + (had ? text(b) + ' → ' : '') + text(a)).join('; ');
 	return h('span', null, h('span', { className: 'chg-words' }, words),
-		h('details', { className: 'chg-raw' }, h('summary', null, 'Details'), h('code', null, raw)));
+		h('details', { className: 'chg-raw' }, h('summary', null, 'Details'), ...lists, h('code', null, raw)));
 }
 
 export function auditRow(e) {
@@ -142,7 +154,9 @@ export function auditRow(e) {
 		h('td', { dataset: { label: 'Who' } }, who),
 		h('td', { dataset: { label: 'Where' } }, [e.location_name, e.terminal_id].filter(Boolean).join(' · ') || '—'),
 		h('td', { dataset: { label: 'What' } }, AUDIT_ACTIONS[e.action] || e.action),
-		h('td', { dataset: { label: 'Object' } }, h('span', { className: 'code', title: e.object_id || '' }, (e.object_type || '') + (e.object_id ? ' ' + e.object_id.slice(0, 8) : ''))),
+		h('td', { dataset: { label: 'Object' } }, named(e.names, e.object_id) ?
+			h('span', { title: e.object_id }, (e.object_type || '') + ' ', h('strong', null, named(e.names, e.object_id))) :
+			h('span', { className: 'code', title: e.object_id || '' }, (e.object_type || '') + (e.object_id ? ' ' + e.object_id.slice(0, 8) : ''))),
 		h('td', { className: 'audit-change', dataset: { label: 'Change' } }, auditChange(e)));
 }
 
