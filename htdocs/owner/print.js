@@ -103,7 +103,7 @@ export function renderPrintLinkWarning() {
 	const box = $('print-link-warn');
 	const missing = st.settings.length > 0 && !publicUrl();
 	show(box, missing);
-	if (!missing) { setKids(box); return; }
+	if (!missing) { setKids(box); show('detail-no-link', false); return; }
 	setKids(box,
 		h('p', null, h('strong', null, 'Printed cards carry no link for your customers yet. '),
 			'The address of this site for customers is not set, so each printed card has only its QR code and barcode for the till, ' +

@@ -11,7 +11,8 @@ await ownerLogin(t);
 
 t.step('"No one yet" asks how many cards instead of names', async () => {
 	await nav(t, 'cards');
-	await t.waitFor(`vis('#issue-form') && vis('#issue-names-field') && !vis('#issue-count-field')`);
+	/* The button waits for the programs to be read. */
+	await t.waitFor(`vis('#issue-form') && vis('#issue-names-field') && !vis('#issue-count-field') && !$('#issue-form button[type=submit]').disabled`);
 	await t.ev(`(click('#issue-kind-blank'), true)`);
 	await t.waitFor(`!vis('#issue-names-field') && vis('#issue-count-field')`);
 	await a11y(t, 'issue without names');

@@ -31,8 +31,9 @@ t.step('"Set the address…" offers this page\'s folder, saves it, and the warni
 	const r = await api('GET', 'admin/settings', undefined, await ownerToken(t));
 	const v = r.json.data.settings.find((x) => x.key === 'public_url').value;
 	if (v !== URL0) throw new Error('public_url is ' + JSON.stringify(v));
+	if (await t.ev(`vis('#detail-no-link')`)) throw new Error('the card shown still says it carries no link');
 	await openCard(t, 'Ann', 'Ann Smith');
-	return t.ev(`!vis('#detail-no-link')`);
+	return t.waitFor(`!vis('#detail-no-link')`);
 });
 
 t.step('a wrong address is refused in the dialog, nothing saved', async () => {
