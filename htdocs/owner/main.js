@@ -36,8 +36,9 @@ import { clearFormError, onSubmit } from './ui.js';
 
 function init() {
 	/* The client ends a session whose refresh is refused: the page shows
-	 * the login (or the setup of a shop started over). */
-	onSessionEnd((notice) => endSession(notice));
+	 * the login (or the setup of a shop started over). A call made after
+	 * a logout ends nothing more. */
+	onSessionEnd((notice) => { if (user) endSession(notice); });
 	/* The fields' lengths are the server's (data-limit). */
 	applyLimits(document);
 	document.body.append(h('div', { id: 'toast', className: 'toast', 'aria-hidden': 'true', hidden: true }),
