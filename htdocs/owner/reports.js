@@ -63,6 +63,9 @@ export async function runReport() {
 		rep.shown = true;
 		renderReport(d, days || d);
 		show('report-out', true);
+		/* Drawn while hidden (the first time), the chart had no width. */
+		redrawChart();
+		scrollHint();
 		loadReportTx();
 	} catch (e) {
 		if (seq === rep.seq && !(e instanceof SessionEnded)) showFormError(form, e);
@@ -98,6 +101,12 @@ export function renderReport(d, days) {
 	if (!rows.length) $('report-body').append(h('tr', null, h('td', { colSpan: FIGS.length + 1, className: 'empty' }, 'Nothing was sold in this period.')));
 	setKids($('report-foot'), h('tr', null, h('th', { scope: 'row' }, 'Total'), FIGS.map(([k, , kind]) => h('td', { className: 'num' }, fmtFig(t[k], kind)))));
 	drawChart(Array.isArray(days.rows) ? days.rows : [], rep.from, rep.to);
+}
+
+/* "Scroll the table sideways" where it is wider than its box. */
+function scrollHint() {
+	const w = $('report-table').closest('.table-wrap');
+	show('report-scroll-hint', w.scrollWidth > w.clientWidth + 1);
 }
 
 /* Sales (bars) and cashback earned and redeemed (bars below) per day, or
@@ -195,7 +204,7 @@ let chartArgs = null, chartWidth = 0, resizeTimer = null;
  * resizing stops. */
 export function onResize() {
 	clearTimeout(resizeTimer);
-	resizeTimer = setTimeout(redrawChart, 150);
+	resizeTimer = setTimeout(() => { redrawChart(); if (rep.shown) scrollHint(); }, 150);
 }
 
 /* Forgets the last owner's report. */

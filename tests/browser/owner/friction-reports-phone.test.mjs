@@ -21,11 +21,17 @@ t.step('at 390 px the date fields show the whole date, year included', async () 
 
 t.step('the table scrolls in its own box, the page does not', async () => {
 	const r = await t.ev(`(() => { const w = $('#report-table').closest('.table-wrap');
-	    return { box: w.scrollWidth > w.clientWidth, page: document.documentElement.scrollWidth, hint: vis('#sec-reports .scroll-hint') }; })()`);
+	    return { box: w.scrollWidth > w.clientWidth, page: document.documentElement.scrollWidth, hint: vis('#report-scroll-hint') }; })()`);
 	if (!r.box || r.page > 390 || !r.hint) throw new Error(JSON.stringify(r));
 	await t.ev(`($('#report-table').closest('.table-wrap').scrollLeft = 400, true)`);
 	const first = await t.ev(`(() => { const th = $('#report-body th'); const w = $('#report-table').closest('.table-wrap');
 	    return th.getBoundingClientRect().left - w.getBoundingClientRect().left; })()`);
 	await t.shot('table-scrolled');
 	return Math.abs(first) < 2 || Promise.reject(new Error('the first column moved by ' + first + ' px'));
+});
+
+t.step('at 1280 px, where the table fits, no hint to scroll', async () => {
+	await t.viewport(1280, 900);
+	await t.waitFor(`!vis('#report-scroll-hint')`);
+	return t.ev(`(() => { const w = $('#report-table').closest('.table-wrap'); return w.scrollWidth <= w.clientWidth + 1; })()`);
 });
