@@ -1,5 +1,6 @@
 /* The back office's ways to speak: error messages (with what to do on
  * the server), forms and their errors, dialogs, toasts. */
+import { sentence } from '../js/errors.js';
 import { limit } from '../js/limits.js';
 import { $, h, plural, setKids, uid } from './dom.js';
 import { ApiError, FormError, NetError, SessionEnded } from './net.js';
@@ -64,7 +65,12 @@ export function errorNode(e, noWait) {
 		return h('span', null, h('strong', null, 'No connection to the server.'), ' Check the network and try again.');
 	if (e instanceof FormError) return h('span', e.code ? { dataset: { code: e.code } } : null, e.message);
 	if (e instanceof ApiError) {
-		const parts = [h('strong', { dataset: { code: e.code || '' } }, e.message || e.code)];
+		/* A message says what is wrong with this request; an answer
+		 * with none (a host's bare 413, its own 500 page: the client's
+		 * "The server answered 413.") has its code's sentence
+		 * (js/errors.js). */
+		const bare = !e.message || /^The server answered \d+\.$/.test(e.message);
+		const parts = [h('strong', { dataset: { code: e.code || '' } }, bare ? sentence(e.code, e.message) : e.message)];
 		if (!noWait && e.retryAfter !== null && e.retryAfter !== undefined && (e.status === 429 || e.status === 503))
 			parts.push(' Try again in ' + plural(e.retryAfter, 'second', 'seconds') + '.');
 		/* A database deleted but half says itself what to do. */
