@@ -51,7 +51,7 @@ set -u
 WALK_FCGID_POINTS=41
 WALK_CGI_POINTS=40
 WALK_SUEXEC_POINTS=35
-# What the owner page puts into the proof file it offers (owner.js).
+# What the owner page puts into the proof file it offers (owner/session.js).
 PROOF_TEXT='This file shows that this Loyalty POS installation is yours.'
 
 hl_preflight 1
@@ -141,12 +141,12 @@ M_DATA=$(printf '%s\n' "$S4" | tr '\n' ' ' | tr -s ' ' |
 is "$M_DATA" 777 "INSTALL step 4 b: data/ to 777 where the web server's user runs the programs"
 [ -n "$M_DATA" ] || bail "INSTALL's step 4 b is no longer as this test reads it"
 # The page's words INSTALL quotes: the page has each (owner.html,
-# owner.js); case b's is the service's own message (below).
+# owner/*.js); case b's is the service's own message (below).
 bad=
 for t in 'Set up your shop' "The shop's programs did not answer" 'No connection to the server' \
     'Download the proof file' 'Create my shop' "Your shop's data is not private on this host"; do
 	tr '\n' ' ' <"$INSTALL" | tr -s ' ' | grep -qF "\"$t" || bad="$bad [INSTALL: $t]"
-	cat "$BUNDLE_SITE/owner.html" "$BUNDLE_SITE/owner.js" | sed "s/\\\\'/'/g" |
+	cat "$BUNDLE_SITE/owner.html" "$BUNDLE_SITE"/owner/*.js | sed "s/\\\\'/'/g" |
 	    grep -qF "$t" || bad="$bad [page: $t]"
 done
 is "$bad" "" "INSTALL quotes the page's words (steps 4 and 5, After setup), and the page has each"
@@ -270,18 +270,18 @@ step3() {
 }
 
 # open_page: step 4, owner.html opened: the page, then its first request
-# (owner.js: GET api/v1/setup beside the page), whose answer is left in
+# (owner/session.js: GET api/v1/setup beside the page), whose answer is left in
 # LT_STATUS and LT_BODY. PAGE_OK: the page itself came (200, HTML).
 # open_page [SECONDS]: the owner's page and its first request, given up
 # after SECONDS (30 unless told).
 open_page() {
 	lt_req GET /owner.html
 	PAGE_OK=0
-	[ "$LT_STATUS" = 200 ] && [[ $LT_BODY == *'<script src="owner.js"'* ]] && PAGE_OK=1
+	[ "$LT_STATUS" = 200 ] && [[ $LT_BODY == *'<script type="module" src="owner/main.js"'* ]] && PAGE_OK=1
 	lt_req GET /api/v1/setup "" --max-time "${1:-30}"
 }
 
-# served: the answer is the service's own (owner.js: JSON with an
+# served: the answer is the service's own (owner/net.js: JSON with an
 # X-Request-Id), not the web server's in its place.
 served() {
 	[ -n "$(lt_header X-Request-Id)" ] && [ -n "$(lt_jq .success)" ]

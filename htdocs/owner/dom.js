@@ -1,0 +1,117 @@
+/* Small helpers of the back office with no state of the page: building
+ * elements, formatting figures and dates, storage, saving a file. */
+import { formatMoney, isNum } from '../js/money.js';
+import { storage } from '../js/store.js';
+
+
+/* ---- small helpers ---------------------------------------------------- */
+
+export const $ = (id) => document.getElementById(id);
+
+export function add(el, kids) {
+	for (const c of kids)
+		if (Array.isArray(c)) add(el, c);
+		else if (c !== null && c !== undefined && c !== false)
+			el.appendChild(c instanceof Node ? c : document.createTextNode(String(c)));
+	return el;
+}
+export function setKids(el, ...kids) {
+	el.textContent = '';
+	return add(el, kids);
+}
+/* h('p', {className: 'x'}, 'text', child, ...): builds an element. */
+export function h(tag, props, ...kids) {
+	const el = document.createElement(tag);
+	if (props)
+		for (const k of Object.keys(props)) {
+			const v = props[k];
+			if (v === undefined || v === null) continue;
+			if (k === 'dataset') Object.assign(el.dataset, v);
+			else if (k.startsWith('aria-') || k === 'role' || k === 'for') el.setAttribute(k, v);
+			else el[k] = v;
+		}
+	return add(el, kids);
+}
+export const SVG_NS = 'http://www.w3.org/2000/svg';
+export function s(tag, attrs, ...kids) {
+	const el = document.createElementNS(SVG_NS, tag);
+	if (attrs) for (const k of Object.keys(attrs)) el.setAttribute(k, String(attrs[k]));
+	return add(el, kids);
+}
+
+export function show(el, on) { (typeof el === 'string' ? $(el) : el).hidden = !on; }
+
+export let uidSeq = 0;
+export const uid = (p) => (p || 'u') + '-' + (++uidSeq);
+
+export const ss = storage('sessionStorage', window);
+export const ls = storage('localStorage', window);
+
+/* ---- formatting ------------------------------------------------------- */
+
+export const pctFmt = new Intl.NumberFormat(undefined, { style: 'percent', maximumFractionDigits: 2 });
+/* Amounts as the reports show them: no currency symbol. */
+export const money = (v) => formatMoney(v);
+export const pct = (v) => (isNum(v) ? pctFmt.format(v) : '—');
+export const int = (v) => (Number.isInteger(v) ? String(v) : '—');
+export const plural = (n, one, many) => n + ' ' + (n === 1 ? one : many);
+export function when(iso) {
+	const d = new Date(iso);
+	if (!iso || isNaN(d)) return iso ? String(iso) : '—';
+	try {
+		return d.toLocaleString(undefined, { dateStyle: 'short', timeStyle: 'short' });
+	} catch (e) { return d.toLocaleString(); }
+}
+export function day(iso) {
+	const d = new Date(iso);
+	if (!iso || isNaN(d)) return iso ? String(iso) : '—';
+	try { return d.toLocaleDateString(undefined, { dateStyle: 'medium' }); } catch (e) { return d.toLocaleDateString(); }
+}
+export function bytes(n) {
+	if (!isNum(n)) return '';
+	if (n < 1024) return n + ' bytes';
+	if (n < 1048576) return (n / 1024).toFixed(0) + ' KB';
+	return (n / 1048576).toFixed(1) + ' MB';
+}
+export const shortId = (id) => (typeof id === 'string' ? id.slice(0, 8) : '—');
+
+/* A rate typed in percent ("5", "2.5", "12,75"), 0 to 100 with at most 2
+ * decimals: the fraction the API takes (at most 4 decimals), or null. */
+export function parsePercent(str) {
+	const t = String(str).trim().replace(',', '.').replace(/\s*%$/, '');
+	if (!/^(\d{1,3}|\d{0,3}\.\d{1,2})$/.test(t)) return null;
+	const [i, f = ''] = t.split('.');
+	const hundredths = parseInt(i || '0', 10) * 100 + parseInt((f + '00').slice(0, 2), 10);
+	return hundredths > 10000 ? null : hundredths / 10000;
+}
+export const percentText = (rate) => (isNum(rate) ? String(Math.round(rate * 10000) / 100) : '');
+export const moneyText = (v) => (isNum(v) ? (Math.round(v * 100) / 100).toFixed(2) : '');
+export function parseIntIn(str, min, max) {
+	const t = String(str).trim();
+	if (!/^-?\d{1,10}$/.test(t)) return null;
+	const n = parseInt(t, 10);
+	return n >= min && n <= max ? n : null;
+}
+export function looksLikeEmail(e) { return /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(e); }
+
+/* ---- dates (the shop's calendar) --------------------------------------- */
+
+/* Dates are handled as UTC midnights, so no local time zone gets in. */
+export const ymd = (d) => d.toISOString().slice(0, 10);
+export const parseYmd = (t) => (/^\d{4}-\d\d-\d\d$/.test(t) && !isNaN(Date.parse(t + 'T00:00:00Z')) ? new Date(t + 'T00:00:00Z') : null);
+export const addDays = (d, n) => new Date(d.getTime() + n * 86400000);
+
+/* Saves a Blob as a file named name. */
+export function saveBlob(blob, name) {
+	const url = URL.createObjectURL(blob);
+	const a = h('a', { href: url, download: name, hidden: true });
+	document.body.append(a);
+	a.click();
+	a.remove();
+	setTimeout(() => URL.revokeObjectURL(url), 60000);
+}
+export function dispositionName(headers, def) {
+	const cd = headers && headers.get('Content-Disposition');
+	const m = cd && /filename="?([^";]+)"?/i.exec(cd);
+	return m ? m[1].replace(/[\\/]/g, '_') : def;
+}

@@ -1,0 +1,234 @@
+/* The back office's ways to speak: error messages (with what to do on
+ * the server), forms and their errors, dialogs, toasts. */
+import { sentence } from '../js/errors.js';
+import { limit } from '../js/limits.js';
+import { $, h, plural, setKids, uid } from './dom.js';
+import { ApiError, FormError, NetError, SessionEnded } from './net.js';
+import { PASSWORD_MIN } from './state.js';
+
+/* ---- messages --------------------------------------------------------- */
+
+/* CONFIGURATION_ERROR: the server is set up so that the service cannot
+ * run (the message says what is wrong; the server's log names the file).
+ * Fixed on the server, never by retrying here. */
+export function configHelp(msg) {
+	const items = [
+		h('li', null, 'The database is the file that the ', h('code', null, 'database'), ' line of ',
+			h('code', null, 'api-bin/loyalty.conf'), ' names (', h('code', null, 'data/loyalty.db'),
+			' beside the pages, as downloaded), or your host\'s ', h('code', null, 'SetEnv LOYALTY_DB'),
+			'. Its folder must exist.'),
+		h('li', null, 'The service must be able to write in that folder, and to the database and its -wal and -shm files once they exist. ',
+			'Where your host runs scripts as your own user (suEXEC, most hosts), folders of mode 755 and files of 644 that you uploaded work. ',
+			'Where it runs every site as one web server user, that user must write there: make the folder 777 with your FTP program or your host\'s file manager (the back office then warns you what that means).'),
+		h('li', null, 'The server\'s error log (Errors or Logs in your host\'s control panel) names the file and the user the service runs as.')];
+	/* The first visit on a host that runs every site as the web server's
+	 * user: what to do, first and plainly. */
+	if (/folder is not writable by this user, who would create it/.test(msg || ''))
+		items.unshift(h('li', null, h('strong', null, 'Your host runs the shop\'s programs as the web server\'s user, which cannot write in data/. '),
+			'Set the folder data/ (inside the shop\'s folder) to 777 with your FTP program or file manager and reload this page; the page then explains what that means.'));
+	return h('div', { className: 'db-help' },
+		h('p', null, 'This is fixed on the server, not on this page:'),
+		h('ul', null, ...items),
+		h('p', null, 'Then reload this page.'));
+}
+
+/* A 500 of the web server's own (no JSON of the service's): its programs
+ * did not run at all. What a shopkeeper on web hosting can check. */
+export function startHelp() {
+	return h('div', { className: 'db-help' },
+		h('p', null, 'The shop\'s programs did not answer. On web hosting this is one of:'),
+		h('ul', null,
+			h('li', null, 'The programs in ', h('code', null, 'api-bin/'), ' are not executable: set them to 755 (permissions, or "chmod", in your FTP program or file manager), and the folder itself to 755.'),
+			h('li', null, h('strong', null, 'The download is for another kind of machine. '),
+				'Most hosts are x86_64 (the download ending in ', h('code', null, 'linux-x86_64'),
+				'); ARM servers and the Raspberry Pi are aarch64. Your control panel\'s server information says which ("Architecture" or "Machine"). ',
+				'Upload the programs of the other download into ', h('code', null, 'api-bin/'), ' over these.'),
+			h('li', null, 'Your host runs no CGI programs for this site: ask it to allow CGI or FastCGI (mod_fcgid) and .htaccess files (AllowOverride).')),
+		h('p', null, 'Then reload this page. The server\'s error log (Errors or Logs in your control panel) may say more.'));
+}
+
+/* The same for a shop kept on a PostgreSQL server (the message names it):
+ * nothing about files and folders. */
+export function pgConfigHelp() {
+	return h('div', { className: 'db-help' },
+		h('p', null, 'This is fixed on the server, not on this page: whoever runs the shop\'s servers sets ',
+			h('code', null, 'LOYALTY_DB'), ' (or the ', h('code', null, 'database'), ' line of ',
+			h('code', null, 'loyalty.conf'), ') to the PostgreSQL database, with a user and password the server accepts, and sets a new database up with ',
+			h('code', null, 'loyalty-admin init'), '. The server\'s error log says what is wrong.'),
+		h('p', null, 'Then reload this page.'));
+}
+
+/* An error as text: the message (the API's own); its code is kept in a
+ * data attribute (for support), not shown. */
+export function errorNode(e, noWait) {
+	if (e instanceof NetError)
+		return h('span', null, h('strong', null, 'No connection to the server.'), ' Check the network and try again.');
+	if (e instanceof FormError) return h('span', e.code ? { dataset: { code: e.code } } : null, e.message);
+	if (e instanceof ApiError) {
+		/* A message says what is wrong with this request; an answer
+		 * with none (a host's bare 413, its own 500 page: the client's
+		 * "The server answered 413.") has its code's sentence
+		 * (js/errors.js). */
+		const bare = !e.message || /^The server answered \d+\.$/.test(e.message);
+		const parts = [h('strong', { dataset: { code: e.code || '' } }, bare ? sentence(e.code, e.message) : e.message)];
+		if (!noWait && e.retryAfter !== null && e.retryAfter !== undefined && (e.status === 429 || e.status === 503))
+			parts.push(' Try again in ' + plural(e.retryAfter, 'second', 'seconds') + '.');
+		/* A database deleted but half says itself what to do. */
+		if (e.code === 'CONFIGURATION_ERROR' && !/-wal or -shm file is still there/.test(e.message || ''))
+			parts.push(/PostgreSQL/.test(e.message || '') ? pgConfigHelp() : configHelp(e.message));
+		/* The web server's own 500 in the service's place: its programs
+		 * did not run (the start screen says so at more length). */
+		if (e.status === 500 && !e.served && !noWait)
+			parts.push(startHelp());
+		return h('span', null, parts);
+	}
+	return h('span', null, h('strong', null, 'Unexpected error.'), ' ' + (e && e.message ? e.message : ''));
+}
+
+export function setMsg(el, e) {
+	el = typeof el === 'string' ? $(el) : el;
+	setKids(el);
+	if (e) el.append(e instanceof Node ? e : errorNode(e));
+	el.hidden = !e;
+}
+
+export function busy(btn, on) {
+	if (!btn) return;
+	btn.disabled = on;
+	btn.setAttribute('aria-busy', on ? 'true' : 'false');
+}
+
+export let toastTimer = null;
+/* A short confirmation ("Location added."): shown for a while, and
+ * announced by a live region that is always there (a region that appears
+ * with its text is not reliably read). */
+export function toast(text) {
+	const t = $('toast'), live = $('toast-live');
+	clearTimeout(toastTimer);
+	t.textContent = text;
+	t.hidden = false;
+	live.textContent = '';
+	setTimeout(() => { live.textContent = text; }, 50);
+	toastTimer = setTimeout(() => { t.hidden = true; t.textContent = ''; }, 7000);
+}
+
+/* ---- forms ------------------------------------------------------------ */
+
+export function clearFormError(form) {
+	for (const el of form.querySelectorAll('[aria-invalid="true"]')) el.setAttribute('aria-invalid', 'false');
+	const box = form.querySelector('.form-msg');
+	if (box) setMsg(box, null);
+}
+
+/* Shows an error in the form's message box and marks (and focuses) the
+ * field it is about: the page's own field, or the API's details.field. */
+export function showFormError(form, e) {
+	const box = form.querySelector('.form-msg');
+	setMsg(box, e);
+	let f = null;
+	if (e instanceof FormError && e.field) f = typeof e.field === 'string' ? form.querySelector('[data-field="' + e.field + '"]') : e.field;
+	else if (e instanceof ApiError && e.details && typeof e.details.field === 'string')
+		f = form.querySelector('[data-field="' + e.details.field.replace(/[^\w.-]/g, '') + '"]');
+	if (f) {
+		f.setAttribute('aria-invalid', 'true');
+		f.focus();
+	} else {
+		box.scrollIntoView({ block: 'nearest' });
+	}
+}
+
+/* Runs fn on submit with the button busy; a failure shows in the form. */
+export function onSubmit(form, fn) {
+	form.addEventListener('submit', async (ev) => {
+		ev.preventDefault();
+		const btn = form.querySelector('button[type="submit"]');
+		if (btn && btn.disabled) return;
+		clearFormError(form);
+		busy(btn, true);
+		try {
+			await fn(form);
+		} catch (e) {
+			if (!(e instanceof SessionEnded)) showFormError(form, e);
+		} finally {
+			busy(btn, false);
+		}
+	});
+}
+
+export function need(input, what, max) {
+	const v = input.value.trim();
+	if (!v) throw new FormError('Enter ' + what + '.', input);
+	if (max && v.length > max) throw new FormError(what.replace(/^(a|an|the) /, '').replace(/^./, (c) => c.toUpperCase()) + ' is too long (at most ' + max + ' characters).', input);
+	return v;
+}
+export function needPassword(p1, p2) {
+	if (p1.value.length < PASSWORD_MIN) throw new FormError('The password needs at least ' + PASSWORD_MIN + ' characters.', p1);
+	if (p1.value !== p2.value) throw new FormError('The two passwords differ. Type the same password twice.', p2);
+	return p1.value;
+}
+
+/* A labelled field: {label, type, value, field, hint, ...input props}. */
+export function field(o) {
+	const id = uid('f');
+	const hintId = o.hint ? id + '-hint' : null;
+	const props = {
+		id, type: o.type || 'text', value: o.value === undefined || o.value === null ? '' : String(o.value),
+		autocomplete: o.autocomplete || 'off', dataset: o.field ? { field: o.field } : undefined,
+		'aria-describedby': hintId || undefined
+	};
+	/* o.limit: the server's limit of that name (js/limits.js). */
+	if (o.limit) { props.maxLength = limit(o.limit); props.dataset = Object.assign({}, props.dataset, { limit: o.limit }); }
+	for (const k of ['maxLength', 'inputMode', 'readOnly', 'spellcheck', 'placeholder', 'min', 'max', 'step', 'className'])
+		if (o[k] !== undefined) props[k] = o[k];
+	const input = o.control || h('input', props);
+	if (o.control) {
+		input.id = id;
+		if (o.field) input.dataset.field = o.field;
+		if (hintId) input.setAttribute('aria-describedby', hintId);
+	}
+	const wrap = h('div', { className: 'field' + (o.wrapClass ? ' ' + o.wrapClass : '') },
+		h('label', { htmlFor: id }, o.label, o.optional ? h('span', { className: 'optional' }, ' (optional)') : null),
+		input, o.hint ? h('p', { className: 'hint', id: hintId }, o.hint) : null);
+	wrap.input = input;
+	return wrap;
+}
+
+/* ---- dialogs ---------------------------------------------------------- */
+
+/* A modal form: resolves true once onSubmit(form) succeeded (then the
+ * dialog closes), false when cancelled. onSubmit's errors show inside. */
+export function openDialog(o) {
+	return new Promise((resolve) => {
+		const titleId = uid('dlg');
+		const back = document.activeElement;
+		const err = h('div', { className: 'msg msg-error form-msg', role: 'alert', hidden: true });
+		const submit = h('button', { type: 'submit', className: 'btn ' + (o.danger ? 'btn-danger' : 'btn-primary') }, o.submitLabel || 'Save');
+		const cancel = h('button', { type: 'button', className: 'btn' }, o.cancelLabel || 'Cancel');
+		const form = h('form', { className: 'dlg-form', noValidate: true },
+			h('h2', { id: titleId }, o.title),
+			o.intro ? h('p', { className: 'dlg-intro' }, o.intro) : null,
+			o.body || null, err,
+			h('div', { className: 'btn-row dlg-btns' }, submit, cancel));
+		const dlg = h('dialog', { className: 'dlg', 'aria-labelledby': titleId }, form);
+		let done = false;
+		cancel.addEventListener('click', () => dlg.close());
+		dlg.addEventListener('close', () => {
+			dlg.remove();
+			if (back && back.isConnected && typeof back.focus === 'function') back.focus();
+			resolve(done);
+		});
+		onSubmit(form, async () => {
+			await o.onSubmit(form);
+			done = true;
+			dlg.close();
+		});
+		document.body.append(dlg);
+		dlg.showModal();
+		const first = form.querySelector('input:not([readonly]), select, textarea');
+		(first || submit).focus();
+	});
+}
+export function confirmDialog(title, text, okLabel, danger) {
+	return openDialog({ title, intro: text, submitLabel: okLabel, danger, onSubmit: async () => {} });
+}
+
