@@ -40,7 +40,7 @@ t.step('the audit CSV downloads what the filters select', async () => {
 	const f = await download(t, `click('#audit-csv')`);
 	const csv = fs.readFileSync(f, 'utf8');
 	const lines = csv.trim().split('\r\n');
-	if (!csv.startsWith('seq,at,actor_type,user_id,user_name,') || lines.length !== 2 || !lines[1].includes('transaction.record') || !lines[1].includes('Sam Till')) throw new Error(csv);
+	if (!/^Date,Time \(UTC[+-]\d\d:\d\d\),Who,Where,Terminal,What,/.test(csv) || lines.length !== 2 || !lines[1].includes(',Purchase,') || !lines[1].includes('Sam Till')) throw new Error(csv);
 	await t.waitFor(`text('#audit-msg').includes('Downloaded audit-')`);
 	return /^audit-\d{4}-\d\d-\d\d\.csv$/.test(path.basename(f));
 });
