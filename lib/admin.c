@@ -38,7 +38,7 @@ struct cmd {
 	size_t ncards;
 	char hash[LC_HASH_MAX + 1];
 	char id[LC_ID_LEN + 1];
-	char out[LC_BATCH_MAX * 512];	/* printed after the commit */
+	char out[LC_ISSUE_MAX * 512];	/* printed after the commit */
 	FILE *svg;			/* card issue --svg, opened first */
 };
 
@@ -654,7 +654,7 @@ command_args(struct lc_db *db, struct cmd *c)
 		} else if (opt(o, "customer") != NULL)
 			return fail("%s", "--count makes cards without a name: "
 			    "give --count or --customer, not both");
-		else if (int_arg("--count", count_arg, 1, LC_BATCH_MAX, &count) != 0)
+		else if (int_arg("--count", count_arg, 1, LC_ISSUE_MAX, &count) != 0)
 			return 1;
 		else if (count > 1 && opt(o, "svg") != NULL)
 			return fail("%s", "--svg draws one card; card print "

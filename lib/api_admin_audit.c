@@ -11,7 +11,6 @@
 #include "lc_http.h"
 
 #define DAY_MS 86400000LL
-#define PAGE_MAX 500
 
 static const char lc_audit_csv_head[] = "seq,at,actor_type,user_id,"
     "user_name,location_id,location_name,terminal_id,request_id,action,"
@@ -404,7 +403,7 @@ lc_h_admin_audit(struct lc_ctx *ctx)
 		    "object_id needs its object_type");
 	if ((rc = lc_q_str(ctx, "format", fmt, sizeof(fmt))) == -1 ||
 	    lc_q_int(ctx, "page", 1, 1000000000, &page) == -1 ||
-	    lc_q_int(ctx, "page_size", 1, PAGE_MAX, &size) == -1)
+	    lc_q_int(ctx, "page_size", 1, LC_AUDIT_PAGE_MAX, &size) == -1)
 		return -1;
 	if (rc == 1 && strcmp(fmt, "csv") != 0 && strcmp(fmt, "json") != 0)
 		return lc_fail(ctx, LC_E_VALIDATION, "format",

@@ -11,15 +11,12 @@
 
 #include "lc_http.h"
 
-#define PAGE_SIZE_MAX 100
-#define SHEET_MAX 100
-#define PUNCH_ADJUST_MAX 1000	/* either way, in one adjustment */
 
 struct card_write {
 	const char *program_id;
-	const char *names[LC_BATCH_MAX];
+	const char *names[LC_ISSUE_MAX];
 	size_t n;
-	struct lc_card cards[LC_BATCH_MAX];
+	struct lc_card cards[LC_ISSUE_MAX];
 	/* PATCH */
 	const char *id, *name;
 	int active;
@@ -100,7 +97,7 @@ issue(struct lc_ctx *ctx, struct card_write *cw)
 	    &cw->program_id) == -1 ||
 	    lc_in_str(e, ctx->in, "customer_name", 0, LC_NAME_MAX,
 	    &cw->names[0]) == -1 ||
-	    lc_in_int(e, ctx->in, "count", 0, 1, LC_BATCH_MAX, &count,
+	    lc_in_int(e, ctx->in, "count", 0, 1, LC_ISSUE_MAX, &count,
 	    &has_count) == -1 ||
 	    lc_in_key(e, ctx->in, 0, &w.key) == -1)
 		return -1;
@@ -123,10 +120,10 @@ issue(struct lc_ctx *ctx, struct card_write *cw)
 			    "Send customer_name or customer_names, not both.");
 		if (!json_object_is_type(a, json_type_array) ||
 		    (cw->n = json_object_array_length(a)) < 1 ||
-		    cw->n > LC_BATCH_MAX)
+		    cw->n > LC_ISSUE_MAX)
 			return lc_fail(ctx, LC_E_VALIDATION, "customer_names",
 			    "customer_names must be an array of 1 to %d names",
-			    LC_BATCH_MAX);
+			    LC_ISSUE_MAX);
 		for (i = 0; i < cw->n; i++) {
 			v = json_object_array_get_idx(a, i);
 			if (!json_object_is_type(v, json_type_string) ||
@@ -177,7 +174,7 @@ list(struct lc_ctx *ctx)
 		    "status must be active or inactive");
 	cq.status = rc == 1 ? status : NULL;
 	if (lc_q_int(ctx, "page", 1, 1000000000, &page) == -1 ||
-	    lc_q_int(ctx, "page_size", 1, PAGE_SIZE_MAX, &size) == -1)
+	    lc_q_int(ctx, "page_size", 1, LC_CARDS_PAGE_MAX, &size) == -1)
 		return -1;
 	cq.limit = size;
 	cq.offset = (page - 1) * size;
@@ -207,18 +204,18 @@ sheet_one(void *arg, const struct lc_card *c)
 {
 	struct sheet *sh = arg;
 
-	if (sh->n < SHEET_MAX)
+	if (sh->n < LC_SHEET_MAX)
 		sh->cards[sh->n++] = *c;
 	return 0;
 }
 
 /* The cards of ?ids=ID,ID,... (in that order) or of ?program_id= (a
- * page of SHEET_MAX, newest first), as a printable sheet. */
+ * page of LC_SHEET_MAX, newest first), as a printable sheet. */
 static int
 sheet(struct lc_ctx *ctx)
 {
 	/* Room for one id more than a sheet takes: too many is said so. */
-	char ids[(SHEET_MAX + 2) * (LC_ID_LEN + 1) + 1], prog[LC_REF_MAX + 1];
+	char ids[(LC_SHEET_MAX + 2) * (LC_ID_LEN + 1) + 1], prog[LC_REF_MAX + 1];
 	char shop[LC_BYTES(LC_NAME_MAX)], base[LC_BYTES(LC_URL_MAX)], *p, *comma;
 	struct lc_card_query cq;
 	struct sheet sh = { NULL, 0 };
@@ -233,8 +230,8 @@ sheet(struct lc_ctx *ctx)
 	if ((rc == 1) == (rp == 1))
 		return lc_fail(ctx, LC_E_VALIDATION, "ids",
 		    "Send ids (up to %d, comma-separated) or program_id.",
-		    SHEET_MAX);
-	if ((sh.cards = calloc(SHEET_MAX, sizeof(*sh.cards))) == NULL)
+		    LC_SHEET_MAX);
+	if ((sh.cards = calloc(LC_SHEET_MAX, sizeof(*sh.cards))) == NULL)
 		return lc_fail(ctx, LC_E_INTERNAL, NULL, NULL);
 	if (rc == 1) {
 		for (p = ids; p != NULL; p = comma) {
@@ -248,9 +245,9 @@ sheet(struct lc_ctx *ctx)
 				    "No such card: %.40s.", p);
 				goto out;
 			}
-			if (++sh.n == SHEET_MAX && comma != NULL) {
+			if (++sh.n == LC_SHEET_MAX && comma != NULL) {
 				lc_fail(ctx, LC_E_VALIDATION, "ids",
-				    "At most %d cards a sheet.", SHEET_MAX);
+				    "At most %d cards a sheet.", LC_SHEET_MAX);
 				goto out;
 			}
 		}
@@ -263,8 +260,8 @@ sheet(struct lc_ctx *ctx)
 		memset(&cq, 0, sizeof(cq));
 		cq.merchant_id = ctx->dom.caller.merchant_id;
 		cq.program_id = prog;
-		cq.limit = SHEET_MAX;
-		cq.offset = (page - 1) * SHEET_MAX;
+		cq.limit = LC_SHEET_MAX;
+		cq.offset = (page - 1) * LC_SHEET_MAX;
 		if (lc_db_cards(ctx->dom.db, &cq, sheet_one, &sh) != 0) {
 			lc_fail(ctx, LC_E_DATABASE, NULL, NULL);
 			goto out;
@@ -369,8 +366,8 @@ adjust(struct lc_ctx *ctx, const char *id)
 	q = &aw->q;
 	w.arg = aw;
 	q->card_id = id;
-	if (lc_in_int(e, ctx->in, "punches", 0, -PUNCH_ADJUST_MAX,
-	    PUNCH_ADJUST_MAX, &q->punches, &q->has_punches) == -1 ||
+	if (lc_in_int(e, ctx->in, "punches", 0, -LC_PUNCH_ADJUST_MAX,
+	    LC_PUNCH_ADJUST_MAX, &q->punches, &q->has_punches) == -1 ||
 	    signed_money(e, ctx->in, "cashback_amount", &q->cashback,
 	    &has_cash) == -1 ||
 	    lc_in_str(e, ctx->in, "reason", 1, LC_NOTES_MAX, &q->reason) == -1 ||

@@ -11,7 +11,6 @@
 #define DAY_MS 86400000LL
 #define BUCKET_MS 900000LL
 #define DAYS_MAX 3660		/* ten years a report */
-#define TXN_PAGE_MAX 500
 
 struct period {
 	int64_t from_day, to_day;	/* the shop's days, since 1970 */
@@ -403,7 +402,7 @@ transactions(struct lc_ctx *ctx)
 
 	if (period(ctx, &p) == -1 ||
 	    lc_q_int(ctx, "page", 1, 1000000000, &page) == -1 ||
-	    lc_q_int(ctx, "page_size", 1, TXN_PAGE_MAX, &size) == -1)
+	    lc_q_int(ctx, "page_size", 1, LC_TXN_PAGE_MAX, &size) == -1)
 		return -1;
 	if (p.csv) {
 		/* The whole period, row by row from one statement. */

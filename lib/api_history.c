@@ -8,7 +8,6 @@
 
 #include "lc_http.h"
 
-#define PAGE_SIZE_MAX 100
 #define PAGE_MAX 999999999999999LL	/* 15 digits: (page - 1) * 100 fits */
 
 struct hquery {
@@ -57,7 +56,7 @@ parse_query(struct lc_ctx *ctx, struct hquery *q)
 		return lc_fail(ctx, LC_E_VALIDATION, "card_instance_id",
 		    "card_instance_id is required");
 	if (lc_q_int(ctx, "page", 1, PAGE_MAX, &q->page) == -1 ||
-	    lc_q_int(ctx, "page_size", 1, PAGE_SIZE_MAX, &q->page_size) == -1 ||
+	    lc_q_int(ctx, "page_size", 1, LC_HISTORY_PAGE_MAX, &q->page_size) == -1 ||
 	    (rc = lc_q_str(ctx, "transaction_type", q->type, sizeof(q->type))) == -1 ||
 	    lc_q_date(ctx, "from_date", 0, &q->from) == -1 ||
 	    lc_q_date(ctx, "to_date", 1, &q->to) == -1)

@@ -10,6 +10,13 @@
 /* Requests. */
 #define LC_BODY_MAX (1024 * 1024)	/* bytes of a request body */
 #define LC_BATCH_MAX 100		/* purchases in one sync batch */
+#define LC_ISSUE_MAX 100		/* cards issued by one request */
+#define LC_SHEET_MAX 100		/* cards on one printed sheet */
+/* Rows of one page of a list, at most. */
+#define LC_CARDS_PAGE_MAX 100		/* the owner's card list */
+#define LC_HISTORY_PAGE_MAX 100		/* a card's history */
+#define LC_AUDIT_PAGE_MAX 500		/* the audit trail */
+#define LC_TXN_PAGE_MAX 500		/* the report's transactions */
 #define LC_REQUEST_ID_MAX 64		/* X-Request-Id, [A-Za-z0-9._-] */
 /* Values in one JSON body (a full sync batch holds about 1,600). */
 #define LC_JSON_VALUES_MAX 10000
@@ -60,6 +67,7 @@
 #define LC_SPEND_MAX (LC_MONEY_MAX * 1000)	/* a tier's minimum spend */
 #define LC_RATE_MAX 10000		/* basis points: a rate of 1 */
 #define LC_TIERS_MAX 16			/* tiers of one program */
+#define LC_PUNCH_ADJUST_MAX 1000	/* punches either way in one adjustment */
 #define LC_PUNCH_COUNT_MAX 100		/* punches in one purchase */
 #define LC_PUNCHES_MAX 1000		/* a punch card's requirement */
 #define LC_COOLDOWN_MAX 86400		/* seconds between punches */

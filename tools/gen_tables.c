@@ -54,6 +54,8 @@ static const struct limit limits[] = {
 	L("SPEND_MAX_CENTS", LC_SPEND_MAX, "a tier's minimum spend, in hundredths"),
 	L("RATE_MAX_BP", LC_RATE_MAX, "a rate, in basis points (10000 is 1)"),
 	L("TIERS_MAX", LC_TIERS_MAX, "tiers of one program"),
+	L("PUNCH_ADJUST_MAX", LC_PUNCH_ADJUST_MAX,
+	    "punches added or taken off by one adjustment"),
 	L("PUNCH_COUNT_MAX", LC_PUNCH_COUNT_MAX, "punches in one purchase"),
 	L("PUNCHES_MAX", LC_PUNCHES_MAX, "a punch card's requirement"),
 	L("COOLDOWN_MAX_S", LC_COOLDOWN_MAX, "seconds between punches, at most"),
@@ -63,6 +65,14 @@ static const struct limit limits[] = {
 	/* Requests. */
 	L("BODY_MAX_BYTES", LC_BODY_MAX, "a request body, bytes"),
 	L("BATCH_MAX", LC_BATCH_MAX, "purchases in one sync batch"),
+	L("ISSUE_MAX", LC_ISSUE_MAX, "cards issued by one request"),
+	L("SHEET_MAX", LC_SHEET_MAX, "cards on one printed sheet"),
+	L("CARDS_PAGE_MAX", LC_CARDS_PAGE_MAX, "rows of a page of the card list"),
+	L("HISTORY_PAGE_MAX", LC_HISTORY_PAGE_MAX,
+	    "rows of a page of a card's history"),
+	L("AUDIT_PAGE_MAX", LC_AUDIT_PAGE_MAX, "rows of a page of the audit trail"),
+	L("TXN_PAGE_MAX", LC_TXN_PAGE_MAX,
+	    "rows of a page of the report's transactions"),
 	L("REQUEST_ID_MAX", LC_REQUEST_ID_MAX, "an X-Request-Id, characters"),
 };
 

@@ -15,12 +15,13 @@ export function limit(name) {
 	return LIMITS[name];
 }
 
-/* Sets maxlength on root itself and on every element under it that has
- * data-limit; returns how many it set. */
+/* Sets maxlength (max on a number field) on root itself and on every
+ * element under it that has data-limit; returns how many it set. */
 export function applyLimits(root) {
 	const els = [];
 	if (root && root.dataset && root.dataset.limit) els.push(root);
 	if (root && root.querySelectorAll) els.push(...root.querySelectorAll('[data-limit]'));
-	for (const el of els) el.setAttribute('maxlength', String(limit(el.dataset.limit)));
+	for (const el of els)
+		el.setAttribute(el.type === 'number' ? 'max' : 'maxlength', String(limit(el.dataset.limit)));
 	return els.length;
 }

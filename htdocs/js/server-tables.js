@@ -27,6 +27,7 @@ export const LIMITS = Object.freeze({
 	SPEND_MAX_CENTS: 100000000000,	/* a tier's minimum spend, in hundredths */
 	RATE_MAX_BP: 10000,	/* a rate, in basis points (10000 is 1) */
 	TIERS_MAX: 16,	/* tiers of one program */
+	PUNCH_ADJUST_MAX: 1000,	/* punches added or taken off by one adjustment */
 	PUNCH_COUNT_MAX: 100,	/* punches in one purchase */
 	PUNCHES_MAX: 1000,	/* a punch card's requirement */
 	COOLDOWN_MAX_S: 86400,	/* seconds between punches, at most */
@@ -34,6 +35,12 @@ export const LIMITS = Object.freeze({
 	EXPIRY_DAYS_MAX: 3650,	/* a cashback earning's term, days */
 	BODY_MAX_BYTES: 1048576,	/* a request body, bytes */
 	BATCH_MAX: 100,	/* purchases in one sync batch */
+	ISSUE_MAX: 100,	/* cards issued by one request */
+	SHEET_MAX: 100,	/* cards on one printed sheet */
+	CARDS_PAGE_MAX: 100,	/* rows of a page of the card list */
+	HISTORY_PAGE_MAX: 100,	/* rows of a page of a card's history */
+	AUDIT_PAGE_MAX: 500,	/* rows of a page of the audit trail */
+	TXN_PAGE_MAX: 500,	/* rows of a page of the report's transactions */
 	REQUEST_ID_MAX: 64,	/* an X-Request-Id, characters */
 });
 

@@ -266,8 +266,9 @@ export function adjustCard() {
 			const t = f.input.value.trim().replace(/^\+/, '');
 			const body = {};
 			if (punch) {
-				const n = parseIntIn(t, -1000, 1000);
-				if (n === null || n === 0) throw new FormError('Punches: a whole number from -1000 to 1000, not 0.', f.input);
+				const m = limit('PUNCH_ADJUST_MAX');
+				const n = parseIntIn(t, -m, m);
+				if (n === null || n === 0) throw new FormError('Punches: a whole number from -' + m + ' to ' + m + ', not 0.', f.input);
 				body.punches = n;
 			} else {
 				const neg = t.startsWith('-'), m = parseMoney(neg ? t.slice(1) : t);

@@ -79,7 +79,7 @@ export function punchFields(p) {
 	const f = {};
 	const kids = [];
 	if (!p) {
-		f.req = field({ label: 'Punches for a reward', value: '10', field: 'punch_requirement', inputMode: 'numeric', hint: 'From 1 to 1000. Cannot be changed later.' });
+		f.req = field({ label: 'Punches for a reward', value: '10', field: 'punch_requirement', inputMode: 'numeric', hint: 'From 1 to ' + limit('PUNCHES_MAX') + '. Cannot be changed later.' });
 		kids.push(f.req);
 	}
 	f.title = field({ label: 'Reward', value: p ? p.reward_title : '', field: 'reward_title', limit: 'NAME_MAX', hint: 'For example "Free coffee".' });
@@ -91,8 +91,8 @@ export function punchFields(p) {
 	f.read = () => {
 		const out = {};
 		if (f.req) {
-			const n = parseIntIn(f.req.input.value, 1, 1000);
-			if (n === null) throw new FormError('Punches for a reward: a whole number from 1 to 1000.', f.req.input);
+			const n = parseIntIn(f.req.input.value, 1, limit('PUNCHES_MAX'));
+			if (n === null) throw new FormError('Punches for a reward: a whole number from 1 to ' + limit('PUNCHES_MAX') + '.', f.req.input);
 			out.punch_requirement = n;
 		}
 		out.reward_title = need(f.title.input, 'the reward', limit('NAME_MAX'));

@@ -5,11 +5,13 @@ import { addDays } from './dom.js';
 import { apiGet } from './net.js';
 import { showHosting } from './session.js';
 
+/* Rows a page asks for: within the server's CARDS_PAGE_MAX,
+ * HISTORY_PAGE_MAX and TXN_PAGE_MAX (tests/js/limits.test.mjs). */
 export const CARDS_PAGE = 20;
 export const HIST_PAGE = 10;
 export const TX_PAGE = 20;
-export const SHEET_MAX = 100;
-export const ISSUE_MAX = 100;
+export const SHEET_MAX = limit('SHEET_MAX');
+export const ISSUE_MAX = limit('ISSUE_MAX');
 export const TIERS_MAX = limit('TIERS_MAX');
 export const PASSWORD_MIN = limit('PASSWORD_MIN');
 export const SECTIONS = ['overview', 'locations', 'staff', 'programs', 'cards', 'reports', 'backup', 'settings', 'audit'];

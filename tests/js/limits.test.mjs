@@ -36,3 +36,29 @@ test('the pages bound fields by data-limit names the server has, not by numbers'
 	for (const f of ['index.html', 'card.html'])
 		assert.doesNotMatch(page(f), /maxlength=/, f + ' restates a limit by hand');
 });
+
+test('a number field bound by data-limit gets max, not maxlength', () => {
+	const el = { type: 'number', dataset: { limit: 'ISSUE_MAX' }, attrs: {}, setAttribute(k, v) { this.attrs[k] = v; } };
+	assert.equal(applyLimits(el), 1);
+	assert.deepEqual(el.attrs, { max: String(LIMITS.ISSUE_MAX) });
+});
+
+/* The rows a page asks for, read from its source (the owner's modules
+ * need a browser to import): each within the server's maximum, which
+ * would otherwise answer the page with a VALIDATION_ERROR. */
+test('the pages ask for pages of rows within the server\'s maxima', () => {
+	const sizes = [
+		['owner/state.js', 'CARDS_PAGE', 'CARDS_PAGE_MAX'],
+		['owner/state.js', 'HIST_PAGE', 'HISTORY_PAGE_MAX'],
+		['owner/state.js', 'TX_PAGE', 'TXN_PAGE_MAX'],
+		['owner/audit.js', 'AUDIT_PAGE', 'AUDIT_PAGE_MAX'],
+		['pos.js', 'PAGE_SIZE', 'HISTORY_PAGE_MAX']
+	];
+	for (const [f, name, max] of sizes) {
+		const m = page(f).match(new RegExp('const ' + name + ' = (\\d+);'));
+		assert.ok(m, f + ' has no ' + name);
+		const n = Number(m[1]);
+		assert.ok(n >= 1 && n <= LIMITS[max], f + ': ' + name + ' = ' + n + ' is over ' + max + ' = ' + LIMITS[max]);
+	}
+	assert.doesNotMatch(page('owner.html'), /maxlength=|max="\d/, 'owner.html restates a limit by hand');
+});
