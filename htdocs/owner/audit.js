@@ -1,9 +1,9 @@
 import { cardType } from '../js/cardtypes.js';
-import { $, bytes, h, plural, saveBlob, setKids, show, when, ymd } from './dom.js';
-import { SessionEnded, apiBlob, apiGet } from './net.js';
+import { $, h, plural, setKids, when, ymd } from './dom.js';
+import { SessionEnded, apiGet } from './net.js';
 import { settingWords } from './settings.js';
 import { SETTING_INFO, TYPE_NAMES, loadLocations, loadPrograms, loadSettings, loadUsers, shopToday, st } from './state.js';
-import { busy, clearFormError, setMsg, showFormError } from './ui.js';
+import { clearFormError, download, showFormError } from './ui.js';
 
 /* ---- audit ------------------------------------------------------------ */
 
@@ -188,24 +188,12 @@ export async function loadAudit() {
 	}
 }
 
-export async function downloadAuditCsv(btn) {
-	const msg = $('audit-msg');
+export function downloadAuditCsv(btn) {
 	const q = auditQuery();
+	/* The spreadsheet's form (a header of words, the time in the shop's
+	 * zone); without header=names the server sends the v1 columns. */
 	q.set('format', 'csv');
-	busy(btn, true);
-	try {
-		const r = await apiBlob('admin/audit?' + q.toString());
-		const name = 'audit-' + ymd(shopToday()) + '.csv';
-		saveBlob(r.blob, name);
-		msg.className = 'msg notice';
-		setKids(msg, 'Downloaded ' + name + ' (' + bytes(r.blob.size) + ').');
-		show(msg, true);
-	} catch (e) {
-		if (e instanceof SessionEnded) return;
-		msg.className = 'msg msg-error';
-		setMsg(msg, e);
-	} finally {
-		busy(btn, false);
-	}
+	q.set('header', 'names');
+	return download(btn, $('audit-msg'), 'admin/audit?' + q.toString(), { name: 'audit-' + ymd(shopToday()) + '.csv' });
 }
 

@@ -1,10 +1,10 @@
 import { txRow } from './card.js';
-import { $, addDays, bytes, day, h, int, money, parseYmd, plural, s, saveBlob, setKids, show, uid, ymd } from './dom.js';
-import { FormError, SessionEnded, apiBlob, apiGet } from './net.js';
+import { $, addDays, day, h, int, money, parseYmd, plural, s, setKids, show, uid, ymd } from './dom.js';
+import { FormError, SessionEnded, apiGet } from './net.js';
 import { figure } from './overview.js';
 import { settingWords } from './settings.js';
 import { TX_PAGE, loadSettings, presetRange, settingValue, st } from './state.js';
-import { busy, clearFormError, setMsg, showFormError } from './ui.js';
+import { busy, clearFormError, download, setMsg, showFormError } from './ui.js';
 
 /* ---- reports ---------------------------------------------------------- */
 
@@ -248,24 +248,12 @@ export async function loadReportTx() {
 }
 
 
-export async function downloadCsv(kind, btn) {
-	const msg = $('report-dl-msg');
-	const q = new URLSearchParams({ from: rep.from, to: rep.to, format: 'csv' });
+export function downloadCsv(kind, btn) {
+	/* header=names: the spreadsheet's form (a header of words); without
+	 * it the server sends the v1 columns. */
+	const q = new URLSearchParams({ from: rep.from, to: rep.to, format: 'csv', header: 'names' });
 	if (kind === 'summary') q.set('group', rep.group);
 	const name = kind === 'summary' ? 'summary-by-' + rep.group + '-' + rep.from + '-to-' + rep.to + '.csv' : 'transactions-' + rep.from + '-to-' + rep.to + '.csv';
-	busy(btn, true);
-	try {
-		const r = await apiBlob('admin/reports/' + kind + '?' + q.toString());
-		saveBlob(r.blob, name);
-		msg.className = 'msg notice';
-		setKids(msg, 'Downloaded ' + name + ' (' + bytes(r.blob.size) + ').');
-		show(msg, true);
-	} catch (e) {
-		if (e instanceof SessionEnded) return;
-		msg.className = 'msg msg-error';
-		setMsg(msg, e);
-	} finally {
-		busy(btn, false);
-	}
+	return download(btn, $('report-dl-msg'), 'admin/reports/' + kind + '?' + q.toString(), { name });
 }
 

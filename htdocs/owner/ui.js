@@ -2,8 +2,8 @@
  * the server), forms and their errors, dialogs, toasts. */
 import { sentence } from '../js/errors.js';
 import { limit } from '../js/limits.js';
-import { $, h, plural, setKids, uid } from './dom.js';
-import { ApiError, FormError, NetError, SessionEnded } from './net.js';
+import { $, bytes, h, plural, saveBlob, setKids, show, uid } from './dom.js';
+import { ApiError, FormError, NetError, SessionEnded, apiBlob } from './net.js';
 import { PASSWORD_MIN } from './state.js';
 
 /* ---- messages --------------------------------------------------------- */
@@ -96,6 +96,35 @@ export function busy(btn, on) {
 	if (!btn) return;
 	btn.disabled = on;
 	btn.setAttribute('aria-busy', on ? 'true' : 'false');
+}
+
+/* A file of the API's saved in the browser's downloads, and the message
+ * msg saying so: "Downloaded NAME (SIZE)." and o.after. path: the API's
+ * path (apiBlob); o.name: the file's name, or a function of the answer's
+ * headers giving it; o.preparing: a notice in msg while it comes. btn is
+ * busy meanwhile; an error goes to msg (a session that ended says so
+ * itself). */
+export async function download(btn, msg, path, o) {
+	busy(btn, true);
+	if (o.preparing) {
+		msg.className = 'msg notice';
+		setKids(msg, o.preparing);
+		show(msg, true);
+	}
+	try {
+		const r = await apiBlob(path);
+		const name = typeof o.name === 'function' ? o.name(r.headers) : o.name;
+		saveBlob(r.blob, name);
+		msg.className = 'msg notice';
+		setKids(msg, 'Downloaded ' + name + ' (' + bytes(r.blob.size) + ').' + (o.after ? ' ' + o.after : ''));
+		show(msg, true);
+	} catch (e) {
+		if (e instanceof SessionEnded) return;
+		msg.className = 'msg msg-error';
+		setMsg(msg, e);
+	} finally {
+		busy(btn, false);
+	}
 }
 
 export let toastTimer = null;

@@ -12,6 +12,10 @@ await patch('admin/locations/' + kiosk, { name: 'Harbour Kiosk West' }, s.shop.t
 const b = await api('GET', 'admin/backup', undefined, s.shop.token);
 if (b.status !== 200) throw new Error('backup: ' + b.status);
 const t = await ownerBrowser();
+/* The CSV's requests: the page asks for the friendly header itself
+ * (header=names); the server's default is the v1 columns. */
+const csvAsked = [];
+t.page.on('request', (r) => { if (r.url().includes('format=csv')) csvAsked.push(r.url()); });
 await ownerLogin(t);
 /* After the page's login, so the newest change. */
 await patch('admin/settings', { login_max_failures: 9 }, s.shop.token);
@@ -42,6 +46,8 @@ t.step('the audit CSV downloads what the filters select', async () => {
 	const lines = csv.trim().split('\r\n');
 	if (!/^Date,Time \(UTC[+-]\d\d:\d\d\),Who,Where,Terminal,What,/.test(csv) || lines.length !== 2 || !lines[1].includes(',Purchase,') || !lines[1].includes('Sam Till')) throw new Error(csv);
 	await t.waitFor(`text('#audit-msg').includes('Downloaded audit-')`);
+	const q = new URL(csvAsked[csvAsked.length - 1] || 'http://x/').searchParams;
+	if (!/\/api\/v1\/admin\/audit\?/.test(csvAsked[csvAsked.length - 1]) || q.get('header') !== 'names') throw new Error('the CSV was asked as ' + csvAsked.join(', '));
 	return /^audit-\d{4}-\d\d-\d\d\.csv$/.test(path.basename(f));
 });
 

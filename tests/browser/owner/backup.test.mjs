@@ -16,7 +16,7 @@ t.step('the backup downloads and passes PRAGMA integrity_check', async () => {
 	if (check !== 'ok') throw new Error('integrity_check: ' + check);
 	const dump = execFileSync('sqlite3', [f, '.dump'], { encoding: 'utf8', maxBuffer: 64 << 20 });
 	if (!dump.includes('Robert Brown') || !dump.includes('Harbour Kiosk East')) throw new Error('the backup lacks the shop');
-	await t.waitFor(`text('#backup-msg').includes('Downloaded loyalty-backup-')`);
+	await t.waitFor(`/^Downloaded loyalty-backup-[-0-9]+\\.db \\([0-9.]+ (bytes|KB|MB)\\)\\. Keep it somewhere safe\\.$/.test(text('#backup-msg'))`);
 });
 t.step('the backup screen fits 390, 768 and 1280 px without sideways scrolling', () => shots3(t, 'backup'));
 t.step('the backup screen passes the accessibility pass', () => a11y(t, 'backup'));

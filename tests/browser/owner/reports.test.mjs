@@ -7,6 +7,16 @@ import { cashbackShop, ownerBrowser, ownerLogin, nav, shots3, a11y, download } f
 
 await cashbackShop(20);
 const t = await ownerBrowser();
+/* The CSVs' requests: the page asks for the friendly header itself
+ * (header=names); the server's default is the v1 columns. */
+const csvAsked = [];
+t.page.on('request', (r) => { if (r.url().includes('format=csv')) csvAsked.push(r.url()); });
+/* The last CSV request was for kind and asked for header=names. */
+function askedNames(kind) {
+	const u = csvAsked[csvAsked.length - 1] || '';
+	if (!u.includes('/api/v1/admin/reports/' + kind + '?') || new URL(u).searchParams.get('header') !== 'names')
+		throw new Error('the ' + kind + ' CSV was asked as ' + csvAsked.join(', '));
+}
 await ownerLogin(t);
 
 t.step('the report shows the purchase: figures, table, chart, outstanding cashback', async () => {
@@ -48,6 +58,8 @@ t.step('the summary CSV downloads with the purchase', async () => {
 	const f = await download(t, `click('#csv-summary')`);
 	const csv = fs.readFileSync(f, 'utf8');
 	if (!/^Date,Purchases,Sales,/.test(csv) || !/,1,20\.00,/.test(csv) || !csv.includes('0.40')) throw new Error(path.basename(f) + ': ' + csv);
+	askedNames('summary');
+	await t.waitFor(`text('#report-dl-msg').includes('Downloaded summary-by-day-')`);
 	return /^summary-by-day-\d{4}-\d\d-\d\d-to-\d{4}-\d\d-\d\d\.csv$/.test(path.basename(f));
 });
 
@@ -55,5 +67,6 @@ t.step('the transactions CSV downloads with the purchase', async () => {
 	const f = await download(t, `click('#csv-transactions')`);
 	const csv = fs.readFileSync(f, 'utf8');
 	if (!/^Date,Time \(UTC[+-]\d\d:\d\d\),Type,Customer,Card,/.test(csv) || !csv.includes('Robert Brown') || !csv.includes('20.00') || !csv.includes('Sam Till')) throw new Error(csv);
+	askedNames('transactions');
 	return t.waitFor(`text('#report-dl-msg').includes('Downloaded transactions-')`);
 });
