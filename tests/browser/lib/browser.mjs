@@ -235,6 +235,13 @@ class Tab {
 			if (u.startsWith(URL0) && !u.startsWith(URL0 + 'api/') && (r.status() === 404 || r.status() >= 500))
 				this.problem('HTTP ' + r.status() + ': ' + u);
 		});
+		/* The requests under way, for idle(). */
+		this.inflight = new Set();
+		this.lastNet = Date.now();
+		const done = (r) => { this.inflight.delete(r); this.lastNet = Date.now(); };
+		this.page.on('request', (r) => { this.inflight.add(r); this.lastNet = Date.now(); });
+		this.page.on('requestfinished', done);
+		this.page.on('requestfailed', done);
 		for (const [ev, f] of this.listeners) this.cdp.on(ev, f);
 		this.fetchOn = false;
 		if (this.rules.length) await this.applyRules();
@@ -307,6 +314,18 @@ class Tab {
 		const f = path.join(E.BROWSER_SHOTS || E.BROWSER_RUN || '/tmp', FILE + '-' + name + '.png');
 		await this.page.locator(sel).screenshot({ path: f });
 		return f;
+	}
+	/* Once no request of the page has been under way for quiet ms (500):
+	 * every answer the page asked for so far has come (and been seen by
+	 * the 404 check and the page's own listeners). Throws after ms (10 s),
+	 * naming what is still under way. */
+	async idle(quiet, ms) {
+		const q = quiet || 500, end = Date.now() + (ms || 10000);
+		while (Date.now() < end) {
+			if (!this.inflight.size && Date.now() - this.lastNet >= q) return true;
+			await sleep(50);
+		}
+		throw new Error('the network was not idle: ' + Array.from(this.inflight, (r) => r.url()).join(', '));
 	}
 	async viewport(width, height) { await this.page.setViewportSize({ width, height: height || 900 }); }
 	/* Two frames later: layout and paint done. */

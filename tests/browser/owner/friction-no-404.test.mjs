@@ -18,6 +18,8 @@ t.step('once this browser saw the shop, a logout and two loads later: no answer 
 	await openOwner(t);
 	await openOwner(t);
 	await t.waitFor(`vis('#login-form')`);
+	/* Every answer in, so a late 404 is counted too. */
+	await t.idle();
 	return bad.length === 0 || Promise.reject(new Error('404: ' + bad.join(', ')));
 });
 
