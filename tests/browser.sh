@@ -1,7 +1,7 @@
 # shellcheck shell=bash disable=SC2034,SC2154  # globals of tests/lib.sh and the test
 # tests/browser.sh: the shell side of the page tests, which drive
-# headless Chromium with playwright-core (tests/browser/, see its README;
-# the older ones with tests/browser.js), sourced after tests/lib.sh:
+# headless Chromium with playwright-core (tests/browser/, see its README),
+# sourced after tests/lib.sh:
 #   skip_all REASON        1..0 # SKIP REASON, and exit
 #   browser_need           sets chrome to the browser binary ($CHROMIUM,
 #                          else chromium on PATH) and checks for node and
@@ -12,6 +12,12 @@
 #                          unless POS_TEST_INSTALL=0; else skips the whole
 #                          test, or bails out when LC_REQUIRE_OPENAPI_LINT=1
 #                          (CI) asks for every tool
+#   browser_want_playwright
+#                          browser_need_playwright for a test of which the
+#                          browser is one part (tests/https.sh): returns 1
+#                          with the reason in browser_why instead of
+#                          skipping the whole test (bails all the same
+#                          when LC_REQUIRE_OPENAPI_LINT=1)
 #   browser_tests DIR [VAR=VALUE...]
 #                          runs DIR's *.test.mjs with Node's test runner,
 #                          one file at a time (tests/browser/lib/run.mjs),
@@ -25,13 +31,6 @@
 #   browser_backend        builds the backend when it is not built yet
 #   browser_shots DIR NAME sets shots to DIR, else to a new folder in /tmp
 #                          (kept), named NAME.XXXXXX
-#   browser_drive [VAR=VALUE...]
-#                          runs $LT_DIR/drive.js with node, VAR=VALUE and
-#                          the BROWSER_* variables tests/browser.js reads
-#                          in its environment; passes its TAP on and
-#                          carries out its requests to stop or start the
-#                          server; returns its status (tap_failed set
-#                          when it failed, so lt_stop keeps LT_DIR)
 
 skip_all() { echo "1..0 # SKIP $*"; exit 0; }
 
@@ -50,14 +49,14 @@ browser_need() {
 		lc_want_packages browser
 		chrome=$(browser_find)
 	fi
-	[ -n "$chrome" ] || browser_missing "chromium is not installed (apt-get install chromium)"
+	[ -n "$chrome" ] || { browser_missing "chromium is not installed (apt-get install chromium)"; return; }
 	command -v node >/dev/null 2>&1 || browser_missing "node is not installed (apt-get install nodejs)"
 }
 # browser_need and playwright-core.
 PLAYWRIGHT_DIR=${PLAYWRIGHT_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/loyalty-pos/playwright}
 browser_need_playwright() {
 	local pkg=$PLAYWRIGHT_DIR/node_modules/playwright-core/package.json
-	browser_need
+	browser_need || return
 	if ! grep -q "\"version\": *\"$LC_PLAYWRIGHT_VERSION\"" "$pkg" 2>/dev/null &&
 	    [ "${POS_TEST_INSTALL:-1}" != 0 ] && [ "$(id -u)" -eq 0 ]; then
 		diag "installing playwright-core $LC_PLAYWRIGHT_VERSION from npm"
@@ -71,7 +70,16 @@ browser_need_playwright() {
 }
 browser_missing() {
 	[ "${LC_REQUIRE_OPENAPI_LINT:-0}" = 1 ] && bail "$* (every tool is required here)"
+	if [ -n "${browser_optional:-}" ]; then
+		browser_why=$*
+		return 1
+	fi
 	skip_all "$*"
+}
+browser_want_playwright() {
+	local browser_optional=1
+	browser_why=
+	browser_need_playwright
 }
 
 browser_backend() {
@@ -132,8 +140,8 @@ browser_tests() {	# DIR [VAR=VALUE...]
 	return "$rc"
 }
 
-# The driver's requests to stop or start the server ("#@server stop|start
-# N" on its stdout) are carried out with lc_server_stop / lc_server_start
+# A test's requests to stop or start the server ("stop N" / "start N" on
+# BROWSER_CTL, read by browser_tests) are carried out with lc_server_stop / lc_server_start
 # of tools/lib.sh on the same port, folders and database (LC_* as lt_start
 # left them), so the page's origin stays the same; "N ok" (or "N failed")
 # in server-ack answers.
@@ -145,24 +153,4 @@ browser_server_ctl() {	# stop|start N
 	esac
 	printf '%s %s\n' "$2" "$r" >"$LT_DIR/server-ack.new" &&
 	    mv "$LT_DIR/server-ack.new" "$LT_DIR/server-ack"
-}
-# lastpipe: the loop runs in this shell, which so keeps the new lighttpd's
-# pid for lt_stop.
-browser_drive() {	# [VAR=VALUE...]
-	local line ctl_cmd ctl_id rc
-	shopt -s lastpipe
-	env BROWSER_JS="$top_srcdir/tests/browser.js" BROWSER_CHROME="$chrome" \
-	    BROWSER_RUN="$LT_DIR" BROWSER_SHOTS="$shots" BROWSER_URL="$LT_URL/" \
-	    "$@" node "$LT_DIR/drive.js" |
-	while IFS= read -r line; do
-		case $line in
-		'#@server '*)
-			read -r _ ctl_cmd ctl_id <<<"$line"
-			browser_server_ctl "$ctl_cmd" "$ctl_id" </dev/null ;;
-		*) printf '%s\n' "$line" ;;
-		esac
-	done
-	rc=${PIPESTATUS[0]}
-	[ "$rc" -eq 0 ] || tap_failed=1
-	return "$rc"
 }

@@ -13,7 +13,9 @@
 # (X-Forwarded-Proto) Apache neither loops nor forgets HSTS. Then in
 # Chromium: the till and the back office warn when opened over plain http
 # by a local network's name, the set-up asks for "I understand" there,
-# and neither warns on localhost or over https.
+# and neither warns on localhost or over https (tests/browser/https/,
+# run with playwright-core as the page tests are; skipped when Chromium,
+# Node or playwright-core cannot be had).
 # TAP; run by `make check`, or by hand: tests/https.sh (after tools/check
 # or a build in build/). LT_KEEP=1 keeps the temp folders.
 set -u
@@ -137,72 +139,32 @@ is "$LT_STATUS" 308 "lighttpd: X-Forwarded-Proto is not taken from a client (no 
 
 # --- the browser: the warnings ----------------------------------------------
 
-if browser_need 2>/dev/null; then
+# tests/browser/https/*.test.mjs (tests/browser/README.md), their steps
+# numbered on into this test's own TAP.
+BROWSER_POINTS=6
+if browser_want_playwright; then
 	browser_shots "${HTTPS_SHOT_DIR:-}" https-page-shots
-	cat >"$LT_DIR/drive.js" <<'EOF'
-'use strict';
-const B = require(process.env.BROWSER_JS);
-const { step, ev, waitFor, S, shot, viewport } = B;
-const E = process.env;
-const LOCAL = 'http://127.0.0.1:' + E.HTTP_PORT + '/';
-const LAN = 'http://till.lan:' + E.HTTP_PORT + '/';
-const SECURE = 'https://shop.example:' + E.HTTPS_PORT + '/';
-
-async function open(url) {
-	await S('Page.navigate', { url });
-	await waitFor(`document.readyState === 'complete' && (vis('#login-form') || vis('#setup-form'))`);
-}
-
-B.run(async () => {
-	B.launch(['--host-resolver-rules=MAP till.lan 127.0.0.1, MAP shop.example 127.0.0.1', '--ignore-certificate-errors']);
-	await B.openPage();
-	for (const w of [390, 768, 1280]) {
-		await step(`the till over http by a local network's name warns (${w} px)`, async () => {
-			await viewport(w, 900);
-			await open(LAN + 'index.html');
-			await shot('till-http-lan-' + w);
-			return ev(`vis('#http-warning') && text('#http-warning').includes('Not a secure connection') && text('#http-warning').includes('https://') && $('#http-warning').getBoundingClientRect().height < 100`);
-		});
-	}
-	await step('the back office over http by a local network\'s name warns, and its set-up asks for "I understand"', async () => {
-		await viewport(1280, 900);
-		await open(LAN + 'owner.html');
-		await waitFor(`vis('#setup-form')`);
-		await shot('owner-setup-http-lan');
-		if (!await ev(`vis('#http-warning') && vis('#setup-insecure') && !$('#setup-insecure-ok').checked`)) throw new Error('no warning or no "I understand"');
-		await ev(`fill('#setup-code', 'ABCD-EFGH') && fill('#setup-shop', 'Corner') && fill('#setup-location', 'High Street') &&
-		    fill('#setup-name', 'Olive') && fill('#setup-email', 'olive@corner.example') && fill('#setup-password', 'a long password') &&
-		    fill('#setup-password2', 'a long password') && click('#setup-submit')`);
-		await waitFor(`text('#setup-error').includes('I understand')`);
-		await shot('owner-setup-http-lan-refused');
-		return ev(`document.activeElement === $('#setup-insecure-ok')`);
-	});
-	for (const [name, url] of [['localhost (127.0.0.1)', LOCAL], ['https', SECURE]]) {
-		await step(`neither page warns over ${name}; the set-up asks nothing more there`, async () => {
-			await open(url + 'index.html');
-			const till = await ev(`!vis('#http-warning')`);
-			await open(url + 'owner.html');
-			await waitFor(`vis('#setup-form')`);
-			await shot('owner-setup-' + (url === SECURE ? 'https' : 'localhost'));
-			return till && await ev(`!vis('#http-warning') && !vis('#setup-insecure')`);
-		});
-	}
-}, { timeout: 120000 });
-EOF
-	# The driver's TAP, numbered on into this test's own.
+	diag "the pages in Chromium, screenshots in $shots"
 	n0=$tap_n
-	browser_drive HTTP_PORT="$HTTP_PORT" HTTPS_PORT="$HTTPS_PORT" >"$LT_DIR/browser.tap" 2>&1
+	browser_tests "$top_srcdir/tests/browser/https" HTTP_PORT="$HTTP_PORT" HTTPS_PORT="$HTTPS_PORT" \
+	    >"$LT_DIR/browser.tap" 2>&1
+	failing=
 	while IFS= read -r line; do
 		case $line in
-		'ok '*' - '*) tap_result 0 "${line#* - }" ;;
-		'not ok '*' - '*) tap_result 1 "${line#* - }" ;;
-		1..*) ;;
-		*) printf '%s\n' "$line" ;;
+		'ok '*' - '*) tap_result 0 "${line#* - }"; failing= ;;
+		'not ok '*' - '*) tap_result 1 "${line#* - }"; failing=1 ;;
+		'TAP version '* | 1..* | '# Subtest: '*) ;;
+		# A point's YAML (its duration; a failure's error and stack):
+		# kept as comments under a failing one.
+		' '*) [ -z "$failing" ] || printf '#%s\n' "$line" ;;
+		'#'*) printf '%s\n' "$line" ;;
+		*) printf '# %s\n' "$line" ;;
 		esac
 	done <"$LT_DIR/browser.tap"
-	[ $((tap_n - n0)) -eq 6 ] || tap_result 1 "the browser's steps all ran ($((tap_n - n0)) of 6)"
+	[ $((tap_n - n0)) -eq "$BROWSER_POINTS" ] ||
+	    tap_result 1 "the browser's steps all ran ($((tap_n - n0)) of $BROWSER_POINTS)"
 else
-	skip 6 "Chromium or Node is not installed"
+	skip "$BROWSER_POINTS" "$browser_why"
 fi
 
 # --- lighttpd with Debian's snippet (conf/lighttpd-site.conf.in) ------------
