@@ -99,6 +99,17 @@ export const publicUrl = () => {
 /* This page's folder: where the card page (card.html) lives beside it. */
 const hereFolder = () => new URL('.', location.href).href;
 
+/* An address only this computer reaches: a customer's phone cannot open
+ * a link printed with it. */
+const loopback = (u) => {
+	try {
+		const host = new URL(u).hostname;
+		return host === 'localhost' || host.endsWith('.localhost') || host === '[::1]' || /^127\./.test(host);
+	} catch (e) {
+		return false;
+	}
+};
+
 export function renderPrintLinkWarning() {
 	const box = $('print-link-warn');
 	const missing = st.settings.length > 0 && !publicUrl();
@@ -117,7 +128,8 @@ export function renderPrintLinkWarning() {
 function setPublicUrl() {
 	const f = field({
 		label: SETTING_INFO.public_url[0], value: hereFolder(), field: 'public_url', inputMode: 'url', spellcheck: false, limit: 'URL_MAX',
-		hint: 'The address customers open, such as https://shop.example/loyalty/: this page\'s folder if customers reach this site as you do. Printed on each card before the card\'s own link.'
+		hint: 'The address customers open, such as https://shop.example/loyalty/: this page\'s folder if customers reach this site as you do. Printed on each card before the card\'s own link.' +
+			(loopback(hereFolder()) ? ' This page is open at this computer\'s own address, which customers\' phones cannot open: type the address they reach this site at.' : '')
 	});
 	return openDialog({
 		title: 'Address of this site for customers', body: f, submitLabel: 'Save',

@@ -30,7 +30,7 @@ export const NOT_VOIDABLE = ['void', 'adjustment', 'expiry'];
 /* What the settings mean, in the owner's words. */
 export const SETTING_INFO = {
 	access_token_ttl: ['Login renewal interval (seconds)', 'How long a login works before the page renews it in the background.'],
-	refresh_token_ttl: ['Stay logged in for (seconds)', 'How long a till or this page keeps its login before asking for the password again.'],
+	refresh_token_ttl: ['Stay logged in for (seconds)', 'How long a till or this page keeps its login before asking for the password again. The login lives in the open tab: once the browser is closed or the tablet restarts, the password is asked again.'],
 	login_max_failures: ['Wrong passwords before a pause', 'Failed logins for one e-mail address before further tries are refused for a while: counted apart for each place that signed in to it lately (your tills), and together for all other places, so strangers cannot lock your tills out.'],
 	login_window_seconds: ['Pause after wrong passwords (seconds)', 'How long the failed logins are counted, and so how long the pause lasts.'],
 	sync_max_age_days: ['Oldest offline purchase accepted (days)', 'A purchase a till kept while offline is refused when it is older than this.'],
