@@ -1,5 +1,5 @@
 import { cardType } from '../js/cardtypes.js';
-import { $, h, plural, setKids, when, ymd } from './dom.js';
+import { $, h, money, plural, setKids, when, ymd } from './dom.js';
 import { SessionEnded, apiGet } from './net.js';
 import { settingWords } from './settings.js';
 import { SETTING_INFO, TYPE_NAMES, loadLocations, loadPrograms, loadSettings, loadUsers, shopToday, st } from './state.js';
@@ -113,8 +113,11 @@ export function valueWords(k, v, names) {
 		if (x && x.min === 0 && x.max === 1) return v ? 'on' : 'off';
 		return settingWords(k, v) || String(v);
 	}
+	if (typeof v === 'number' && MONEY_FIELD.test(k)) return money(v);
 	return String(v);
 }
+/* The snapshots' fields that hold money (as the API writes amounts). */
+const MONEY_FIELD = /(^|_)(amount|balance|spend)$|^lifetime_cashback$|^cashback_(earned|redeemed|expired|used)$/;
 
 /* The changed values of an entry: [key, before (undefined for a new
  * object), after], the unchanged left out. */
