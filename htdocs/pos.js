@@ -10,7 +10,7 @@ import { storage, readJSON, writeJSON, uuid } from './js/store.js';
 import { sentence } from './js/errors.js';
 import { cardType, typeOf } from './js/cardtypes.js';
 import { createQueue, DEFAULT_COOLDOWN_S } from './js/queue.js';
-import { KeyBursts, ScanFrame, frameSetting } from './js/keys.js';
+import { KeyBursts, ScanFrame, frameSetting, readsKey, FRAME_PAUSE_MS } from './js/keys.js';
 import { parseMoney, formatMoney, toCents, centsStr, isNum } from './js/money.js';
 import { afterPurchaseLine, expiryLine } from './js/progress.js';
 import { applyLimits } from './js/limits.js';
@@ -610,14 +610,25 @@ function typeInto(el, text) {
 	el.dispatchEvent(new Event('input', { bubbles: true }));
 }
 
+/* A frame begun by mistake (a ~ typed in a note): once the keys stop
+ * for FRAME_PAUSE_MS, what it held is given back into the field. */
+let frameTimer = null;
+function frameIdle() {
+	frameTimer = null;
+	const r = frame.idle(performance.now());
+	if (r && r.replay) { typeInto(document.activeElement, r.replay); frameAt = null; }
+}
+
 /* A key seen by the frame; true when it was the frame's (swallowed). */
 function frameKey(e, t) {
 	if (!frame.active || (t && t.closest && t.closest('#scanner-settings'))) return false;
-	const r = e.key === 'Enter' ? frame.enter() : e.key.length === 1 ? frame.key(e.key, e.timeStamp) :
-	    e.key === 'Tab' || e.key === 'Escape' ? frame.other(e.key) : null;
+	const r = e.key === 'Enter' ? frame.enter(e.timeStamp) : [...e.key].length === 1 ? frame.key(e.key, e.timeStamp) :
+	    e.key === 'Tab' || e.key === 'Escape' ? frame.other(e.key, e.timeStamp) : null;
 	if (!r) return false;
 	if (r.replay) typeInto(t, r.replay);
 	if (r.begun) frameAt = { el: t, value: t && 'value' in t ? t.value : '' };
+	clearTimeout(frameTimer);
+	frameTimer = r.hold && r.code === undefined ? setTimeout(frameIdle, FRAME_PAUSE_MS + 50) : null;
 	if (!r.hold) return false;
 	e.preventDefault();
 	e.stopPropagation();
@@ -636,7 +647,9 @@ function isField(t) {
 }
 
 function onKeyCapture(e) {
-	if (!user || e.ctrlKey || e.altKey || e.metaKey || e.isComposing) return;
+	/* Shortcuts are not typing; AltGr (Ctrl+Alt on Windows) is: it
+	 * types a prefix such as ~ on German or French layouts. */
+	if (!user || !readsKey(e)) return;
 	/* The camera's dialog keeps its keys (Escape closes it). */
 	if (document.querySelector('dialog[open]')) return;
 	const t = document.activeElement, lookupField = $('lookup-code');
@@ -1352,7 +1365,7 @@ function voidOtherNote() {
 	const x = recentSales().find((v) => v.transaction_id === $('void-sale').value);
 	const other = !!(id && x && x.card_instance_id !== id);
 	const whose = x && typeof x.customer_name === 'string' && x.customer_name ? x.customer_name + '\u2019s' : 'another customer\u2019s';
-	const shown = card.customer_name || 'the customer on screen';
+	const shown = (card && card.customer_name) || 'the customer on screen';
 	const none = id && !recentSales().some((v) => v.card_instance_id === id);
 	$('void-other').textContent = !other ? '' : 'Not the card on screen: this is ' + whose + ' sale' +
 	    (none ? '. ' + shown.replace(/^./, (c) => c.toUpperCase()) + ' has no sale of yours to void here.' : ', not ' + shown + '\u2019s.');
@@ -1793,7 +1806,7 @@ function init() {
 	$('scanner-form').addEventListener('submit', onScannerSave);
 	renderScannerSetting();
 	/* A click ends what was being typed: a suffix alone frames what came after it. */
-	document.addEventListener('mousedown', () => { const r = frame.other('click'); if (r.replay) typeInto(document.activeElement, r.replay); }, true);
+	document.addEventListener('mousedown', (e) => { const r = frame.other('click', e.timeStamp); if (r.replay) typeInto(document.activeElement, r.replay); }, true);
 	/* Another tab or program of the till changed it. */
 	window.addEventListener('storage', (e) => { if (e.key === SCANNER_KEY) { frame = new ScanFrame(savedFrame()); renderScannerSetting(); } });
 	$('login-form').addEventListener('submit', onLogin);
