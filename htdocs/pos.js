@@ -11,6 +11,7 @@ import { sentence } from './js/errors.js';
 import { cardType, typeOf } from './js/cardtypes.js';
 import { createQueue, DEFAULT_COOLDOWN_S } from './js/queue.js';
 import { KeyBursts, ScanFrame, frameSetting, readsKey, FRAME_PAUSE_MS } from './js/keys.js';
+import { txDetailsNode } from './js/txn.js';
 import { parseMoney, formatMoney, toCents, centsStr, isNum } from './js/money.js';
 import { afterPurchaseLine, expiryLine } from './js/progress.js';
 import { applyLimits } from './js/limits.js';
@@ -1188,27 +1189,13 @@ function pagerState(btn, off, other) {
 
 function historyRow(t) {
 	const type = t.transaction_type;
-	const det = [];
-	if (type === 'punch' && Number.isInteger(t.punches_added)) det.push('+' + plural(t.punches_added, 'punch', 'punches'));
-	if (isNum(t.cashback_earned) && type !== 'punch') det.push('earned ' + money(t.cashback_earned));
-	if (isNum(t.discount_amount)) det.push('discount ' + money(t.discount_amount));
-	if (isNum(t.redeemed_amount)) det.push('used ' + money(t.redeemed_amount));
-	if (t.reward_name) det.push(type === 'reward_claim' || type === 'void' ? t.reward_name : 'reward earned: ' + t.reward_name);
-	if (Number.isInteger(t.punches_removed)) det.push('−' + plural(t.punches_removed, 'punch', 'punches'));
-	if (isNum(t.cashback_removed)) det.push('cashback taken back ' + money(t.cashback_removed));
-	if (isNum(t.cashback_returned)) det.push('cashback given back ' + money(t.cashback_returned));
-	if (Number.isInteger(t.punches_adjusted)) det.push((t.punches_adjusted > 0 ? '+' : '−') + plural(Math.abs(t.punches_adjusted), 'punch', 'punches'));
-	if (isNum(t.cashback_adjusted)) det.push((t.cashback_adjusted > 0 ? '+' : '−') + money(Math.abs(t.cashback_adjusted)));
-	if (type === 'expiry' && isNum(t.expired_amount)) det.push('cashback expired −' + money(t.expired_amount));
 	const cells = [
 		h('td', { dataset: { label: 'When' } }, when(t.created_at)),
 		h('td', { dataset: { label: 'Type' } }, h('span', { className: 'tx tx-' + (type || 'x') }, TYPE_NAMES[type] || type || '—'),
 			t.voided ? h('span', { className: 'tag tag-voided' }, 'voided') : null),
 		/* A sale's amount; a correction has none (its change is in the details). */
 		h('td', { className: 'num', dataset: { label: 'Amount' } }, NO_AMOUNT.includes(type) ? '—' : money(t.purchase_amount)),
-		h('td', { dataset: { label: 'Details' } }, h('span', null, det.join(', ') || (t.reason ? '' : '—'),
-			t.reason ? reasonNode(t.reason, det.length > 0) : null,
-			t.transaction_notes ? h('span', { className: 'tnote' }, ' “' + t.transaction_notes + '”') : null)),
+		h('td', { dataset: { label: 'Details' } }, txDetailsNode(h, t, money)),
 		h('td', { dataset: { label: 'Where / who' } }, type === 'expiry' ? 'Automatic' :
 			[t.location_name, t.staff_name].filter(Boolean).join(' · ') || '—')
 	];
@@ -1217,16 +1204,6 @@ function historyRow(t) {
 
 /* Types with no purchase amount of their own. */
 const NO_AMOUNT = ['reward_claim', 'void', 'adjustment', 'expiry'];
-const REASON_SHORT = 120;
-
-/* "reason: …"; a long one (up to 500 characters) folded after its
- * start, so that its row stays a row; the whole in a click. */
-function reasonNode(text, sep) {
-	if (text.length <= REASON_SHORT) return h('span', { className: 'reason' }, (sep ? ', reason: ' : 'reason: ') + text);
-	return h('details', { className: 'reason-long', title: text },
-		h('summary', null, 'reason: ' + text.slice(0, 50).replace(/\s+\S*$/, '') + '… (more)'),
-		h('span', { className: 'reason-full' }, text));
-}
 
 /* ---- void last sale ---------------------------------------------------- */
 
