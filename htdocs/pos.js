@@ -91,6 +91,10 @@ const money = (v) => formatMoney(v, currency());
 const pct = (v) => (isNum(v) ? pctFmt.format(v) : '—');
 const int = (v) => (Number.isInteger(v) ? String(v) : '—');
 const plural = (n, one, many) => n + ' ' + (n === 1 ? one : many);
+/* A card's customer as the back office names them: a card issued
+ * without a name (customer_name "") is "No name"; none said at all (a
+ * card not checked), dflt. */
+const nameOf = (c, dflt) => (c && typeof c.customer_name === 'string' ? c.customer_name || 'No name' : dflt || '');
 const shortId = (id) => (typeof id === 'string' ? id.slice(0, 8) : '—');
 function when(iso) {
 	const d = new Date(iso);
@@ -504,7 +508,7 @@ const balanceOf = (d) => (d.balance && typeof d.balance === 'object' ? d.balance
 function renderCard() {
 	const d = card, active = d.status === 'active';
 	$('card-title').textContent = d.card_title || d.card_name || 'Loyalty card';
-	$('card-customer').textContent = d.customer_name || 'Customer';
+	$('card-customer').textContent = nameOf(d, 'Customer');
 	$('card-merchant').textContent = d.merchant_name || '';
 	show('card-merchant-sep', !!d.merchant_name);
 	const type = $('card-type');
@@ -831,7 +835,7 @@ async function record(amount, punches, notes) {
 	body.idempotency_key = a.key;
 	body.client_timestamp = a.at;
 
-	const label = card ? (card.card_title || card.card_name) + ' — ' + (card.customer_name || '') : $('card-title').textContent;
+	const label = card ? (card.card_title || card.card_name) + ' — ' + nameOf(card) : $('card-title').textContent;
 	const meta = { label, card_type: card ? card.card_type : null, merchant_id: user.merchant_id };
 	/* The sale's own card: the answer may come when another is shown. */
 	const sale = { card, gen: cardGen, label, a };
@@ -1016,7 +1020,7 @@ async function onClaim() {
 	if (code) body.card_code = code;
 	/* The answer may come when another card is shown: it then says whose
 	 * it is and leaves that card alone. */
-	const sale = { gen: cardGen, label: (card.card_title || '') + ' — ' + (card.customer_name || ''), ident: cardIdent };
+	const sale = { gen: cardGen, label: (card.card_title || '') + ' — ' + nameOf(card), ident: cardIdent };
 	const here = () => sale.gen === cardGen;
 	const btn = $('claim-button');
 	busy(btn, true);
@@ -1084,7 +1088,7 @@ async function onRedeem(ev) {
 	body.idempotency_key = a.key;
 	const code = cardCodeOf(cardIdent);
 	if (code) body.card_code = code;
-	const sale = { gen: cardGen, label: (card.card_title || '') + ' — ' + (card.customer_name || ''), ident: cardIdent };
+	const sale = { gen: cardGen, label: (card.card_title || '') + ' — ' + nameOf(card), ident: cardIdent };
 	const here = () => sale.gen === cardGen;
 	const btn = $('redeem-submit');
 	busy(btn, true);
