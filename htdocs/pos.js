@@ -10,7 +10,8 @@ import { storage, readJSON, writeJSON, uuid } from './js/store.js';
 import { sentence } from './js/errors.js';
 import { cardType, typeOf } from './js/cardtypes.js';
 import { createQueue, DEFAULT_COOLDOWN_S } from './js/queue.js';
-import { KeyBursts, ScanFrame, frameSetting } from './js/keys.js';
+import { KeyBursts, ScanFrame, frameSetting, readsKey, FRAME_PAUSE_MS } from './js/keys.js';
+import { txDetailsNode } from './js/txn.js';
 import { parseMoney, formatMoney, toCents, centsStr, isNum } from './js/money.js';
 import { afterPurchaseLine, expiryLine } from './js/progress.js';
 import { applyLimits } from './js/limits.js';
@@ -90,6 +91,10 @@ const money = (v) => formatMoney(v, currency());
 const pct = (v) => (isNum(v) ? pctFmt.format(v) : '—');
 const int = (v) => (Number.isInteger(v) ? String(v) : '—');
 const plural = (n, one, many) => n + ' ' + (n === 1 ? one : many);
+/* A card's customer as the back office names them: a card issued
+ * without a name (customer_name "") is "No name"; none said at all (a
+ * card not checked), dflt. */
+const nameOf = (c, dflt) => (c && typeof c.customer_name === 'string' ? c.customer_name || 'No name' : dflt || '');
 const shortId = (id) => (typeof id === 'string' ? id.slice(0, 8) : '—');
 function when(iso) {
 	const d = new Date(iso);
@@ -503,7 +508,7 @@ const balanceOf = (d) => (d.balance && typeof d.balance === 'object' ? d.balance
 function renderCard() {
 	const d = card, active = d.status === 'active';
 	$('card-title').textContent = d.card_title || d.card_name || 'Loyalty card';
-	$('card-customer').textContent = d.customer_name || 'Customer';
+	$('card-customer').textContent = nameOf(d, 'Customer');
 	$('card-merchant').textContent = d.merchant_name || '';
 	show('card-merchant-sep', !!d.merchant_name);
 	const type = $('card-type');
@@ -610,14 +615,25 @@ function typeInto(el, text) {
 	el.dispatchEvent(new Event('input', { bubbles: true }));
 }
 
+/* A frame begun by mistake (a ~ typed in a note): once the keys stop
+ * for FRAME_PAUSE_MS, what it held is given back into the field. */
+let frameTimer = null;
+function frameIdle() {
+	frameTimer = null;
+	const r = frame.idle(performance.now());
+	if (r && r.replay) { typeInto(document.activeElement, r.replay); frameAt = null; }
+}
+
 /* A key seen by the frame; true when it was the frame's (swallowed). */
 function frameKey(e, t) {
 	if (!frame.active || (t && t.closest && t.closest('#scanner-settings'))) return false;
-	const r = e.key === 'Enter' ? frame.enter() : e.key.length === 1 ? frame.key(e.key, e.timeStamp) :
-	    e.key === 'Tab' || e.key === 'Escape' ? frame.other(e.key) : null;
+	const r = e.key === 'Enter' ? frame.enter(e.timeStamp) : [...e.key].length === 1 ? frame.key(e.key, e.timeStamp) :
+	    e.key === 'Tab' || e.key === 'Escape' ? frame.other(e.key, e.timeStamp) : null;
 	if (!r) return false;
 	if (r.replay) typeInto(t, r.replay);
 	if (r.begun) frameAt = { el: t, value: t && 'value' in t ? t.value : '' };
+	clearTimeout(frameTimer);
+	frameTimer = r.hold && r.code === undefined ? setTimeout(frameIdle, FRAME_PAUSE_MS + 50) : null;
 	if (!r.hold) return false;
 	e.preventDefault();
 	e.stopPropagation();
@@ -636,7 +652,9 @@ function isField(t) {
 }
 
 function onKeyCapture(e) {
-	if (!user || e.ctrlKey || e.altKey || e.metaKey || e.isComposing) return;
+	/* Shortcuts are not typing; AltGr (Ctrl+Alt on Windows) is: it
+	 * types a prefix such as ~ on German or French layouts. */
+	if (!user || !readsKey(e)) return;
 	/* The camera's dialog keeps its keys (Escape closes it). */
 	if (document.querySelector('dialog[open]')) return;
 	const t = document.activeElement, lookupField = $('lookup-code');
@@ -817,7 +835,7 @@ async function record(amount, punches, notes) {
 	body.idempotency_key = a.key;
 	body.client_timestamp = a.at;
 
-	const label = card ? (card.card_title || card.card_name) + ' — ' + (card.customer_name || '') : $('card-title').textContent;
+	const label = card ? (card.card_title || card.card_name) + ' — ' + nameOf(card) : $('card-title').textContent;
 	const meta = { label, card_type: card ? card.card_type : null, merchant_id: user.merchant_id };
 	/* The sale's own card: the answer may come when another is shown. */
 	const sale = { card, gen: cardGen, label, a };
@@ -1002,7 +1020,7 @@ async function onClaim() {
 	if (code) body.card_code = code;
 	/* The answer may come when another card is shown: it then says whose
 	 * it is and leaves that card alone. */
-	const sale = { gen: cardGen, label: (card.card_title || '') + ' — ' + (card.customer_name || ''), ident: cardIdent };
+	const sale = { gen: cardGen, label: (card.card_title || '') + ' — ' + nameOf(card), ident: cardIdent };
 	const here = () => sale.gen === cardGen;
 	const btn = $('claim-button');
 	busy(btn, true);
@@ -1070,7 +1088,7 @@ async function onRedeem(ev) {
 	body.idempotency_key = a.key;
 	const code = cardCodeOf(cardIdent);
 	if (code) body.card_code = code;
-	const sale = { gen: cardGen, label: (card.card_title || '') + ' — ' + (card.customer_name || ''), ident: cardIdent };
+	const sale = { gen: cardGen, label: (card.card_title || '') + ' — ' + nameOf(card), ident: cardIdent };
 	const here = () => sale.gen === cardGen;
 	const btn = $('redeem-submit');
 	busy(btn, true);
@@ -1175,27 +1193,13 @@ function pagerState(btn, off, other) {
 
 function historyRow(t) {
 	const type = t.transaction_type;
-	const det = [];
-	if (type === 'punch' && Number.isInteger(t.punches_added)) det.push('+' + plural(t.punches_added, 'punch', 'punches'));
-	if (isNum(t.cashback_earned) && type !== 'punch') det.push('earned ' + money(t.cashback_earned));
-	if (isNum(t.discount_amount)) det.push('discount ' + money(t.discount_amount));
-	if (isNum(t.redeemed_amount)) det.push('used ' + money(t.redeemed_amount));
-	if (t.reward_name) det.push(type === 'reward_claim' || type === 'void' ? t.reward_name : 'reward earned: ' + t.reward_name);
-	if (Number.isInteger(t.punches_removed)) det.push('−' + plural(t.punches_removed, 'punch', 'punches'));
-	if (isNum(t.cashback_removed)) det.push('cashback taken back ' + money(t.cashback_removed));
-	if (isNum(t.cashback_returned)) det.push('cashback given back ' + money(t.cashback_returned));
-	if (Number.isInteger(t.punches_adjusted)) det.push((t.punches_adjusted > 0 ? '+' : '−') + plural(Math.abs(t.punches_adjusted), 'punch', 'punches'));
-	if (isNum(t.cashback_adjusted)) det.push((t.cashback_adjusted > 0 ? '+' : '−') + money(Math.abs(t.cashback_adjusted)));
-	if (type === 'expiry' && isNum(t.expired_amount)) det.push('cashback expired −' + money(t.expired_amount));
 	const cells = [
 		h('td', { dataset: { label: 'When' } }, when(t.created_at)),
 		h('td', { dataset: { label: 'Type' } }, h('span', { className: 'tx tx-' + (type || 'x') }, TYPE_NAMES[type] || type || '—'),
 			t.voided ? h('span', { className: 'tag tag-voided' }, 'voided') : null),
 		/* A sale's amount; a correction has none (its change is in the details). */
 		h('td', { className: 'num', dataset: { label: 'Amount' } }, NO_AMOUNT.includes(type) ? '—' : money(t.purchase_amount)),
-		h('td', { dataset: { label: 'Details' } }, h('span', null, det.join(', ') || (t.reason ? '' : '—'),
-			t.reason ? reasonNode(t.reason, det.length > 0) : null,
-			t.transaction_notes ? h('span', { className: 'tnote' }, ' “' + t.transaction_notes + '”') : null)),
+		h('td', { dataset: { label: 'Details' } }, txDetailsNode(h, t, money)),
 		h('td', { dataset: { label: 'Where / who' } }, type === 'expiry' ? 'Automatic' :
 			[t.location_name, t.staff_name].filter(Boolean).join(' · ') || '—')
 	];
@@ -1204,16 +1208,6 @@ function historyRow(t) {
 
 /* Types with no purchase amount of their own. */
 const NO_AMOUNT = ['reward_claim', 'void', 'adjustment', 'expiry'];
-const REASON_SHORT = 120;
-
-/* "reason: …"; a long one (up to 500 characters) folded after its
- * start, so that its row stays a row; the whole in a click. */
-function reasonNode(text, sep) {
-	if (text.length <= REASON_SHORT) return h('span', { className: 'reason' }, (sep ? ', reason: ' : 'reason: ') + text);
-	return h('details', { className: 'reason-long', title: text },
-		h('summary', null, 'reason: ' + text.slice(0, 50).replace(/\s+\S*$/, '') + '… (more)'),
-		h('span', { className: 'reason-full' }, text));
-}
 
 /* ---- void last sale ---------------------------------------------------- */
 
@@ -1352,7 +1346,7 @@ function voidOtherNote() {
 	const x = recentSales().find((v) => v.transaction_id === $('void-sale').value);
 	const other = !!(id && x && x.card_instance_id !== id);
 	const whose = x && typeof x.customer_name === 'string' && x.customer_name ? x.customer_name + '\u2019s' : 'another customer\u2019s';
-	const shown = card.customer_name || 'the customer on screen';
+	const shown = (card && card.customer_name) || 'the customer on screen';
 	const none = id && !recentSales().some((v) => v.card_instance_id === id);
 	$('void-other').textContent = !other ? '' : 'Not the card on screen: this is ' + whose + ' sale' +
 	    (none ? '. ' + shown.replace(/^./, (c) => c.toUpperCase()) + ' has no sale of yours to void here.' : ', not ' + shown + '\u2019s.');
@@ -1793,7 +1787,7 @@ function init() {
 	$('scanner-form').addEventListener('submit', onScannerSave);
 	renderScannerSetting();
 	/* A click ends what was being typed: a suffix alone frames what came after it. */
-	document.addEventListener('mousedown', () => { const r = frame.other('click'); if (r.replay) typeInto(document.activeElement, r.replay); }, true);
+	document.addEventListener('mousedown', (e) => { const r = frame.other('click', e.timeStamp); if (r.replay) typeInto(document.activeElement, r.replay); }, true);
 	/* Another tab or program of the till changed it. */
 	window.addEventListener('storage', (e) => { if (e.key === SCANNER_KEY) { frame = new ScanFrame(savedFrame()); renderScannerSetting(); } });
 	$('login-form').addEventListener('submit', onLogin);

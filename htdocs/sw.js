@@ -22,12 +22,12 @@
 
 importScripts('js/sw-cache.js');
 
-const VERSION = 'v5';
+const VERSION = 'v6';
 /* The page, the modules it imports, and the camera's (loaded on the
  * first scan, so a till started offline can still scan). */
 lcCacheFiles({
 	name: 'loyalty-pos-shell', version: VERSION, index: 'index.html',
-	files: ['index.html', 'pos.js', 'pos.css', 'js/http-warning.js', 'js/api.js', 'js/queue.js', 'js/keys.js', 'js/money.js', 'js/progress.js',
+	files: ['index.html', 'pos.js', 'pos.css', 'js/http-warning.js', 'js/api.js', 'js/queue.js', 'js/keys.js', 'js/txn.js', 'js/money.js', 'js/progress.js',
 		'js/server-tables.js', 'js/limits.js', 'js/store.js', 'js/errors.js', 'js/cardtypes.js',
 		'js/camera.js', 'js/camera.css', 'vendor/zxing-library-0.23.0.min.js']
 });

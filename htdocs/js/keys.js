@@ -75,8 +75,18 @@ export class KeyBursts {
  *                and what that field holds, to put back on a code
  * A suffix alone (no prefix) frames the characters typed since the last
  * pause (Enter, other(), or FRAME_PAUSE_MS without a key when key() is
- * given the times): they reached the field, and the page puts back what
- * it held before them. A prefix is surer: it marks where a code begins.
+ * given the times), and only when they look like a code (looksLikeCode:
+ * a "#" ending "Table #" is typing): they reached the field, and the
+ * page puts back what it held before them. A prefix is surer: it marks
+ * where a code begins.
+ *
+ * A frame begun by mistake (a ~ typed in a note) never holds keys for
+ * long: key(), enter() and other() take the time (ms) as a second
+ * argument, and a key more than FRAME_PAUSE_MS after the one before
+ * gives the held keys back ({replay}) before it is read afresh; so does
+ * idle(t), which the page calls from a timer once the keys stop, so the
+ * held text shows without waiting for a key. The prefix again inside a
+ * frame gives back what came before it and begins a new frame.
  */
 /* Keys further apart than this are not one scan (a suffix alone): a
  * scanner, even a slow Bluetooth one, never pauses that long inside a
@@ -99,7 +109,30 @@ export class ScanFrame {
 		this.afterCode = false;	/* the key before was a frame's end */
 		this.lastT = -Infinity;	/* the time of the last key */
 	}
+	/* The keys held by a frame that turned out to be typing, given
+	 * back; the frame ends (the time of the last key is kept). */
+	giveBack() {
+		const replay = this.state === 'in' ? this.prefix + this.buf : this.state === 'prefix' ? this.held : '';
+		this.state = 'idle';
+		this.held = '';
+		this.buf = '';
+		return replay;
+	}
+	/* True when keys are held and the time t (ms) is more than
+	 * FRAME_PAUSE_MS after the last key. */
+	stale(t) {
+		return (this.state === 'in' || this.state === 'prefix') && typeof t === 'number' && t - this.lastT > FRAME_PAUSE_MS;
+	}
+	/* The page's timer, at time t: {replay} when held keys are given
+	 * back as typing after a pause, else null. */
+	idle(t) {
+		return this.stale(t) ? { replay: this.giveBack() } : null;
+	}
 	key(ch, t) {
+		if (this.stale(t)) {
+			const replay = this.giveBack();
+			return Object.assign({ replay }, this.key(ch, t));
+		}
 		const after = this.afterCode;
 		const paused = typeof t === 'number' && t - this.lastT > FRAME_PAUSE_MS;
 		if (typeof t === 'number') this.lastT = t;
@@ -112,6 +145,12 @@ export class ScanFrame {
 				this.reset();
 				this.afterCode = true;
 				return { hold: true, code };
+			}
+			if (this.prefix && this.buf.endsWith(this.prefix)) {
+				/* The prefix again: what came before it was typing. */
+				const replay = this.prefix + this.buf.slice(0, -this.prefix.length);
+				this.buf = '';
+				return { hold: true, replay, begun: true };
 			}
 			return { hold: true };
 		}
@@ -137,14 +176,18 @@ export class ScanFrame {
 		this.run += ch;
 		if (this.run.endsWith(this.suffix)) {
 			const code = this.run.slice(0, -this.suffix.length);
+			/* Only a run that looks like a code: "Table #" is typing,
+			 * and the suffix goes on into the field with it. */
+			this.run = '';
+			if (!looksLikeCode(code)) return { pass: true };
 			this.reset();
-			if (!code) return { pass: true };
 			this.afterCode = true;
 			return { hold: true, code, begun };
 		}
 		return { pass: true, begun };
 	}
-	enter() {
+	enter(t) {
+		if (this.stale(t)) return { replay: this.giveBack(), pass: true };
 		const after = this.afterCode;
 		if (!this.active) return { pass: true };
 		if (this.state === 'in') {
@@ -161,7 +204,12 @@ export class ScanFrame {
 		/* A scanner's Enter after its suffix: part of the scan. */
 		return after ? { hold: true } : { pass: true };
 	}
-	other(key) {
+	other(key, t) {
+		if (this.stale(t)) {
+			const replay = this.giveBack();
+			this.run = '';
+			return { replay, pass: true };
+		}
 		if (this.state === 'in' && key === 'Tab') return this.enter();
 		if (this.state === 'prefix' || this.state === 'in') {
 			const replay = this.state === 'in' ? this.prefix + this.buf : this.held;
@@ -172,6 +220,27 @@ export class ScanFrame {
 		this.afterCode = false;
 		return { pass: true };
 	}
+}
+
+/* Whether text may be a card's code as a scanner sends it: at least
+ * SCAN_MIN_LEN of the characters card numbers and the cards' QR texts
+ * use (letters, digits, + / = . -), no spaces. With a suffix alone
+ * only such a run ended by the suffix is taken for a scan. */
+export function looksLikeCode(text) {
+	return typeof text === 'string' && text.length >= SCAN_MIN_LEN && /^[0-9A-Za-z+/=.-]+$/.test(text);
+}
+
+/* Whether a keydown is one the till reads (typing, a scanner's keys)
+ * rather than a shortcut: no Meta, not composing, and Ctrl or Alt only
+ * as AltGr, which Chrome on Windows reports as Ctrl+Alt and which types
+ * ~ and § on German or French layouts (a scanner's prefix). e is a
+ * KeyboardEvent or anything with its fields. */
+export function readsKey(e) {
+	if (!e || e.metaKey || e.isComposing) return false;
+	if (!e.ctrlKey && !e.altKey) return true;
+	if (typeof e.key !== 'string' || [...e.key].length !== 1) return false;
+	const altGr = typeof e.getModifierState === 'function' && e.getModifierState('AltGraph');
+	return !!(altGr || (e.ctrlKey && e.altKey));
 }
 
 /* A frame as the till setting keeps it, checked: at most 8 printable

@@ -1,6 +1,7 @@
 import { typeOf } from '../js/cardtypes.js';
 import { limit } from '../js/limits.js';
 import { isNum, parseMoney } from '../js/money.js';
+import { txDetailsNode } from '../js/txn.js';
 import { loadCards } from './cards.js';
 import { $, day, h, int, money, parseIntIn, pct, plural, saveBlob, setKids, show, when } from './dom.js';
 import { ApiError, FormError, SessionEnded, apiBlob, apiCreate, apiGet, apiPatch, payload } from './net.js';
@@ -164,18 +165,6 @@ export async function loadCardHistory() {
  * customer). */
 export function txRow(t, withCustomer) {
 	const type = t.transaction_type;
-	const det = [];
-	if (type === 'punch' && Number.isInteger(t.punches_added)) det.push('+' + plural(t.punches_added, 'punch', 'punches'));
-	if (isNum(t.cashback_earned) && type !== 'punch') det.push('earned ' + money(t.cashback_earned));
-	if (isNum(t.discount_amount)) det.push('discount ' + money(t.discount_amount));
-	if (isNum(t.redeemed_amount)) det.push('used ' + money(t.redeemed_amount));
-	if (t.reward_name) det.push(type === 'reward_claim' || type === 'void' ? t.reward_name : 'reward earned: ' + t.reward_name);
-	if (Number.isInteger(t.punches_removed)) det.push('−' + plural(t.punches_removed, 'punch', 'punches'));
-	if (isNum(t.cashback_removed)) det.push('cashback taken back ' + money(t.cashback_removed));
-	if (isNum(t.cashback_returned)) det.push('cashback given back ' + money(t.cashback_returned));
-	if (Number.isInteger(t.punches_adjusted)) det.push((t.punches_adjusted > 0 ? '+' : '−') + plural(Math.abs(t.punches_adjusted), 'punch', 'punches'));
-	if (isNum(t.cashback_adjusted)) det.push((t.cashback_adjusted > 0 ? '+' : '−') + money(Math.abs(t.cashback_adjusted)));
-	if (type === 'expiry' && isNum(t.expired_amount)) det.push('cashback expired −' + money(t.expired_amount));
 	const canVoid = !t.voided && !NOT_VOIDABLE.includes(type) && typeof t.transaction_id === 'string';
 	return h('tr', t.voided ? { className: 'voided' } : null,
 		h('td', { dataset: { label: 'When' } }, when(t.created_at)),
@@ -183,9 +172,7 @@ export function txRow(t, withCustomer) {
 		h('td', { dataset: { label: 'Type' } }, h('span', { className: 'tx tx-' + (type || 'x') }, TYPE_NAMES[type] || type || '—'),
 			t.voided ? h('span', { className: 'tag tag-bad tag-voided' }, 'voided') : null),
 		h('td', { className: 'num', dataset: { label: 'Amount' } }, type === 'reward_claim' || NOT_VOIDABLE.includes(type) ? '—' : money(t.purchase_amount)),
-		h('td', { dataset: { label: 'Details' } }, h('span', null, det.join(', ') || (t.reason ? '' : '—'),
-			t.reason ? reasonNode(t.reason, det.length > 0) : null,
-			t.transaction_notes ? h('span', { className: 'tnote' }, ' “' + t.transaction_notes + '”') : null),
+		h('td', { dataset: { label: 'Details' } }, txDetailsNode(h, t, money),
 			canVoid ? h('button', { type: 'button', className: 'btn btn-small btn-void', dataset: { txn: t.transaction_id },
 			    'aria-label': 'Void the ' + (TYPE_NAMES[type] || type || 'transaction').toLowerCase() + ' of ' + when(t.created_at) +
 			        (t.customer_name ? ' of ' + t.customer_name : ''),
@@ -193,16 +180,6 @@ export function txRow(t, withCustomer) {
 		/* An expiry is the service's own, whoever the card's last sale was. */
 		h('td', { dataset: { label: 'Where / who' } }, type === 'expiry' ? 'Automatic' :
 			[t.location_name, t.staff_name].filter(Boolean).join(' · ') || '—'));
-}
-
-export const REASON_SHORT = 120;
-/* "reason: …"; a long one (up to 500 characters) folded after its
- * start, so that its row stays a row; the whole in a click. */
-export function reasonNode(text, sep) {
-	if (text.length <= REASON_SHORT) return h('span', { className: 'reason' }, (sep ? ', reason: ' : 'reason: ') + text);
-	return h('details', { className: 'reason-long', title: text },
-		h('summary', null, 'reason: ' + text.slice(0, 50).replace(/\s+\S*$/, '') + '… (more)'),
-		h('span', { className: 'reason-full' }, text));
 }
 
 /* Void any transaction of the shop: a reason is required, the dialog

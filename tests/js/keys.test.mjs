@@ -1,6 +1,6 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { KeyBursts, SCAN_GAP_MS, SCAN_MIN_LEN, ScanFrame, frameSetting, FRAME_PAUSE_MS } from '../../htdocs/js/keys.js';
+import { KeyBursts, SCAN_GAP_MS, SCAN_MIN_LEN, ScanFrame, frameSetting, FRAME_PAUSE_MS, looksLikeCode, readsKey } from '../../htdocs/js/keys.js';
 
 function feed(kb, text, start, gap) {
 	let t = start;
@@ -114,6 +114,99 @@ test('a suffix alone: a pause starts a new run, so an amount typed before is not
 	const g = new ScanFrame({ suffix: '#' });
 	g.key('1', 0);
 	assert.equal(g.key('2', 100 + FRAME_PAUSE_MS + 1).begun, true);
+});
+
+/* Keys at a given pace from time t; each answer kept. */
+function timed(f, text, t, gap) {
+	const r = [];
+	for (const ch of text) { r.push(ch === '\n' ? f.enter(t) : f.key(ch, t)); t += gap; }
+	return { r, t: t - gap };
+}
+
+test('a prefix typed by mistake gives the held keys back after a pause; a later scan is the code alone', () => {
+	const f = new ScanFrame({ prefix: '~' });
+	/* "~hello" typed into a note at 150 ms a key: held for now */
+	let { r, t } = timed(f, '~hello', 1000, 150);
+	assert.ok(r.every((x) => x.hold));
+	/* the keys stop: the page's timer gives them back as typing */
+	assert.equal(f.idle(t + FRAME_PAUSE_MS - 10), null, 'not before the pause');
+	assert.deepEqual(f.idle(t + FRAME_PAUSE_MS + 1), { replay: '~hello' });
+	assert.equal(f.idle(t + 5000), null, 'given back once');
+	/* Enter is the cashier's now, not a lookup of "hello" */
+	assert.deepEqual(f.enter(t + 2000), { pass: true });
+	/* a real scan later is the code, not "hello~2685869688521" */
+	({ r } = timed(f, '~2685869688521\n', t + 10000, 30));
+	assert.equal(r.at(-1).code, '2685869688521');
+});
+
+test('without the timer, the key after a pause gives the held keys back first, and is read afresh', () => {
+	const f = new ScanFrame({ prefix: '~' });
+	timed(f, '~hello', 0, 150);
+	/* a space after a pause: "~hello" back, then the space passes */
+	assert.deepEqual(f.key(' ', 750 + FRAME_PAUSE_MS + 1), { replay: '~hello', pass: true });
+	timed(f, '~note', 5000, 150);
+	/* Enter after a pause: given back, and Enter goes on */
+	assert.deepEqual(f.enter(5600 + FRAME_PAUSE_MS + 1), { replay: '~note', pass: true });
+	timed(f, '~abc', 9000, 150);
+	/* the prefix after a pause: given back, and a new frame begins */
+	const r = f.key('~', 9300 + FRAME_PAUSE_MS + 1);
+	assert.equal(r.replay, '~abc');
+	assert.ok(r.hold && r.begun);
+	const { r: rest } = timed(f, '12345678\n', 9900, 20);
+	assert.equal(rest.at(-1).code, '12345678');
+	/* a multi-character prefix half typed, then a pause */
+	const g = new ScanFrame({ prefix: '[[' });
+	assert.ok(g.key('[', 0).hold);
+	assert.deepEqual(g.key('x', 1 + FRAME_PAUSE_MS), { replay: '[', pass: true });
+	/* Escape after a pause gives back too */
+	timed(g, '[[ab', 5000, 100);
+	assert.deepEqual(g.other('Escape', 6000), { replay: '[[ab', pass: true });
+});
+
+test('the prefix again inside a frame gives back what came before and begins a new frame', () => {
+	const f = new ScanFrame({ prefix: '~' });
+	/* "~hello" typed fast, then a scan right after */
+	const { r, t } = timed(f, '~hello~2685869688521', 0, 40);
+	const again = r[6];
+	assert.deepEqual(again, { hold: true, replay: '~hello', begun: true });
+	assert.equal(f.enter(t + 10).code, '2685869688521');
+	const g = new ScanFrame({ prefix: '[[' });
+	const a = frameFeed(g, '[[ab[[1234567\n');
+	assert.equal(a[5].replay, '[[ab');
+	assert.equal(a.at(-1).code, '1234567');
+});
+
+test('a suffix alone: "Table #4" typed into a note is typing, the suffix goes through', () => {
+	const f = new ScanFrame({ suffix: '#' });
+	const { r } = timed(f, 'Table #4', 1000, 150);
+	assert.ok(r.every((x) => x.pass && !x.hold && x.code === undefined), JSON.stringify(r));
+	/* so are runs too short or with characters no code has */
+	for (const s of ['12#', 'ab cdefgh#', 'hello!!!#']) {
+		const g = new ScanFrame({ suffix: '#' });
+		assert.ok(timed(g, s, 0, 100).r.every((x) => x.pass), s);
+	}
+	/* a code still is one, typed at a slow scanner's pace */
+	const g = new ScanFrame({ suffix: '#' });
+	const { r: s } = timed(g, 'LC-QR+/=ab.c#', 0, 100);
+	assert.equal(s.at(-1).code, 'LC-QR+/=ab.c');
+	assert.ok(looksLikeCode('4006381'));
+	assert.ok(!looksLikeCode('Table '));
+	assert.ok(!looksLikeCode('12345'.slice(0, SCAN_MIN_LEN - 1)));
+});
+
+test('readsKey: AltGr (Ctrl+Alt on Windows) types a prefix; Ctrl, Alt or Meta shortcuts do not', () => {
+	const ev = (o, altGr) => Object.assign({ getModifierState: (m) => m === 'AltGraph' && !!altGr }, o);
+	assert.ok(readsKey(ev({ key: '5' })));
+	assert.ok(readsKey(ev({ key: 'Enter' })));
+	/* Chrome on Windows: AltGr+~ on a German layout */
+	assert.ok(readsKey(ev({ key: '~', ctrlKey: true, altKey: true }, true)));
+	assert.ok(readsKey(ev({ key: '~', ctrlKey: true, altKey: true })));
+	assert.ok(readsKey(ev({ key: '§', altKey: true }, true)));
+	assert.ok(!readsKey(ev({ key: 'c', ctrlKey: true })));
+	assert.ok(!readsKey(ev({ key: 'Tab', altKey: true })));
+	assert.ok(!readsKey(ev({ key: 'ArrowLeft', ctrlKey: true, altKey: true })));
+	assert.ok(!readsKey(ev({ key: 'v', metaKey: true })));
+	assert.ok(!readsKey(ev({ key: 'a', isComposing: true })));
 });
 
 test('without a frame every key passes', () => {

@@ -2,15 +2,22 @@
  * The scanner and the keyboard at a busy counter: keys typed during a
  * slow lookup, Enter before the answer, a scan with the focus anywhere. */
 import { before, after } from 'node:test';
-import { openBrowser, TILL_HELPERS, demoCard, call, demo, sleep } from '../lib/browser.mjs';
+import { openBrowser, TILL_HELPERS, demoCard, call, demo } from '../lib/browser.mjs';
 import { tillReady, lookupCard, historyTotalOf, noCodes, otherTill } from '../lib/till.mjs';
 
 const tab = await openBrowser({ helpers: TILL_HELPERS, width: 1280, height: 800 });
 tab.allow(/Failed to load resource|ERR_INTERNET_DISCONNECTED|status of [45]\d\d/);
 const E = { DISC_BARCODE: (await demoCard('discount')).barcode, CASH_BARCODE: (await demoCard('cashback')).barcode,
 	PUNCH_BARCODE: (await demoCard('punch')).barcode, LOCATION: demo.location };
+/* The sales the page starts, counted as it starts them (the sale button
+ * goes busy before its request is sent), so a slow sale counts at once. */
+const SALES_SENT = `(('__sales' in window) || (window.__sales = 0, new MutationObserver(() => {
+	if ($('#purchase-submit').getAttribute('aria-busy') === 'true') window.__sales++;
+}).observe($('#purchase-submit'), { attributes: true, attributeFilter: ['aria-busy'] })), true)`;
+const salesSent = () => tab.ev(`window.__sales`);
 before(async () => {
 	await tillReady(tab);
+	await tab.ev(SALES_SENT);
 });
 
 /* 1. A scan, then "4.50" at 110 ms a key while the lookup takes
@@ -86,6 +93,8 @@ tab.step('a slow sale\'s answer does not clear what is typed for the next card, 
 	const before = await historyTotalOf(cashId, tok);
 	await tab.slowDown('transactions/record', 2500);
 	await tab.ev(`fill('#purchase-amount', '2.00') && submit('#purchase-submit')`);
+	await tab.waitFor(`$('#purchase-submit').getAttribute('aria-busy') === 'true'`);
+	const started = await salesSent();
 	await tab.slowDown('cards/lookup', 300);
 	await tab.ev(`(document.activeElement.blur(), true)`);
 	await tab.scan(E.CASH_BARCODE);
@@ -98,26 +107,31 @@ tab.step('a slow sale\'s answer does not clear what is typed for the next card, 
 	await tab.clearIntercepts();
 	const v = await tab.ev(`[$('#purchase-amount').value, document.activeElement.id]`);
 	if (v[0] !== '5.55' || v[1] !== 'purchase-amount') throw new Error(JSON.stringify(v));
-	/* the held Enter did not start a second sale beside the first */
-	await sleep(500);
-	if (await historyTotalOf(cashId, tok) !== before) throw new Error('a sale on the new card started by itself');
+	/* the held Enter did not start a second sale beside the first: the
+	 * card was shown (the held keys released) and no sale began since */
+	if (await salesSent() !== started) throw new Error('a sale on the new card started by itself');
+	if (await historyTotalOf(cashId, tok) !== before) throw new Error('a sale on the new card was recorded by itself');
 	await tab.pressEnter();
-	await tab.waitFor(`text('#result').includes('Cashback earned')`);
-	await sleep(300);
+	await tab.waitFor(`text('#result').includes('Cashback earned') && document.activeElement === $('#result-panel')`);
+	/* a second Enter (a double press) lands on the result, which stays;
+	 * a sale it started would have made the button busy as the key was
+	 * handled (the key's dispatch returns once the page has handled it) */
 	await tab.pressEnter();
-	await sleep(600);
+	await tab.waitFor(`document.activeElement === $('#result-panel') && text('#result').includes('Cashback earned') && $('#purchase-submit').getAttribute('aria-busy') !== 'true'`);
+	if (await salesSent() !== started + 1) throw new Error('sales started on the new card: ' + ((await salesSent()) - started));
 	const after = await historyTotalOf(cashId, tok);
 	if (after !== before + 1) throw new Error('sales on the new card: ' + (after - before));
 	return true;
 });
 
 tab.step('Enter alone while a card is looked up records nothing', async () => {
+	const n = await salesSent();
 	await tab.slowDown('cards/lookup', 400);
 	await tab.ev(`(document.activeElement.blur(), true)`);
 	await tab.scan(E.DISC_BARCODE);
 	await tab.pressEnter();
 	await tab.waitFor(`text('#card-title') === 'Member Discount' && document.activeElement === $('#purchase-amount')`);
 	await tab.clearIntercepts();
-	await sleep(300);
-	return tab.ev(`!vis('#purchase-amount-error') && $('#purchase-amount').value === ''`);
+	/* The card is shown and its held keys released: no sale began, no error. */
+	return tab.ev(`window.__sales === ${n} && !vis('#purchase-amount-error') && $('#purchase-amount').value === ''`);
 });
