@@ -414,7 +414,8 @@ call "issue one discount card" POST /api/v1/admin/cards "$(json --arg p "$DPROG"
 call "issue for an unknown program" POST /api/v1/admin/cards '{"program_id":"00000000-0000-4000-8000-000000000000","customer_name":"X"}'
 call "issue with both name fields" POST /api/v1/admin/cards "$(json --arg p "$PROG" '{program_id: $p, customer_name: "A", customer_names: ["B"]}')"
 call "issue cards without a name" POST /api/v1/admin/cards "$(json --arg p "$PROG" '{program_id: $p, count: 3, customer_name: null}')"
-call "issue one card without a name" POST /api/v1/admin/cards "$(json --arg p "$DPROG" '{program_id: $p}')"
+call "issue one card without a name" POST /api/v1/admin/cards "$(json --arg p "$DPROG" '{program_id: $p, count: 1}')"
+call "issue with no name nor count" POST /api/v1/admin/cards "$(json --arg p "$DPROG" '{program_id: $p}')"
 call "issue with count and a name" POST /api/v1/admin/cards "$(json --arg p "$PROG" '{program_id: $p, count: 2, customer_name: "A"}')"
 call "list cards" GET /api/v1/admin/cards
 call "search cards" GET "/api/v1/admin/cards?q=ann&status=active&page=1&page_size=2&program_id=$PROG"

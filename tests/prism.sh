@@ -560,7 +560,8 @@ pc ok 200 "issue one discount card" POST /api/v1/admin/cards "$(json --arg p "$D
 pc ok 404 "issue for an unknown program" POST /api/v1/admin/cards "{\"program_id\":\"$NIL\",\"customer_name\":\"X\"}"
 pc bad 400 "issue with both name fields" POST /api/v1/admin/cards "$(json --arg p "$PROG" '{program_id: $p, customer_name: "A", customer_names: ["B"]}')"
 pc ok 200 "issue cards without a name" POST /api/v1/admin/cards "$(json --arg p "$PROG" '{program_id: $p, count: 3, customer_name: null}')"
-pc ok 200 "issue one card without a name" POST /api/v1/admin/cards "$(json --arg p "$DPROG" '{program_id: $p}')"
+pc ok 200 "issue one card without a name" POST /api/v1/admin/cards "$(json --arg p "$DPROG" '{program_id: $p, count: 1}')"
+pc bad 400 "issue with no name nor count" POST /api/v1/admin/cards "$(json --arg p "$DPROG" '{program_id: $p}')"
 pc bad 400 "issue with count and a name" POST /api/v1/admin/cards "$(json --arg p "$PROG" '{program_id: $p, count: 2, customer_name: "A"}')"
 pc bad 400 "issue a count of 101" POST /api/v1/admin/cards "$(json --arg p "$PROG" '{program_id: $p, count: 101}')"
 pc ok 200 "list cards" GET /api/v1/admin/cards
