@@ -522,9 +522,11 @@ command_rule(struct lc_dom *dom, void *arg)
 		}
 	}
 	else if (strcmp(n, "card") == 0 && strcmp(v, "issue") == 0) {
-		/* --customer NAME (c->b), or --count N without a name. */
-		if (lc_shop_cards_issue(dom, c->a, &c->b, c->ncards,
-		    c->cards) == -1)
+		/* --customer NAME (c->b: an array of one, ncards 1), or
+		 * --count N without a name (no array: NULL, not &c->b, which
+		 * holds one pointer, not N). */
+		if (lc_shop_cards_issue(dom, c->a, c->b != NULL ? &c->b : NULL,
+		    c->ncards, c->cards) == -1)
 			return -1;
 		card_lines(c);
 		return 0;

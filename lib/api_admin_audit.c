@@ -214,7 +214,10 @@ entry_csv(void *arg, const struct lc_audit_row *r)
  * where the row has a UUID: { id: { "type", "name" } }, a card's name
  * its customer's ("" for a card without a name) with its
  * "barcode_value". Of the caller's merchant only; an id not found is
- * left out. Looked up once a page, after the rows are read.
+ * left out. Looked up once a page, after the rows are read: an id met
+ * again (in another entry too) is not looked up again, and of a list
+ * only the first LC_AUDIT_NAMED_MAX ids are named, so a page of 100-card
+ * batches is not thousands of statements (the list itself stays whole).
  */
 struct names {
 	struct lc_ctx *ctx;
@@ -321,7 +324,8 @@ names_of_snap(struct names *nm, json_object *names, json_object *snap)
 		if ((type = key_type(k)) == NULL)
 			continue;
 		if (json_object_is_type(v, json_type_array)) {
-			for (i = 0; i < json_object_array_length(v); i++)
+			for (i = 0; i < json_object_array_length(v) &&
+			    i < LC_AUDIT_NAMED_MAX; i++)
 				if (name_add(nm, names, type,
 				    json_object_array_get_idx(v, i)) == -1)
 					return -1;

@@ -80,7 +80,8 @@ one_answer(void *arg)
 
 /*
  * customer_name (one card), customer_names (one each) or count (that many
- * without a name, as customer_name left out makes one): one of them.
+ * without a name): one of them. None is 400 on customer_name, as in v1: a
+ * card without a name is asked for by count, never by a name forgotten.
  */
 static int
 issue(struct lc_ctx *ctx, struct card_write *cw)
@@ -107,11 +108,14 @@ issue(struct lc_ctx *ctx, struct card_write *cw)
 		return lc_fail(ctx, LC_E_VALIDATION, "count",
 		    "Send count (cards without a name) or customer_name(s), "
 		    "not both.");
-	/* Left out: a card without a name; sent, a name of 1 character
-	 * at least. */
+	if (!has_count && cw->names[0] == NULL && !has_names)
+		return lc_fail(ctx, LC_E_VALIDATION, "customer_name",
+		    "customer_name is required (or customer_names, or count "
+		    "for cards without a name)");
+	/* Sent, a name of 1 character at least. */
 	if (cw->names[0] != NULL && *cw->names[0] == '\0')
 		return lc_fail(ctx, LC_E_VALIDATION, "customer_name",
-		    "customer_name must not be empty (leave it out for a card "
+		    "customer_name must not be empty (send count for a card "
 		    "without a name)");
 	cw->n = (size_t)count;
 	if (has_names) {

@@ -231,7 +231,8 @@ lc_q_csv_form(struct lc_ctx *ctx, int64_t offset_ms, struct lc_csv_form *form)
 	if (rc == 1 && strcmp(h, "keys") != 0 && strcmp(h, "names") != 0)
 		return lc_fail(ctx, LC_E_VALIDATION, "header",
 		    "header must be names or keys");
-	form->keys = rc == 1 && strcmp(h, "keys") == 0;
+	/* keys unless asked: v1's scripts read the form they always had. */
+	form->keys = !(rc == 1 && strcmp(h, "names") == 0);
 	/* A whole number of minutes either way, settings.c keeps it so. */
 	form->offset_ms = offset_ms;
 	snprintf(form->zone, sizeof(form->zone), "UTC%c%02d:%02d",

@@ -173,11 +173,11 @@ void lc_csv_int(FILE *, int64_t v, int last);
 /* A signed amount of cents as a plain number ("-2.50"); nothing for
  * LC_TXN_NONE. A number, so no formula guard: a spreadsheet sums it. */
 void lc_csv_signed(FILE *, int64_t cents, int last);
-/* The two forms of an export, by ?header= (lc_q_csv_form): "names" (the
- * default) is the spreadsheet's, as the back office writes it: words for
- * headers, a date and a time in the shop's time (named in the Time
- * column's header); "keys" the scripts', unchanged since v1: the fields'
- * keys, UTC times in ISO 8601. */
+/* The two forms of an export, by ?header= (lc_q_csv_form): "keys" (the
+ * default) the scripts', unchanged since v1: the fields' keys, UTC times
+ * in ISO 8601; "names" (asked for) the spreadsheet's, as the back office
+ * writes it: words for headers, a date and a time in the shop's time
+ * (named in the Time column's header). */
 struct lc_csv_form {
 	int keys;
 	int64_t offset_ms;		/* the shop's time from UTC */

@@ -16,6 +16,9 @@
 #define LC_CARDS_PAGE_MAX 100		/* the owner's card list */
 #define LC_HISTORY_PAGE_MAX 100		/* a card's history */
 #define LC_AUDIT_PAGE_MAX 500		/* the audit trail */
+/* Ids of one list of an audit entry (a batch's card_ids) given names
+ * (the entry still lists them all): a page of batches stays a page. */
+#define LC_AUDIT_NAMED_MAX 10
 #define LC_TXN_PAGE_MAX 500		/* the report's transactions */
 #define LC_REQUEST_ID_MAX 64		/* X-Request-Id, [A-Za-z0-9._-] */
 /* Values in one JSON body (a full sync batch holds about 1,600). */

@@ -36,8 +36,9 @@ int lc_shop_card_issue(struct lc_dom *, const char *program_id,
 /* The same at the counter, at location_id (NULL: none). */
 int lc_shop_card_issue_at(struct lc_dom *, const char *program_id,
     const char *customer, const char *location_id, struct lc_card *c);
-/* n cards (1 to LC_BATCH_MAX) as lc_shop_card_issue, names[i] each
- * (names NULL, or an entry NULL: without a name); a batch's audit row
+/* n cards (1 to LC_ISSUE_MAX) as lc_shop_card_issue, names[i] each
+ * (names NULL, or an entry NULL: without a name; else names holds n
+ * entries); a batch's audit row
  * lists them all (card_ids). 0, or -1 with dom->err. */
 int lc_shop_cards_issue(struct lc_dom *, const char *program_id,
     const char *const *names, size_t n, struct lc_card *cards);

@@ -82,7 +82,7 @@ static const struct limit limits[] = {
  * new one is given to the pages or left out on purpose):
  *   LC_JSON_VALUES_MAX LC_TRIM_AFTER LC_CODE_SECRET_LEN LC_BYTES
  *   LC_LOGIN_STALE_MS LC_LOGIN_WAIT_MS LC_ADDR_MAX LC_SETUP_CODE_CAP
- *   LC_BUSY_TIMEOUT_MS LC_SYNC_DEADLINE_MS
+ *   LC_BUSY_TIMEOUT_MS LC_SYNC_DEADLINE_MS LC_AUDIT_NAMED_MAX
  */
 
 /* s as a JavaScript string literal in single quotes. */
