@@ -212,6 +212,8 @@ summary(struct lc_ctx *ctx)
 		snprintf(ctx->raw_name, sizeof(ctx->raw_name),
 		    "summary-%s.csv", g);
 		s.keys = p.form.keys;
+		if (!s.keys)
+			fputs(LC_CSV_BOM, s.csv);
 		fputs(s.keys ? "key,label" : group_names[s.group], s.csv);
 		for (i = 0; lc_figures[i][0] != NULL; i++)
 			fprintf(s.csv, ",%s", lc_figures[i][s.keys ? 0 : 1]);

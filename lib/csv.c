@@ -90,6 +90,7 @@ lc_csv_head(FILE *f, const struct lc_csv_form *form,
 {
 	char cell[64];
 
+	fputs(LC_CSV_BOM, f);
 	for (; *names != NULL; names++) {
 		/* The one column of times says whose they are. */
 		if (strcmp(*names, "Time") == 0) {

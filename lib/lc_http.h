@@ -183,8 +183,11 @@ struct lc_csv_form {
 	int64_t offset_ms;		/* the shop's time from UTC */
 	char zone[16];			/* "UTC+01:00" */
 };
-/* A header row of names (NULL-terminated); "Time" is written with the
- * shop's time zone, "Time (UTC+01:00)". */
+/* The spreadsheet form begins with UTF-8's byte order mark: without it
+ * Excel reads the file in the system's code page and garbles names. */
+#define LC_CSV_BOM "\xEF\xBB\xBF"
+/* A header row of names (NULL-terminated), after LC_CSV_BOM; "Time" is
+ * written with the shop's time zone, "Time (UTC+01:00)". */
 void lc_csv_head(FILE *, const struct lc_csv_form *, const char *const *names);
 /* ms as two cells, the shop's date (YYYY-MM-DD) and time (HH:MM:SS). */
 void lc_csv_when(FILE *, const struct lc_csv_form *, int64_t ms, int last);

@@ -44,7 +44,7 @@ t.step('the audit CSV downloads what the filters select', async () => {
 	const f = await download(t, `click('#audit-csv')`);
 	const csv = fs.readFileSync(f, 'utf8');
 	const lines = csv.trim().split('\r\n');
-	if (!/^Date,Time \(UTC[+-]\d\d:\d\d\),Who,Where,Terminal,What,/.test(csv) || lines.length !== 2 || !lines[1].includes(',Purchase,') || !lines[1].includes('Sam Till')) throw new Error(csv);
+	if (!/^\uFEFFDate,Time \(UTC[+-]\d\d:\d\d\),Who,Where,Terminal,What,/.test(csv) || lines.length !== 2 || !lines[1].includes(',Purchase,') || !lines[1].includes('Sam Till')) throw new Error(csv);
 	await t.waitFor(`text('#audit-msg').includes('Downloaded audit-')`);
 	const q = new URL(csvAsked[csvAsked.length - 1] || 'http://x/').searchParams;
 	if (!/\/api\/v1\/admin\/audit\?/.test(csvAsked[csvAsked.length - 1]) || q.get('header') !== 'names') throw new Error('the CSV was asked as ' + csvAsked.join(', '));

@@ -57,7 +57,7 @@ t.step('period presets fill the dates; a period ending before it starts is refus
 t.step('the summary CSV downloads with the purchase', async () => {
 	const f = await download(t, `click('#csv-summary')`);
 	const csv = fs.readFileSync(f, 'utf8');
-	if (!/^Date,Purchases,Sales,/.test(csv) || !/,1,20\.00,/.test(csv) || !csv.includes('0.40')) throw new Error(path.basename(f) + ': ' + csv);
+	if (!/^\uFEFFDate,Purchases,Sales,/.test(csv) || !/,1,20\.00,/.test(csv) || !csv.includes('0.40')) throw new Error(path.basename(f) + ': ' + csv);
 	askedNames('summary');
 	await t.waitFor(`text('#report-dl-msg').includes('Downloaded summary-by-day-')`);
 	return /^summary-by-day-\d{4}-\d\d-\d\d-to-\d{4}-\d\d-\d\d\.csv$/.test(path.basename(f));
@@ -66,7 +66,7 @@ t.step('the summary CSV downloads with the purchase', async () => {
 t.step('the transactions CSV downloads with the purchase', async () => {
 	const f = await download(t, `click('#csv-transactions')`);
 	const csv = fs.readFileSync(f, 'utf8');
-	if (!/^Date,Time \(UTC[+-]\d\d:\d\d\),Type,Customer,Card,/.test(csv) || !csv.includes('Robert Brown') || !csv.includes('20.00') || !csv.includes('Sam Till')) throw new Error(csv);
+	if (!/^\uFEFFDate,Time \(UTC[+-]\d\d:\d\d\),Type,Customer,Card,/.test(csv) || !csv.includes('Robert Brown') || !csv.includes('20.00') || !csv.includes('Sam Till')) throw new Error(csv);
 	askedNames('transactions');
 	return t.waitFor(`text('#report-dl-msg').includes('Downloaded transactions-')`);
 });
