@@ -4,7 +4,7 @@ import { formatMoney, isNum } from '../js/money.js';
 import { expiryLine } from '../js/progress.js';
 import { user } from './state.js';
 
-const $ = (id) => document.getElementById(id);
+export const $ = (id) => document.getElementById(id);
 
 /* Appends children (nodes, text, nested arrays; null and false skipped). */
 function add(el, kids) {
