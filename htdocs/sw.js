@@ -1,4 +1,4 @@
-/* Loyalty POS service worker: keeps the page itself (index.html, pos.js,
+/* Loyalty POS service worker: keeps the page itself (index.html, till/*.js,
  * pos.css, the "app shell") loadable while the till has no connection, so
  * a reload or a browser restart during an outage still shows the till and
  * the offline queue (which lives in localStorage) keeps working.
@@ -9,7 +9,7 @@
  * Network first, the cache as the fallback: js/sw-cache.js, which
  * card-sw.js shares, says how and why.
  *
- * Registered by pos.js as 'sw.js' with scope './': every URL here is taken
+ * Registered by till/main.js as 'sw.js' with scope './': every URL here is taken
  * relative to this script, so the page works from a subfolder of a shared
  * host, and the cache names carry the scope.
  *
@@ -22,12 +22,14 @@
 
 importScripts('js/sw-cache.js');
 
-const VERSION = 'v6';
+const VERSION = 'v7';
 /* The page, the modules it imports, and the camera's (loaded on the
  * first scan, so a till started offline can still scan). */
 lcCacheFiles({
 	name: 'loyalty-pos-shell', version: VERSION, index: 'index.html',
-	files: ['index.html', 'pos.js', 'pos.css', 'js/http-warning.js', 'js/api.js', 'js/queue.js', 'js/keys.js', 'js/txn.js', 'js/money.js', 'js/progress.js',
+	files: ['index.html', 'till/main.js', 'till/state.js', 'till/dom.js', 'till/ui.js', 'till/net.js', 'till/session.js', 'till/card.js',
+		'till/scanner.js', 'till/settings.js', 'till/sale.js', 'till/rewards.js', 'till/history.js', 'till/void.js', 'till/offline.js',
+		'till/enrol.js', 'till/camera.js', 'pos.css', 'js/http-warning.js', 'js/api.js', 'js/queue.js', 'js/keys.js', 'js/txn.js', 'js/money.js', 'js/progress.js',
 		'js/server-tables.js', 'js/limits.js', 'js/store.js', 'js/errors.js', 'js/cardtypes.js',
 		'js/camera.js', 'js/camera.css', 'vendor/zxing-library-0.23.0.min.js']
 });

@@ -140,12 +140,12 @@ ok "the system's lighttpd answers on 127.0.0.1:$PORT" ensure_lighttpd ||
 wait_status /api/v1/setup 200
 lt_req GET /
 is "$LT_STATUS $(lt_header Content-Type)" "200 text/html; charset=utf-8" "the till: GET $BASE/ is a page"
-like "$LT_BODY" 'src="pos\.js"' "... the till's page"
+like "$LT_BODY" 'src="till/main\.js"' "... the till's page"
 lt_req GET /owner.html
 is "$LT_STATUS" 200 "the back office: GET $BASE/owner.html"
 like "$(lt_header Content-Security-Policy)" "style-src 'self' blob:" "... with the back office's own policy"
 is "$(lt_header X-Content-Type-Options)" nosniff "... and the security headers"
-enc=$(curl -s -o /dev/null -D - -H 'Accept-Encoding: gzip' "$LT_URL/pos.js" |
+enc=$(curl -s -o /dev/null -D - -H 'Accept-Encoding: gzip' "$LT_URL/till/main.js" |
     tr -d '\r' | awk 'tolower($1) == "content-encoding:" { print $2 }')
 is "$enc" gzip "scripts go compressed (lighttpd-mod-deflate)"
 lt_req GET /loyalty.db

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests/pos_page.sh: the POS page (htdocs/index.html, pos.js, pos.css)
+# tests/pos_page.sh: the POS page (htdocs/index.html, till/*.js, pos.css)
 # driven in headless Chromium against a real backend: lighttpd with the
 # built responders and a fresh `loyalty-admin demo` database, started by
 # lt_start of tests/lib.sh, and the tests of tests/browser/pos/ (one

@@ -29,7 +29,8 @@ CSP_OWNER=${CSP_PAGE/style-src \'self\';/style-src \'self\' blob:;}
 # The files checked in full, then whatever else the web folder holds that
 # a browser loads (card.html, owner.js, js/*.js, vendor/...): type,
 # security headers, policy and caching.
-MAIN_FILES="index.html pos.js pos.css owner.html sw.js"
+# The till's modules are its page: till/*.js, each one concern.
+MAIN_FILES="index.html $(cd "$top_srcdir/htdocs" && echo till/*.js) pos.css owner.html sw.js"
 
 # A snapshot of htdocs/, served by both servers, so that a file edited
 # while the test runs does not make it fail.
@@ -143,7 +144,7 @@ check_server() {
 	for f in $MAIN_FILES; do
 		check_file "$n" "$pre" "$f"
 	done
-	diag "$n: the till's page (index.html, pos.js, pos.css, sw.js):" \
+	diag "$n: the till's page (index.html, till/*.js, pos.css, sw.js):" \
 	    "$sizes_till_plain bytes, gzip $sizes_till_gz"
 	diag "$n: with owner.html: $sizes_total_plain bytes, gzip $sizes_total_gz"
 	lt_req GET "$pre/"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests/till_page.sh: the till (htdocs/index.html, pos.js, js/*.js) at
+# tests/till_page.sh: the till (htdocs/index.html, till/*.js, js/*.js) at
 # rush hour, in headless Chromium against real lighttpd and a fresh
 # `loyalty-admin demo` database: the tests of tests/browser/till/ (one
 # behaviour a file, each with cards of its own; see tests/browser/README.md),

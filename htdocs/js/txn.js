@@ -1,4 +1,4 @@
-/* A transaction in words, as the till's history (pos.js) and the back
+/* A transaction in words, as the till's history (till/history.js) and the back
  * office's card history and report list (owner/card.js) show it: what
  * it did to the card, and its reason, written once for both pages. No
  * DOM of its own: each page passes its element maker h(tag, props,

@@ -22,7 +22,7 @@ test('every code the server sends has a sentence', () => {
  * (as the till's ACCOUNT_LOCKED did). HTTP_ prefixes the client's own
  * codes for an answer without one. */
 test('the codes the pages name are the server\'s', () => {
-	const files = ['pos.js', 'card.js', ...readdirSync(new URL('owner/', htdocs)).filter((f) => f.endsWith('.js')).map((f) => 'owner/' + f), ...readdirSync(new URL('js/', htdocs)).filter((f) => f.endsWith('.js') && f !== 'server-tables.js' && f !== 'errors.js').map((f) => 'js/' + f)];
+	const files = ['card.js', ...readdirSync(new URL('till/', htdocs)).filter((f) => f.endsWith('.js')).map((f) => 'till/' + f), ...readdirSync(new URL('owner/', htdocs)).filter((f) => f.endsWith('.js')).map((f) => 'owner/' + f), ...readdirSync(new URL('js/', htdocs)).filter((f) => f.endsWith('.js') && f !== 'server-tables.js' && f !== 'errors.js').map((f) => 'js/' + f)];
 	for (const f of files) {
 		/* 'CODE' in quotes, or CODE: as a key of a table of sentences. */
 		for (const m of src(f).matchAll(/'([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)'|\b([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+):\s*'/g)) {

@@ -52,7 +52,7 @@ test('the pages ask for pages of rows within the server\'s maxima', () => {
 		['owner/state.js', 'HIST_PAGE', 'HISTORY_PAGE_MAX'],
 		['owner/state.js', 'TX_PAGE', 'TXN_PAGE_MAX'],
 		['owner/audit.js', 'AUDIT_PAGE', 'AUDIT_PAGE_MAX'],
-		['pos.js', 'PAGE_SIZE', 'HISTORY_PAGE_MAX']
+		['till/history.js', 'PAGE_SIZE', 'HISTORY_PAGE_MAX']
 	];
 	for (const [f, name, max] of sizes) {
 		const m = page(f).match(new RegExp('const ' + name + ' = (\\d+);'));

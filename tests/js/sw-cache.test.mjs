@@ -39,24 +39,24 @@ test('the files a worker keeps are those its page loads', () => {
 	const card = worker('card-sw.js', base).made.FILES.map((u) => u.slice(base.length));
 	/* Every module a page imports (and those they import) is kept. */
 	const imports = (f, seen = new Set()) => {
-		for (const m of src(f).matchAll(/^import .* from '\.\/([^']+)';$/gm)) {
+		for (const m of src(f).matchAll(/^import .* from '(\.\.?\/[^']+)';$/gm)) {
 			const dep = new URL(m[1], 'https://x/' + f).pathname.slice(1);
 			if (!seen.has(dep)) { seen.add(dep); imports(dep, seen); }
 		}
 		return seen;
 	};
-	for (const dep of imports('pos.js')) assert.ok(till.includes(dep), 'sw.js does not keep ' + dep);
+	for (const dep of imports('till/main.js')) assert.ok(till.includes(dep), 'sw.js does not keep ' + dep);
 	for (const dep of imports('card.js')) assert.ok(card.includes(dep), 'card-sw.js does not keep ' + dep);
 });
 
 test('keyOf: the files and the folder\'s page, never the API', () => {
 	const base = 'https://shop.example/pos/';
 	const k = worker('sw.js', base).made.keyOf;
-	assert.equal(k({ method: 'GET', url: base + 'pos.js?x=1#y' }), base + 'pos.js');
+	assert.equal(k({ method: 'GET', url: base + 'till/main.js?x=1#y' }), base + 'till/main.js');
 	assert.equal(k({ method: 'GET', url: base, mode: 'navigate' }), base + 'index.html');
 	assert.equal(k({ method: 'GET', url: base, mode: 'no-cors' }), null);
 	assert.equal(k({ method: 'GET', url: base + 'api/v1/auth/me' }), null);
-	assert.equal(k({ method: 'POST', url: base + 'pos.js' }), null);
+	assert.equal(k({ method: 'POST', url: base + 'till/main.js' }), null);
 	assert.equal(k({ method: 'GET', url: base + 'owner.js' }), null);
 	const c = worker('card-sw.js', base).made.keyOf;
 	assert.equal(c({ method: 'GET', url: base, mode: 'navigate' }), null);

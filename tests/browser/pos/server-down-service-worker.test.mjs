@@ -18,7 +18,7 @@ tab.on('Network.responseReceived', (p) => {
 		apiSeen++;
 		if (r.fromServiceWorker || r.fromDiskCache || r.fromPrefetchCache || r.fromEarlyHints)
 			apiFromCache.push(u + (r.fromServiceWorker ? ' (service worker)' : ' (cache)'));
-	} else if (r.fromServiceWorker && ['', 'index.html', 'pos.js', 'pos.css'].some((f) => u === URL0 + f)) {
+	} else if (r.fromServiceWorker && ['', 'index.html', 'till/main.js', 'pos.css'].some((f) => u === URL0 + f)) {
 		shellFromWorker++;
 	}
 });
@@ -32,7 +32,10 @@ before(async () => {
 /* ---- the till with the server down: the service worker (sw.js) ---- */
 
 const SHELL = ['index.html', 'js/api.js', 'js/camera.css', 'js/camera.js', 'js/cardtypes.js', 'js/errors.js', 'js/http-warning.js', 'js/keys.js', 'js/limits.js',
-	'js/money.js', 'js/progress.js', 'js/queue.js', 'js/server-tables.js', 'js/store.js', 'pos.css', 'pos.js', 'vendor/zxing-library-0.23.0.min.js'].map((f) => URL0 + f);
+	'js/money.js', 'js/progress.js', 'js/queue.js', 'js/server-tables.js', 'js/store.js', 'js/txn.js', 'pos.css',
+	'till/camera.js', 'till/card.js', 'till/dom.js', 'till/enrol.js', 'till/history.js', 'till/main.js', 'till/net.js', 'till/offline.js', 'till/rewards.js',
+	'till/sale.js', 'till/scanner.js', 'till/session.js', 'till/settings.js', 'till/state.js', 'till/ui.js', 'till/void.js',
+	'vendor/zxing-library-0.23.0.min.js'].map((f) => URL0 + f);
 /* Every cache of the origin: {name: [request URLs]}. */
 const cacheDump = () => tab.ev(`(async () => { const out = {}; for (const n of await caches.keys())
 	out[n] = (await (await caches.open(n)).keys()).map((r) => r.url).sort(); return out; })()`);
