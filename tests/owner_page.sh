@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests/owner_page.sh: the back office (htdocs/owner.html, owner.js,
+# tests/owner_page.sh: the back office (htdocs/owner.html, owner/*.js,
 # owner.css) driven in headless Chromium against a real backend: the
 # tests are tests/browser/owner/*.test.mjs (one behaviour a file, Node's
 # test runner with playwright-core, see tests/browser/README.md); this

@@ -27,7 +27,7 @@ CSP_PAGE="default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self
 CSP_OWNER=${CSP_PAGE/style-src \'self\';/style-src \'self\' blob:;}
 
 # The files checked in full, then whatever else the web folder holds that
-# a browser loads (card.html, owner.js, js/*.js, vendor/...): type,
+# a browser loads (card.html, owner/*.js, till/*.js, js/*.js, vendor/...): type,
 # security headers, policy and caching.
 # The till's modules are its page: till/*.js, each one concern.
 MAIN_FILES="index.html $(cd "$top_srcdir/htdocs" && echo till/*.js) pos.css owner.html sw.js"
