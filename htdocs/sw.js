@@ -22,7 +22,7 @@
 
 importScripts('js/sw-cache.js');
 
-const VERSION = 'v7';
+const VERSION = 'v8';
 /* The page, the modules it imports, and the camera's (loaded on the
  * first scan, so a till started offline can still scan). */
 lcCacheFiles({
@@ -30,6 +30,6 @@ lcCacheFiles({
 	files: ['index.html', 'till/main.js', 'till/state.js', 'till/dom.js', 'till/ui.js', 'till/net.js', 'till/session.js', 'till/card.js',
 		'till/scanner.js', 'till/settings.js', 'till/sale.js', 'till/rewards.js', 'till/history.js', 'till/void.js', 'till/offline.js',
 		'till/enrol.js', 'till/camera.js', 'pos.css', 'js/http-warning.js', 'js/api.js', 'js/queue.js', 'js/keys.js', 'js/txn.js', 'js/money.js', 'js/progress.js',
-		'js/server-tables.js', 'js/limits.js', 'js/store.js', 'js/errors.js', 'js/cardtypes.js',
+		'js/server-tables.js', 'js/limits.js', 'js/store.js', 'js/errors.js', 'js/cardtypes.js', 'js/dom.js',
 		'js/camera.js', 'js/camera.css', 'vendor/zxing-library-0.23.0.min.js']
 });

@@ -1,45 +1,19 @@
 /* Small helpers of the back office with no state of the page: building
  * elements, formatting figures and dates, storage, saving a file. */
+import { add, h } from '../js/dom.js';
 import { formatMoney, isNum } from '../js/money.js';
 import { storage } from '../js/store.js';
 
 
 /* ---- small helpers ---------------------------------------------------- */
 
-export const $ = (id) => document.getElementById(id);
-
-export function add(el, kids) {
-	for (const c of kids)
-		if (Array.isArray(c)) add(el, c);
-		else if (c !== null && c !== undefined && c !== false)
-			el.appendChild(c instanceof Node ? c : document.createTextNode(String(c)));
-	return el;
-}
-export function setKids(el, ...kids) {
-	el.textContent = '';
-	return add(el, kids);
-}
-/* h('p', {className: 'x'}, 'text', child, ...): builds an element. */
-export function h(tag, props, ...kids) {
-	const el = document.createElement(tag);
-	if (props)
-		for (const k of Object.keys(props)) {
-			const v = props[k];
-			if (v === undefined || v === null) continue;
-			if (k === 'dataset') Object.assign(el.dataset, v);
-			else if (k.startsWith('aria-') || k === 'role' || k === 'for') el.setAttribute(k, v);
-			else el[k] = v;
-		}
-	return add(el, kids);
-}
+export { $, add, h, setKids, show } from '../js/dom.js';
 export const SVG_NS = 'http://www.w3.org/2000/svg';
 export function s(tag, attrs, ...kids) {
 	const el = document.createElementNS(SVG_NS, tag);
 	if (attrs) for (const k of Object.keys(attrs)) el.setAttribute(k, String(attrs[k]));
 	return add(el, kids);
 }
-
-export function show(el, on) { (typeof el === 'string' ? $(el) : el).hidden = !on; }
 
 export let uidSeq = 0;
 export const uid = (p) => (p || 'u') + '-' + (++uidSeq);

@@ -1,38 +1,11 @@
 /* Elements and formatting: building and showing elements, and money,
  * percentages, names, ids and dates as the cashier reads them. */
+import { h } from '../js/dom.js';
 import { formatMoney, isNum } from '../js/money.js';
 import { expiryLine } from '../js/progress.js';
 import { user } from './state.js';
 
-export const $ = (id) => document.getElementById(id);
-
-/* Appends children (nodes, text, nested arrays; null and false skipped). */
-function add(el, kids) {
-	for (const c of kids)
-		if (Array.isArray(c)) add(el, c);
-		else if (c !== null && c !== undefined && c !== false)
-			el.appendChild(c instanceof Node ? c : document.createTextNode(String(c)));
-	return el;
-}
-/* Replaces the children of el (Element.replaceChildren is too new for
- * some till browsers). */
-export function setKids(el, ...kids) {
-	el.textContent = '';
-	return add(el, kids);
-}
-/* h('p', {className: 'x'}, 'text', child, ...): builds an element. */
-export function h(tag, props, ...kids) {
-	const el = document.createElement(tag);
-	if (props)
-		for (const k of Object.keys(props)) {
-			if (k === 'dataset') Object.assign(el.dataset, props[k]);
-			else if (k.startsWith('aria-') || k === 'role') el.setAttribute(k, props[k]);
-			else el[k] = props[k];
-		}
-	return add(el, kids);
-}
-
-export function show(el, on) { (typeof el === 'string' ? $(el) : el).hidden = !on; }
+export { $, h, setKids, show } from '../js/dom.js';
 
 const pctFmt = new Intl.NumberFormat(undefined, { style: 'percent', maximumFractionDigits: 2 });
 export const currency = () => (user && user.shop && typeof user.shop.currency_symbol === 'string' ? user.shop.currency_symbol : '');

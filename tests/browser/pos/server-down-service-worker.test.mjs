@@ -31,7 +31,7 @@ before(async () => {
 
 /* ---- the till with the server down: the service worker (sw.js) ---- */
 
-const SHELL = ['index.html', 'js/api.js', 'js/camera.css', 'js/camera.js', 'js/cardtypes.js', 'js/errors.js', 'js/http-warning.js', 'js/keys.js', 'js/limits.js',
+const SHELL = ['index.html', 'js/api.js', 'js/camera.css', 'js/camera.js', 'js/cardtypes.js', 'js/dom.js', 'js/errors.js', 'js/http-warning.js', 'js/keys.js', 'js/limits.js',
 	'js/money.js', 'js/progress.js', 'js/queue.js', 'js/server-tables.js', 'js/store.js', 'js/txn.js', 'pos.css',
 	'till/camera.js', 'till/card.js', 'till/dom.js', 'till/enrol.js', 'till/history.js', 'till/main.js', 'till/net.js', 'till/offline.js', 'till/rewards.js',
 	'till/sale.js', 'till/scanner.js', 'till/session.js', 'till/settings.js', 'till/state.js', 'till/ui.js', 'till/void.js',
