@@ -22,7 +22,7 @@
 
 importScripts('js/sw-cache.js');
 
-const VERSION = 'v8';
+const VERSION = 'v9';
 /* The page, the modules it imports, and the camera's (loaded on the
  * first scan, so a till started offline can still scan). */
 lcCacheFiles({

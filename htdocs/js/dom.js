@@ -1,5 +1,6 @@
-/* Building and showing elements, for every page: the till's and the back
- * office's modules re-export these from their own dom.js. */
+/* Building and showing elements, and a moment as the pages write it, for
+ * every page: the till's and the back office's modules re-export these
+ * from their own dom.js. */
 
 export const $ = (id) => document.getElementById(id);
 
@@ -34,3 +35,13 @@ export function h(tag, props, ...kids) {
 }
 
 export function show(el, on) { (typeof el === 'string' ? $(el) : el).hidden = !on; }
+
+/* An ISO time as the pages write it (the browser's short date and time);
+ * what is no time, as it came. */
+export function when(iso) {
+	const d = new Date(iso);
+	if (!iso || isNaN(d)) return iso ? String(iso) : '—';
+	try {
+		return d.toLocaleString(undefined, { dateStyle: 'short', timeStyle: 'short' });
+	} catch (e) { return d.toLocaleString(); }
+}

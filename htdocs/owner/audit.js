@@ -1,9 +1,8 @@
 import { cardType } from '../js/cardtypes.js';
 import { $, h, money, plural, setKids, when, ymd } from './dom.js';
-import { SessionEnded, apiGet } from './net.js';
 import { settingWords } from './settings.js';
 import { SETTING_INFO, TYPE_NAMES, loadLocations, loadPrograms, loadSettings, loadUsers, shopToday, st } from './state.js';
-import { clearFormError, download, showFormError } from './ui.js';
+import { clearFormError, download, loadPage, showFormError } from './ui.js';
 
 /* ---- audit ------------------------------------------------------------ */
 
@@ -163,32 +162,16 @@ export function auditRow(e) {
 		h('td', { className: 'audit-change', dataset: { label: 'Change' } }, auditChange(e)));
 }
 
-export async function loadAudit() {
-	const seq = ++aud.seq;
+export function loadAudit() {
 	const form = $('audit-form');
 	clearFormError(form);
 	const q = auditQuery();
 	q.set('page', String(aud.page));
 	q.set('page_size', String(AUDIT_PAGE));
-	const tbl = $('audit-table');
-	tbl.setAttribute('aria-busy', 'true');
-	try {
-		const d = await apiGet('admin/audit?' + q.toString());
-		if (seq !== aud.seq) return;
-		const list = Array.isArray(d.entries) ? d.entries : [];
-		const pg = d.pagination || {};
-		aud.pages = Number.isInteger(pg.total_pages) ? pg.total_pages : 0;
-		setKids($('audit-body'), ...list.map(auditRow));
-		if (!list.length) $('audit-body').append(h('tr', null, h('td', { colSpan: 6, className: 'empty' }, 'No changes match.')));
-		$('audit-page').textContent = 'Page ' + (pg.page || aud.page) + ' of ' + Math.max(1, aud.pages) + ' · ' +
-		    plural(Number.isInteger(pg.total_count) ? pg.total_count : list.length, 'change', 'changes');
-		$('audit-prev').disabled = aud.page <= 1;
-		$('audit-next').disabled = aud.page >= aud.pages;
-	} catch (e) {
-		if (seq === aud.seq && !(e instanceof SessionEnded)) showFormError(form, e);
-	} finally {
-		if (seq === aud.seq) tbl.removeAttribute('aria-busy');
-	}
+	return loadPage(aud, 'audit', {
+		path: 'admin/audit?' + q.toString(), list: 'entries', row: auditRow,
+		cols: 6, empty: 'No changes match.', noun: ['change', 'changes'], error: (e) => { if (e) showFormError(form, e); }
+	});
 }
 
 export function downloadAuditCsv(btn) {

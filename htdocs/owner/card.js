@@ -9,7 +9,7 @@ import { figure } from './overview.js';
 import { publicUrl } from './print.js';
 import { loadReportTx, rep } from './reports.js';
 import { HIST_PAGE, NOT_VOIDABLE, TYPE_NAMES, customerName, st, theCard, user } from './state.js';
-import { busy, confirmDialog, field, need, openDialog, setMsg, toast } from './ui.js';
+import { busy, confirmDialog, field, loadPage, need, openDialog, setMsg, toast } from './ui.js';
 
 /* ---- one card --------------------------------------------------------- */
 
@@ -135,30 +135,13 @@ export async function loadImages(c) {
 	}
 }
 
-export async function loadCardHistory() {
+export function loadCardHistory() {
 	if (!card) return;
-	const seq = ++dh.seq;
 	const q = new URLSearchParams({ card_instance_id: card.card_instance_id, page: String(dh.page), page_size: String(HIST_PAGE) });
-	const tbl = $('dhist-table');
-	tbl.setAttribute('aria-busy', 'true');
-	try {
-		const d = await apiGet('transactions/history?' + q.toString());
-		if (seq !== dh.seq) return;
-		const list = Array.isArray(d.transactions) ? d.transactions : [];
-		const pg = d.pagination || {};
-		dh.pages = Number.isInteger(pg.total_pages) ? pg.total_pages : 0;
-		setMsg('dhist-error', null);
-		setKids($('dhist-body'), ...list.map((t) => txRow(t, false)));
-		if (!list.length) $('dhist-body').append(h('tr', null, h('td', { colSpan: 5, className: 'empty' }, 'No transactions yet.')));
-		$('dhist-page').textContent = 'Page ' + (pg.page || dh.page) + ' of ' + Math.max(1, dh.pages) + ' · ' +
-		    plural(Number.isInteger(pg.total_count) ? pg.total_count : list.length, 'transaction', 'transactions');
-		$('dhist-prev').disabled = dh.page <= 1;
-		$('dhist-next').disabled = dh.page >= dh.pages;
-	} catch (e) {
-		if (seq === dh.seq && !(e instanceof SessionEnded)) setMsg('dhist-error', e);
-	} finally {
-		if (seq === dh.seq) tbl.removeAttribute('aria-busy');
-	}
+	return loadPage(dh, 'dhist', {
+		path: 'transactions/history?' + q.toString(), list: 'transactions', row: (t) => txRow(t, false),
+		cols: 5, empty: 'No transactions yet.', noun: ['transaction', 'transactions'], error: (e) => setMsg('dhist-error', e)
+	});
 }
 
 /* A transaction row (a card's history, or the report's list with the

@@ -7,7 +7,7 @@ import { storage } from '../js/store.js';
 
 /* ---- small helpers ---------------------------------------------------- */
 
-export { $, add, h, setKids, show } from '../js/dom.js';
+export { $, add, h, setKids, show, when } from '../js/dom.js';
 export const SVG_NS = 'http://www.w3.org/2000/svg';
 export function s(tag, attrs, ...kids) {
 	const el = document.createElementNS(SVG_NS, tag);
@@ -29,13 +29,6 @@ export const money = (v) => formatMoney(v);
 export const pct = (v) => (isNum(v) ? pctFmt.format(v) : '—');
 export const int = (v) => (Number.isInteger(v) ? String(v) : '—');
 export const plural = (n, one, many) => n + ' ' + (n === 1 ? one : many);
-export function when(iso) {
-	const d = new Date(iso);
-	if (!iso || isNaN(d)) return iso ? String(iso) : '—';
-	try {
-		return d.toLocaleString(undefined, { dateStyle: 'short', timeStyle: 'short' });
-	} catch (e) { return d.toLocaleString(); }
-}
 export function day(iso) {
 	const d = new Date(iso);
 	if (!iso || isNaN(d)) return iso ? String(iso) : '—';

@@ -119,8 +119,8 @@ function init() {
 	$('report-form').addEventListener('submit', (e) => { e.preventDefault(); runReport(); });
 	$('csv-summary').addEventListener('click', (e) => downloadCsv('summary', e.currentTarget));
 	$('csv-transactions').addEventListener('click', (e) => downloadCsv('transactions', e.currentTarget));
-	$('rtx-prev').addEventListener('click', () => { if (rep.txPage > 1) { rep.txPage--; loadReportTx(); } });
-	$('rtx-next').addEventListener('click', () => { if (rep.txPage < rep.txPages) { rep.txPage++; loadReportTx(); } });
+	$('rtx-prev').addEventListener('click', () => { if (rep.tx.page > 1) { rep.tx.page--; loadReportTx(); } });
+	$('rtx-next').addEventListener('click', () => { if (rep.tx.page < rep.tx.pages) { rep.tx.page++; loadReportTx(); } });
 
 	$('backup-button').addEventListener('click', downloadBackup);
 	$('audit-form').addEventListener('submit', (e) => { e.preventDefault(); aud.page = 1; loadAudit(); });

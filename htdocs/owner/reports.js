@@ -1,14 +1,14 @@
 import { txRow } from './card.js';
-import { $, addDays, day, h, int, money, parseYmd, plural, s, setKids, show, uid, ymd } from './dom.js';
+import { $, addDays, day, h, int, money, parseYmd, s, setKids, show, uid, ymd } from './dom.js';
 import { FormError, SessionEnded, apiGet } from './net.js';
 import { figure } from './overview.js';
 import { settingWords } from './settings.js';
 import { TX_PAGE, loadSettings, presetRange, settingValue, st } from './state.js';
-import { busy, clearFormError, download, setMsg, showFormError } from './ui.js';
+import { busy, clearFormError, download, loadPage, setMsg, showFormError } from './ui.js';
 
 /* ---- reports ---------------------------------------------------------- */
 
-export const rep = { from: '', to: '', group: 'day', txPage: 1, txPages: 0, seq: 0, txSeq: 0, shown: false };
+export const rep = { from: '', to: '', group: 'day', seq: 0, tx: { page: 1, pages: 0, seq: 0 }, shown: false };
 export const GROUP_LABEL = { day: 'Day', location: 'Location', staff: 'Staff' };
 export const ALL_FIGS = [
 	['purchases', 'Purchases', 'int'], ['sales_amount', 'Sales', 'money'], ['punches', 'Punches', 'int'],
@@ -52,7 +52,7 @@ export async function runReport() {
 	rep.from = ymd(from);
 	rep.to = ymd(to);
 	rep.group = $('report-group').value;
-	rep.txPage = 1;
+	rep.tx.page = 1;
 	const seq = ++rep.seq;
 	const btn = form.querySelector('button[type="submit"]');
 	busy(btn, true);
@@ -211,7 +211,7 @@ export function onResize() {
 export function resetReports() {
 	rep.shown = false;
 	rep.seq++;
-	rep.txSeq++;
+	rep.tx.seq++;
 	chartArgs = null;
 }
 
@@ -222,29 +222,12 @@ export function redrawChart() {
 	drawChart(...chartArgs);
 }
 
-export async function loadReportTx() {
-	const seq = ++rep.txSeq;
-	const q = new URLSearchParams({ from: rep.from, to: rep.to, page: String(rep.txPage), page_size: String(TX_PAGE) });
-	const tbl = $('rtx-table');
-	tbl.setAttribute('aria-busy', 'true');
-	try {
-		const d = await apiGet('admin/reports/transactions?' + q.toString());
-		if (seq !== rep.txSeq) return;
-		const list = Array.isArray(d.transactions) ? d.transactions : [];
-		const pg = d.pagination || {};
-		rep.txPages = Number.isInteger(pg.total_pages) ? pg.total_pages : 0;
-		setMsg('rtx-error', null);
-		setKids($('rtx-body'), ...list.map((t) => txRow(t, true)));
-		if (!list.length) $('rtx-body').append(h('tr', null, h('td', { colSpan: 6, className: 'empty' }, 'No transactions in this period.')));
-		$('rtx-page').textContent = 'Page ' + (pg.page || rep.txPage) + ' of ' + Math.max(1, rep.txPages) + ' · ' +
-		    plural(Number.isInteger(pg.total_count) ? pg.total_count : list.length, 'transaction', 'transactions');
-		$('rtx-prev').disabled = rep.txPage <= 1;
-		$('rtx-next').disabled = rep.txPage >= rep.txPages;
-	} catch (e) {
-		if (seq === rep.txSeq && !(e instanceof SessionEnded)) setMsg('rtx-error', e);
-	} finally {
-		if (seq === rep.txSeq) tbl.removeAttribute('aria-busy');
-	}
+export function loadReportTx() {
+	const q = new URLSearchParams({ from: rep.from, to: rep.to, page: String(rep.tx.page), page_size: String(TX_PAGE) });
+	return loadPage(rep.tx, 'rtx', {
+		path: 'admin/reports/transactions?' + q.toString(), list: 'transactions', row: (t) => txRow(t, true),
+		cols: 6, empty: 'No transactions in this period.', noun: ['transaction', 'transactions'], error: (e) => setMsg('rtx-error', e)
+	});
 }
 
 

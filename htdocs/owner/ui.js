@@ -3,7 +3,7 @@
 import { sentence } from '../js/errors.js';
 import { limit } from '../js/limits.js';
 import { $, bytes, h, plural, saveBlob, setKids, show, uid } from './dom.js';
-import { ApiError, FormError, NetError, SessionEnded, apiBlob } from './net.js';
+import { ApiError, FormError, NetError, SessionEnded, apiBlob, apiGet } from './net.js';
 import { PASSWORD_MIN } from './state.js';
 
 /* ---- messages --------------------------------------------------------- */
@@ -261,3 +261,33 @@ export function confirmDialog(title, text, okLabel, danger) {
 	return openDialog({ title, intro: text, submitLabel: okLabel, danger, onSubmit: async () => {} });
 }
 
+
+/* One page of a list into its table (ID-table, ID-body, ID-page, ID-prev,
+ * ID-next): the rows, "Page 2 of 5 · 93 changes" and the pager's buttons.
+ * p holds the page asked for, the pages there are and a sequence number:
+ * an answer that comes after a newer request is dropped. o: {path, list
+ * (the answer's key), row, cols, empty, noun: [one, many], error(e) (e
+ * null clears it; the session's end is the client's to show)}. */
+export async function loadPage(p, id, o) {
+	const seq = ++p.seq;
+	const tbl = $(id + '-table');
+	tbl.setAttribute('aria-busy', 'true');
+	try {
+		const d = await apiGet(o.path);
+		if (seq !== p.seq) return;
+		const list = Array.isArray(d[o.list]) ? d[o.list] : [];
+		const pg = d.pagination || {};
+		p.pages = Number.isInteger(pg.total_pages) ? pg.total_pages : 0;
+		o.error(null);
+		setKids($(id + '-body'), ...list.map((x) => o.row(x)));
+		if (!list.length) $(id + '-body').append(h('tr', null, h('td', { colSpan: o.cols, className: 'empty' }, o.empty)));
+		$(id + '-page').textContent = 'Page ' + (pg.page || p.page) + ' of ' + Math.max(1, p.pages) + ' · ' +
+		    plural(Number.isInteger(pg.total_count) ? pg.total_count : list.length, o.noun[0], o.noun[1]);
+		$(id + '-prev').disabled = p.page <= 1;
+		$(id + '-next').disabled = p.page >= p.pages;
+	} catch (e) {
+		if (seq === p.seq && !(e instanceof SessionEnded)) o.error(e);
+	} finally {
+		if (seq === p.seq) tbl.removeAttribute('aria-busy');
+	}
+}

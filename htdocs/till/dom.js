@@ -5,7 +5,7 @@ import { formatMoney, isNum } from '../js/money.js';
 import { expiryLine } from '../js/progress.js';
 import { user } from './state.js';
 
-export { $, h, setKids, show } from '../js/dom.js';
+export { $, h, setKids, show, when } from '../js/dom.js';
 
 const pctFmt = new Intl.NumberFormat(undefined, { style: 'percent', maximumFractionDigits: 2 });
 export const currency = () => (user && user.shop && typeof user.shop.currency_symbol === 'string' ? user.shop.currency_symbol : '');
@@ -18,13 +18,6 @@ export const plural = (n, one, many) => n + ' ' + (n === 1 ? one : many);
  * card not checked), dflt. */
 export const nameOf = (c, dflt) => (c && typeof c.customer_name === 'string' ? c.customer_name || 'No name' : dflt || '');
 export const shortId = (id) => (typeof id === 'string' ? id.slice(0, 8) : '—');
-export function when(iso) {
-	const d = new Date(iso);
-	if (!iso || isNaN(d)) return iso ? String(iso) : '—';
-	try {
-		return d.toLocaleString(undefined, { dateStyle: 'short', timeStyle: 'short' });
-	} catch (e) { return d.toLocaleString(); }
-}
 /* The formatters and builders js/cardtypes.js writes with. */
 export const fmt = {
 	money, pct, int, plural, expiry: (d) => expiryLine(d, currency()),
