@@ -26,6 +26,10 @@ set_rule(struct lc_dom *dom, void *arg)
 			return lc_dom_fail(dom, LC_E_VALIDATION, key,
 			    "%s is not a setting", key);
 		si = lc_setting_info((enum lc_setting)s);
+		if (si->tool_only)
+			return lc_dom_fail(dom, LC_E_FORBIDDEN, key,
+			    "%s is set on the server, with loyalty-admin "
+			    "setting set.", key);
 		if (si->kind == LC_SETTING_TEXT) {
 			/* A string, whole (no NUL cutting it short); "" clears
 			 * it, null is no text. */

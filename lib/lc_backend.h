@@ -47,7 +47,11 @@ enum {
 	LC_Q_CARDS = 64,
 	LC_Q_LISTS = 144,
 	LC_Q_TESTS = 208,	/* tests/unit_db.c's own */
-	LC_Q__MAX = 224
+	LC_Q_EVENTS = 224,	/* db_events.c: the outbox */
+	LC_Q_FEED = 240,	/* db_feed.c: the feed, integration tokens */
+	LC_Q_HOOKS = 272,	/* db_hooks.c: webhook endpoints */
+	LC_Q_DELIVER = 320,	/* db_deliver.c: the deliverer */
+	LC_Q__MAX = 368
 };
 #define LC_Q_ENUM(name, sql) Q_##name,
 #define LC_Q_TEXT(name, sql) [Q_##name] = sql,

@@ -15,5 +15,9 @@
 #include "lc_schema.h"
 #include "lc_view.h"
 #include "lc_image.h"
+#include "lc_event.h"
+#include "lc_apitoken.h"
+#include "lc_webhook.h"
+#include "lc_deliver.h"
 
 #endif /* LC_CORE_H */

@@ -23,6 +23,8 @@ enum lc_setting {
 	LC_SET_PUBLIC_URL,
 	LC_SET_VOID_WINDOW,
 	LC_SET_CARD_CODE,
+	LC_SET_EVENT_RETENTION,
+	LC_SET_WEBHOOK_PRIVATE,
 	LC_SET__MAX
 };
 enum lc_setting_kind { LC_SETTING_INT, LC_SETTING_TEXT };
@@ -34,6 +36,9 @@ struct lc_setting_info {
 	 * and what it must be, for the error. */
 	int (*text_ok)(const char *);
 	const char *text_rule;
+	/* Set with loyalty-admin on the server only, never by the owner's
+	 * API (which shows it): what guards the installation itself. */
+	int tool_only;
 };
 const struct lc_setting_info *lc_setting_info(enum lc_setting);
 /* The setting's value; its default when unset or unreadable. */

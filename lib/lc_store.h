@@ -525,4 +525,20 @@ int lc_db_card_any(struct lc_db *, const char *id, struct lc_card *);
  * (no other merchant's rows, no sign-in tokens). */
 int lc_db_backup(struct lc_db *, const char *path, const char *merchant_id);
 
+/* The outbox (db_events.c). */
+
+/* ------------------------------------------------------------------ */
+
+/* The feed and integration tokens (db_feed.c). */
+
+/* ------------------------------------------------------------------ */
+
+/* Webhook endpoints, their jobs and delivery log (db_hooks.c). */
+
+/* ------------------------------------------------------------------ */
+
+/* The deliverer (db_deliver.c). */
+
+/* ------------------------------------------------------------------ */
+
 #endif /* LC_STORE_H */

@@ -61,6 +61,9 @@ struct lc_ctx;
 #define LC_EP_TREE	0x10	/* the path and every path below it */
 #define LC_EP_OWNER	0x20	/* an owner's token (implies LC_EP_AUTH) */
 #define LC_EP_NOINDEX	0x40	/* public: X-Robots-Tag: noindex */
+/* With LC_EP_OWNER: an integration token of this scope is taken too. */
+#define LC_EP_EVENTS	0x80	/* scope events:read */
+#define LC_EP_HOOKS	0x100	/* scope webhooks:manage */
 
 /*
  * The one table of endpoints (endpoints.c, from endpoints.def). The

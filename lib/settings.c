@@ -46,6 +46,16 @@ static const struct lc_setting_info lc_settings[LC_SET__MAX] = {
 	 * photo of a printed card or a screenshot cannot spend (a copy of
 	 * the link can: it shows the codes; re-draw it). */
 	[LC_SET_CARD_CODE] = { "redeem_needs_card_code", 0, 0, 1, 1 },
+	/* How long events and webhook deliveries are kept (days): the
+	 * feed's clients and the delivery log look back this far. */
+	[LC_SET_EVENT_RETENTION] = { "event_retention_days", 30, 1, 365, 1 },
+	/* Whether webhooks may be sent to private, loopback and link-local
+	 * addresses (and over plain http): a shop's own network, the tests.
+	 * Off, a webhook's address is checked after resolution at every
+	 * delivery, so a name cannot be turned on the server's own network.
+	 * The server's owner decides, never a shop's. */
+	[LC_SET_WEBHOOK_PRIVATE] = { "webhook_allow_private", 0, 0, 1, 1,
+	    LC_SETTING_INT, NULL, NULL, 1 },
 };
 
 static int

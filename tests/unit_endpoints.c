@@ -39,7 +39,8 @@
 #define NAMESZ		64
 #define PATHSZ		128
 #define EP_FLAGS	(LC_EP_BARE | LC_EP_AUTH | LC_EP_NOSTORE | \
-			LC_EP_JSON | LC_EP_TREE | LC_EP_OWNER | LC_EP_NOINDEX)
+			LC_EP_JSON | LC_EP_TREE | LC_EP_OWNER | LC_EP_NOINDEX | \
+			LC_EP_EVENTS | LC_EP_HOOKS)
 
 static const char *top;		/* the source tree */
 

@@ -53,6 +53,9 @@ admin/reports/* admin_reports
 admin/backup admin_backup
 admin/settings admin_settings
 admin/audit admin_audit
+admin/events admin_events
+admin/tokens/* admin_tokens
+admin/webhooks/* admin_webhooks
 "
 
 # https by default (htdocs/.htaccess spells the same out; tests/https.sh
@@ -66,7 +69,7 @@ LC_HTTPS_PUBLIC_RE='^([a-z0-9-]+(\.[a-z0-9-]+)*\.[a-z][a-z0-9-]*)\.?(:80)?$'
 LC_HSTS='max-age=31536000'
 
 # Debian packages by purpose.
-LC_PKGS_BUILD="gcc make autoconf automake libtool pkg-config libfcgi-dev libjson-c-dev libsqlite3-dev libscrypt-dev libqrencode-dev"
+LC_PKGS_BUILD="gcc make autoconf automake libtool pkg-config libfcgi-dev libjson-c-dev libsqlite3-dev libscrypt-dev libqrencode-dev libssl-dev libcurl4-openssl-dev"
 LC_PKGS_RUN="lighttpd lighttpd-mod-deflate sqlite3 curl procps util-linux"
 LC_PKGS_TEST="jq curl procps iproute2 spawn-fcgi libfcgi-bin zbar-tools librsvg2-bin python3 python3-yaml wrk strace openssl lighttpd-mod-openssl"
 # suexec-pristine: tests/hosting.sh runs the responders under suEXEC, as

@@ -1,0 +1,4 @@
+/*
+ * Integration tokens: made, checked, revoked; their scopes.
+ */
+#include "lc_core.h"

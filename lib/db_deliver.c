@@ -1,0 +1,4 @@
+/*
+ * Storage: the deliverer's leases, attempts and pruning.
+ */
+#include "lc_core.h"

@@ -1,0 +1,4 @@
+/*
+ * Storage: the outbox's rows.
+ */
+#include "lc_core.h"

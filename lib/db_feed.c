@@ -1,0 +1,4 @@
+/*
+ * Storage: the feed of events, integration tokens.
+ */
+#include "lc_core.h"

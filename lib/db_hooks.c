@@ -1,0 +1,4 @@
+/*
+ * Storage: webhook endpoints, their jobs and delivery log.
+ */
+#include "lc_core.h"

@@ -1,0 +1,4 @@
+/*
+ * Webhook endpoints: their rules.
+ */
+#include "lc_core.h"
