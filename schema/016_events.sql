@@ -112,3 +112,11 @@ CREATE TABLE webhook_deliveries (
 );
 CREATE INDEX webhook_deliveries_hook ON webhook_deliveries(webhook_id, at);
 CREATE INDEX webhook_deliveries_at ON webhook_deliveries(at);
+
+-- The deliverer's last runs (one row): when one last started and ended,
+-- so the owner's page can say when none has run lately (no cron line).
+CREATE TABLE deliverer (
+	id INTEGER PRIMARY KEY CHECK (id = 1),
+	started_at INTEGER NOT NULL,
+	ended_at INTEGER
+);
