@@ -62,13 +62,13 @@ somewhere "the PostgreSQL backend runs prepared statements" \
 only "only the storage backends hold SQL" \
     '"(SELECT|INSERT|UPDATE|DELETE|BEGIN|COMMIT|ROLLBACK)[ "]' \
     db_sqlite.c lc_sqlite.h 'db_pg*.c' lc_pg.h lc_backend.h admin_migrate.c \
-    db_people.c db_cards.c db_lists.c
+    db_people.c db_cards.c db_lists.c db_events.c
 only "only the write path begins, commits or rolls back" \
     'lc_db_(begin|commit|rollback)\(' write.c lc_store.h db.c db_sqlite.c
 somewhere "the write path begins transactions" 'lc_db_begin\(' write.c
 only "only handlers and the JSON module build JSON" \
     'json_object_new_|json_tokener_|json_object_object_add\(|json_object_array_add\(' \
-    json.c 'api_*.c' audit.c view.c
+    json.c 'api_*.c' audit.c view.c event.c
 only "rules, cards, storage and the write path never see HTTP" \
     'struct lc_(ctx|req)\b|lc_fail\(' \
     lc_http.h json.c err.c 'http_*.c' endpoints.c 'api_*.c' lcard.h
