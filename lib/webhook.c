@@ -246,9 +246,17 @@ types_set(struct lc_webhook *w, const struct lc_webhook_in *in)
 static int
 checks(struct lc_dom *dom, const struct lc_webhook_in *in)
 {
-	if (in->url != NULL && lc_webhook_url_check(&dom->err, in->url,
-	    lc_setting(dom->db, LC_SET_WEBHOOK_PRIVATE) == 1) == -1)
-		return -1;
+	int allow;
+
+	if (in->url != NULL) {
+		/* Unreadable, the setting reads as its default: the write
+		 * must fail instead, not go on as if it had read it. */
+		allow = lc_setting(dom->db, LC_SET_WEBHOOK_PRIVATE) == 1;
+		if (lc_db_failed(dom->db))
+			return -1;
+		if (lc_webhook_url_check(&dom->err, in->url, allow) == -1)
+			return -1;
+	}
 	if (in->description != NULL && lc_text_check(&dom->err,
 	    "description", in->description, LC_WEBHOOK_DESC_MAX, 1) == -1)
 		return -1;
