@@ -39,11 +39,13 @@ static const char *const action_words[][2] = {
 	{ "auth.refresh_reuse", "Login revoked (token reused)" },
 	{ "auth.logout", "Logged out" }, { "setup", "Shop set up" },
 	{ "merchant.create", "Shop created" },
-	{ "demo.create", "Demo shop made" }, { NULL, NULL }
+	{ "demo.create", "Demo shop made" },
+	{ "webhook.disable", "Webhook disabled by the service" },
+	{ NULL, NULL }
 };
 static const char *const object_types[] = {
 	"card", "transaction", "location", "user", "program", "settings",
-	"session", "backup", "merchant", NULL
+	"session", "backup", "merchant", "webhook", NULL
 };
 
 static int
