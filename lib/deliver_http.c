@@ -5,10 +5,8 @@
  * name was resolved (a name that resolves to 127.0.0.1, or changes its
  * answer after the URL was saved, is caught there), no redirect is
  * followed, no proxy of the environment is used, only http and https.
- *
- * The address check: engineer hooks's classifier of issue 28 was not yet
- * committed when this was written, so it is here (lc_post_addr_private),
- * and the API's check of a literal address may use it too.
+ * The address check is webhook.c's (lc_addr_private), the one the API
+ * applies to a literal address when the URL is saved.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -16,8 +14,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include <arpa/inet.h>
-#include <netinet/in.h>
 #include <sys/socket.h>
 
 #include <curl/curl.h>
@@ -27,79 +23,6 @@
 #ifndef PACKAGE_VERSION
 #define PACKAGE_VERSION "0"
 #endif
-
-/* An IPv4 address (host order) not to send to. */
-static int
-v4_private(uint32_t a)
-{
-	static const struct { uint32_t net, mask; } nets[] = {
-		{ 0x00000000, 0xff000000 },	/* 0/8: this network, 0.0.0.0 */
-		{ 0x0a000000, 0xff000000 },	/* 10/8 */
-		{ 0x64400000, 0xffc00000 },	/* 100.64/10: shared (CGN) */
-		{ 0x7f000000, 0xff000000 },	/* 127/8: loopback */
-		{ 0xa9fe0000, 0xffff0000 },	/* 169.254/16: link-local,
-						 * 169.254.169.254 metadata */
-		{ 0xac100000, 0xfff00000 },	/* 172.16/12 */
-		{ 0xc0000000, 0xffffff00 },	/* 192.0.0/24: protocol use */
-		{ 0xc0a80000, 0xffff0000 },	/* 192.168/16 */
-		{ 0xc6120000, 0xfffe0000 },	/* 198.18/15: benchmarking */
-		{ 0xe0000000, 0xf0000000 },	/* 224/4: multicast */
-		{ 0xf0000000, 0xf0000000 },	/* 240/4: reserved, broadcast */
-	};
-	size_t i;
-
-	for (i = 0; i < sizeof(nets) / sizeof(nets[0]); i++)
-		if ((a & nets[i].mask) == nets[i].net)
-			return 1;
-	return 0;
-}
-
-static uint32_t
-v4_at(const unsigned char *b)
-{
-	return (uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 |
-	    (uint32_t)b[2] << 8 | b[3];
-}
-
-static int
-v6_private(const unsigned char *b)
-{
-	static const unsigned char zero[16];
-	static const unsigned char nat64[12] = { 0x00, 0x64, 0xff, 0x9b };
-
-	if (memcmp(b, zero, 15) == 0 && (b[15] == 0 || b[15] == 1))
-		return 1;			/* :: and ::1 */
-	if ((b[0] & 0xfe) == 0xfc)
-		return 1;			/* fc00::/7: unique local */
-	if (b[0] == 0xfe && (b[1] & 0xc0) == 0x80)
-		return 1;			/* fe80::/10: link-local */
-	if (b[0] == 0xfe && (b[1] & 0xc0) == 0xc0)
-		return 1;			/* fec0::/10: site-local */
-	if (b[0] == 0xff)
-		return 1;			/* multicast */
-	/* Forms that carry an IPv4 address: mapped ::ffff:a.b.c.d, the
-	 * old compatible ::a.b.c.d, NAT64's 64:ff9b::/96, 6to4's 2002::/16. */
-	if (memcmp(b, zero, 10) == 0 && ((b[10] == 0xff && b[11] == 0xff) ||
-	    (b[10] == 0 && b[11] == 0)))
-		return v4_private(v4_at(b + 12));
-	if (memcmp(b, nat64, 12) == 0)
-		return v4_private(v4_at(b + 12));
-	if (b[0] == 0x20 && b[1] == 0x02)
-		return v4_private(v4_at(b + 2));
-	return 0;
-}
-
-int
-lc_post_addr_private(const struct sockaddr *sa)
-{
-	if (sa->sa_family == AF_INET)
-		return v4_private(ntohl(((const struct sockaddr_in *)
-		    (const void *)sa)->sin_addr.s_addr));
-	if (sa->sa_family == AF_INET6)
-		return v6_private(((const struct sockaddr_in6 *)
-		    (const void *)sa)->sin6_addr.s6_addr);
-	return 1;	/* neither: not one to send to */
-}
 
 int
 lc_post_init(void)
@@ -129,7 +52,7 @@ open_socket(void *arg, curlsocktype purpose, struct curl_sockaddr *a)
 	struct call *c = arg;
 
 	(void)purpose;
-	if (!c->allow_private && lc_post_addr_private(&a->addr)) {
+	if (!c->allow_private && lc_addr_private(&a->addr)) {
 		c->refused = 1;
 		return CURL_SOCKET_BAD;
 	}

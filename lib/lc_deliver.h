@@ -54,14 +54,6 @@ int lc_post_init(void);
  * (a failure is an outcome). */
 void lc_post_send(const char *url, const char *const *headers,
     const char *body, size_t len, int allow_private, struct lc_post *p);
-/* 1 when the address (struct sockaddr_in or _in6) is one a webhook is
- * not sent to unless the installation allows private addresses:
- * loopback, private, shared (100.64/10), link-local (metadata too),
- * unspecified, multicast, broadcast, reserved, and the IPv6 forms that
- * carry one of those (mapped, compatible, NAT64, 6to4). */
-struct sockaddr;
-int lc_post_addr_private(const struct sockaddr *sa);
-
 /* The backoff after attempt n (1: the first failure) in ms, jitter
  * included: LC_DELIVER_BACKOFF_MS doubling, at most LC_DELIVER_BACKOFF_MAX_MS,
  * then +-20 %. */
