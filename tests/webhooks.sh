@@ -209,7 +209,7 @@ is "$(got flaky .answered | tr '\n' ' ')" "500 500 500 200 " "... and the 4th tr
 is "$(got flaky .id | sort -u)" "$want" "... all four the same event"
 is "$(lt_sql "SELECT attempt || outcome FROM webhook_deliveries WHERE webhook_id = '$B' ORDER BY attempt" | tr '\n' ' ')" \
     "1failed 2failed 3failed 4delivered " "the log: attempts 1-3 failed, 4 delivered"
-is "$(hook_col "$B" "attempts || '|' || coalesce(failing_since, 'none') || '|' || (last_success_at = $CLOCK)")" "0|none|1" \
+is "$(hook_col "$B" "attempts || '|' || coalesce(CAST(failing_since AS text), 'none') || '|' || CASE WHEN last_success_at = $CLOCK THEN 1 ELSE 0 END")" "0|none|1" \
     "the endpoint's tries are cleared by the success"
 hook_off "$B"
 
