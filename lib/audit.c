@@ -39,11 +39,13 @@ static const char *const action_words[][2] = {
 	{ "auth.refresh_reuse", "Login revoked (token reused)" },
 	{ "auth.logout", "Logged out" }, { "setup", "Shop set up" },
 	{ "merchant.create", "Shop created" },
-	{ "demo.create", "Demo shop made" }, { NULL, NULL }
+	{ "demo.create", "Demo shop made" },
+	{ "token.create", "Integration token made" },
+	{ "token.revoke", "Integration token revoked" }, { NULL, NULL }
 };
 static const char *const object_types[] = {
 	"card", "transaction", "location", "user", "program", "settings",
-	"session", "backup", "merchant", NULL
+	"session", "backup", "merchant", "token", NULL
 };
 
 static int
@@ -361,6 +363,11 @@ lc_audit_record(struct lc_dom *dom, const struct lc_write *w,
 		r.actor_type = a->actor;
 		r.user_id = or_null(a->user_id);
 		r.merchant_id = or_null(a->merchant_id);
+	} else if (c->token_id[0] != '\0') {
+		/* An integration token's write: the token, not a person. */
+		r.actor_type = "integration";
+		r.user_id = c->token_id;
+		r.merchant_id = c->merchant_id;
 	} else if (c->user_id[0] != '\0') {
 		r.actor_type = c->is_owner ? "owner" : "system_user";
 		r.user_id = c->user_id;

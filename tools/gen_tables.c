@@ -74,6 +74,9 @@ static const struct limit limits[] = {
 	L("TXN_PAGE_MAX", LC_TXN_PAGE_MAX,
 	    "rows of a page of the report's transactions"),
 	L("REQUEST_ID_MAX", LC_REQUEST_ID_MAX, "an X-Request-Id, characters"),
+	L("EVENTS_PAGE_MAX", LC_EVENTS_PAGE_MAX, "events of a page of the feed"),
+	L("APITOKEN_MAX", LC_APITOKEN_MAX,
+	    "live integration tokens of a merchant"),
 };
 
 /*
@@ -83,6 +86,8 @@ static const struct limit limits[] = {
  *   LC_JSON_VALUES_MAX LC_TRIM_AFTER LC_CODE_SECRET_LEN LC_BYTES
  *   LC_LOGIN_STALE_MS LC_LOGIN_WAIT_MS LC_ADDR_MAX LC_SETUP_CODE_CAP
  *   LC_BUSY_TIMEOUT_MS LC_SYNC_DEADLINE_MS LC_AUDIT_NAMED_MAX
+ *   LC_EVENTS_PAGE_DEFAULT LC_APITOKEN_LEN LC_APITOKEN_PREFIX_LEN
+ *   LC_APITOKEN_TOUCH_MS
  */
 
 /* s as a JavaScript string literal in single quotes. */

@@ -42,6 +42,8 @@ export const LIMITS = Object.freeze({
 	AUDIT_PAGE_MAX: 500,	/* rows of a page of the audit trail */
 	TXN_PAGE_MAX: 500,	/* rows of a page of the report's transactions */
 	REQUEST_ID_MAX: 64,	/* an X-Request-Id, characters */
+	EVENTS_PAGE_MAX: 500,	/* events of a page of the feed */
+	APITOKEN_MAX: 50,	/* live integration tokens of a merchant */
 });
 
 /* Every error code the service sends: its HTTP status and the server's
@@ -69,6 +71,7 @@ export const ERRORS = Object.freeze({
 	CONFLICT: Object.freeze({ status: 409, message: 'This conflicts with what exists.' }),
 	ALREADY_VOIDED: Object.freeze({ status: 409, message: 'This transaction has been voided already.' }),
 	NOT_VOIDABLE: Object.freeze({ status: 409, message: 'This transaction cannot be voided.' }),
+	EVENTS_PRUNED: Object.freeze({ status: 410, message: 'Events after this one have been pruned; start again from the oldest kept.' }),
 	INTERNAL_ERROR: Object.freeze({ status: 500, message: 'Unexpected server error.' }),
 	DATABASE_ERROR: Object.freeze({ status: 503, message: 'The database is busy or failed; retry.' }),
 	SERVICE_UNAVAILABLE: Object.freeze({ status: 503, message: 'The service is starting or overloaded; retry.' }),
