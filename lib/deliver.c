@@ -147,25 +147,22 @@ hook_take(struct lc_dom *dom, void *arg)
 	    s->last_seen) == -1 ? -1 : 0;
 }
 
-/* The event as its JSON object. The outbox may store the whole object
- * (it begins with its id) or its data member alone: either is sent as
- * the one object the feed gives too. */
+/* The event as its JSON object, the one the feed gives too (event.c);
+ * NULL when its data does not parse (logged) or memory ran out. */
 static char *
-event_body(const struct lc_dlv_event *e, const char *id)
+event_body(const struct lc_dlv_event *e)
 {
-	char at[32], *b;
-	size_t n;
+	json_object *o;
+	char *b;
 
-	if (strncmp(e->data, "{\"id\":", 6) == 0)
-		return strdup(e->data);
-	lc_time_fmt(e->created_at, at);
-	/* Each piece is one of ours: an id, a dotted type, a time. */
-	n = strlen(e->data) + strlen(e->type) + strlen(e->merchant_id) + 128;
-	if ((b = malloc(n)) == NULL)
+	if ((o = lc_event_object(e->seq, e->type, e->created_at,
+	    e->merchant_id, e->data)) == NULL) {
+		lc_log("deliver: event %lld: its data is not JSON",
+		    (long long)e->seq);
 		return NULL;
-	snprintf(b, n, "{\"id\":\"%s\",\"type\":\"%s\",\"created_at\":\"%s\","
-	    "\"merchant_id\":\"%s\",\"data\":%s}", id, e->type, at,
-	    e->merchant_id, e->data);
+	}
+	b = strdup(lc_json_text(o));
+	json_object_put(o);
 	return b;
 }
 
@@ -317,9 +314,8 @@ hook_step(struct lc_dom *dom, const char *owner, const char *id,
 	rc = 0;
 	if (!s.have)
 		goto out;
-	snprintf(s.msg_id, sizeof(s.msg_id), "evt_%016lld",
-	    (long long)s.ev.seq);
-	if ((s.body = event_body(&s.ev, s.msg_id)) == NULL) {
+	lc_event_id(s.ev.seq, s.msg_id);
+	if ((s.body = event_body(&s.ev)) == NULL) {
 		rc = lc_dom_fail(dom, LC_E_INTERNAL, NULL, NULL);
 		goto out;
 	}
@@ -415,22 +411,20 @@ job_step(struct lc_dom *dom, const char *owner, const char *id,
 	s.attempt = s.job.attempts + 1;
 	if (strcmp(s.job.kind, "test") == 0) {
 		snprintf(s.msg_id, sizeof(s.msg_id), "msg_test_%s", s.job.id);
-		snprintf(s.ev.type, sizeof(s.ev.type), "webhook.test");
+		snprintf(s.ev.type, sizeof(s.ev.type), "%s", LC_EVENT_TEST);
 		s.body = s.job.payload;
 		s.job.payload = NULL;
 		send_one(dom, &s, allow_private);
 	} else if (s.ev.data != NULL) {
-		snprintf(s.msg_id, sizeof(s.msg_id), "evt_%016lld",
-		    (long long)s.ev.seq);
-		if ((s.body = event_body(&s.ev, s.msg_id)) == NULL) {
+		lc_event_id(s.ev.seq, s.msg_id);
+		if ((s.body = event_body(&s.ev)) == NULL) {
 			rc = lc_dom_fail(dom, LC_E_INTERNAL, NULL, NULL);
 			goto out;
 		}
 		send_one(dom, &s, allow_private);
 	} else {
 		/* Pruned since it was asked for: nothing left to send. */
-		snprintf(s.msg_id, sizeof(s.msg_id), "evt_%016lld",
-		    (long long)s.job.event_seq);
+		lc_event_id(s.job.event_seq, s.msg_id);
 		snprintf(s.ev.type, sizeof(s.ev.type), "unknown");
 		s.post.outcome = LC_POST_FAILED;
 		snprintf(s.post.error, sizeof(s.post.error), "the event was "

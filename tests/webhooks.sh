@@ -161,6 +161,15 @@ like "$(got all .user_agent | sort -u)" '^loyalty-pos-webhooks/' "... from loyal
 is "$(got all '.body | fromjson | .id == (.id | tostring) and (.type | length > 0) and (.merchant_id == "'"$MID"'")' | sort -u)" true \
     "... each body the event's object (id, type, merchant_id)"
 is "$(got all '[.id, (.body | fromjson | .id)] | .[0] == .[1]' | sort -u)" true "... its webhook-id the event's id"
+after=
+[ "$from" -gt 0 ] && after=$(printf '&after=evt_%016d' "$from")
+LT_TOKEN=$OWNER lt_req GET "/api/v1/admin/events?limit=500$after"
+if [ "$LT_STATUS" = 200 ]; then
+	is "$(jq -cS '.data.events[]' <<<"$LT_BODY")" "$(got all .body | jq -cS .)" \
+	    "... each body exactly the feed's object for its event"
+else
+	skip 1 "no feed in this build"
+fi
 is "$(hook_col "$A" cursor_seq)" "$(max_seq)" "the endpoint's cursor is at the newest event"
 is "$(lt_sql "SELECT count(*), min(outcome), max(outcome), min(attempt), max(attempt) FROM webhook_deliveries WHERE webhook_id = '$A'")" \
     "$(wc -l <<<"$want")|delivered|delivered|1|1" "one delivery row an attempt, each delivered on its first"
