@@ -371,6 +371,40 @@ is "$(got jobs '.verified[0]' | sort -u)" true "... both verified by the library
 is "$(lt_sql "SELECT count(*) FROM webhook_jobs WHERE webhook_id = '$J' AND done_at IS NULL")" 0 "... their jobs are done"
 is "$(hook_col "$J" cursor_seq)" "$(max_seq)" "... beside the stream, whose cursor is unchanged by them"
 
+# --- a database failure at each step of a run ---------------------------------
+# LC_TEST_DB_FAIL=N (test builds) fails the run's Nth statement: each
+# step in turn. A run that fails says so and exits 1; what it sent and
+# could not record is sent again by a later run (its lease runs out:
+# the clock moves a minute), never lost, never out of order.
+
+new_hook walk
+K=$HOOK
+from=$(max_seq)
+for _ in 1 2 3; do purchase; done
+want=$(event_ids "$from")
+walk_ok=1 n=0
+for n in $(seq 1 80); do
+	out=$(LOYALTY_TEST_NOW=$CLOCK LC_TEST_DB_FAIL=$n "$LT_ADMIN" --db "$LT_DB" \
+	    events deliver --max-seconds 30 2>"$W/walk.err")
+	rc=$?
+	later 61000
+	if [ $rc -ne 0 ]; then
+		[ $rc -eq 1 ] && grep -q 'loyalty-admin: ' "$W/walk.err" ||
+		    { walk_ok=0; diag "step $n: exit $rc: $(head -c 300 "$W/walk.err")"; }
+		continue
+	fi
+	# A run that reached its end without meeting its Nth statement.
+	grep -q 'failed on purpose' "$W/walk.err" || break
+done
+ok "each of the $((n - 1)) steps of a run failed in turn: exit 1 with a message" test $walk_ok = 1
+deliver >/dev/null
+is "$(got walk .id | awk '!seen[$0]++')" "$want" "... then every event arrived, in order"
+is "$(got walk .id | sort -u | wc -l) $(hook_col "$K" cursor_seq)" "3 $(max_seq)" "... nothing lost, the cursor at the newest"
+is "$(lt_sql "SELECT count(*) FROM webhook_deliveries WHERE webhook_id = '$K' AND outcome = 'delivered'")" 3 \
+    "... one delivered row an event (what could not be recorded was sent again)"
+is "$(lt_integrity)" ok "... and the database is sound"
+hook_off "$K"
+
 # --- failing for 5 days disables it ('failing') --------------------------------
 
 new_hook down
