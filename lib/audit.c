@@ -46,7 +46,6 @@ static const char *const action_words[][2] = {
 	{ "webhook.rotate", "Webhook secret replaced" },
 	{ "webhook.test", "Webhook test sent" },
 	{ "webhook.resend", "Webhook event sent again" },
-	{ "webhook.disable", "Webhook disabled by the service" },
 	{ "token.create", "Integration token made" },
 	{ "token.revoke", "Integration token revoked" }, { NULL, NULL }
 };

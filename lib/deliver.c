@@ -228,7 +228,9 @@ log_add(struct lc_dom *dom, struct step *s, const char *job_id)
 	return lc_db_dlv_delivery_add(dom->db, &d);
 }
 
-/* The endpoint disabled by the service: its row in the audit trail. */
+/* The endpoint disabled by the service: its row in the audit trail, a
+ * change of the endpoint (before and after, audit.c) by actor "service",
+ * noting why. */
 static void
 audit_disabled(struct lc_dom *dom, const struct step *s)
 {
@@ -325,7 +327,7 @@ hook_step(struct lc_dom *dom, const char *owner, const char *id,
 	s.reason = disable_reason(&s, dom->now_ms);
 	w.rule = hook_record;
 	if (s.reason != NULL) {
-		w.action = "webhook.disable";
+		w.action = "webhook.update";
 		w.object_type = "webhook";
 		w.object_id = s.h.id;
 	}
@@ -439,7 +441,7 @@ job_step(struct lc_dom *dom, const char *owner, const char *id,
 		s.reason = "gone";
 	w.rule = job_record;
 	if (s.reason != NULL) {
-		w.action = "webhook.disable";
+		w.action = "webhook.update";
 		w.object_type = "webhook";
 		w.object_id = s.h.id;
 	}

@@ -236,8 +236,10 @@ if [ $HOOKS_API = 1 ]; then
 else
 	skip 1 "no webhooks API in this build"
 fi
-is "$(lt_sql "SELECT actor_type || ' ' || action || ' ' || object_id FROM audit_log WHERE action = 'webhook.disable'")" \
-    "service webhook.disable $C" "... audited as the service's"
+is "$(lt_sql "SELECT action || ' ' || object_id FROM audit_log WHERE actor_type = 'service' AND object_type = 'webhook'")" \
+    "webhook.update $C" "... audited as the service's change of the endpoint"
+is "$(lt_sql "SELECT after FROM audit_log WHERE actor_type = 'service' AND object_type = 'webhook'" | jq -c '[.enabled, .disabled_reason]')" \
+    '[false,"gone"]' "... its row showing it disabled, gone"
 purchase
 deliver >/dev/null
 is "$(got gone .id | wc -l)" 1 "... and nothing more is sent to it"
