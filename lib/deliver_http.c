@@ -59,6 +59,66 @@ open_socket(void *arg, curlsocktype purpose, struct curl_sockaddr *a)
 	return socket(a->family, a->socktype, a->protocol);
 }
 
+/* The length of the valid UTF-8 character at p (n bytes left), 0 when
+ * it is not one (or is cut short). */
+static size_t
+utf8_len(const unsigned char *p, size_t n)
+{
+	unsigned char c = p[0], lo = 0x80, hi = 0xbf;
+	size_t len, i;
+
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xc2 && c <= 0xdf)
+		len = 2;
+	else if (c >= 0xe0 && c <= 0xef) {
+		len = 3;
+		if (c == 0xe0)
+			lo = 0xa0;
+		else if (c == 0xed)
+			hi = 0x9f;	/* no surrogates */
+	} else if (c >= 0xf0 && c <= 0xf4) {
+		len = 4;
+		if (c == 0xf0)
+			lo = 0x90;
+		else if (c == 0xf4)
+			hi = 0x8f;
+	} else
+		return 0;
+	if (n < len || p[1] < lo || p[1] > hi)
+		return 0;
+	for (i = 2; i < len; i++)
+		if (p[i] < 0x80 || p[i] > 0xbf)
+			return 0;
+	return len;
+}
+
+/* The kept answer as text the log and the API can show: control bytes
+ * (but tab and line ends) and what is not UTF-8 become '?', a character
+ * cut by the limit is left off. */
+static void
+tidy(char *s, size_t n, int cut)
+{
+	unsigned char *p = (unsigned char *)s;
+	size_t i = 0, len;
+
+	while (i < n) {
+		if ((len = utf8_len(p + i, n - i)) == 0) {
+			/* The limit cut a character short: left off. */
+			if (cut && n - i < 4 && p[i] >= 0xc2 && p[i] <= 0xf4) {
+				p[i] = '\0';
+				return;
+			}
+			p[i++] = '?';
+			continue;
+		}
+		if (len == 1 && (p[i] < 0x20 || p[i] == 0x7f) &&
+		    p[i] != '\t' && p[i] != '\n' && p[i] != '\r')
+			p[i] = '?';
+		i += len;
+	}
+}
+
 /* The answer: its first bytes kept, the rest read and let go. */
 static size_t
 keep(char *data, size_t size, size_t n, void *arg)
@@ -132,6 +192,7 @@ lc_post_send(const char *url, const char *const *headers, const char *body,
 		goto out;
 	}
 	rc = curl_easy_perform(h);
+	tidy(p->response, c.kept, c.kept == LC_DELIVER_RESPONSE_MAX);
 	(void)curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &p->status);
 	if (rc != CURLE_OK) {
 		if (c.refused && p->status == 0) {

@@ -178,6 +178,20 @@ ok "a second run" deliver_q
 is "$(wc -l <"$RLOG")" "$n" "... sends nothing again"
 like "$(lt_sql "SELECT started_at, ended_at FROM deliverer")" "^$CLOCK\|$CLOCK$" "the deliverer's row has the run's start and end"
 
+# --- the answer's first bytes, as text ---------------------------------------
+
+new_hook talk
+T=$HOOK
+reply=$( { printf 'ok\377\000\001'; for _ in $(seq 1 300); do printf '\303\251'; done; } | base64 -w0)
+control "{\"path\":\"/h/talk\",\"reply\":\"$reply\"}"
+purchase
+deliver_q
+resp=$(lt_sql "SELECT response FROM webhook_deliveries WHERE webhook_id = '$T'")
+is "${resp:0:8}" "ok???ééé" "the log keeps the answer's first bytes, control bytes and what is not UTF-8 as '?'"
+is "$(printf '%s' "$resp" | wc -c)" 511 "... at most 512 bytes of it, a character the limit cut left off"
+ok "... valid UTF-8" bash -c 'printf "%s" "$1" | iconv -f UTF-8 -t UTF-8 >/dev/null' _ "$resp"
+hook_off "$T"
+
 # --- a captured delivery: the library refuses it changed or late ---------------
 
 jq -c 'select(.path == "/h/all")' "$RLOG" | head -n 1 >"$W/captured.json"
@@ -252,14 +266,19 @@ control '{"path":"/h/slow","delay_ms":4000}'
 from=$(max_seq)
 for _ in 1 2 3; do purchase; done
 want=$(event_ids "$from")
-LOYALTY_TEST_NOW=$CLOCK "$LT_ADMIN" --db "$LT_DB" events deliver >/dev/null 2>&1 &
-dpid=$!
+# In a subshell of its own, whose stderr takes the shell's "Killed".
+rm -f "$W/dpid"
+(LOYALTY_TEST_NOW=$CLOCK "$LT_ADMIN" --db "$LT_DB" events deliver >/dev/null 2>&1 &
+    echo $! >"$W/dpid"; wait) 2>/dev/null &
+spid=$!
+for _ in $(seq 1 50); do [ -s "$W/dpid" ] && break; sleep 0.1; done
+dpid=$(cat "$W/dpid")
 for _ in $(seq 1 100); do
 	[ "$(got slow .id | wc -l)" -ge 1 ] && break
 	sleep 0.1
 done
 kill -9 "$dpid"
-wait "$dpid" 2>/dev/null || true
+wait "$spid"
 inflight=$(got slow .id)
 is "$(wc -l <<<"$inflight")" 1 "a deliverer killed (kill -9) while the receiver holds its first event"
 is "$(lt_sql "SELECT count(*) FROM webhook_deliveries WHERE webhook_id = '$D'")" 0 "... recorded nothing of that attempt"

@@ -12,7 +12,7 @@
 // Each path (/h/NAME) is an endpoint of its own; POST /control sets one:
 // {"path": "/h/a", "secrets": ["whsec_..."], "fail": N (answer 500 to the
 // next N), "status": 410 (answer it to every one), "delay_ms": N (answer
-// after N ms)}. A delivery's line: {path, id, timestamp, signature, body,
+// after N ms), "reply": base64 (the answer's body)}. A delivery's line: {path, id, timestamp, signature, body,
 // verified: [one boolean a secret], answered, at}.
 import { createServer } from 'node:http';
 import { appendFileSync, readFileSync } from 'node:fs';
@@ -83,7 +83,10 @@ function serve(port, log) {
 			}) + '\n');
 			const answer = () => {
 				res.statusCode = status;
-				res.end(status === 200 ? 'thanks' : 'no: ' + status);
+				if (e.reply)
+					res.end(Buffer.from(e.reply, 'base64'));
+				else
+					res.end(status === 200 ? 'thanks' : 'no: ' + status);
 			};
 			if (e.delay_ms > 0)
 				setTimeout(answer, e.delay_ms);
