@@ -32,6 +32,7 @@ struct step {
 	struct lc_dlv_job job;
 	struct lc_dlv_event ev;	/* ev.data owned */
 	int have;		/* a head event to send (stream), or the job */
+	int moved;		/* none, but the cursor moved past others */
 	int64_t last_seen;	/* the newest event scanned, not of its types */
 	char msg_id[64];	/* webhook-id */
 	char *body;
@@ -143,8 +144,11 @@ hook_take(struct lc_dom *dom, void *arg)
 		return -1;
 	if (s->have)
 		return 0;
-	return lc_db_dlv_hook_release(dom->db, s->id, s->owner,
-	    s->last_seen) == -1 ? -1 : 0;
+	if ((rc = lc_db_dlv_hook_release(dom->db, s->id, s->owner,
+	    s->last_seen)) == -1)
+		return -1;
+	s->moved = rc == 1 && s->last_seen > s->h.cursor_seq;
+	return 0;
 }
 
 /* The event as its JSON object, the one the feed gives too (event.c);
@@ -295,8 +299,9 @@ step_free(struct step *s)
 	free(s->body);
 }
 
-/* One attempt on endpoint id: 1 made, 0 nothing due (or another run
- * holds it), -1 (dom->err). */
+/* One attempt on endpoint id: 1 made, 2 none but its cursor moved past
+ * events not of its types (more may follow), 0 nothing due (or another
+ * run holds it), -1 (dom->err). */
 static int
 hook_step(struct lc_dom *dom, const char *owner, const char *id,
     int allow_private)
@@ -313,7 +318,7 @@ hook_step(struct lc_dom *dom, const char *owner, const char *id,
 	dom->now_ms = lc_now_ms();
 	if (lc_write(dom, &w, NULL) == -1)
 		goto out;
-	rc = 0;
+	rc = s.moved ? 2 : 0;
 	if (!s.have)
 		goto out;
 	lc_event_id(s.ev.seq, s.msg_id);
@@ -516,7 +521,7 @@ lc_deliver_run(struct lc_dom *dom, int64_t max_ms, long *sent)
 					goto out;
 				if (r == 0)
 					break;
-				++*sent;
+				*sent += r == 1;
 				progress = 1;
 			}
 		la.l = &jobs;

@@ -192,6 +192,24 @@ is "$(printf '%s' "$resp" | wc -c)" 511 "... at most 512 bytes of it, a characte
 ok "... valid UTF-8" bash -c 'printf "%s" "$1" | iconv -f UTF-8 -t UTF-8 >/dev/null' _ "$resp"
 hook_off "$T"
 
+# --- event_types: only its types, past any number of others -----------------
+
+new_hook picky '["card.adjusted"]'
+P=$HOOK
+from=$(max_seq)
+# 1200 events of another type (inserted: 1200 purchases through the API
+# would be slow), then one of its type: a run scans past them all.
+lt_sql "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 1200)
+    INSERT INTO events(merchant_id, type, created_at, data)
+    SELECT '$MID', 'transaction.recorded', $(($(date +%s) * 1000)), '{}' FROM n" >/dev/null ||
+    bail "events insert"
+lt_sql "INSERT INTO events(merchant_id, type, created_at, data) VALUES ('$MID',
+    'card.adjusted', $(($(date +%s) * 1000)), '{\"card_instance_id\":\"x\"}')" >/dev/null
+deliver_q
+is "$(got picky '.body | fromjson | .type')" card.adjusted "an endpoint of one type gets that type's event alone, in one run past 1200 others"
+is "$(hook_col "$P" cursor_seq)" "$(max_seq)" "... its cursor past them all"
+hook_off "$P"
+
 # --- a captured delivery: the library refuses it changed or late ---------------
 
 jq -c 'select(.path == "/h/all")' "$RLOG" | head -n 1 >"$W/captured.json"
