@@ -47,8 +47,15 @@ control() { curl -s -S --max-time 5 -d "$1" "$RURL/control" >/dev/null; }
 # The test clock, ms: the deliverer's now. It starts at the real time
 # (the events' times are real) and only moves forward.
 CLOCK=$(($(date +%s) * 1000 + 1000))
+# A run that fails (or a sanitizer's report) is counted, and said at the
+# end: every run here is to succeed.
+bad_runs=0
 deliver() {
-	LOYALTY_TEST_NOW=$CLOCK admin events deliver --max-seconds "${1:-30}"
+	local rc=0
+	LOYALTY_TEST_NOW=$CLOCK admin events deliver --max-seconds "${1:-30}" \
+	    2>>"$W/deliver.err" || rc=$?
+	[ $rc -eq 0 ] || { bad_runs=$((bad_runs + 1)); diag "a deliverer run exited $rc"; }
+	return $rc
 }
 deliver_q() { deliver "$@" >/dev/null; }
 later() { CLOCK=$((CLOCK + $1)); }
@@ -473,5 +480,6 @@ is "$(lt_sql "SELECT through_seq FROM events_pruned WHERE merchant_id = '$MID'")
 is "$(lt_sql "SELECT count(*) FROM webhook_deliveries")" 0 "... the delivery log too"
 is "$(lt_sql "SELECT count(*) FROM webhook_jobs")" 0 "... and the done jobs"
 is "$(lt_integrity)" ok "the database is sound"
+is "$bad_runs $(cat "$W/deliver.err")" "0 " "every run of the deliverer exited 0, saying nothing on stderr"
 
 done_testing
