@@ -803,17 +803,17 @@ static const char *const lc_backup_filter[] = {
 	"DELETE FROM txn_counts WHERE card_id IN "
 	    "(SELECT id FROM cards WHERE merchant_id <> ?1)",
 	"DELETE FROM idempotency_keys WHERE merchant_id <> ?1",
+	"DELETE FROM events WHERE merchant_id <> ?1",
+	"DELETE FROM events_pruned WHERE merchant_id <> ?1",
 	"DELETE FROM report_buckets WHERE merchant_id <> ?1",
 	"DELETE FROM cards WHERE merchant_id <> ?1",
 	"DELETE FROM tiers WHERE program_id IN "
 	    "(SELECT id FROM programs WHERE merchant_id <> ?1)",
 	"DELETE FROM programs WHERE merchant_id <> ?1",
 	"DELETE FROM tokens",
-	/* Issue 28: the outbox, integration tokens (the shop's own are
-	 * kept: digests only), webhooks with their jobs and log, and the
-	 * installation's deliverer. */
-	"DELETE FROM events WHERE merchant_id <> ?1",
-	"DELETE FROM events_pruned WHERE merchant_id <> ?1",
+	/* Issue 28: integration tokens (the shop's own are kept: digests
+	 * only), webhooks with their jobs and log, and the installation's
+	 * deliverer. */
 	"DELETE FROM api_tokens WHERE merchant_id <> ?1",
 	"DELETE FROM webhook_deliveries WHERE webhook_id IN "
 	    "(SELECT id FROM webhooks WHERE merchant_id <> ?1)",

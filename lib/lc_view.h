@@ -13,10 +13,14 @@
 struct lc_location;
 struct lc_user;
 struct lc_program;
+struct lc_card;
 
 json_object *lc_view_location(const struct lc_location *);
 json_object *lc_view_staff(const struct lc_user *);
 json_object *lc_view_program(const struct lc_program *, int64_t cards);
+/* A card as POST /cards/lookup answers it (its data), and as an event
+ * carries it: no secret of it. */
+json_object *lc_view_card(const struct lc_card *);
 /* {key: v}, taking v. */
 json_object *lc_view_one(const char *key, json_object *v);
 
