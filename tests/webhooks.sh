@@ -14,8 +14,15 @@
 . "$top_srcdir/tests/lib.sh"
 
 command -v node >/dev/null 2>&1 || { echo "1..0 # SKIP no node"; exit 0; }
-lc_install_standardwebhooks >/dev/null 2>&1 </dev/null ||
-    bail "the standardwebhooks npm library cannot be installed (tools/lib.sh lc_install_standardwebhooks)"
+# The library from npm (once, into ~/.cache/loyalty-pos/): without it
+# the test is skipped, unless CI's LC_REQUIRE_OPENAPI_LINT=1 says the
+# npm tools must be there (as the page tests do with playwright-core).
+if ! lc_install_standardwebhooks >/dev/null 2>&1 </dev/null; then
+	[ "${LC_REQUIRE_OPENAPI_LINT:-0}" = 1 ] &&
+	    bail "the standardwebhooks npm library cannot be installed (tools/lib.sh lc_install_standardwebhooks)"
+	echo "1..0 # SKIP the standardwebhooks npm library is not installed and cannot be (tools/lib.sh lc_install_standardwebhooks)"
+	exit 0
+fi
 RECEIVER=$top_srcdir/tests/webhooks/receiver.mjs
 
 lt_start
