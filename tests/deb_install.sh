@@ -157,7 +157,7 @@ else
 fi
 # What the timer runs, run once by hand (systemd is not started here):
 # www-data can, on the installed database.
-out=$(runuser -u www-data -- /usr/sbin/loyalty-admin events deliver --max-seconds 5 2>&1)
+out=$(runuser -u www-data -- env -u LOYALTY_DB /usr/sbin/loyalty-admin events deliver --max-seconds 5 2>&1)
 is "$? $out" "0 0" "the deliverer runs as www-data on the installed database (nothing due)"
 
 # --- the pages -------------------------------------------------------------
