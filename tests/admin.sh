@@ -147,7 +147,7 @@ q()
 run
 ok "$([[ $RC -ne 0 && -z $OUT && $ERR == *usage:* ]]; echo $?)" \
     "no command: usage on stderr, non-zero exit"
-for cmd in init merchant location user program card setting demo; do
+for cmd in init merchant location user program card setting events demo; do
 	[[ $ERR == *"  $cmd"* ]]
 	ok $? "usage names the $cmd command"
 done
@@ -590,6 +590,25 @@ fails_cleanly "setting set access_token_ttl 59 (below 60) fails" "$DB" \
     --db "$DB" setting set access_token_ttl 59
 fails_cleanly "setting set without a value fails" "$DB" --db "$DB" \
     setting set login_max_failures
+
+# --- events deliver ------------------------------------------------------------
+# (tests/webhooks.sh delivers to a receiver; here: the command line.)
+
+run --db "$DB" events deliver --max-seconds 5
+ok "$([[ $RC -eq 0 && $OUT == 0 && -z $ERR ]]; echo $?)" \
+    "events deliver with nothing due succeeds and prints 0 attempts" ||
+    diag "exit $RC: $OUT $ERR"
+is "$(q "$DB" 'SELECT count(*), min(ended_at >= started_at) FROM deliverer')" "1|1" \
+    "... and records its run's start and end"
+for v in 0 3601 abc ""; do
+	fails_cleanly "events deliver --max-seconds '$v' fails" "$DB" \
+	    --db "$DB" events deliver --max-seconds "$v"
+done
+fails_cleanly "events deliver with an unknown option fails" "$DB" \
+    --db "$DB" events deliver --forever 1
+fails_cleanly "events without deliver fails with usage" "$DB" \
+    --db "$DB" events send
+ok "$([[ $ERR == *usage:* ]]; echo $?)" "... printing the usage"
 
 # --- demo --------------------------------------------------------------------
 

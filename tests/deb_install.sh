@@ -135,6 +135,31 @@ ok "lighttpd's configuration is valid" lighttpd -tt -f /etc/lighttpd/lighttpd.co
 ok "the system's lighttpd answers on 127.0.0.1:$PORT" ensure_lighttpd ||
     bail "lighttpd does not answer: $(tail -5 "$LT_DIR/start.log" /var/log/lighttpd/error.log 2>/dev/null)"
 
+# --- the webhooks' deliverer: a systemd timer each minute -------------------
+
+unitdir=
+for d in /lib/systemd/system /usr/lib/systemd/system; do
+	[ -f "$d/loyalty-pos-deliver.timer" ] && unitdir=$d && break
+done
+ok "the deliverer's timer and service are installed" \
+    test -n "$unitdir" -a -f "$unitdir/loyalty-pos-deliver.service"
+is "$(sed -n 's/^ExecStart=//p' "$unitdir/loyalty-pos-deliver.service" 2>/dev/null) $(sed -n 's/^User=//p' "$unitdir/loyalty-pos-deliver.service" 2>/dev/null)" \
+    "/usr/sbin/loyalty-admin events deliver --max-seconds 50 www-data" \
+    "... it runs loyalty-admin events deliver as www-data"
+is "$(sed -n 's/^OnCalendar=//p' "$unitdir/loyalty-pos-deliver.timer" 2>/dev/null)" minutely "... each minute"
+if command -v systemd-analyze >/dev/null 2>&1 && [ -n "$unitdir" ]; then
+	out=$(SYSTEMD_LOG_LEVEL=warning systemd-analyze verify --man=no \
+	    "$unitdir/loyalty-pos-deliver.timer" \
+	    "$unitdir/loyalty-pos-deliver.service" 2>&1)
+	is "$out" "" "systemd-analyze verify finds nothing wrong with them"
+else
+	skip 1 "no systemd-analyze"
+fi
+# What the timer runs, run once by hand (systemd is not started here):
+# www-data can, on the installed database.
+out=$(runuser -u www-data -- env -u LOYALTY_DB /usr/sbin/loyalty-admin events deliver --max-seconds 5 2>&1)
+is "$? $out" "0 0" "the deliverer runs as www-data on the installed database (nothing due)"
+
 # --- the pages -------------------------------------------------------------
 
 wait_status /api/v1/setup 200
