@@ -2,6 +2,7 @@
  * The owner's objects as JSON: the back office's answers and the audit
  * trail's snapshots both take them from here.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "lc_core.h"
@@ -77,6 +78,71 @@ lc_view_program(const struct lc_program *p, int64_t cards)
 	return o;
 }
 
+static json_object *
+time_or_null(int64_t ms)
+{
+	return ms >= 0 ? lc_json_time(ms) : NULL;
+}
+
+json_object *
+lc_view_webhook(const struct lc_webhook *w, int64_t now, int status)
+{
+	json_object *o = json_object_new_object(), *a, *st;
+	char types[sizeof(w->event_types)], *t, *save = NULL;
+
+	add(o, "id", str(w->id));
+	add(o, "url", str(w->url));
+	add(o, "description", str(w->description));
+	if (w->all_types)
+		a = NULL;
+	else {
+		a = json_object_new_array();
+		memcpy(types, w->event_types, sizeof(types));
+		for (t = strtok_r(types, " ", &save); t != NULL;
+		    t = strtok_r(NULL, " ", &save))
+			json_object_array_add(a, str(t));
+	}
+	add(o, "event_types", a);
+	add(o, "enabled", json_object_new_boolean(w->enabled));
+	add(o, "disabled_reason", w->disabled_reason[0] ?
+	    str(w->disabled_reason) : NULL);
+	add(o, "created_at", lc_json_time(w->created_at));
+	add(o, "updated_at", lc_json_time(w->updated_at));
+	if (status) {
+		st = json_object_new_object();
+		add(st, "last_success_at", time_or_null(w->last_success_at));
+		add(st, "failing_since", time_or_null(w->failing_since));
+		add(st, "attempts", num(w->attempts));
+		add(st, "next_attempt_at", time_or_null(w->next_attempt_at));
+		add(st, "pending", num(w->pending));
+		add(o, "status", st);
+	}
+	/* The secret never: the answers of a create and a rotation add it. */
+	add(o, "secret_rotated_until", w->old_secret_until > now ?
+	    lc_json_time(w->old_secret_until) : NULL);
+	return o;
+}
+
+json_object *
+lc_view_webhook_test(const char *job_id, const struct lc_webhook *w,
+    int64_t now)
+{
+	json_object *o = json_object_new_object(), *d;
+	char id[LC_ID_LEN + 16];
+
+	snprintf(id, sizeof(id), "msg_test_%s", job_id);
+	add(o, "id", str(id));
+	add(o, "type", str("webhook.test"));
+	add(o, "created_at", lc_json_time(now));
+	add(o, "merchant_id", str(w->merchant_id));
+	d = json_object_new_object();
+	add(d, "webhook_id", str(w->id));
+	add(d, "message", str("A test event from the loyalty service: this "
+	    "endpoint receives and verifies its webhooks."));
+	add(o, "data", d);
+	return o;
+}
+
 json_object *
 lc_view_one(const char *key, json_object *v)
 {
@@ -84,4 +150,31 @@ lc_view_one(const char *key, json_object *v)
 
 	add(o, key, v);
 	return o;
+}
+
+/*
+ * A card as a lookup answers it (and an event carries it): both
+ * documented forms at once, the enveloped fields with balance, and the
+ * balance fields flat beside them, then what its type adds (struct
+ * lc_cardtype's lookup). None of its secrets: no share link, QR payload,
+ * barcode or code secret.
+ */
+json_object *
+lc_view_card(const struct lc_card *c)
+{
+	const struct lc_cardtype *ct = lc_cardtype_or_none(c->program.type);
+	json_object *d = json_object_new_object(), *bal = json_object_new_object();
+
+	add(d, "card_instance_id", str(c->id));
+	add(d, "card_type", str(ct->name));
+	add(d, "card_title", str(c->program.title));
+	add(d, "card_name", str(c->program.title));
+	add(d, "merchant_name", str(c->merchant_name));
+	add(d, "customer_name", str(c->customer_name));
+	add(d, "status", str(c->status));
+	LC_JSON_TYPE_FIELDS(ct->balance, c, bal);
+	LC_JSON_TYPE_FIELDS(ct->balance, c, d);
+	add(d, "balance", bal);
+	LC_JSON_TYPE_FIELDS(ct->lookup, c, d);
+	return d;
 }
