@@ -449,7 +449,10 @@ kill "$SPID" 2>/dev/null
 bad=
 for a in x86_64 aarch64; do
 	eval "f=\$TOP_$a/admin/loyalty-admin"
-	{ grep -qa 'OpenSSL 3\.' "$f" && grep -qa 'libcurl' "$f"; } || bad="$bad $a"
+	# curl's OpenSSL side and OpenSSL's TLS client (its source file
+	# names, which its errors carry).
+	{ grep -qa 'SSL certificate problem' "$f" && grep -qa 'statem_clnt\.c' "$f"; } ||
+	    bad="$bad $a"
 done
 if "$TOP_x86_64/admin/loyalty-admin" help 2>&1 | grep -q 'events deliver'; then
 	is "$bad" "" "the bundled loyalty-admin of each arch carries curl and OpenSSL (the deliverer)"
