@@ -385,7 +385,7 @@ for i in $(seq 1 100); do
 	(exec 3<>"/dev/tcp/127.0.0.1/$SPORT") 2>/dev/null && break
 	sleep 0.1
 done
-ok "openssl s_server listens on 127.0.0.1:$SPORT" sh -c '(exec 3<>"/dev/tcp/127.0.0.1/$1")' _ "$SPORT"
+ok "openssl s_server listens on 127.0.0.1:$SPORT" bash -c '(exec 3<>"/dev/tcp/127.0.0.1/$1")' _ "$SPORT"
 
 if ! probe x86_64; then
 	sed 's/^/# /' "$T/probe-x86_64.err" | head -20
