@@ -19,6 +19,7 @@
 #include <curl/curl.h>
 
 #include "lc_core.h"
+#include "lc_cafile.h"
 
 #ifndef PACKAGE_VERSION
 #define PACKAGE_VERSION "0"
@@ -178,6 +179,10 @@ lc_post_send(const char *url, const char *const *headers, const char *body,
 	SET(CURLOPT_TIMEOUT_MS, (long)LC_DELIVER_TIMEOUT_MS);
 	SET(CURLOPT_USERAGENT, "loyalty-pos-webhooks/" PACKAGE_VERSION);
 	SET(CURLOPT_HTTPHEADER, hl);
+	/* The host's CA certificates, wherever its distribution keeps them
+	 * (the static bundle's curl has no path of its own). */
+	if (rc == CURLE_OK && lc_ca_curl(h) != 0)
+		rc = CURLE_SSL_CACERT_BADFILE;
 	SET(CURLOPT_POST, 1L);
 	SET(CURLOPT_POSTFIELDS, body);
 	SET(CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)len);

@@ -9,7 +9,12 @@
 # holds nothing but themselves, the database and /tmp (a chroot): the
 # admin tool makes the databases, and setup, login, lookup and record
 # answer as plain CGI. The aarch64 ones run under qemu-aarch64: the admin
-# tool makes a demo database, notfound and login answer.
+# tool makes a demo database, notfound and login answer. A small program
+# on each arch's libcurl, OpenSSL and lib/cafile.c fetches over https from
+# openssl s_server on 127.0.0.1: in an empty root with the CA file where
+# Debian or CentOS (cPanel) keeps it, or SSL_CERT_FILE, and with none (the
+# built-in CA certificates, which refuse the test's CA). With the
+# deliverer in the tree, the bundled loyalty-admin runs events deliver.
 #
 #   top_srcdir=... top_builddir=... tests/bundle.sh
 
@@ -21,7 +26,7 @@ top_builddir=${top_builddir:-$PWD}
 . "$top_srcdir/tests/lib.sh"
 
 command -v jq >/dev/null || bail "jq is needed"
-NPOINTS=48
+NPOINTS=60
 if ! lc_want_packages build bundle; then
 	skip "$NPOINTS" "the bundle's build tools cannot be installed (tools/lib.sh LC_PKGS_BUNDLE)"
 	done_testing
@@ -58,12 +63,15 @@ check_bundle() {
 	is "$(cd "$top" && ls -A | tr '\n' ' ')" "INSTALL VERSIONS admin loyalty-pos " \
 	    "$arch: the bundle holds INSTALL, VERSIONS, admin/ and the web root loyalty-pos/"
 	# Each library from Debian's patched source, libfcgi with the fix of
-	# CVE-2025-23016 (2.4.2-2+deb12u1) and upstream's later one (ours).
+	# CVE-2025-23016 (2.4.2-2+deb12u1) and upstream's later one (ours);
+	# the CA certificates from Debian's ca-certificates (a native
+	# package: no Debian revision), with their licence.
 	bad=
-	for p in musl sqlite3 json-c libfcgi libscrypt qrencode; do
+	for p in musl sqlite3 json-c libfcgi libscrypt qrencode openssl curl ca-certificates; do
 		v=$(sed -n "s/^$p \([^ ]*\).*/\1/p" "$top/VERSIONS")
-		case $v in *-*) ;; *) bad="$bad $p(${v:-missing})" ;; esac
+		case $p/$v in */*-* | ca-certificates/2[0-9]*) ;; *) bad="$bad $p(${v:-missing})" ;; esac
 	done
+	grep -q '^# .*Mozilla Public License 2\.0' "$top/VERSIONS" || bad="$bad (no CA licence)"
 	# ... each from a Debian source in the cache, not upstream's alone.
 	# Upstream's tarball alone only for a version tools/bundle-patches
 	# records as reviewed (its Debian patches touch nothing built).
@@ -274,6 +282,189 @@ else
 	    "{\"email\":\"$DEMO_OWNER_EMAIL\",\"password\":\"not the password\"}"
 	is "$C_STATUS $(jq -r .error.code <<<"$C_BODY" 2>/dev/null)" "401 INVALID_CREDENTIALS" \
 	    "aarch64: a wrong password is refused"
+fi
+
+# --- https with the bundle's libcurl and OpenSSL ----------------------------
+
+# A small program built with each arch's libraries as tools/bundle built
+# them (the prefix its service build used) and lib/cafile.c as the
+# bundle compiles it (the built-in CA certificates): curl's own account
+# of what it was built with, and a GET over https to openssl s_server on
+# 127.0.0.1 with a certificate of the test's own CA. In an empty root,
+# the CA certificates are taken from where a Debian or a CentOS host
+# keeps them, from SSL_CERT_FILE, or else the built-in ones (which do not
+# know the test's CA: verification fails, as it must); the name is
+# looked up in the root's /etc/hosts by musl, in curl's resolver thread.
+cat >"$T/probe.c" <<'PROBE'
+#include <stdio.h>
+#include <string.h>
+#include <curl/curl.h>
+#include "lc_cafile.h"
+
+static size_t
+sink(char *p, size_t size, size_t n, void *arg)
+{
+	(void)p;
+	*(size_t *)arg += size * n;
+	return size * n;
+}
+
+int
+main(int argc, char **argv)
+{
+	curl_version_info_data *v;
+	const char *const *p;
+	char err[CURL_ERROR_SIZE] = "";
+	size_t got = 0;
+	long code = 0;
+	CURLcode rc;
+	CURL *c;
+
+	if (argc == 2 && strcmp(argv[1], "--version") == 0) {
+		v = curl_version_info(CURLVERSION_NOW);
+		printf("%s\nprotocols:", curl_version());
+		for (p = v->protocols; *p != NULL; p++)
+			printf(" %s", *p);
+		printf("\nthreaded resolver: %s\n",
+		    (v->features & CURL_VERSION_ASYNCHDNS) ? "yes" : "no");
+		return 0;
+	}
+	if (argc != 2 || curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK ||
+	    (c = curl_easy_init()) == NULL)
+		return 2;
+	if (lc_ca_curl(c) != 0) {
+		puts("lc_ca_curl failed");
+		return 3;
+	}
+	if (curl_easy_setopt(c, CURLOPT_URL, argv[1]) != CURLE_OK ||
+	    curl_easy_setopt(c, CURLOPT_ERRORBUFFER, err) != CURLE_OK ||
+	    curl_easy_setopt(c, CURLOPT_TIMEOUT, 20L) != CURLE_OK ||
+	    curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L) != CURLE_OK ||
+	    curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, sink) != CURLE_OK ||
+	    curl_easy_setopt(c, CURLOPT_WRITEDATA, &got) != CURLE_OK)
+		return 2;
+	rc = curl_easy_perform(c);
+	if (curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &code) != CURLE_OK)
+		code = 0;
+	printf("ca %s\nresult %d %ld %s\n", lc_ca_file() ? lc_ca_file() : "built-in",
+	    (int)rc, got > 0 ? code : 0L, err);
+	curl_easy_cleanup(c);
+	return 0;
+}
+PROBE
+# probe ARCH: builds T/probe-ARCH; 0 when built.
+probe() {
+	local prefix
+	prefix=$(cut -d' ' -f1 "$W/$1/.bundle-args" 2>/dev/null)
+	[ -x "$prefix/bin/musl-gcc" ] &&
+	    "$prefix/bin/musl-gcc" -Os -static -no-pie -Wall -Wextra -DLC_CA_BUNDLED \
+	    -I"$prefix/include" -I"$top_srcdir/lib" "$T/probe.c" "$top_srcdir/lib/cafile.c" \
+	    -L"$prefix/lib" -lcurl -lssl -lcrypto -o "$T/probe-$1" 2>"$T/probe-$1.err"
+}
+# The test's CA, and the server's certificate from it for lc-probe.test
+# and 127.0.0.1.
+CERTS=$T/certs
+mkdir -p "$CERTS"
+if ! (cd "$CERTS" &&
+    openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 2 \
+    -subj "/CN=Loyalty POS test CA" -keyout ca.key -out ca.pem &&
+    openssl req -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes \
+    -subj /CN=lc-probe.test -keyout srv.key -out srv.csr &&
+    printf 'subjectAltName=DNS:lc-probe.test,IP:127.0.0.1\n' >srv.ext &&
+    openssl x509 -req -in srv.csr -CA ca.pem -CAkey ca.key -CAcreateserial -days 2 \
+    -extfile srv.ext -out srv.pem) >"$CERTS/log" 2>&1; then
+	sed 's/^/# /' "$CERTS/log"
+	bail "openssl could not make the test's certificates"
+fi
+SPORT=$(lt_free_port) || bail "no free port"
+openssl s_server -quiet -www -accept "127.0.0.1:$SPORT" -cert "$CERTS/srv.pem" \
+    -key "$CERTS/srv.key" >"$T/s_server.log" 2>&1 </dev/null &
+SPID=$!
+trap 'kill "$SPID" 2>/dev/null; rm -rf "$T"' EXIT
+for i in $(seq 1 100); do
+	(exec 3<>"/dev/tcp/127.0.0.1/$SPORT") 2>/dev/null && break
+	sleep 0.1
+done
+ok "openssl s_server listens on 127.0.0.1:$SPORT" bash -c '(exec 3<>"/dev/tcp/127.0.0.1/$1")' _ "$SPORT"
+
+if ! probe x86_64; then
+	sed 's/^/# /' "$T/probe-x86_64.err" | head -20
+	ok "x86_64: a program links the bundle's libcurl, OpenSSL and lib/cafile.c" false
+	skip 6 "no x86_64 probe"
+else
+	ok "x86_64: a program links the bundle's libcurl, OpenSSL and lib/cafile.c" true
+	v=$("$T/probe-x86_64" --version)
+	diag "x86_64: $(printf '%s' "$v" | tr '\n' ';')"
+	bad=
+	[[ $v == *"OpenSSL/3."* ]] || bad="$bad no-OpenSSL"
+	[[ $v == *$'\nprotocols: http https\n'* ]] || bad="$bad protocols"
+	[[ $v == *"threaded resolver: yes"* ]] || bad="$bad resolver"
+	for p in zlib libidn2 nghttp2 brotli zstd libpsl libssh; do
+		[[ $v == *"$p/"* ]] && bad="$bad $p"
+	done
+	is "$bad" "" "x86_64: curl on OpenSSL 3, HTTP and HTTPS alone, the threaded resolver, no other library"
+	if [ ${#RUN[@]} -eq 0 ]; then
+		skip 5 "neither chroot (root) nor unshare -r can make an empty root here"
+	else
+		R4=$T/root4
+		mkdir -p "$R4/etc" "$R4/own" && cp "$T/probe-x86_64" "$R4/probe" &&
+		    printf '127.0.0.1 lc-probe.test\n' >"$R4/etc/hosts" || bail "cannot make $R4"
+		URL=https://lc-probe.test:$SPORT/
+		# in_root [VAR=VALUE...]: the probe in the root, its "result" line.
+		in_root() {
+			env -i "$@" "${RUN[@]}" "$R4" /probe "$URL" 2>&1 | sed -n 's/^result //p'
+		}
+		is "$(in_root | cut -d' ' -f1,2)" "60 0" \
+		    "x86_64: a host without CA certificates: the built-in ones, which refuse the test's CA (60: peer verification failed)"
+		mkdir -p "$R4/etc/ssl/certs" && cp "$CERTS/ca.pem" "$R4/etc/ssl/certs/ca-certificates.crt"
+		is "$(in_root | cut -d' ' -f1,2)" "0 200" \
+		    "x86_64: a Debian host's /etc/ssl/certs/ca-certificates.crt: the handshake and GET succeed (the name from /etc/hosts)"
+		rm -rf "$R4/etc/ssl"
+		mkdir -p "$R4/etc/pki/tls/certs" && cp "$CERTS/ca.pem" "$R4/etc/pki/tls/certs/ca-bundle.crt"
+		is "$(in_root | cut -d' ' -f1,2)" "0 200" \
+		    "x86_64: a CentOS/AlmaLinux/CloudLinux (cPanel) host's /etc/pki/tls/certs/ca-bundle.crt: the GET succeeds"
+		rm -rf "$R4/etc/pki"
+		cp "$CERTS/ca.pem" "$R4/own/ca.pem"
+		is "$(in_root SSL_CERT_FILE=/own/ca.pem | cut -d' ' -f1,2)" "0 200" \
+		    "x86_64: SSL_CERT_FILE names the CA file: the GET succeeds"
+		is "$(in_root SSL_CERT_FILE=/own/none.pem | cut -d' ' -f1)" 77 \
+		    "x86_64: an SSL_CERT_FILE that is not there fails (77), never falls back in silence"
+	fi
+fi
+if ! command -v qemu-aarch64 >/dev/null; then
+	skip 2 "no qemu-aarch64 (Debian's qemu-user)"
+elif ! probe aarch64; then
+	sed 's/^/# /' "$T/probe-aarch64.err" | head -20
+	ok "aarch64: a program links the bundle's libcurl, OpenSSL and lib/cafile.c" false
+	skip 1 "no aarch64 probe"
+else
+	ok "aarch64: a program links the bundle's libcurl, OpenSSL and lib/cafile.c" true
+	is "$(env -i SSL_CERT_FILE="$CERTS/ca.pem" qemu-aarch64 "$T/probe-aarch64" \
+	    "https://127.0.0.1:$SPORT/" 2>&1 | sed -n 's/^result //p' | cut -d' ' -f1,2)" "0 200" \
+	    "aarch64: under qemu-aarch64, the handshake and GET succeed (SSL_CERT_FILE, 127.0.0.1)"
+fi
+kill "$SPID" 2>/dev/null
+# The programs themselves: loyalty-admin delivers the webhooks, and so
+# carries curl and OpenSSL (both arches).
+bad=
+for a in x86_64 aarch64; do
+	eval "f=\$TOP_$a/admin/loyalty-admin"
+	# curl's OpenSSL side and OpenSSL's TLS client (its source file
+	# names, which its errors carry).
+	{ grep -qa 'SSL certificate problem' "$f" && grep -qa 'statem_clnt\.c' "$f"; } ||
+	    bad="$bad $a"
+done
+if "$TOP_x86_64/admin/loyalty-admin" help 2>&1 | grep -q 'events deliver'; then
+	is "$bad" "" "the bundled loyalty-admin of each arch carries curl and OpenSSL (the deliverer)"
+	if [ ${#RUN[@]} -eq 0 ]; then
+		skip 1 "neither chroot (root) nor unshare -r can make an empty root here"
+	else
+		ok "x86_64: loyalty-admin events deliver runs in the empty root, on the demo's database" \
+		    sh -c '"$@" >/dev/null' _ env -i "${RUN[@]}" "$R2" /loyalty-admin --db /data/loyalty.db \
+		    events deliver --max-seconds 5
+	fi
+else
+	skip 2 "this tree's loyalty-admin has no 'events deliver' yet"
 fi
 
 # --- never a library without Debian's patches -------------------------------

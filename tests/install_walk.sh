@@ -173,6 +173,13 @@ is "$RESTORED|$RESTORE_LINE|$M_OWN|$M_RESTORED" "restored.db|database = ../data/
     "INSTALL, Restoring a backup: uploaded as data/restored.db (600, or 666 in case b), loyalty.conf's database = ../data/restored.db"
 [ -n "$RESTORED" ] && [ -n "$RESTORE_LINE" ] && [ -n "$M_OWN" ] && [ -n "$M_RESTORED" ] ||
     bail "INSTALL's Restoring a backup is no longer as this test reads it"
+# The deliverer's cron job: "* * * * *" and the command, with the paths
+# of a shop uploaded as step 2 says (in loyalty-pos/).
+S_CRON=$(awk '/^Webhooks: the deliverer/ { on = 1; next } on && /^[A-Z]/ { exit } on' "$INSTALL")
+CRON_CMD=$(printf '%s\n' "$S_CRON" | sed -n 's|^ *\(/home/USER/loyalty-admin .* events deliver.*\)$|\1|p')
+is "$(printf '%s\n' "$S_CRON" | grep -c '^ *\* \* \* \* \*$')|$CRON_CMD" \
+    "1|/home/USER/loyalty-admin --db /home/USER/public_html/loyalty-pos/data/loyalty.db events deliver >/dev/null" \
+    "INSTALL, Webhooks: cPanel's Cron Jobs, * * * * * and loyalty-admin events deliver on the shop's database, from the home folder"
 # What the error log may hold of a walk: step 4 b's refusal, the starting
 # over.
 LOG_OK='cannot be used: the file does not exist, and its folder is not writable\|CONFIGURATION_ERROR (The database cannot be used: the file does not exist, and its folder is not writable\|was removed or replaced since this process opened it: opening it again'
@@ -670,8 +677,22 @@ if [ -n "$AP_C" ] && [ "$HL_HAVE_SUEXEC" -eq 1 ]; then
 	upload "$BUNDLE_SITE" "$H/home/$U/public_html/loyalty-pos"
 	walk suexec-userdir "http://127.0.0.1:$P_SUD/~$U/loyalty-pos" "$H/home/$U/public_html/loyalty-pos" own \
 	    "$H/apache-c/error.log"
+	# The deliverer as INSTALL sets it up: loyalty-admin into the home
+	# folder (755), the cron line's command run as cron runs it (sh, the
+	# site's user), on the shop's database; nothing on stderr (which
+	# cron would mail every minute).
+	if "$TOP/admin/loyalty-admin" help 2>&1 | grep -q 'events deliver'; then
+		as_site sh -c 'umask 022 && cp "$1" "$2" && chmod "$3" "$2"' _ \
+		    "$TOP/admin/loyalty-admin" "$H/home/$U/loyalty-admin" "$M_PROG"
+		c=${CRON_CMD//\/home\/USER/$H/home/$U}
+		as_site sh -c "$c" 2>"$H/cron.err"
+		is "$?|$(head -c 300 "$H/cron.err")" "0|" \
+		    "suexec-userdir: INSTALL's cron command runs as the site's user (events deliver on the shop's database), silent"
+	else
+		skip 1 "this tree's loyalty-admin has no 'events deliver' yet"
+	fi
 else
-	skip $((2 * WALK_SUEXEC_POINTS)) "suEXEC is not there (apache2-suexec-pristine) or Apache with mod_cgi did not start"
+	skip $((2 * WALK_SUEXEC_POINTS + 1)) "suEXEC is not there (apache2-suexec-pristine) or Apache with mod_cgi did not start"
 fi
 
 is "$(cat "$H"/apache-?/error.log | grep -E 'AddressSanitizer|LeakSanitizer|runtime error:|child (pid [0-9]+ )?exit signal|Segmentation' | head -n 3)" "" \

@@ -89,8 +89,9 @@ LC_PKGS_NPM="npm"
 # The static shared-hosting bundles (tools/bundle, tests/bundle.sh): Debian
 # source packages unpacked and built (dpkg-source, cmake, tclsh for
 # SQLite's single file), the aarch64 cross compiler (for an amd64
-# machine) and qemu-user to run its programs in the test.
-LC_PKGS_BUNDLE="dpkg-dev cmake tcl xz-utils bzip2 file zip unzip gcc-aarch64-linux-gnu qemu-user"
+# machine) and qemu-user to run its programs in the test; perl for
+# OpenSSL's Configure, python3-cryptography for ca-certificates' script.
+LC_PKGS_BUNDLE="dpkg-dev cmake tcl xz-utils bzip2 file zip unzip gcc-aarch64-linux-gnu qemu-user perl python3-cryptography"
 # tests/fresh_debian.sh: a Debian 12 root bootstrapped into a folder.
 LC_PKGS_FRESH="debootstrap"
 # The PostgreSQL backend (./configure --with-postgresql): libpq to build,
