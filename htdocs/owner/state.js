@@ -14,10 +14,10 @@ export const SHEET_MAX = limit('SHEET_MAX');
 export const ISSUE_MAX = limit('ISSUE_MAX');
 export const TIERS_MAX = limit('TIERS_MAX');
 export const PASSWORD_MIN = limit('PASSWORD_MIN');
-export const SECTIONS = ['overview', 'locations', 'staff', 'programs', 'cards', 'reports', 'backup', 'settings', 'audit'];
+export const SECTIONS = ['overview', 'locations', 'staff', 'programs', 'cards', 'reports', 'backup', 'settings', 'integrations', 'audit'];
 export const SECTION_NAMES = {
 	overview: 'Overview', locations: 'Locations', staff: 'Staff', programs: 'Programs',
-	cards: 'Cards', reports: 'Reports', backup: 'Backup', settings: 'Settings', audit: 'Audit'
+	cards: 'Cards', reports: 'Reports', backup: 'Backup', settings: 'Settings', integrations: 'Integrations', audit: 'Audit'
 };
 export const TYPE_NAMES = {
 	punch: 'Punch', cashback: 'Cashback', discount: 'Discount',
