@@ -289,8 +289,8 @@ export async function setEnabled(w, on) {
 export function editHook() {
 	const w = ig.hook;
 	if (!w) return;
-	const fUrl = field({ label: 'Address (URL)', type: 'url', value: w.url, field: 'url', spellcheck: false });
-	const fDesc = field({ label: 'Description', optional: true, value: w.description || '', field: 'description' });
+	const fUrl = field({ label: 'Address (URL)', type: 'url', value: w.url, field: 'url', spellcheck: false, limit: 'WEBHOOK_URL_MAX' });
+	const fDesc = field({ label: 'Description', optional: true, value: w.description || '', field: 'description', limit: 'WEBHOOK_DESC_MAX' });
 	const picker = eventsPicker(Array.isArray(w.event_types) ? w.event_types : null);
 	openDialog({
 		title: 'Edit the webhook', body: h('div', null, fUrl, fDesc, picker.el),

@@ -270,14 +270,16 @@ t.step('a webhook the receiver said is gone, or that failed for 5 days, reads so
 });
 
 t.step('the delivery log pages, shows the answer\'s first bytes or the error, and re-sends an event', async () => {
-	let eventId = 'evt_0000000000000001';
+	let eventId = 'evt_0000000000000001', resendable = true;
 	if (real.hooks) {
 		/* A purchase after the webhook was added: a real event to re-send
 		 * (when this build writes events). */
 		const program = await addProgram(shop, PROGRAMS.cashback);
 		const [card] = await issueCards(shop, program, ['Robert Brown']);
 		await record(await login({ email: 'olive@corner.example', password: 'owner-pass-123' }), shop.location, card.card_instance_id, 12.5);
-		eventId = sql(`SELECT printf('evt_%016d', max(seq)) FROM events`) || eventId;
+		resendable = sql(`SELECT count(*) FROM events`) !== '0';
+		if (resendable) eventId = sql(`SELECT printf('evt_%016d', max(seq)) FROM events`);
+		else note('this build writes no events yet: the re-send of an unknown event is refused, and the page says so');
 		const rows = [];
 		for (let i = 0; i < 24; i++)
 			rows.push(`('d${String(i).padStart(35, '0')}', '${hookId}', '${eventId}', 'transaction.recorded', ${i + 1}, NULL, ${Date.now() - (30 - i) * 60000}, ${i === 23 ? 200 : 503}, ${100 + i}, '${i === 23 ? 'delivered' : 'failed'}', ${i === 22 ? `'connection refused'` : 'NULL'}, '${i === 23 ? 'thanks' : 'busy'}')`);
@@ -293,12 +295,11 @@ t.step('the delivery log pages, shows the answer\'s first bytes or the error, an
 	for (const w of ['Purchase recorded', eventId, 'Delivered', 'HTTP 200', 'thanks', 'Failed', 'HTTP 503', 'connection refused'])
 		if (!first.includes(w)) throw new Error('the log lacks ' + w + ': ' + first.slice(0, 600));
 	await t.ev(`click('#hlog-next')`);
-	await t.waitFor(`text('#hlog-page').includes('Page 2 of 2') && $$('#hlog-body tr').length >= 5`);
+	await t.waitFor(`text('#hlog-page').includes('Page 2 of 2') && $$('#hlog-body tr').length >= 4`);
 	await t.ev(`click('#hlog-prev')`);
 	await t.waitFor(`text('#hlog-page').includes('Page 1 of 2')`);
-	const resendable = !real.hooks || /^evt_\d{16}$/.test(eventId);
 	await t.ev(`click(btnIn($$('#hlog-body tr').find((r) => r.textContent.includes('thanks')), 'Send again'))`);
-	if (resendable) await t.waitFor(`toast().includes('sent again')`);
+	await t.waitFor(resendable ? `toast().includes('sent again')` : `vis('#hlog-error') && text('#hlog-error').length > 5`);
 	if (real.hooks && resendable) {
 		const n = sql(`SELECT count(*) FROM webhook_jobs WHERE webhook_id = '${hookId}' AND kind = 'resend'`);
 		if (n !== '1') throw new Error(n + ' re-send jobs');
@@ -307,7 +308,7 @@ t.step('the delivery log pages, shows the answer\'s first bytes or the error, an
 }, { allow: [/404/] });
 
 t.step('the section fits 390, 768 and 1280 px, the webhook and its log open, and passes the accessibility pass', async () => {
-	await t.ev(`($('#hook-detail').scrollIntoView(), true)`);
+	await t.ev(`($('#toast').hidden = true, true)`);
 	await shots3(t, 'integrations');
 	await a11y(t, 'integrations');
 	await t.viewport(390, 900);
@@ -340,11 +341,14 @@ t.step('a deliverer that ran a minute ago is named with its time, and no note sh
 });
 
 t.step('the audit names these changes in words', async () => {
-	if (!real.tokens || !real.hooks) { note('skipped: the audit rows need the real API'); return true; }
+	const want = (real.tokens ? ['API token created', 'API token revoked'] : [])
+		.concat(real.hooks ? ['Webhook added', 'Webhook changed', 'Webhook secret replaced', 'Webhook test sent', 'Webhook deleted'] : []);
+	if (!real.tokens || !real.hooks) note('the audit\'s words of ' + (real.tokens ? 'webhooks' : 'tokens') + ' not checked: that API is the fake\'s');
+	if (!want.length) return true;
 	await nav(t, 'audit');
 	await t.waitFor(`vis('#sec-audit') && $$('#audit-body tr').length > 3`);
 	const a = await t.ev(`text('#audit-body')`);
-	const want = ['API token created', 'API token revoked', 'Webhook added', 'Webhook changed', 'Webhook secret replaced', 'Webhook test sent', 'Webhook deleted'];
+	await t.shot('integrations-audit');
 	const missing = want.filter((w) => !a.includes(w));
 	if (missing.length) throw new Error('the audit lacks ' + missing.join(', ') + ': ' + a.slice(0, 800));
 	return true;
