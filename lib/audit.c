@@ -45,7 +45,9 @@ static const char *const action_words[][2] = {
 	{ "webhook.delete", "Webhook deleted" },
 	{ "webhook.rotate", "Webhook secret replaced" },
 	{ "webhook.test", "Webhook test sent" },
-	{ "webhook.resend", "Webhook event sent again" }, { NULL, NULL }
+	{ "webhook.resend", "Webhook event sent again" },
+	{ "webhook.disable", "Webhook disabled by the service" },
+	{ NULL, NULL }
 };
 static const char *const object_types[] = {
 	"card", "transaction", "location", "user", "program", "settings",

@@ -1,4 +1,553 @@
 /*
- * The deliverer: one bounded run over the due deliveries.
+ * The deliverer: one bounded run over the due deliveries. Each endpoint
+ * gets its events in order: its head event (the first after its cursor
+ * of its types) is sent until a 2xx comes back, and only then does the
+ * cursor move. A run holds an endpoint (or a job) by a lease taken in a
+ * write transaction, sends with no transaction open (the network is
+ * slow, the database's write lock must not wait for it), and records the
+ * attempt in another write that names the lease: two runs at once never
+ * send one attempt twice. A run killed mid-attempt leaves the lease to
+ * run out and the attempt unrecorded, so the next run sends that event
+ * again: delivery is at least once, and the webhook-id says which
+ * deliveries are one event.
  */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
 #include "lc_core.h"
+
+/* Endpoints and jobs listed for one round of a run. */
+struct idlist {
+	char (*id)[LC_ID_LEN + 1];
+	size_t n, cap;
+};
+
+/* One attempt, from its lease to its record. */
+struct step {
+	const char *owner;
+	const char *id;		/* the endpoint's or the job's */
+	struct lc_dlv_hook h;
+	struct lc_dlv_job job;
+	struct lc_dlv_event ev;	/* ev.data owned */
+	int have;		/* a head event to send (stream), or the job */
+	int64_t last_seen;	/* the newest event scanned, not of its types */
+	char msg_id[64];	/* webhook-id */
+	char *body;
+	struct lc_post post;
+	int64_t attempt;
+	const char *reason;	/* disabled now: "gone", "failing" */
+	int lost;		/* the lease was another run's by the record */
+	int done;		/* job: done now */
+};
+
+int64_t
+lc_deliver_backoff(int64_t n)
+{
+	int64_t ms = LC_DELIVER_BACKOFF_MS;
+	unsigned char r[2];
+
+	while (--n > 0 && ms < LC_DELIVER_BACKOFF_MAX_MS)
+		ms *= 2;
+	if (ms > LC_DELIVER_BACKOFF_MAX_MS)
+		ms = LC_DELIVER_BACKOFF_MAX_MS;
+	/* +-20 %: retries of many endpoints that failed together (the
+	 * receiver's host was down) do not all come back at once. */
+	if (lc_random(r, sizeof(r)) == 0)
+		ms += ms * ((int64_t)(r[0] << 8 | r[1]) % 4001 - 2000) / 10000;
+	return ms;
+}
+
+static int
+collect(void *arg, const char *id)
+{
+	struct idlist *l = arg;
+	void *p;
+
+	if (l->n == l->cap) {
+		l->cap = l->cap ? l->cap * 2 : 32;
+		if ((p = realloc(l->id, l->cap * sizeof(*l->id))) == NULL)
+			return -1;
+		l->id = p;
+	}
+	snprintf(l->id[l->n++], sizeof(l->id[0]), "%s", id);
+	return 0;
+}
+
+struct list_arg {
+	struct idlist *l;
+	int jobs;
+};
+
+static int
+list_rule(struct lc_dom *dom, void *arg)
+{
+	struct list_arg *a = arg;
+
+	a->l->n = 0;
+	return (a->jobs ? lc_db_dlv_job_ids(dom->db, dom->now_ms, collect,
+	    a->l) : lc_db_dlv_hook_ids(dom->db, collect, a->l)) == 0 ? 0 : -1;
+}
+
+/* Whether type is one of the endpoint's ("" every type). */
+static int
+wanted(const char *types, const char *type)
+{
+	size_t n = strlen(type);
+	const char *p;
+
+	if (*types == '\0')
+		return 1;
+	for (p = types; (p = strstr(p, type)) != NULL; p += n)
+		if ((p == types || p[-1] == ' ') && (p[n] == ' ' ||
+		    p[n] == '\0'))
+			return 1;
+	return 0;
+}
+
+/* The first event of the endpoint's types after its cursor. */
+static int
+head(void *arg, const struct lc_dlv_event *e)
+{
+	struct step *s = arg;
+
+	if (!wanted(s->h.event_types, e->type)) {
+		s->last_seen = e->seq;
+		return 0;
+	}
+	s->ev = *e;
+	if ((s->ev.data = strdup(e->data)) == NULL)
+		return -1;
+	s->have = 1;
+	return 1;
+}
+
+/* Takes the endpoint and finds its head event; when it has none, moves
+ * its cursor past what it does not want and lets it go. */
+static int
+hook_take(struct lc_dom *dom, void *arg)
+{
+	struct step *s = arg;
+	int rc;
+
+	if ((rc = lc_db_dlv_hook_claim(dom->db, s->id, s->owner, dom->now_ms,
+	    dom->now_ms + LC_DELIVER_LEASE_MS)) != 1)
+		return rc;
+	if ((rc = lc_db_dlv_hook_get(dom->db, s->id, &s->h)) != 1)
+		return rc == 0 ? 0 : -1;
+	s->last_seen = -1;
+	rc = lc_db_dlv_events_after(dom->db, s->h.merchant_id,
+	    s->h.cursor_seq, LC_DELIVER_SCAN, head, s);
+	if (rc == -1)
+		return -1;
+	if (s->have)
+		return 0;
+	return lc_db_dlv_hook_release(dom->db, s->id, s->owner,
+	    s->last_seen) == -1 ? -1 : 0;
+}
+
+/* The event as its JSON object. The outbox may store the whole object
+ * (it begins with its id) or its data member alone: either is sent as
+ * the one object the feed gives too. */
+static char *
+event_body(const struct lc_dlv_event *e, const char *id)
+{
+	char at[32], *b;
+	size_t n;
+
+	if (strncmp(e->data, "{\"id\":", 6) == 0)
+		return strdup(e->data);
+	lc_time_fmt(e->created_at, at);
+	/* Each piece is one of ours: an id, a dotted type, a time. */
+	n = strlen(e->data) + strlen(e->type) + strlen(e->merchant_id) + 128;
+	if ((b = malloc(n)) == NULL)
+		return NULL;
+	snprintf(b, n, "{\"id\":\"%s\",\"type\":\"%s\",\"created_at\":\"%s\","
+	    "\"merchant_id\":\"%s\",\"data\":%s}", id, e->type, at,
+	    e->merchant_id, e->data);
+	return b;
+}
+
+/* Signs and sends s->body to the endpoint: no transaction is open. */
+static void
+send_one(struct lc_dom *dom, struct step *s, int allow_private)
+{
+	char sig[LC_SIGN_MAX], sig2[LC_SIGN_MAX], hid[96], hts[64];
+	char hsig[2 * LC_SIGN_MAX + 32];
+	const char *headers[] = { "Content-Type: application/json", hid, hts,
+	    hsig, NULL };
+	/* The real time, never the test clock: the receiver checks it
+	 * against its own. */
+	int64_t ts = (int64_t)time(NULL);
+	size_t len = strlen(s->body);
+
+	snprintf(hid, sizeof(hid), "webhook-id: %s", s->msg_id);
+	snprintf(hts, sizeof(hts), "webhook-timestamp: %lld", (long long)ts);
+	if (lc_sign(s->h.secret, s->msg_id, ts, s->body, len, sig) == -1) {
+		memset(&s->post, 0, sizeof(s->post));
+		s->post.outcome = LC_POST_FAILED;
+		snprintf(s->post.error, sizeof(s->post.error),
+		    "the endpoint's secret is not a whsec_ secret");
+		return;
+	}
+	/* During a rotation the old secret signs too: a receiver still
+	 * holding it keeps verifying. */
+	if (s->h.old_secret[0] != '\0' && s->h.old_secret_until > dom->now_ms &&
+	    lc_sign(s->h.old_secret, s->msg_id, ts, s->body, len, sig2) == 0)
+		snprintf(hsig, sizeof(hsig), "webhook-signature: %s %s", sig,
+		    sig2);
+	else
+		snprintf(hsig, sizeof(hsig), "webhook-signature: %s", sig);
+	lc_post_send(s->h.url, headers, s->body, len, allow_private, &s->post);
+}
+
+static const char *const outcome_names[] = {
+	[LC_POST_DELIVERED] = "delivered", [LC_POST_FAILED] = "failed",
+	[LC_POST_REFUSED] = "refused"
+};
+
+static int
+log_add(struct lc_dom *dom, struct step *s, const char *job_id)
+{
+	struct lc_dlv_delivery d;
+	char id[LC_ID_LEN + 1];
+
+	if (lc_uuid(id) == -1)
+		return lc_dom_fail(dom, LC_E_INTERNAL, NULL, NULL);
+	memset(&d, 0, sizeof(d));
+	d.id = id;
+	d.webhook_id = s->h.id;
+	d.event_id = s->msg_id;
+	d.event_type = s->ev.type;
+	d.job_id = job_id;
+	d.attempt = s->attempt;
+	d.at = dom->now_ms;
+	d.status = s->post.status > 0 ? s->post.status : -1;
+	d.duration_ms = s->post.duration_ms;
+	d.outcome = outcome_names[s->post.outcome];
+	d.error = s->post.error[0] != '\0' ? s->post.error : NULL;
+	d.response = s->post.response;
+	return lc_db_dlv_delivery_add(dom->db, &d);
+}
+
+/* The endpoint disabled by the service: its row in the audit trail. */
+static void
+audit_disabled(struct lc_dom *dom, const struct step *s)
+{
+	lc_audit_who(dom, "service", NULL, s->h.merchant_id);
+	lc_audit_object(dom, s->h.id);
+	lc_audit_note_str(dom, "disabled_reason", s->reason);
+}
+
+/* Records the stream's attempt, if this run still holds the endpoint. */
+static int
+hook_record(struct lc_dom *dom, void *arg)
+{
+	struct step *s = arg;
+	struct lc_dlv_fail f;
+	int rc;
+
+	if (s->post.outcome == LC_POST_DELIVERED)
+		rc = lc_db_dlv_hook_done(dom->db, s->id, s->owner, s->ev.seq,
+		    dom->now_ms);
+	else {
+		f.attempts = s->attempt;
+		f.now = dom->now_ms;
+		f.failing_since = s->h.failing_since >= 0 ?
+		    s->h.failing_since : dom->now_ms;
+		f.next_attempt_at = dom->now_ms + lc_deliver_backoff(s->attempt);
+		f.disabled_reason = s->reason;
+		rc = lc_db_dlv_hook_failed(dom->db, s->id, s->owner, &f);
+	}
+	if (rc == -1)
+		return -1;
+	if (rc == 0) {
+		/* Its lease ran out and another run holds it: that run's
+		 * word stands, this attempt is not recorded. */
+		s->lost = 1;
+		lc_audit_skip(dom);
+		return 0;
+	}
+	if (s->reason != NULL)
+		audit_disabled(dom, s);
+	return log_add(dom, s, NULL);
+}
+
+/* Why an endpoint is disabled after a failed attempt, or NULL. */
+static const char *
+disable_reason(const struct step *s, int64_t now)
+{
+	if (s->post.outcome == LC_POST_DELIVERED)
+		return NULL;
+	if (s->post.status == 410)
+		return "gone";
+	if (s->h.failing_since >= 0 &&
+	    now - s->h.failing_since >= LC_DELIVER_FAILING_MS)
+		return "failing";
+	return NULL;
+}
+
+static void
+step_free(struct step *s)
+{
+	free(s->ev.data);
+	free(s->job.payload);
+	free(s->body);
+}
+
+/* One attempt on endpoint id: 1 made, 0 nothing due (or another run
+ * holds it), -1 (dom->err). */
+static int
+hook_step(struct lc_dom *dom, const char *owner, const char *id,
+    int allow_private)
+{
+	struct lc_write w = { "deliver", NULL, hook_take, NULL, NULL,
+	    LC_AUDIT_NONE, NULL, NULL };
+	struct step s;
+	int rc = -1;
+
+	memset(&s, 0, sizeof(s));
+	s.owner = owner;
+	s.id = id;
+	w.arg = &s;
+	dom->now_ms = lc_now_ms();
+	if (lc_write(dom, &w, NULL) == -1)
+		goto out;
+	rc = 0;
+	if (!s.have)
+		goto out;
+	snprintf(s.msg_id, sizeof(s.msg_id), "evt_%016lld",
+	    (long long)s.ev.seq);
+	if ((s.body = event_body(&s.ev, s.msg_id)) == NULL) {
+		rc = lc_dom_fail(dom, LC_E_INTERNAL, NULL, NULL);
+		goto out;
+	}
+	s.attempt = s.h.attempts + 1;
+	send_one(dom, &s, allow_private);
+	dom->now_ms = lc_now_ms();
+	s.reason = disable_reason(&s, dom->now_ms);
+	w.rule = hook_record;
+	if (s.reason != NULL) {
+		w.action = "webhook.disable";
+		w.object_type = "webhook";
+		w.object_id = s.h.id;
+	}
+	if (lc_write(dom, &w, NULL) == -1) {
+		rc = -1;
+		goto out;
+	}
+	if (s.lost)
+		lc_log("deliver: %s: the lease ran out during an attempt; "
+		    "another run holds the endpoint now", id);
+	rc = 1;
+out:
+	step_free(&s);
+	return rc;
+}
+
+/* Takes the job and reads it, its endpoint and (a re-send) its event. */
+static int
+job_take(struct lc_dom *dom, void *arg)
+{
+	struct step *s = arg;
+	int rc;
+
+	if ((rc = lc_db_dlv_job_claim(dom->db, s->id, s->owner, dom->now_ms,
+	    dom->now_ms + LC_DELIVER_LEASE_MS)) != 1)
+		return rc;
+	if ((rc = lc_db_dlv_job_get(dom->db, s->id, &s->job)) != 1 ||
+	    (rc = lc_db_dlv_hook_get(dom->db, s->job.webhook_id, &s->h)) != 1)
+		return rc == 0 ? 0 : -1;
+	s->have = 1;
+	if (strcmp(s->job.kind, "resend") == 0 &&
+	    lc_db_dlv_event_get(dom->db, s->h.merchant_id, s->job.event_seq,
+	    &s->ev) == -1)
+		return -1;
+	return 0;
+}
+
+static int
+job_record(struct lc_dom *dom, void *arg)
+{
+	struct step *s = arg;
+	int64_t next = dom->now_ms + lc_deliver_backoff(s->attempt);
+	int rc;
+
+	rc = lc_db_dlv_job_after(dom->db, s->id, s->owner, s->attempt, next,
+	    s->done ? dom->now_ms : -1);
+	if (rc == -1)
+		return -1;
+	if (rc == 0) {
+		s->lost = 1;
+		lc_audit_skip(dom);
+		return 0;
+	}
+	if (s->reason != NULL) {
+		if (lc_db_dlv_hook_disable(dom->db, s->h.id, s->reason,
+		    dom->now_ms) == -1)
+			return -1;
+		audit_disabled(dom, s);
+	}
+	return log_add(dom, s, s->job.id);
+}
+
+/* One attempt of job id, as hook_step. */
+static int
+job_step(struct lc_dom *dom, const char *owner, const char *id,
+    int allow_private)
+{
+	struct lc_write w = { "deliver", NULL, job_take, NULL, NULL,
+	    LC_AUDIT_NONE, NULL, NULL };
+	struct step s;
+	int rc = -1;
+
+	memset(&s, 0, sizeof(s));
+	s.owner = owner;
+	s.id = id;
+	w.arg = &s;
+	dom->now_ms = lc_now_ms();
+	if (lc_write(dom, &w, NULL) == -1)
+		goto out;
+	rc = 0;
+	if (!s.have)
+		goto out;
+	s.attempt = s.job.attempts + 1;
+	if (strcmp(s.job.kind, "test") == 0) {
+		snprintf(s.msg_id, sizeof(s.msg_id), "msg_test_%s", s.job.id);
+		snprintf(s.ev.type, sizeof(s.ev.type), "webhook.test");
+		s.body = s.job.payload;
+		s.job.payload = NULL;
+		send_one(dom, &s, allow_private);
+	} else if (s.ev.data != NULL) {
+		snprintf(s.msg_id, sizeof(s.msg_id), "evt_%016lld",
+		    (long long)s.ev.seq);
+		if ((s.body = event_body(&s.ev, s.msg_id)) == NULL) {
+			rc = lc_dom_fail(dom, LC_E_INTERNAL, NULL, NULL);
+			goto out;
+		}
+		send_one(dom, &s, allow_private);
+	} else {
+		/* Pruned since it was asked for: nothing left to send. */
+		snprintf(s.msg_id, sizeof(s.msg_id), "evt_%016lld",
+		    (long long)s.job.event_seq);
+		snprintf(s.ev.type, sizeof(s.ev.type), "unknown");
+		s.post.outcome = LC_POST_FAILED;
+		snprintf(s.post.error, sizeof(s.post.error), "the event was "
+		    "pruned after the retention before it was sent");
+		s.done = 1;
+	}
+	dom->now_ms = lc_now_ms();
+	if (s.post.outcome == LC_POST_DELIVERED ||
+	    dom->now_ms - s.job.created_at >= LC_DELIVER_FAILING_MS)
+		s.done = 1;
+	if (s.post.outcome != LC_POST_DELIVERED && s.post.status == 410)
+		s.reason = "gone";
+	w.rule = job_record;
+	if (s.reason != NULL) {
+		w.action = "webhook.disable";
+		w.object_type = "webhook";
+		w.object_id = s.h.id;
+	}
+	if (lc_write(dom, &w, NULL) == -1) {
+		rc = -1;
+		goto out;
+	}
+	rc = 1;
+out:
+	step_free(&s);
+	return rc;
+}
+
+struct mark {
+	int64_t before;
+	int ended;
+};
+
+static int
+mark_rule(struct lc_dom *dom, void *arg)
+{
+	struct mark *m = arg;
+
+	if (m->ended)
+		return lc_db_dlv_ended(dom->db, dom->now_ms);
+	if (lc_db_dlv_started(dom->db, dom->now_ms) == -1)
+		return -1;
+	return lc_db_dlv_prune(dom->db, m->before);
+}
+
+/* Events after the same endpoint's visit in one round before the others
+ * get theirs: one busy endpoint does not hold up the rest. */
+#define VISIT_MAX 50
+
+int
+lc_deliver_run(struct lc_dom *dom, int64_t max_ms, long *sent)
+{
+	struct lc_write w = { "deliver", NULL, mark_rule, NULL, NULL,
+	    LC_AUDIT_NONE, NULL, NULL };
+	struct mark m = { 0, 0 };
+	struct lc_error err;
+	struct idlist hooks = { NULL, 0, 0 }, jobs = { NULL, 0, 0 };
+	struct list_arg la;
+	char owner[33];
+	int64_t t0 = lc_mono_ms();
+	size_t i;
+	int allow, progress, rc = -1, k, r;
+
+	*sent = 0;
+	if (lc_post_init() == -1)
+		return lc_dom_fail(dom, LC_E_INTERNAL, NULL, NULL);
+	if (lc_random_hex(owner, 32) == -1)
+		return lc_dom_fail(dom, LC_E_INTERNAL, NULL, NULL);
+	allow = lc_setting(dom->db, LC_SET_WEBHOOK_PRIVATE) != 0;
+	dom->now_ms = lc_now_ms();
+	m.before = dom->now_ms -
+	    lc_setting(dom->db, LC_SET_EVENT_RETENTION) * 86400000LL;
+	w.arg = &m;
+	if (lc_write(dom, &w, NULL) == -1)
+		return -1;
+	do {
+		progress = 0;
+		la.l = &hooks;
+		la.jobs = 0;
+		if (lc_read(dom, list_rule, &la) == -1)
+			goto out;
+		for (i = 0; i < hooks.n; i++)
+			for (k = 0; k < VISIT_MAX &&
+			    lc_mono_ms() - t0 < max_ms; k++) {
+				if ((r = hook_step(dom, owner, hooks.id[i],
+				    allow)) == -1)
+					goto out;
+				if (r == 0)
+					break;
+				++*sent;
+				progress = 1;
+			}
+		la.l = &jobs;
+		la.jobs = 1;
+		dom->now_ms = lc_now_ms();
+		if (lc_read(dom, list_rule, &la) == -1)
+			goto out;
+		for (i = 0; i < jobs.n && lc_mono_ms() - t0 < max_ms; i++) {
+			if ((r = job_step(dom, owner, jobs.id[i], allow)) == -1)
+				goto out;
+			*sent += r;
+			progress |= r;
+		}
+	} while (progress && lc_mono_ms() - t0 < max_ms);
+	rc = 0;
+out:
+	free(hooks.id);
+	free(jobs.id);
+	m.ended = 1;
+	dom->now_ms = lc_now_ms();
+	/* The run's end is recorded even after a failure: the owner's page
+	 * tells a deliverer that runs from none at all. The first failure
+	 * is the one reported. */
+	err = dom->err;
+	if (lc_write(dom, &w, NULL) == -1)
+		return -1;
+	if (rc == -1)
+		dom->err = err;
+	return rc;
+}

@@ -526,6 +526,9 @@ int lc_db_card_any(struct lc_db *, const char *id, struct lc_card *);
 int lc_db_backup(struct lc_db *, const char *path, const char *merchant_id);
 
 /* The outbox (db_events.c). */
+/* An event of the running write (seq the table's next): 0 or -1. */
+int lc_db_event_add(struct lc_db *, const char *merchant_id, const char *type,
+    int64_t created_at, const char *data);
 
 /* ------------------------------------------------------------------ */
 
@@ -582,6 +585,95 @@ int lc_db_hook_deliverer(struct lc_db *, int64_t *started, int64_t *ended);
 /* ------------------------------------------------------------------ */
 
 /* The deliverer (db_deliver.c). */
+/* The deliverer's row: a run's start (its end cleared) and its end. */
+int lc_db_dlv_started(struct lc_db *, int64_t now);
+int lc_db_dlv_ended(struct lc_db *, int64_t now);
+/* The enabled endpoints' ids, oldest first, to each (a non-zero return
+ * stops the list and is returned). */
+int lc_db_dlv_hook_ids(struct lc_db *, int (*each)(void *, const char *id),
+    void *arg);
+/* Takes endpoint id for owner until `until` when it is enabled, due
+ * (next_attempt_at NULL or at most now) and no other run holds it: 1
+ * taken, 0 not, -1. */
+int lc_db_dlv_hook_claim(struct lc_db *, const char *id, const char *owner,
+    int64_t now, int64_t until);
+#define LC_DLV_URL_MAX 2048
+#define LC_DLV_SECRET_MAX 128
+struct lc_dlv_hook {
+	char id[LC_ID_LEN + 1], merchant_id[LC_ID_LEN + 1];
+	char url[LC_DLV_URL_MAX + 1];
+	char secret[LC_DLV_SECRET_MAX + 1];
+	char old_secret[LC_DLV_SECRET_MAX + 1];	/* "" none */
+	int64_t old_secret_until;		/* 0 none */
+	char event_types[1024];			/* "" every type */
+	int64_t cursor_seq, attempts;
+	int64_t failing_since;			/* -1 none */
+	int enabled;
+};
+int lc_db_dlv_hook_get(struct lc_db *, const char *id, struct lc_dlv_hook *);
+/* An event as stored; data owned by whoever filled it unless said. */
+struct lc_dlv_event {
+	int64_t seq, created_at;
+	char merchant_id[LC_ID_LEN + 1];
+	char type[64];
+	char *data;
+};
+/* The merchant's events after seq `after`, oldest first, at most limit,
+ * to each (data valid during the call only). */
+int lc_db_dlv_events_after(struct lc_db *, const char *merchant_id,
+    int64_t after, int64_t limit,
+    int (*each)(void *, const struct lc_dlv_event *), void *arg);
+/* One event of the merchant (data malloc'd: the caller frees it). */
+int lc_db_dlv_event_get(struct lc_db *, const char *merchant_id,
+    int64_t seq, struct lc_dlv_event *);
+/* The endpoint held by owner: its cursor moved to seq (events not of its
+ * types) or kept (seq below 0), then let go; its head event delivered;
+ * its head event failed (f). Each 1, or 0 when owner no longer holds
+ * it (nothing changed), or -1. */
+int lc_db_dlv_hook_release(struct lc_db *, const char *id,
+    const char *owner, int64_t seq);
+int lc_db_dlv_hook_done(struct lc_db *, const char *id, const char *owner,
+    int64_t seq, int64_t now);
+struct lc_dlv_fail {
+	int64_t attempts, next_attempt_at, failing_since, now;
+	const char *disabled_reason;	/* NULL: still enabled */
+};
+int lc_db_dlv_hook_failed(struct lc_db *, const char *id, const char *owner,
+    const struct lc_dlv_fail *);
+/* Disables an endpoint for reason (a job's 410): 1, 0 none, -1. */
+int lc_db_dlv_hook_disable(struct lc_db *, const char *id,
+    const char *reason, int64_t now);
+/* One attempt in the log. status, duration_ms below 0: none; job_id,
+ * error, response NULL: none. */
+struct lc_dlv_delivery {
+	const char *id, *webhook_id, *event_id, *event_type, *job_id;
+	int64_t attempt, at, status, duration_ms;
+	const char *outcome, *error, *response;
+};
+int lc_db_dlv_delivery_add(struct lc_db *, const struct lc_dlv_delivery *);
+/* The jobs due at now of enabled endpoints, oldest first (at most 100),
+ * to each as lc_db_dlv_hook_ids. */
+int lc_db_dlv_job_ids(struct lc_db *, int64_t now,
+    int (*each)(void *, const char *id), void *arg);
+/* Takes a due job as lc_db_dlv_hook_claim takes an endpoint. */
+int lc_db_dlv_job_claim(struct lc_db *, const char *id, const char *owner,
+    int64_t now, int64_t until);
+struct lc_dlv_job {
+	char id[LC_ID_LEN + 1], webhook_id[LC_ID_LEN + 1];
+	char kind[8];		/* "test", "resend" */
+	int64_t event_seq;	/* resend: the event; else 0 */
+	char *payload;		/* test: the body (malloc'd, caller frees) */
+	int64_t attempts, created_at;
+};
+int lc_db_dlv_job_get(struct lc_db *, const char *id, struct lc_dlv_job *);
+/* The job held by owner after an attempt: its attempts, next try and
+ * done_at (below 0: not done), let go. 1, 0 not held, -1. */
+int lc_db_dlv_job_after(struct lc_db *, const char *id, const char *owner,
+    int64_t attempts, int64_t next_attempt_at, int64_t done_at);
+/* Prunes what is older than before (ms): each merchant's events (its
+ * events_pruned.through_seq raised to the newest pruned), the delivery
+ * log and the done jobs. 0 or -1. */
+int lc_db_dlv_prune(struct lc_db *, int64_t before);
 
 /* ------------------------------------------------------------------ */
 

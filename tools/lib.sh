@@ -245,6 +245,10 @@ LC_PRISM_VERSION=5.14.2
 LC_PORTMAN_VERSION=1.33.0
 LC_TSLIB_VERSION=2.9.1
 LC_PLAYWRIGHT_VERSION=1.61.1
+# standardwebhooks, the Standard Webhooks reference library: the tests'
+# receiver (tests/webhooks/receiver.mjs) checks every delivery with it,
+# never with the project's own signing code.
+LC_STANDARDWEBHOOKS_VERSION=1.1.1
 
 # lc_npm_install DIR NAME PACKAGE@VERSION...: the packages into DIR
 # unless it has them at those versions. Installs npm first when node has
@@ -298,6 +302,13 @@ lc_install_playwright() {
 	PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 \
 	    lc_npm_install "${PLAYWRIGHT_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/loyalty-pos/playwright}" \
 	    playwright-core "playwright-core@$LC_PLAYWRIGHT_VERSION"
+}
+
+# standardwebhooks into STANDARDWEBHOOKS_DIR (default
+# ~/.cache/loyalty-pos/standardwebhooks), for tests/webhooks*.sh.
+lc_install_standardwebhooks() {
+	lc_npm_install "${STANDARDWEBHOOKS_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/loyalty-pos/standardwebhooks}" \
+	    standardwebhooks "standardwebhooks@$LC_STANDARDWEBHOOKS_VERSION"
 }
 
 # 0 when file $1 is missing or older than any of the others.

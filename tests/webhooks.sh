@@ -1,0 +1,385 @@
+#!/usr/bin/env bash
+# Webhooks end to end: lighttpd and a real database, endpoints pointing at
+# a real receiver on 127.0.0.1 (tests/webhooks/receiver.mjs) that checks
+# every delivery with the Standard Webhooks reference library from npm,
+# never with the project's code, and runs of `loyalty-admin events
+# deliver` under the test clock (LOYALTY_TEST_NOW: backoff and the 5-day
+# rule without waiting; the HTTP timeout stays real). LT_BACKEND=postgresql
+# runs it on PostgreSQL (tests/webhooks_pg.sh).
+#
+# Until the outbox (lib/event.c) and the webhooks' API (lib/webhook.c)
+# are in this build, events and endpoints are inserted with SQL in their
+# design's shapes, and the script says so (diag); with them, purchases
+# and endpoints go through the API.
+. "$top_srcdir/tests/lib.sh"
+
+command -v node >/dev/null 2>&1 || { echo "1..0 # SKIP no node"; exit 0; }
+lc_install_standardwebhooks >/dev/null 2>&1 </dev/null ||
+    bail "the standardwebhooks npm library cannot be installed (tools/lib.sh lc_install_standardwebhooks)"
+RECEIVER=$top_srcdir/tests/webhooks/receiver.mjs
+
+lt_start
+admin() { "$LT_ADMIN" --db "$LT_DB" "$@"; }
+W=$LT_DIR/work
+mkdir -p "$W"
+RLOG=$W/received.jsonl
+: >"$RLOG"
+
+# The receiver, stopped with the server.
+RPORT=$(lt_free_port) || bail "no free port"
+node "$RECEIVER" serve "$RPORT" "$RLOG" >"$W/receiver.out" 2>&1 &
+RPID=$!
+trap 'kill "$RPID" 2>/dev/null; lt_stop; lt_backend_stop' EXIT
+for _ in $(seq 1 100); do
+	grep -q listening "$W/receiver.out" && break
+	sleep 0.1
+done
+grep -q listening "$W/receiver.out" || bail "the receiver did not start: $(cat "$W/receiver.out")"
+RURL=http://127.0.0.1:$RPORT
+control() { curl -s -S --max-time 5 -d "$1" "$RURL/control" >/dev/null; }
+
+# The test clock, ms: the deliverer's now. It starts at the real time
+# (the events' times are real) and only moves forward.
+CLOCK=$(($(date +%s) * 1000 + 1000))
+deliver() {
+	LOYALTY_TEST_NOW=$CLOCK admin events deliver --max-seconds "${1:-30}"
+}
+deliver_q() { deliver "$@" >/dev/null; }
+later() { CLOCK=$((CLOCK + $1)); }
+
+admin setting set webhook_allow_private 1 >/dev/null || bail "setting set"
+lt_login "$DEMO_OWNER_EMAIL" "$DEMO_OWNER_PASSWORD" || bail "owner login"
+OWNER=$LT_TOKEN
+lt_login "$DEMO_STAFF_EMAIL" "$DEMO_STAFF_PASSWORD" || bail "staff login"
+STAFF_TOKEN=$LT_TOKEN STAFF=$LT_USER_ID LOC=$LT_LOCATION_ID
+MID=$DEMO_MERCHANT_ID
+
+# --- endpoints and changes ----------------------------------------------------
+
+HOOKS_API=0
+LT_TOKEN=$OWNER lt_req GET /api/v1/admin/webhooks
+[ "$LT_STATUS" = 200 ] && HOOKS_API=1
+[ $HOOKS_API = 1 ] || diag "no webhooks API in this build: endpoints inserted with SQL"
+
+# new_hook NAME [TYPES_JSON]: an endpoint at the receiver's /h/NAME, told
+# its secret; sets HOOK (its id) and SECRET.
+n_hooks=0
+new_hook() {
+	local name=$1 types=${2:-null} body secret id
+	if [ $HOOKS_API = 1 ]; then
+		body=$(jq -cn --arg u "$RURL/h/$name" --argjson t "$types" \
+		    '{url: $u, description: "test"} + (if $t == null then {} else {event_types: $t} end)')
+		LT_TOKEN=$OWNER lt_req POST /api/v1/admin/webhooks "$body"
+		[ "$LT_STATUS" = 201 ] || bail "webhook create: $LT_STATUS $LT_BODY"
+		id=$(lt_jq .data.webhook.id)
+		secret=$(lt_jq .data.webhook.secret)
+	else
+		n_hooks=$((n_hooks + 1))
+		id=$(printf '00000000-0000-4000-8000-%012d' "$n_hooks")
+		secret=whsec_$(head -c 24 /dev/urandom | base64)
+		local t=NULL
+		[ "$types" = null ] || t="'$(jq -r 'join(" ")' <<<"$types")'"
+		lt_sql "INSERT INTO webhooks(id, merchant_id, url, description,
+		    event_types, secret, created_at, updated_at, cursor_seq)
+		    VALUES ('$id', '$MID', '$RURL/h/$name', 'test', $t,
+		    '$secret', $n_hooks, $n_hooks,
+		    (SELECT coalesce(max(seq), 0) FROM events))" >/dev/null ||
+		    bail "webhook insert"
+	fi
+	HOOK=$id SECRET=$secret
+	control "$(jq -cn --arg p "/h/$name" --arg s "$secret" '{path: $p, secrets: [$s]}')"
+}
+
+# hook_off ID: disabled by the owner (its later events are not its test's).
+hook_off() {
+	if [ $HOOKS_API = 1 ]; then
+		LT_TOKEN=$OWNER lt_req PATCH "/api/v1/admin/webhooks/$1" '{"enabled":false}'
+	else
+		lt_sql "UPDATE webhooks SET enabled = 0, disabled_reason = 'owner' WHERE id = '$1'" >/dev/null
+	fi
+}
+
+# purchase: one purchase through the API (a cashback card: no cooldown);
+# its events, as the outbox writes them. Without the outbox in this build
+# its transaction.recorded is inserted with SQL.
+OUTBOX=
+purchase() {
+	local before after txn
+	before=$(lt_sql "SELECT count(*) FROM events")
+	LT_TOKEN=$STAFF_TOKEN lt_req POST /api/v1/transactions/record \
+	    "{\"card_instance_id\":\"$DEMO_CASHBACK_CARD\",\"location_id\":\"$LOC\",\"staff_user_id\":\"$STAFF\",\"purchase_amount\":1.00}"
+	[ "$LT_STATUS" = 200 ] || bail "purchase: $LT_STATUS $LT_BODY"
+	after=$(lt_sql "SELECT count(*) FROM events")
+	if [ -z "$OUTBOX" ]; then
+		OUTBOX=$([ "$after" -gt "$before" ] && echo 1 || echo 0)
+		[ "$OUTBOX" = 1 ] || diag "no outbox in this build: each purchase's event inserted with SQL"
+	fi
+	if [ "$OUTBOX" = 0 ]; then
+		txn=$(lt_jq .data.transaction_id)
+		lt_sql "INSERT INTO events(merchant_id, type, created_at, data)
+		    VALUES ('$MID', 'transaction.recorded', $(($(date +%s) * 1000)),
+		    '{\"card_instance_id\":\"$DEMO_CASHBACK_CARD\",\"transaction\":{\"id\":\"$txn\"}}')" >/dev/null ||
+		    bail "event insert"
+	fi
+}
+
+# The ids of the merchant's events after seq $1 (of types $2, a regex),
+# in order.
+event_ids() {
+	lt_sql "SELECT seq, type FROM events WHERE merchant_id = '$MID' AND seq > $1 ORDER BY seq" |
+	    awk -F'|' -v t="${2:-.}" '$2 ~ t { printf "evt_%016d\n", $1 }'
+}
+max_seq() { lt_sql "SELECT coalesce(max(seq), 0) FROM events"; }
+# What the receiver got at /h/NAME: field $2 (jq) a line.
+got() { jq -r --arg p "/h/$1" "select(.path == \$p) | $2" "$RLOG"; }
+hook_col() { lt_sql "SELECT $2 FROM webhooks WHERE id = '$1'"; }
+
+# --- every change once, in order, verified ----------------------------------
+
+new_hook all
+A=$HOOK ASECRET=$SECRET
+from=$(max_seq)
+for _ in 1 2 3 4 5; do purchase; done
+admin card deactivate "$DEMO_CASHBACK_CARD" >/dev/null || bail "deactivate"
+admin card activate "$DEMO_CASHBACK_CARD" >/dev/null || bail "activate"
+[ "$OUTBOX" = 1 ] || for t in card.updated card.updated; do
+	lt_sql "INSERT INTO events(merchant_id, type, created_at, data) VALUES
+	    ('$MID', '$t', $(($(date +%s) * 1000)), '{\"changed\":[\"status\"]}')" >/dev/null
+done
+want=$(event_ids "$from")
+ok "a deliverer run succeeds" deliver_q
+is "$(got all .id)" "$want" "every committed change's event arrived once, in order ($(wc -l <<<"$want") events)"
+is "$(got all '.verified[0]' | sort -u)" true "... each verified by the standardwebhooks library"
+is "$(got all .content_type | sort -u)" application/json "... as application/json"
+like "$(got all .user_agent | sort -u)" '^loyalty-pos-webhooks/' "... from loyalty-pos-webhooks/VERSION"
+is "$(got all '.body | fromjson | .id == (.id | tostring) and (.type | length > 0) and (.merchant_id == "'"$MID"'")' | sort -u)" true \
+    "... each body the event's object (id, type, merchant_id)"
+is "$(got all '[.id, (.body | fromjson | .id)] | .[0] == .[1]' | sort -u)" true "... its webhook-id the event's id"
+is "$(hook_col "$A" cursor_seq)" "$(max_seq)" "the endpoint's cursor is at the newest event"
+is "$(lt_sql "SELECT count(*), min(outcome), max(outcome), min(attempt), max(attempt) FROM webhook_deliveries WHERE webhook_id = '$A'")" \
+    "$(wc -l <<<"$want")|delivered|delivered|1|1" "one delivery row an attempt, each delivered on its first"
+n=$(wc -l <"$RLOG")
+ok "a second run" deliver_q
+is "$(wc -l <"$RLOG")" "$n" "... sends nothing again"
+like "$(lt_sql "SELECT started_at, ended_at FROM deliverer")" "^$CLOCK\|$CLOCK$" "the deliverer's row has the run's start and end"
+
+# --- a captured delivery: the library refuses it changed or late ---------------
+
+jq -c 'select(.path == "/h/all")' "$RLOG" | head -n 1 >"$W/captured.json"
+node "$RECEIVER" check "$W/captured.json" "$ASECRET" >"$W/check.out" 2>&1
+is "$(grep as-sent "$W/check.out")" "as-sent accepted" "the library accepts a captured delivery as it came"
+is "$(grep tampered "$W/check.out")" "tampered refused" "... refuses it with its body changed"
+is "$(grep replayed "$W/check.out")" "replayed-10-minutes-later refused" "... refuses it replayed ten minutes later"
+is "$(grep timestamp-10 "$W/check.out")" "timestamp-10-minutes-old refused" "... refuses it signed with a timestamp ten minutes old"
+hook_off "$A"
+
+# --- fail 3 times, then succeed on the 4th try ----------------------------------
+
+new_hook flaky
+B=$HOOK
+control '{"path":"/h/flaky","fail":3}'
+from=$(max_seq)
+purchase
+want=$(event_ids "$from" | head -n 1)
+deliver >/dev/null
+is "$(got flaky .answered | tr '\n' ' ')" "500 " "a failing receiver: one attempt"
+deliver >/dev/null
+is "$(got flaky .answered | tr '\n' ' ')" "500 " "... none again before its backoff"
+ok_back=1
+for i in 1 2 3; do
+	at=$(lt_sql "SELECT at FROM webhook_deliveries WHERE webhook_id = '$B' AND attempt = $i")
+	next=$(hook_col "$B" next_attempt_at)
+	lo=$((10000 * (1 << (i - 1)) * 8 / 10)) hi=$((10000 * (1 << (i - 1)) * 12 / 10))
+	d=$((next - at))
+	[ "$d" -ge "$lo" ] && [ "$d" -le "$hi" ] || { ok_back=0; diag "backoff after attempt $i: $d ms, want $lo-$hi"; }
+	CLOCK=$((next - 1))
+	deliver >/dev/null
+	[ "$(got flaky .id | wc -l)" = "$i" ] || { ok_back=0; diag "sent before its backoff ran out (attempt $i)"; }
+	CLOCK=$next
+	deliver >/dev/null
+done
+ok "each retry waits its backoff (10 s doubling, +-20 %), not a moment less" test $ok_back = 1
+is "$(got flaky .answered | tr '\n' ' ')" "500 500 500 200 " "... and the 4th try is delivered"
+is "$(got flaky .id | sort -u)" "$want" "... all four the same event"
+is "$(lt_sql "SELECT attempt || outcome FROM webhook_deliveries WHERE webhook_id = '$B' ORDER BY attempt" | tr '\n' ' ')" \
+    "1failed 2failed 3failed 4delivered " "the log: attempts 1-3 failed, 4 delivered"
+is "$(hook_col "$B" "attempts || '|' || coalesce(failing_since, 'none') || '|' || (last_success_at = $CLOCK)")" "0|none|1" \
+    "the endpoint's tries are cleared by the success"
+hook_off "$B"
+
+# --- 410 disables it ---------------------------------------------------------------
+
+new_hook gone
+C=$HOOK
+control '{"path":"/h/gone","status":410}'
+purchase
+deliver >/dev/null
+is "$(hook_col "$C" "enabled || disabled_reason")" "0gone" "a receiver answering 410 disables its endpoint ('gone')"
+if [ $HOOKS_API = 1 ]; then
+	LT_TOKEN=$OWNER lt_req GET "/api/v1/admin/webhooks/$C"
+	is "$(lt_jq '.data.webhook | [.enabled, .disabled_reason] | @csv')" 'false,"gone"' "... the API shows disabled_reason gone"
+else
+	skip 1 "no webhooks API in this build"
+fi
+is "$(lt_sql "SELECT actor_type || ' ' || action || ' ' || object_id FROM audit_log WHERE action = 'webhook.disable'")" \
+    "service webhook.disable $C" "... audited as the service's"
+purchase
+deliver >/dev/null
+is "$(got gone .id | wc -l)" 1 "... and nothing more is sent to it"
+
+# --- kill -9 mid-run: nothing lost; only the event in flight sent again ----------
+
+new_hook slow
+D=$HOOK
+control '{"path":"/h/slow","delay_ms":4000}'
+from=$(max_seq)
+for _ in 1 2 3; do purchase; done
+want=$(event_ids "$from")
+LOYALTY_TEST_NOW=$CLOCK "$LT_ADMIN" --db "$LT_DB" events deliver >/dev/null 2>&1 &
+dpid=$!
+for _ in $(seq 1 100); do
+	[ "$(got slow .id | wc -l)" -ge 1 ] && break
+	sleep 0.1
+done
+kill -9 "$dpid"
+{ wait "$dpid"; } 2>/dev/null
+inflight=$(got slow .id)
+is "$(wc -l <<<"$inflight")" 1 "a deliverer killed (kill -9) while the receiver holds its first event"
+is "$(lt_sql "SELECT count(*) FROM webhook_deliveries WHERE webhook_id = '$D'")" 0 "... recorded nothing of that attempt"
+control '{"path":"/h/slow","delay_ms":0}'
+deliver >/dev/null
+is "$(got slow .id | wc -l)" 1 "... its lease holds the endpoint from the next run until it runs out"
+later $((60 * 1000))
+deliver >/dev/null
+is "$(got slow .id | awk '!seen[$0]++')" "$want" "after the lease: every event arrived, in order (nothing lost)"
+is "$(got slow .id | sort | uniq -d)" "$inflight" "... the one event in flight at the kill arrived twice (at least once), no other"
+is "$(hook_col "$D" cursor_seq)" "$(max_seq)" "... and the cursor is at the newest"
+hook_off "$D"
+
+# --- two runs at once never send one attempt twice ----------------------------
+
+new_hook twin1
+E1=$HOOK
+new_hook twin2
+E2=$HOOK
+control '{"path":"/h/twin1","delay_ms":150}'
+control '{"path":"/h/twin2","delay_ms":150}'
+from=$(max_seq)
+for _ in 1 2 3 4 5 6 7 8; do purchase; done
+want=$(event_ids "$from")
+deliver >"$W/run1" 2>&1 &
+p1=$!
+deliver >"$W/run2" 2>&1 &
+p2=$!
+wait "$p1"; r1=$?
+wait "$p2"; r2=$?
+is "$r1 $r2" "0 0" "two runs at once both succeed"
+is "$(got twin1 .id)" "$want" "... endpoint 1 got each event once, in order"
+is "$(got twin2 .id)" "$want" "... endpoint 2 too"
+is "$(($(cat "$W/run1") + $(cat "$W/run2")))" 16 "... 16 attempts between the two runs"
+is "$(lt_sql "SELECT count(*), count(DISTINCT webhook_id || event_id) FROM webhook_deliveries WHERE webhook_id IN ('$E1', '$E2')")" \
+    "16|16" "... one log row each"
+hook_off "$E1"
+hook_off "$E2"
+
+# --- webhook_allow_private 0: loopback refused, by address and by name ----------
+
+new_hook byaddr
+F=$HOOK
+new_hook byname
+G=$HOOK
+lt_sql "UPDATE webhooks SET url = 'http://localhost:$RPORT/h/byname' WHERE id = '$G'" >/dev/null
+admin setting set webhook_allow_private 0 >/dev/null || bail "setting set"
+purchase
+deliver >/dev/null
+is "$(lt_sql "SELECT outcome FROM webhook_deliveries WHERE webhook_id = '$F'")" refused \
+    "webhook_allow_private 0: a delivery to 127.0.0.1 is 'refused'"
+is "$(lt_sql "SELECT outcome FROM webhook_deliveries WHERE webhook_id = '$G'")" refused \
+    "... and one to a name resolving to it (localhost)"
+is "$(got byaddr .id; got byname .id)" "" "... the receiver got neither"
+admin setting set webhook_allow_private 1 >/dev/null || bail "setting set"
+later $((10 * 60 * 1000))
+deliver >/dev/null
+is "$(got byname .id | wc -l)" 1 "allowed again: the name's delivery goes through"
+hook_off "$F"
+hook_off "$G"
+
+# --- failing for 5 days disables it ('failing') --------------------------------
+
+new_hook down
+H=$HOOK
+control '{"path":"/h/down","fail":1000000}'
+purchase
+deliver >/dev/null
+since=$(hook_col "$H" failing_since)
+is "$since" "$CLOCK" "a failing endpoint: failing since its first failure"
+CLOCK=$((since + 3 * 86400000))
+deliver >/dev/null
+is "$(hook_col "$H" enabled)" 1 "... still tried after 3 days"
+CLOCK=$((since + 5 * 86400000 - 60000))
+deliver >/dev/null
+is "$(hook_col "$H" "enabled || coalesce(disabled_reason, '')")" 1 "... still enabled a minute before 5 days"
+CLOCK=$((since + 5 * 86400000))
+deliver >/dev/null
+is "$(hook_col "$H" "enabled || disabled_reason")" 0failing "... disabled ('failing') at 5 days of failures"
+
+# --- rotation: both signatures, either secret ------------------------------------
+
+new_hook rot
+I=$HOOK OLD=$SECRET
+if [ $HOOKS_API = 1 ]; then
+	LT_TOKEN=$OWNER lt_req POST "/api/v1/admin/webhooks/$I/rotate"
+	NEW=$(lt_jq .data.webhook.secret)
+	until_ms=$(hook_col "$I" old_secret_until)
+else
+	NEW=whsec_$(head -c 24 /dev/urandom | base64)
+	until_ms=$((CLOCK + 86400000))
+	lt_sql "UPDATE webhooks SET old_secret = secret, secret = '$NEW', old_secret_until = $until_ms WHERE id = '$I'" >/dev/null
+fi
+control "$(jq -cn --arg o "$OLD" --arg n "$NEW" '{path: "/h/rot", secrets: [$o, $n]}')"
+purchase
+deliver >/dev/null
+is "$(got rot '.signature | split(" ") | length')" 2 "during a rotation two signatures are sent"
+is "$(got rot '.verified | map(tostring) | join(" ")')" "true true" "... the library accepts the delivery with either secret"
+CLOCK=$until_ms
+purchase
+deliver >/dev/null
+is "$(got rot '.signature | split(" ") | length' | tail -n 1)" 1 "after the 24 h, one signature"
+is "$(got rot '.verified | map(tostring) | join(" ")' | tail -n 1)" "No matching signature found true" "... the new secret's alone (the old one's refused)"
+hook_off "$I"
+
+# --- a test delivery and a re-send, beside the stream -------------------------------
+
+new_hook jobs
+J=$HOOK
+seq1=$(lt_sql "SELECT min(seq) FROM events WHERE merchant_id = '$MID'")
+if [ $HOOKS_API = 1 ]; then
+	LT_TOKEN=$OWNER lt_req POST "/api/v1/admin/webhooks/$J/test"
+	LT_TOKEN=$OWNER lt_req POST "/api/v1/admin/webhooks/$J/resend" \
+	    "$(printf '{"event_id":"evt_%016d"}' "$seq1")"
+else
+	lt_sql "INSERT INTO webhook_jobs(id, webhook_id, kind, payload, created_at, next_attempt_at)
+	    VALUES ('00000000-0000-4000-9000-000000000001', '$J', 'test',
+	    '{\"id\":\"msg_test_00000000-0000-4000-9000-000000000001\",\"type\":\"webhook.test\",\"data\":{\"webhook_id\":\"$J\",\"message\":\"hello\"}}', 1, 1);
+	    INSERT INTO webhook_jobs(id, webhook_id, kind, event_seq, created_at, next_attempt_at)
+	    VALUES ('00000000-0000-4000-9000-000000000002', '$J', 'resend', $seq1, 2, 2)" >/dev/null
+fi
+deliver >/dev/null
+like "$(got jobs .id | head -n 1)" '^msg_test_' "a test delivery arrives, its webhook-id msg_test_ and the job"
+is "$(got jobs .id | tail -n 1)" "$(printf 'evt_%016d' "$seq1")" "a re-send arrives with its event's id"
+is "$(got jobs '.verified[0]' | sort -u)" true "... both verified by the library"
+is "$(lt_sql "SELECT count(*) FROM webhook_jobs WHERE webhook_id = '$J' AND done_at IS NULL")" 0 "... their jobs are done"
+is "$(hook_col "$J" cursor_seq)" "$(max_seq)" "... beside the stream, whose cursor is unchanged by them"
+
+# --- pruning after the retention -------------------------------------------------
+
+newest=$(max_seq)
+later $((31 * 86400000))
+deliver >/dev/null
+is "$(lt_sql "SELECT count(*) FROM events")" 0 "31 days later, the events older than the retention (30 days) are pruned"
+is "$(lt_sql "SELECT through_seq FROM events_pruned WHERE merchant_id = '$MID'")" "$newest" "... events_pruned says through which"
+is "$(lt_sql "SELECT count(*) FROM webhook_deliveries")" 0 "... the delivery log too"
+is "$(lt_sql "SELECT count(*) FROM webhook_jobs")" 0 "... and the done jobs"
+is "$(lt_integrity)" ok "the database is sound"
+
+done_testing
