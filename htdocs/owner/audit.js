@@ -25,7 +25,8 @@ export const AUDIT_ACTIONS = {
 	'merchant.create': 'Shop created', 'demo.create': 'Demo shop made',
 	'token.create': 'API token created', 'token.revoke': 'API token revoked',
 	'webhook.create': 'Webhook added', 'webhook.update': 'Webhook changed', 'webhook.delete': 'Webhook deleted',
-	'webhook.rotate': 'Webhook secret replaced', 'webhook.test': 'Webhook test sent', 'webhook.resend': 'Webhook event sent again'
+	'webhook.rotate': 'Webhook secret replaced', 'webhook.test': 'Webhook test sent', 'webhook.resend': 'Webhook event sent again',
+	'webhook.disable': 'Webhook turned off (gone, or failing for 5 days)'
 };
 export const aud = { page: 1, pages: 0, seq: 0, q: null };
 
@@ -161,7 +162,7 @@ const DISABLED_WORDS = { owner: 'turned off here', gone: 'the receiver said it i
 
 export function auditRow(e) {
 	const who = e.actor_type === 'loyalty-admin' ? 'loyalty-admin (server)' :
-	    e.actor_type === 'service' ? 'Automatic (expiry)' :
+	    e.actor_type === 'service' ? (e.action === 'webhook.disable' ? 'Automatic (deliverer)' : 'Automatic (expiry)') :
 	    e.actor_type === 'integration' ? 'API token' + (named(e.names, e.user_id) ? ' ' + named(e.names, e.user_id) : '') :
 	    (e.user_name || e.user_id || '—') + (e.actor_type === 'owner' ? ' (owner)' : '');
 	return h('tr', null,

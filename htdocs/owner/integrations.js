@@ -357,7 +357,10 @@ const OUTCOME = { delivered: ['Delivered', 'tag-ok'], failed: ['Failed', 'tag-ba
 export function hookLogRow(x) {
 	const w = ig.hook;
 	const o = OUTCOME[x.outcome] || [String(x.outcome || '—'), ''];
-	const answer = typeof x.error === 'string' && x.error ? x.error : typeof x.response === 'string' ? x.response : '';
+	/* Why it failed, in the deliverer's words, and the first bytes of
+	 * what the receiver answered (both, when a 410 said why). */
+	const error = typeof x.error === 'string' ? x.error : '';
+	const answer = typeof x.response === 'string' ? x.response : '';
 	const short = answer.length > 140 ? answer.slice(0, 140) + '…' : answer;
 	const resend = x.event_id && x.event_type !== 'webhook.test' && !/^msg_test_/.test(x.event_id) ?
 	    h('button', { type: 'button', className: 'btn btn-small', 'aria-label': 'Send the event ' + x.event_id + ' again',
@@ -369,8 +372,10 @@ export function hookLogRow(x) {
 		h('td', { dataset: { label: 'Result' } }, h('span', null, h('span', { className: 'tag ' + o[1] }, o[0]),
 			' ', Number.isInteger(x.status) ? 'HTTP ' + x.status : 'no answer')),
 		h('td', { className: 'num', dataset: { label: 'Took' } }, took(x.duration_ms)),
-		h('td', { className: 'hlog-answer', dataset: { label: 'Answer' } }, !answer ? '—' : answer.length > short.length ?
-			h('details', null, h('summary', null, h('code', null, short)), h('code', null, answer)) : h('code', null, answer)),
+		h('td', { className: 'hlog-answer', dataset: { label: 'Answer' } }, !answer && !error ? '—' : h('span', null,
+			error ? h('span', { className: 'hlog-error' }, error) : null,
+			!answer ? null : answer.length > short.length ?
+				h('details', null, h('summary', null, h('code', null, short)), h('code', null, answer)) : h('code', null, answer))),
 		h('td', { className: 'actions' }, resend));
 }
 

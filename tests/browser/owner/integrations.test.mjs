@@ -9,10 +9,15 @@
  * API answers 404 to the owner), the page's requests to it are answered
  * by a stateful fake of the design's shapes below, and the file says so
  * in a comment line: the page is then tested, the server is not. */
-import { freshShop, ownerBrowser, ownerLogin, openOwner, nav, shots3, a11y, postsStep, api, sql, addProgram, issueCards, record, login, PROGRAMS } from '../lib/owner-helpers.mjs';
-import { ORIGIN, note } from '../lib/browser.mjs';
+import { execFile } from 'node:child_process';
+import http from 'node:http';
+import { freshShop, ownerBrowser, ownerLogin, openOwner, nav, shots3, a11y, postsStep, api, patch, sql, addProgram, issueCards, record, login, PROGRAMS, OWNER } from '../lib/owner-helpers.mjs';
+import { ORIGIN, admin, env, note } from '../lib/browser.mjs';
 
 const shop = await freshShop();
+const program = await addProgram(shop, PROGRAMS.cashback);
+const [card] = await issueCards(shop, program, ['Robert Brown']);
+const buy = async (amount) => record(await login(OWNER), shop.location, card.card_instance_id, amount);
 const t = await ownerBrowser();
 await t.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: ORIGIN });
 const clip = () => t.ev(`navigator.clipboard.readText()`);
@@ -269,14 +274,98 @@ t.step('a webhook the receiver said is gone, or that failed for 5 days, reads so
 	return true;
 });
 
+/* A receiver on this machine, on a port of LC_TEST_PORTS: what it got,
+ * and the status it answers. */
+const recv = { got: [], status: 200, server: null, url: null };
+async function receiver() {
+	const m = /^(\d+)-(\d+)$/.exec(env.LC_TEST_PORTS || '');
+	const [lo, hi] = m ? [Number(m[1]), Number(m[2])] : [20000, 59999];
+	for (let i = 0; i < 30 && !recv.server; i++) {
+		const port = lo + Math.floor(Math.random() * (hi - lo + 1));
+		const srv = http.createServer((req, res) => {
+			let b = '';
+			req.on('data', (c) => { b += c; });
+			req.on('end', () => {
+				recv.got.push({ headers: req.headers, body: b });
+				res.writeHead(recv.status, { 'Content-Type': 'text/plain' });
+				res.end(recv.status === 410 ? 'gone for good' : 'received ' + recv.got.length);
+			});
+		});
+		const up = await new Promise((r) => { srv.once('error', () => r(false)); srv.listen(port, '127.0.0.1', () => r(true)); });
+		if (up) { recv.server = srv; recv.url = 'http://127.0.0.1:' + port + '/hook'; }
+	}
+	if (!recv.server) throw new Error('no free port in ' + env.LC_TEST_PORTS);
+}
+let canDeliver = false;
+if (real.hooks) {
+	/* Asked without running it: a run would be the deliverer's last. */
+	let usage = '';
+	try { usage = admin('--help'); } catch (e) { usage = String(e.stdout || '') + String(e.stderr || ''); }
+	canDeliver = /events deliver/.test(usage);
+	if (!canDeliver) note('no deliverer in this build: the real delivery is not tried');
+}
+/* One run of the deliverer, without blocking this process: the
+ * receiver above answers from it. */
+const deliver = () => new Promise((resolve, reject) => execFile(env.LT_ADMIN, ['--db', env.LT_DB, 'events', 'deliver', '--max-seconds', '20'],
+	(e, out, err) => (e ? reject(new Error('events deliver: ' + e.message + ' ' + err)) : resolve(out))));
+const openRow = (u) => t.ev(`click(btnIn(rowOf('#hooks-body', ${JSON.stringify(u)}), 'Open'))`);
+
+t.step('a webhook to a receiver on this machine: its test event and a purchase delivered and logged, the purchase sent again, a 410 turns it off as gone', async () => {
+	if (!canDeliver) { note('skipped: no deliverer'); return true; }
+	await receiver();
+	/* The server's own setting (never the owner API's) lets it send to
+	 * this machine; the first webhook, to the internet, is off meanwhile. */
+	admin('setting', 'set', 'webhook_allow_private', '1');
+	await patch('admin/webhooks/' + hookId, { enabled: false }, shop.token);
+	await t.ev(`fill('#hook-url', ${JSON.stringify(recv.url)}) && fill('#hook-desc', 'Till printer') && (click($$('#hook-events input[type=radio]')[0]), true) && click('#hook-form button[type=submit]')`);
+	await t.waitFor(`dlg() && $('dialog[open] .copy-text')`);
+	await t.ev(`click(dlg().querySelector('button[type=submit]'))`);
+	await t.waitFor(`!dlg() && text('#hook-title') === ${JSON.stringify(recv.url)}`);
+	await t.ev(`click('#hook-test')`);
+	await t.waitFor(`toast().includes('Test event on its way')`);
+	await buy(7.25);
+	await deliver();
+	await t.ev(`click('#hlog-refresh')`);
+	await t.waitFor(`text('#hlog-body').includes('Test event') && text('#hlog-body').includes('Purchase recorded') && vis('#deliverer-ran') && !vis('#deliverer-note')`)
+		.catch(async (e) => { throw new Error(e.message + '\nthe log: ' + await t.ev(`text('#hlog-body')`) + '\nthe deliverer: ' + await t.ev(`text('#deliverer-ran') + ' / ' + text('#deliverer-note')`) + '\nsql: ' + sql(`SELECT event_type, outcome, status, error FROM webhook_deliveries`) + ' jobs ' + sql(`SELECT kind, attempts, done_at FROM webhook_jobs`)); });
+	const log = await t.ev(`text('#hlog-body')`);
+	for (const w of ['Delivered', 'HTTP 200', 'received 1', 'received 2']) if (!log.includes(w)) throw new Error('the log lacks ' + w + ': ' + log.slice(0, 600));
+	if (recv.got.length !== 2 || !recv.got.every((g) => /^v1,/.test(g.headers['webhook-signature'] || ''))) throw new Error('the receiver got ' + JSON.stringify(recv.got.map((g) => g.headers)));
+	const purchaseId = JSON.parse(recv.got.find((g) => /transaction\.recorded/.test(g.body)).body).id;
+	await t.ev(`click(btnIn($$('#hlog-body tr').find((r) => r.textContent.includes('Purchase recorded')), 'Send again'))`);
+	await t.waitFor(`toast().includes('sent again')`);
+	await deliver();
+	await t.ev(`click('#hlog-refresh')`);
+	await t.waitFor(`$$('#hlog-body tr').filter((r) => r.textContent.includes(${JSON.stringify(purchaseId)})).length === 2`);
+	if (recv.got.length !== 3 || JSON.parse(recv.got[2].body).id !== purchaseId) throw new Error('the re-send: ' + recv.got.map((g) => g.body.slice(0, 60)).join(' | '));
+	await shots3(t, 'integrations-delivered');
+	recv.status = 410;
+	await t.ev(`click('#hook-test')`);
+	await t.waitFor(`toast().includes('Test event on its way')`);
+	await deliver();
+	await t.ev(`click('#hlog-refresh')`);
+	await t.waitFor(`text('#hook-state').includes('gone (410)') && rowOf('#hooks-body', ${JSON.stringify(recv.url)}).textContent.includes('Off') && text('#hlog-body').includes('gone for good')`)
+		.catch(async (e) => { throw new Error(e.message + '\nthe state: ' + await t.ev(`text('#hook-state')`) + '\nthe log: ' + await t.ev(`text('#hlog-body')`).then((x) => x.slice(0, 400)) + '\nsql: ' + sql(`SELECT event_type, outcome, status, error, response FROM webhook_deliveries ORDER BY at DESC LIMIT 3`) + ' jobs ' + sql(`SELECT kind, attempts, done_at FROM webhook_jobs`) + ' got ' + recv.got.length); });
+	/* Back as it was for the next steps: the first webhook open and on. */
+	await t.ev(`click('#hook-delete')`);
+	await t.waitFor(`dlg()`);
+	await t.ev(`click(dlg().querySelector('button[type=submit]'))`);
+	await t.waitFor(`!dlg() && !rowOf('#hooks-body', ${JSON.stringify(recv.url)})`);
+	admin('setting', 'set', 'webhook_allow_private', '0');
+	await patch('admin/webhooks/' + hookId, { enabled: true }, shop.token);
+	await t.ev(`click('#hlog-refresh')`);
+	await t.waitFor(`rowOf('#hooks-body', ${JSON.stringify(HOOK_URL)}).textContent.includes('Working')`);
+	await openRow(HOOK_URL);
+	await t.waitFor(`text('#hook-title') === ${JSON.stringify(HOOK_URL)}`);
+	return true;
+});
+
 t.step('the delivery log pages, shows the answer\'s first bytes or the error, and re-sends an event', async () => {
 	let eventId = 'evt_0000000000000001', resendable = true;
 	if (real.hooks) {
 		/* A purchase after the webhook was added: a real event to re-send
 		 * (when this build writes events). */
-		const program = await addProgram(shop, PROGRAMS.cashback);
-		const [card] = await issueCards(shop, program, ['Robert Brown']);
-		await record(await login({ email: 'olive@corner.example', password: 'owner-pass-123' }), shop.location, card.card_instance_id, 12.5);
+		await buy(12.5);
 		resendable = sql(`SELECT count(*) FROM events`) !== '0';
 		if (resendable) eventId = sql(`SELECT printf('evt_%016d', max(seq)) FROM events`);
 		else note('this build writes no events yet: the re-send of an unknown event is refused, and the page says so');
@@ -342,7 +431,8 @@ t.step('a deliverer that ran a minute ago is named with its time, and no note sh
 
 t.step('the audit names these changes in words', async () => {
 	const want = (real.tokens ? ['API token created', 'API token revoked'] : [])
-		.concat(real.hooks ? ['Webhook added', 'Webhook changed', 'Webhook secret replaced', 'Webhook test sent', 'Webhook deleted'] : []);
+		.concat(real.hooks ? ['Webhook added', 'Webhook changed', 'Webhook secret replaced', 'Webhook test sent', 'Webhook event sent again', 'Webhook deleted'] : [])
+		.concat(canDeliver ? ['Webhook turned off (gone', 'Automatic (deliverer)'] : []);
 	if (!real.tokens || !real.hooks) note('the audit\'s words of ' + (real.tokens ? 'webhooks' : 'tokens') + ' not checked: that API is the fake\'s');
 	if (!want.length) return true;
 	await nav(t, 'audit');
@@ -355,3 +445,4 @@ t.step('the audit names these changes in words', async () => {
 });
 
 postsStep(t);
+t.step('the receiver closed', async () => { if (recv.server) await new Promise((r) => recv.server.close(r)); return true; });
