@@ -1,5 +1,5 @@
 import { cardType } from '../js/cardtypes.js';
-import { $, h, money, plural, setKids, when, ymd } from './dom.js';
+import { $, h, money, plural, setKids, shortId, when, ymd } from './dom.js';
 import { SCOPE_WORDS, eventWords } from './integrations.js';
 import { settingWords } from './settings.js';
 import { SETTING_INFO, TYPE_NAMES, loadLocations, loadPrograms, loadSettings, loadUsers, shopToday, st } from './state.js';
@@ -163,7 +163,7 @@ const DISABLED_WORDS = { owner: 'turned off here', gone: 'the receiver said it i
 export function auditRow(e) {
 	const who = e.actor_type === 'loyalty-admin' ? 'loyalty-admin (server)' :
 	    e.actor_type === 'service' ? (e.action === 'webhook.disable' ? 'Automatic (deliverer)' : 'Automatic (expiry)') :
-	    e.actor_type === 'integration' ? 'API token' + (named(e.names, e.user_id) ? ' ' + named(e.names, e.user_id) : '') :
+	    e.actor_type === 'integration' ? 'API token ' + (named(e.names, e.user_id) || shortId(e.user_id)) :
 	    (e.user_name || e.user_id || '—') + (e.actor_type === 'owner' ? ' (owner)' : '');
 	return h('tr', null,
 		h('td', { dataset: { label: 'When' } }, when(e.at)),
