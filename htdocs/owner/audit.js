@@ -115,6 +115,8 @@ export function valueWords(k, v, names) {
 		if (k === 'transaction_type' || k === 'type') return TYPE_NAMES[v] || cardType(v).name;
 		if (k === 'user_type') return v === 'owner' ? 'Owner' : v === 'system_user' ? 'Staff' : v;
 		if (k === 'customer_name' && v === '') return 'No name';
+		/* A time (a webhook's updated_at, its secret_rotated_until). */
+		if (/(_at|_until)$/.test(k) && /^\d{4}-\d\d-\d\dT/.test(v)) return when(v);
 		if (/_id$/.test(k) && /^[0-9a-f-]{36}$/i.test(v)) return v.slice(0, 8);
 		return v === '' ? '(none)' : v;
 	}

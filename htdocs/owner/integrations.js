@@ -50,8 +50,8 @@ export function hookState(w) {
 		    (Number.isInteger(st.attempts) && st.attempts > 0 ? ': ' + plural(st.attempts, 'try', 'tries') + ' of the same event so far' : '') +
 		    (st.next_attempt_at ? ', the next at ' + when(st.next_attempt_at) : '') +
 		    '. The events wait and go in order once it answers; after 5 days of failures it is turned off.' };
-	return { tag: 'Working', cls: 'tag-ok', text: st.last_success_at ? 'Working: last delivered ' + when(st.last_success_at) + '.' :
-	    'Working: nothing has been delivered yet (it gets what happens from the moment it was added).' };
+	return { tag: 'Working', cls: 'tag-ok', text: st.last_success_at ? 'Events go to it as they happen; the last was delivered ' + when(st.last_success_at) + '.' :
+	    'Nothing has been delivered yet: it gets what happens from the moment it was added.' };
 }
 const eventsText = (w) => (Array.isArray(w.event_types) ? w.event_types.map(eventWords).join(', ') : 'All events');
 
@@ -182,7 +182,7 @@ export function renderHooks() {
 		const actions = [h('button', { type: 'button', className: 'btn btn-small', 'aria-label': 'Open the webhook to ' + w.url, onclick: () => openHook(w, true) }, 'Open')];
 		if (!w.enabled) actions.push(h('button', { type: 'button', className: 'btn btn-small', 'aria-label': 'Turn on the webhook to ' + w.url, onclick: () => setEnabled(w, true) }, 'Turn on'));
 		return h('tr', { className: w.enabled ? '' : 'is-off', dataset: { id: w.id } },
-			h('td', { dataset: { label: 'Address' } }, h('span', { className: 'hook-addr' }, h('span', { className: 'break' }, w.url),
+			h('td', { dataset: { label: 'Address' } }, h('span', { className: 'hook-addr' }, h('span', null, w.url),
 				w.description ? h('span', { className: 'cust-sub' }, w.description) : null)),
 			h('td', { dataset: { label: 'Events' } }, h('span', null, Array.isArray(w.event_types) ? plural(w.event_types.length, 'kind', 'kinds') : 'All')),
 			h('td', { dataset: { label: 'State' } }, h('span', { className: 'tag ' + s.cls, title: s.text }, s.tag)),
@@ -369,8 +369,8 @@ export function hookLogRow(x) {
 		h('td', { dataset: { label: 'When' } }, when(x.at)),
 		h('td', { dataset: { label: 'Event' } }, h('span', null, eventWords(x.event_type), h('span', { className: 'cust-sub code-sub' }, x.event_id || ''))),
 		h('td', { dataset: { label: 'Try' } }, Number.isInteger(x.attempt) ? '#' + x.attempt : '—'),
-		h('td', { dataset: { label: 'Result' } }, h('span', null, h('span', { className: 'tag ' + o[1] }, o[0]),
-			' ', Number.isInteger(x.status) ? 'HTTP ' + x.status : 'no answer')),
+		h('td', { dataset: { label: 'Result' } }, h('span', { className: 'hlog-result' }, h('span', { className: 'tag ' + o[1] }, o[0]),
+			h('span', null, Number.isInteger(x.status) ? 'HTTP ' + x.status : 'no answer'))),
 		h('td', { className: 'num', dataset: { label: 'Took' } }, took(x.duration_ms)),
 		h('td', { className: 'hlog-answer', dataset: { label: 'Answer' } }, !answer && !error ? '—' : h('span', null,
 			error ? h('span', { className: 'hlog-error' }, error) : null,

@@ -203,7 +203,7 @@ t.step('a webhook added for two kinds of event shows its signing secret once and
 	const row = await t.ev(`${hookRow(HOOK_URL)}.textContent`);
 	for (const w of ['Website orders', '2 kinds', 'Working']) if (!row.includes(w)) throw new Error('the row lacks ' + w + ': ' + row);
 	const d = await t.ev(`text('#hook-detail')`);
-	for (const w of ['Purchase recorded, Reward earned', 'nothing has been delivered yet', 'Waiting to be sent']) if (!d.includes(w)) throw new Error('the detail lacks ' + w + ': ' + d);
+	for (const w of ['Purchase recorded, Reward earned', 'Nothing has been delivered yet', 'Waiting to be sent']) if (!d.includes(w)) throw new Error('the detail lacks ' + w + ': ' + d);
 	hookId = await t.ev(`${hookRow(HOOK_URL)}.dataset.id`);
 	if ((await t.ev(`document.body.innerHTML`)).includes(hookSecret)) throw new Error('the secret is still in the page');
 	if (real.hooks) {
@@ -267,10 +267,10 @@ t.step('a webhook the receiver said is gone, or that failed for 5 days, reads so
 	await t.waitFor(`text('#hook-state').includes('failed for 5 days')`);
 	setHook(hookId, { enabled: true, failingSince: Date.now() - 3600000, attempts: 4 });
 	await t.ev(`click('#hlog-refresh')`);
-	await t.waitFor(`text('#hook-state').startsWith('Failing since') && text('#hook-state').includes('4 tries') && ${hookRow(HOOK_URL)}.textContent.includes('Failing')`);
+	await t.waitFor(`text('#hook-tag') === 'Failing' && text('#hook-state').startsWith('Failing since') && text('#hook-state').includes('4 tries') && ${hookRow(HOOK_URL)}.textContent.includes('Failing')`);
 	setHook(hookId, { failingSince: null });
 	await t.ev(`click('#hlog-refresh')`);
-	await t.waitFor(`text('#hook-state').startsWith('Working')`);
+	await t.waitFor(`text('#hook-tag') === 'Working' && text('#hook-state').startsWith('Nothing has been delivered')`);
 	return true;
 });
 
