@@ -148,9 +148,13 @@ who_csv(FILE *f, const struct lc_audit_row *r)
 	if (strcmp(t, "loyalty-admin") == 0)
 		snprintf(who, sizeof(who), "loyalty-admin (server)");
 	else if (strcmp(t, "service") == 0)
-		snprintf(who, sizeof(who), "Automatic (expiry)");
+		/* The service acts by itself for two things: cashback that
+		 * expires, and a webhook the deliverer turns off. */
+		snprintf(who, sizeof(who), "Automatic (%s)",
+		    r->action != NULL && strncmp(r->action, "webhook.", 8) == 0 ?
+		    "deliverer" : "expiry");
 	else if (strcmp(t, "integration") == 0)
-		snprintf(who, sizeof(who), "Integration token %s",
+		snprintf(who, sizeof(who), "API token %s",
 		    r->user_id != NULL ? r->user_id : "");
 	else
 		snprintf(who, sizeof(who), "%s%s", r->user_name != NULL ?

@@ -46,8 +46,8 @@ static const char *const action_words[][2] = {
 	{ "webhook.rotate", "Webhook secret replaced" },
 	{ "webhook.test", "Webhook test sent" },
 	{ "webhook.resend", "Webhook event sent again" },
-	{ "token.create", "Integration token made" },
-	{ "token.revoke", "Integration token revoked" }, { NULL, NULL }
+	{ "token.create", "API token created" },
+	{ "token.revoke", "API token revoked" }, { NULL, NULL }
 };
 static const char *const object_types[] = {
 	"card", "transaction", "location", "user", "program", "settings",

@@ -1,5 +1,6 @@
 import { cardType } from '../js/cardtypes.js';
-import { $, h, money, plural, setKids, when, ymd } from './dom.js';
+import { $, h, money, plural, setKids, shortId, when, ymd } from './dom.js';
+import { SCOPE_WORDS, eventWords } from './integrations.js';
 import { settingWords } from './settings.js';
 import { SETTING_INFO, TYPE_NAMES, loadLocations, loadPrograms, loadSettings, loadUsers, shopToday, st } from './state.js';
 import { clearFormError, download, loadPage, showFormError } from './ui.js';
@@ -22,7 +23,9 @@ export const AUDIT_ACTIONS = {
 	'auth.login': 'Login', 'auth.login_failed': 'Wrong password', 'auth.refresh': 'Login renewed',
 	'auth.refresh_reuse': 'Login revoked (token reused)', 'auth.logout': 'Logged out', 'setup': 'Shop set up',
 	'merchant.create': 'Shop created', 'demo.create': 'Demo shop made',
-	'token.create': 'Integration token made', 'token.revoke': 'Integration token revoked'
+	'token.create': 'API token created', 'token.revoke': 'API token revoked',
+	'webhook.create': 'Webhook added', 'webhook.update': 'Webhook changed', 'webhook.delete': 'Webhook deleted',
+	'webhook.rotate': 'Webhook secret replaced', 'webhook.test': 'Webhook test sent', 'webhook.resend': 'Webhook event sent again'
 };
 export const aud = { page: 1, pages: 0, seq: 0, q: null };
 
@@ -69,7 +72,9 @@ const FIELD_WORDS = {
 	pending_rewards: 'Rewards waiting', punch_requirement: 'Punches for a reward', reward_title: 'Reward',
 	reward_description: 'Reward description', reward_amount: 'Reward value', cooldown_seconds: 'Seconds between purchases',
 	tiers: 'Tiers', expiry_days: 'Cashback expires after (days)', type: 'Type', requested_by: 'Asked by',
-	error: 'Refused as', message: 'Message', field: 'Field', barcode_value: 'Barcode', share_token: 'Link'
+	error: 'Refused as', message: 'Message', field: 'Field', barcode_value: 'Barcode', share_token: 'Link',
+	url: 'Address', description: 'Description', event_types: 'Events', enabled: 'On', disabled_reason: 'Turned off because',
+	scopes: 'May', prefix: 'Begins', revoked_at: 'Revoked', event_id: 'Event', webhook_id: 'Webhook', token_id: 'API token'
 };
 export function fieldWords(k) {
 	if (FIELD_WORDS[k]) return FIELD_WORDS[k];
@@ -88,10 +93,14 @@ function named(names, id) {
 }
 /* A value as a person reads it: known ids as names, lists counted. */
 export function valueWords(k, v, names) {
-	if (v === null || v === undefined) return '—';
+	if (v === null || v === undefined) return k === 'event_types' ? 'All events' : '—';
+	if (k === 'disabled_reason' && typeof v === 'string') return DISABLED_WORDS[v] || v;
 	if (typeof v === 'boolean') return k === 'disabled' ? (v ? 'disabled' : 'enabled') : v ? 'yes' : 'no';
 	if (Array.isArray(v)) {
-		const noun = k === 'card_ids' ? ['card', 'cards'] : k === 'tiers' ? ['tier', 'tiers'] : ['item', 'items'];
+		/* A webhook's events and a token's scopes read as their words. */
+		if (k === 'event_types' && v.length <= 5) return v.map(eventWords).join(', ');
+		if (k === 'scopes') return v.map((x) => (SCOPE_WORDS[x] ? SCOPE_WORDS[x][0] : x)).join(', ');
+		const noun = k === 'card_ids' ? ['card', 'cards'] : k === 'tiers' ? ['tier', 'tiers'] : k === 'event_types' ? ['kind of event', 'kinds of event'] : ['item', 'items'];
 		const names = v.map((x) => (x && typeof x === 'object' && typeof x.name === 'string' ? x.name : null)).filter(Boolean);
 		return plural(v.length, noun[0], noun[1]) + (names.length === v.length && v.length && v.length <= 5 ? ' (' + names.join(', ') + ')' : '');
 	}
@@ -105,6 +114,8 @@ export function valueWords(k, v, names) {
 		if (k === 'transaction_type' || k === 'type') return TYPE_NAMES[v] || cardType(v).name;
 		if (k === 'user_type') return v === 'owner' ? 'Owner' : v === 'system_user' ? 'Staff' : v;
 		if (k === 'customer_name' && v === '') return 'No name';
+		/* A time (a webhook's updated_at, its secret_rotated_until). */
+		if (/(_at|_until)$/.test(k) && /^\d{4}-\d\d-\d\dT/.test(v)) return when(v);
 		if (/_id$/.test(k) && /^[0-9a-f-]{36}$/i.test(v)) return v.slice(0, 8);
 		return v === '' ? '(none)' : v;
 	}
@@ -148,10 +159,12 @@ export function auditChange(e) {
 		h('details', { className: 'chg-raw' }, h('summary', null, 'Details'), ...lists, h('code', null, raw)));
 }
 
+const DISABLED_WORDS = { owner: 'turned off here', gone: 'the receiver said it is gone', failing: 'failed for 5 days' };
+
 export function auditRow(e) {
 	const who = e.actor_type === 'loyalty-admin' ? 'loyalty-admin (server)' :
-	    e.actor_type === 'service' ? 'Automatic (expiry)' :
-	    e.actor_type === 'integration' ? 'Integration token ' + (e.user_id || '') :
+	    e.actor_type === 'service' ? (e.action.startsWith('webhook.') ? 'Automatic (deliverer)' : 'Automatic (expiry)') :
+	    e.actor_type === 'integration' ? 'API token ' + (named(e.names, e.user_id) || shortId(e.user_id)) :
 	    (e.user_name || e.user_id || '—') + (e.actor_type === 'owner' ? ' (owner)' : '');
 	return h('tr', null,
 		h('td', { dataset: { label: 'When' } }, when(e.at)),

@@ -12,8 +12,8 @@
  *   dom.js       elements, formatting, dates, storage, saving a file
  *   ui.js        messages, forms, dialogs, toasts
  *   overview.js locations.js staff.js programs.js cards.js card.js
- *   print.js reports.js backup.js audit.js settings.js: one section
- *                (or part) each */
+ *   print.js reports.js backup.js audit.js settings.js
+ *   integrations.js: one section (or part) each */
 import { applyLimits } from '../js/limits.js';
 import { readJSON, writeJSON } from '../js/store.js';
 import { aud, downloadAuditCsv, loadAudit } from './audit.js';
@@ -21,6 +21,7 @@ import { downloadBackup } from './backup.js';
 import { adjustCard, card, closeCard, dh, loadCardHistory, redrawCard, renameCard, toggleCard, wireImageDownloads } from './card.js';
 import { cq, issueKindChanged, issuedCardIds, loadCards, onIssue, renderCardRows, selectPage, selected } from './cards.js';
 import { $, h, show, ss } from './dom.js';
+import { wireIntegrations } from './integrations.js';
 import { onAddLocation } from './locations.js';
 import { K, client, onSessionEnd } from './net.js';
 import { openSheet, sheetPages } from './print.js';
@@ -128,6 +129,7 @@ function init() {
 	$('audit-prev').addEventListener('click', () => { if (aud.page > 1) { aud.page--; loadAudit(); } });
 	$('audit-next').addEventListener('click', () => { if (aud.page < aud.pages) { aud.page++; loadAudit(); } });
 	onSubmit($('settings-form'), onSaveSettings);
+	wireIntegrations();
 
 	const token = ss.getItem(K.access), saved = readJSON(ss, K.user, null);
 	if (token && saved && saved.id) {

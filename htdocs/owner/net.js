@@ -33,6 +33,7 @@ export const client = createApi({
 
 export const apiGet = (path) => client.get(path);
 export const apiPatch = (path, body) => client.send('PATCH', path, body);
+export const apiDelete = (path) => client.send('DELETE', path);
 /* A POST that makes something, with an idempotency key kept for the
  * same attempt (kind and body); raw: without a login (the setup). */
 export const apiCreate = (kind, path, body, raw) => client.create(kind, path, body, raw ? { raw: true } : undefined);

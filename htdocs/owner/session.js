@@ -4,6 +4,7 @@ import { showAudit } from './audit.js';
 import { closeCard } from './card.js';
 import { resetCards, showCards } from './cards.js';
 import { $, h, looksLikeEmail, ls, setKids, show, ss } from './dom.js';
+import { resetIntegrations, showIntegrations } from './integrations.js';
 import { showLocations } from './locations.js';
 import { ApiError, FormError, K, apiCreate, client, payload } from './net.js';
 import { showOverview } from './overview.js';
@@ -68,6 +69,7 @@ export function resetState() {
 	closeCard();
 	resetCards();
 	resetReports();
+	resetIntegrations();
 	for (const id of ['issued', 'sheet-note', 'report-out', 'app-notice', 'card-detail']) show(id, false);
 	for (const f of document.querySelectorAll('#app-view form')) { f.reset(); clearFormError(f); }
 	resetProgramForm();
@@ -341,7 +343,7 @@ export function refreshSection() {
 	const f = {
 		overview: showOverview, locations: showLocations, staff: showStaff, programs: showPrograms,
 		cards: showCards, reports: showReports, backup: () => {}, settings: showSettings,
-		audit: showAudit
+		integrations: showIntegrations, audit: showAudit
 	}[st.section];
 	if (f) f();
 }

@@ -52,10 +52,11 @@ export function settingField(x) {
 	}
 	if (isSwitch(x)) {
 		const id = uid('f');
-		const input = h('input', { type: 'checkbox', id, checked: x.value === 1, dataset: { field: x.key, key: x.key }, 'aria-describedby': id + '-hint' });
+		const input = h('input', { type: 'checkbox', id, checked: x.value === 1, disabled: !!info[2], dataset: { field: x.key, key: x.key }, 'aria-describedby': id + '-hint' });
 		const f = h('div', { className: 'field' },
 			h('label', { className: 'check-inline', htmlFor: id }, input, info[0]),
-			h('p', { className: 'hint', id: id + '-hint' }, info[1] + ' ' + (x.default === 1 ? 'On' : 'Off') + ' by default.'));
+			h('p', { className: 'hint', id: id + '-hint' }, info[1] + ' ' + (x.default === 1 ? 'On' : 'Off') + ' by default.' +
+			    (info[2] ? ' Set on the server, not here.' : '')));
 		f.input = input;
 		f.setting = x;
 		return f;

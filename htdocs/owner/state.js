@@ -14,10 +14,10 @@ export const SHEET_MAX = limit('SHEET_MAX');
 export const ISSUE_MAX = limit('ISSUE_MAX');
 export const TIERS_MAX = limit('TIERS_MAX');
 export const PASSWORD_MIN = limit('PASSWORD_MIN');
-export const SECTIONS = ['overview', 'locations', 'staff', 'programs', 'cards', 'reports', 'backup', 'settings', 'audit'];
+export const SECTIONS = ['overview', 'locations', 'staff', 'programs', 'cards', 'reports', 'backup', 'settings', 'integrations', 'audit'];
 export const SECTION_NAMES = {
 	overview: 'Overview', locations: 'Locations', staff: 'Staff', programs: 'Programs',
-	cards: 'Cards', reports: 'Reports', backup: 'Backup', settings: 'Settings', audit: 'Audit'
+	cards: 'Cards', reports: 'Reports', backup: 'Backup', settings: 'Settings', integrations: 'Integrations', audit: 'Audit'
 };
 export const TYPE_NAMES = {
 	punch: 'Punch', cashback: 'Cashback', discount: 'Discount',
@@ -39,6 +39,10 @@ export const SETTING_INFO = {
 	void_window_minutes: ['Staff may void their own sale for (minutes)', 'How long after a sale the cashier who made it can void it at the till. 0: only you void transactions, here.'],
 	redeem_needs_card_code: ['Rewards and cashback need the code on the customer\'s phone', 'When on, the till hands out a reward or takes cashback only on the QR code of the customer\'s card page, which changes every minute: a photo of a card or an old screenshot no longer spends. Purchases still earn on printed cards.'],
 	currency_symbol: ['Currency symbol', 'Shown before amounts on the till and on the customer\'s card page, such as € or $.'],
+	event_retention_days: ['Keep events for (days)', 'How long the list of what happened to your cards is kept for integrations (Integrations), with the webhooks\' delivery log. A program that has not read the events by then misses the older ones.'],
+	/* A third item true: set on the server only (loyalty-admin setting
+	 * set), which the owner API refuses; the page shows it, unchangeable. */
+	webhook_allow_private: ['Webhooks may go to this machine and your own network', 'Webhooks to private addresses (the server itself, the shop\'s own network) are refused, so that nobody can use them to reach what the internet cannot. Whoever runs the server can allow them, for a receiver in the shop: loyalty-admin setting set webhook_allow_private 1.', true],
 	public_url: ['Address of this site for customers', 'Printed on each card with the card\'s own link, such as https://shop.example/loyalty/ (the folder of this page, ending in /). Empty: cards carry no link.']
 };
 

@@ -232,7 +232,8 @@ export function openDialog(o) {
 		const back = document.activeElement;
 		const err = h('div', { className: 'msg msg-error form-msg', role: 'alert', hidden: true });
 		const submit = h('button', { type: 'submit', className: 'btn ' + (o.danger ? 'btn-danger' : 'btn-primary') }, o.submitLabel || 'Save');
-		const cancel = h('button', { type: 'button', className: 'btn' }, o.cancelLabel || 'Cancel');
+		/* o.noCancel: one way out, the submit button (Escape still closes). */
+		const cancel = o.noCancel ? null : h('button', { type: 'button', className: 'btn' }, o.cancelLabel || 'Cancel');
 		const form = h('form', { className: 'dlg-form', noValidate: true },
 			h('h2', { id: titleId }, o.title),
 			o.intro ? h('p', { className: 'dlg-intro' }, o.intro) : null,
@@ -240,7 +241,7 @@ export function openDialog(o) {
 			h('div', { className: 'btn-row dlg-btns' }, submit, cancel));
 		const dlg = h('dialog', { className: 'dlg', 'aria-labelledby': titleId }, form);
 		let done = false;
-		cancel.addEventListener('click', () => dlg.close());
+		if (cancel) cancel.addEventListener('click', () => dlg.close());
 		dlg.addEventListener('close', () => {
 			dlg.remove();
 			if (back && back.isConnected && typeof back.focus === 'function') back.focus();
@@ -253,7 +254,7 @@ export function openDialog(o) {
 		});
 		document.body.append(dlg);
 		dlg.showModal();
-		const first = form.querySelector('input:not([readonly]), select, textarea');
+		const first = o.noFocusField ? null : form.querySelector('input:not([readonly]), select, textarea');
 		(first || submit).focus();
 	});
 }
@@ -262,12 +263,43 @@ export function confirmDialog(title, text, okLabel, danger) {
 }
 
 
+/* A value to copy (a secret shown once, a command): the text in full,
+ * selected whole by a tap, and a Copy button that says whether it
+ * copied. The clipboard needs a secure page (https, or this machine);
+ * elsewhere the text is selected for the owner's own Ctrl+C. */
+export function copyBox(value, label) {
+	const code = h('code', { className: 'copy-text' }, value);
+	const said = h('span', { className: 'copy-said', role: 'status' });
+	const selectIt = () => {
+		const r = document.createRange();
+		r.selectNodeContents(code);
+		const sel = window.getSelection();
+		sel.removeAllRanges();
+		sel.addRange(r);
+	};
+	const btn = h('button', { type: 'button', className: 'btn btn-small', 'aria-label': 'Copy ' + label }, 'Copy');
+	btn.addEventListener('click', async () => {
+		let ok = false;
+		try {
+			if (navigator.clipboard && window.isSecureContext) { await navigator.clipboard.writeText(value); ok = true; }
+		} catch (e) { ok = false; }
+		if (!ok) {
+			selectIt();
+			try { ok = document.execCommand('copy'); } catch (e) { ok = false; }
+		}
+		said.textContent = ok ? 'Copied.' : 'Selected: press Ctrl+C (or ⌘ C) to copy it.';
+	});
+	return h('div', { className: 'copy-box' }, code, h('span', { className: 'copy-act' }, btn, said));
+}
+
 /* One page of a list into its table (ID-table, ID-body, ID-page, ID-prev,
  * ID-next): the rows, "Page 2 of 5 · 93 changes" and the pager's buttons.
  * p holds the page asked for, the pages there are and a sequence number:
  * an answer that comes after a newer request is dropped. o: {path, list
  * (the answer's key), row, cols, empty, noun: [one, many], error(e) (e
- * null clears it; the session's end is the client's to show)}. */
+ * null clears it; the session's end is the client's to show), paging(d)
+ * (optional: the answer's pagination for a list counted otherwise than
+ * by d.pagination's {page, total_pages, total_count})}. */
 export async function loadPage(p, id, o) {
 	const seq = ++p.seq;
 	const tbl = $(id + '-table');
@@ -276,7 +308,7 @@ export async function loadPage(p, id, o) {
 		const d = await apiGet(o.path);
 		if (seq !== p.seq) return;
 		const list = Array.isArray(d[o.list]) ? d[o.list] : [];
-		const pg = d.pagination || {};
+		const pg = (o.paging ? o.paging(d) : d.pagination) || {};
 		p.pages = Number.isInteger(pg.total_pages) ? pg.total_pages : 0;
 		o.error(null);
 		setKids($(id + '-body'), ...list.map((x) => o.row(x)));
