@@ -170,7 +170,8 @@ export function auditRow(e) {
 		h('td', { dataset: { label: 'When' } }, when(e.at)),
 		h('td', { dataset: { label: 'Who' } }, who),
 		h('td', { dataset: { label: 'Where' } }, [e.location_name, e.terminal_id].filter(Boolean).join(' · ') || '—'),
-		h('td', { dataset: { label: 'What' } }, AUDIT_ACTIONS[e.action] || e.action),
+		h('td', { dataset: { label: 'What' } }, e.actor_type === 'service' && e.action === 'webhook.update' ?
+			'Webhook turned off (gone, or failing for 5 days)' : AUDIT_ACTIONS[e.action] || e.action),
 		h('td', { dataset: { label: 'Object' } }, named(e.names, e.object_id) ?
 			h('span', { title: e.object_id }, (e.object_type || '') + ' ', h('strong', null, named(e.names, e.object_id))) :
 			h('span', { className: 'code', title: e.object_id || '' }, (e.object_type || '') + (e.object_id ? ' ' + e.object_id.slice(0, 8) : ''))),
