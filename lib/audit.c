@@ -39,11 +39,17 @@ static const char *const action_words[][2] = {
 	{ "auth.refresh_reuse", "Login revoked (token reused)" },
 	{ "auth.logout", "Logged out" }, { "setup", "Shop set up" },
 	{ "merchant.create", "Shop created" },
-	{ "demo.create", "Demo shop made" }, { NULL, NULL }
+	{ "demo.create", "Demo shop made" },
+	{ "webhook.create", "Webhook added" },
+	{ "webhook.update", "Webhook changed" },
+	{ "webhook.delete", "Webhook deleted" },
+	{ "webhook.rotate", "Webhook secret replaced" },
+	{ "webhook.test", "Webhook test sent" },
+	{ "webhook.resend", "Webhook event sent again" }, { NULL, NULL }
 };
 static const char *const object_types[] = {
 	"card", "transaction", "location", "user", "program", "settings",
-	"session", "backup", "merchant", NULL
+	"session", "backup", "merchant", "webhook", NULL
 };
 
 static int
@@ -253,6 +259,7 @@ snapshot(struct lc_dom *dom, const char *type, const char *id, int *failed)
 	struct lc_user u;
 	struct lc_program p;
 	struct lc_card c;
+	struct lc_webhook wh;
 	char name[LC_BYTES(LC_NAME_MAX)];
 	int rc = 0;
 
@@ -282,6 +289,12 @@ snapshot(struct lc_dom *dom, const char *type, const char *id, int *failed)
 		if ((rc = lc_db_card_any(dom->db, id, &c)) == 1) {
 			owner_of(dom, c.merchant_id);
 			return card_snap(&c);
+		}
+	} else if (strcmp(type, "webhook") == 0) {
+		/* Its settings, not its secret nor its delivery's state. */
+		if ((rc = lc_db_hook_get(dom->db, NULL, id, &wh)) == 1) {
+			owner_of(dom, wh.merchant_id);
+			return trim(lc_view_webhook(&wh, dom->now_ms, 0));
 		}
 	} else if (strcmp(type, "merchant") == 0) {
 		if ((rc = lc_db_merchant_name(dom->db, id, name,

@@ -101,4 +101,10 @@
  * till gets its answer before any web server timeout. */
 #define LC_SYNC_DEADLINE_MS 15000
 
+/* Webhooks. */
+#define LC_WEBHOOK_MAX 20		/* endpoints of one merchant */
+#define LC_WEBHOOK_URL_MAX 2000		/* an endpoint's URL, bytes of ASCII */
+#define LC_WEBHOOK_DESC_MAX 200		/* its description, characters */
+#define LC_WEBHOOK_PAGE_MAX 100		/* rows of a page of its delivery log */
+
 #endif /* LC_LIMITS_H */

@@ -534,6 +534,50 @@ int lc_db_backup(struct lc_db *, const char *path, const char *merchant_id);
 /* ------------------------------------------------------------------ */
 
 /* Webhook endpoints, their jobs and delivery log (db_hooks.c). */
+struct lc_webhook;
+struct lc_webhook_job;
+/* An endpoint by id, of merchant_id (NULL: any merchant's); its pending
+ * count not read. */
+int lc_db_hook_get(struct lc_db *, const char *merchant_id, const char *id,
+    struct lc_webhook *);
+/* The merchant's endpoints, oldest first. */
+int lc_db_hooks(struct lc_db *, const char *merchant_id,
+    int (*each)(void *, const struct lc_webhook *), void *arg);
+int lc_db_hooks_count(struct lc_db *, const char *merchant_id, int64_t *n);
+int lc_db_hook_add(struct lc_db *, const struct lc_webhook *);
+/* What the owner sets: url, description, event types, enabled and
+ * disabled_reason, updated_at. 1, 0 no such row, -1. */
+int lc_db_hook_set(struct lc_db *, const struct lc_webhook *);
+/* Forgets the failures of the event at its head: attempts,
+ * next_attempt_at, failing_since. 1, 0, -1. */
+int lc_db_hook_clear_failures(struct lc_db *, const char *id);
+/* A new secret, the old one signing until old_until (ms). 1, 0, -1. */
+int lc_db_hook_secret(struct lc_db *, const char *id, const char *secret,
+    const char *old_secret, int64_t old_until, int64_t now);
+/* The endpoint with its jobs and delivery log. 1, 0, -1. */
+int lc_db_hook_delete(struct lc_db *, const char *id);
+/* Events of its merchant after its cursor, of its types. */
+int lc_db_hook_pending(struct lc_db *, const struct lc_webhook *, int64_t *n);
+int lc_db_hook_job_add(struct lc_db *, const struct lc_webhook_job *);
+/* The newest seq of the merchant's events (0 none). */
+int lc_db_hook_last_seq(struct lc_db *, const char *merchant_id,
+    int64_t *seq);
+/* The type of the merchant's event seq, when kept: 1, 0, -1. */
+int lc_db_hook_event_type(struct lc_db *, const char *merchant_id,
+    int64_t seq, char *type, size_t typesz);
+/* One attempt of the delivery log; NULL text, -1 number: none. */
+struct lc_hook_delivery {
+	const char *id, *event_id, *event_type, *outcome, *error, *response;
+	int64_t attempt, at, status, duration_ms;
+};
+int lc_db_hook_deliveries_count(struct lc_db *, const char *webhook_id,
+    int64_t *total);
+/* Newest first. */
+int lc_db_hook_deliveries(struct lc_db *, const char *webhook_id,
+    int64_t limit, int64_t offset,
+    int (*each)(void *, const struct lc_hook_delivery *), void *arg);
+/* The deliverer's last run: 1 (*started, *ended; -1 none), 0 never. */
+int lc_db_hook_deliverer(struct lc_db *, int64_t *started, int64_t *ended);
 
 /* ------------------------------------------------------------------ */
 

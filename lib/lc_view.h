@@ -13,10 +13,20 @@
 struct lc_location;
 struct lc_user;
 struct lc_program;
+struct lc_webhook;
 
 json_object *lc_view_location(const struct lc_location *);
 json_object *lc_view_staff(const struct lc_user *);
 json_object *lc_view_program(const struct lc_program *, int64_t cards);
+/* An endpoint, never its secret; with status: its delivery's state
+ * (the trail's snapshots leave that out). secret_rotated_until while
+ * the old secret still signs at now. */
+json_object *lc_view_webhook(const struct lc_webhook *, int64_t now,
+    int status);
+/* The body of a test delivery of job job_id to w: the shape of an
+ * event, type webhook.test, id "msg_test_" and the job's id. */
+json_object *lc_view_webhook_test(const char *job_id,
+    const struct lc_webhook *w, int64_t now);
 /* {key: v}, taking v. */
 json_object *lc_view_one(const char *key, json_object *v);
 

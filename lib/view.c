@@ -2,6 +2,7 @@
  * The owner's objects as JSON: the back office's answers and the audit
  * trail's snapshots both take them from here.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "lc_core.h"
@@ -74,6 +75,71 @@ lc_view_program(const struct lc_program *p, int64_t cards)
 		json_object_array_add(ts, t);
 	}
 	add(o, "tiers", ts);
+	return o;
+}
+
+static json_object *
+time_or_null(int64_t ms)
+{
+	return ms >= 0 ? lc_json_time(ms) : NULL;
+}
+
+json_object *
+lc_view_webhook(const struct lc_webhook *w, int64_t now, int status)
+{
+	json_object *o = json_object_new_object(), *a, *st;
+	char types[sizeof(w->event_types)], *t, *save = NULL;
+
+	add(o, "id", str(w->id));
+	add(o, "url", str(w->url));
+	add(o, "description", str(w->description));
+	if (w->all_types)
+		a = NULL;
+	else {
+		a = json_object_new_array();
+		memcpy(types, w->event_types, sizeof(types));
+		for (t = strtok_r(types, " ", &save); t != NULL;
+		    t = strtok_r(NULL, " ", &save))
+			json_object_array_add(a, str(t));
+	}
+	add(o, "event_types", a);
+	add(o, "enabled", json_object_new_boolean(w->enabled));
+	add(o, "disabled_reason", w->disabled_reason[0] ?
+	    str(w->disabled_reason) : NULL);
+	add(o, "created_at", lc_json_time(w->created_at));
+	add(o, "updated_at", lc_json_time(w->updated_at));
+	if (status) {
+		st = json_object_new_object();
+		add(st, "last_success_at", time_or_null(w->last_success_at));
+		add(st, "failing_since", time_or_null(w->failing_since));
+		add(st, "attempts", num(w->attempts));
+		add(st, "next_attempt_at", time_or_null(w->next_attempt_at));
+		add(st, "pending", num(w->pending));
+		add(o, "status", st);
+	}
+	/* The secret never: the answers of a create and a rotation add it. */
+	add(o, "secret_rotated_until", w->old_secret_until > now ?
+	    lc_json_time(w->old_secret_until) : NULL);
+	return o;
+}
+
+json_object *
+lc_view_webhook_test(const char *job_id, const struct lc_webhook *w,
+    int64_t now)
+{
+	json_object *o = json_object_new_object(), *d;
+	char id[LC_ID_LEN + 16];
+
+	snprintf(id, sizeof(id), "msg_test_%s", job_id);
+	add(o, "id", str(id));
+	add(o, "type", str("webhook.test"));
+	add(o, "created_at", lc_json_time(now));
+	add(o, "merchant_id", str(w->merchant_id));
+	d = json_object_new_object();
+	add(d, "webhook_id", str(w->id));
+	add(d, "message", str("A test event from the loyalty service: this "
+	    "endpoint receives and verifies its webhooks."));
+	add(o, "data", d);
 	return o;
 }
 

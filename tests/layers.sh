@@ -62,7 +62,7 @@ somewhere "the PostgreSQL backend runs prepared statements" \
 only "only the storage backends hold SQL" \
     '"(SELECT|INSERT|UPDATE|DELETE|BEGIN|COMMIT|ROLLBACK)[ "]' \
     db_sqlite.c lc_sqlite.h 'db_pg*.c' lc_pg.h lc_backend.h admin_migrate.c \
-    db_people.c db_cards.c db_lists.c
+    'db_*.c'
 only "only the write path begins, commits or rolls back" \
     'lc_db_(begin|commit|rollback)\(' write.c lc_store.h db.c db_sqlite.c
 somewhere "the write path begins transactions" 'lc_db_begin\(' write.c

@@ -74,6 +74,14 @@ static const struct limit limits[] = {
 	L("TXN_PAGE_MAX", LC_TXN_PAGE_MAX,
 	    "rows of a page of the report's transactions"),
 	L("REQUEST_ID_MAX", LC_REQUEST_ID_MAX, "an X-Request-Id, characters"),
+	/* Webhooks. */
+	L("WEBHOOK_MAX", LC_WEBHOOK_MAX, "webhook endpoints of one shop"),
+	L("WEBHOOK_URL_MAX", LC_WEBHOOK_URL_MAX,
+	    "a webhook endpoint's URL, bytes of ASCII"),
+	L("WEBHOOK_DESC_MAX", LC_WEBHOOK_DESC_MAX,
+	    "a webhook endpoint's description, characters"),
+	L("WEBHOOK_PAGE_MAX", LC_WEBHOOK_PAGE_MAX,
+	    "rows of a page of a webhook's delivery log"),
 };
 
 /*

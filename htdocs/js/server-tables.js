@@ -42,6 +42,10 @@ export const LIMITS = Object.freeze({
 	AUDIT_PAGE_MAX: 500,	/* rows of a page of the audit trail */
 	TXN_PAGE_MAX: 500,	/* rows of a page of the report's transactions */
 	REQUEST_ID_MAX: 64,	/* an X-Request-Id, characters */
+	WEBHOOK_MAX: 20,	/* webhook endpoints of one shop */
+	WEBHOOK_URL_MAX: 2000,	/* a webhook endpoint's URL, bytes of ASCII */
+	WEBHOOK_DESC_MAX: 200,	/* a webhook endpoint's description, characters */
+	WEBHOOK_PAGE_MAX: 100,	/* rows of a page of a webhook's delivery log */
 });
 
 /* Every error code the service sends: its HTTP status and the server's
