@@ -497,6 +497,36 @@ call "the owner enrols while staff may not" POST /api/v1/cards/enrol \
     "$(json --arg p "$P_PUNCH" '{program_id: $p, customer_name: "Ola Owner"}')"
 call "staff may enrol again" PATCH /api/v1/admin/settings '{"staff_enrolment":1}'
 
+# Integrations (issue 28): webhook endpoints, integration tokens, the feed.
+call "list webhooks" GET /api/v1/admin/webhooks
+call "add a webhook" POST /api/v1/admin/webhooks \
+    '{"url":"https://shop.example/hooks/loyalty","event_types":["transaction.recorded","reward.claimed"],"description":"Website"}'
+HOOK=$(lt_jq .data.webhook.id)
+call "add a webhook of every type" POST /api/v1/admin/webhooks '{"url":"https://hooks.example:8443/all","event_types":null}'
+call "add a webhook to a private address" POST /api/v1/admin/webhooks '{"url":"https://10.1.2.3/hook"}'
+call "add a webhook over plain http" POST /api/v1/admin/webhooks '{"url":"http://shop.example/hook"}'
+call "add a webhook of an unknown type" POST /api/v1/admin/webhooks '{"url":"https://shop.example/h","event_types":["card.lost"]}'
+call "add a webhook without a url" POST /api/v1/admin/webhooks '{"description":"x"}'
+call "list webhooks, two" GET /api/v1/admin/webhooks
+call "one webhook" GET "/api/v1/admin/webhooks/$HOOK"
+call "disable a webhook" PATCH "/api/v1/admin/webhooks/$HOOK" '{"enabled":false}'
+call "enable a webhook for every type" PATCH "/api/v1/admin/webhooks/$HOOK" '{"enabled":true,"event_types":null,"description":"Website shop"}'
+call "a webhook's PATCH of nothing" PATCH "/api/v1/admin/webhooks/$HOOK" '{}'
+call "rotate a webhook's secret" POST "/api/v1/admin/webhooks/$HOOK/rotate"
+call "rotate again, a body sent" POST "/api/v1/admin/webhooks/$HOOK/rotate" '{}'
+call "test a webhook" POST "/api/v1/admin/webhooks/$HOOK/test"
+call "resend an unknown event" POST "/api/v1/admin/webhooks/$HOOK/resend" '{"event_id":"evt_9999999999999999"}'
+call "resend a malformed event id" POST "/api/v1/admin/webhooks/$HOOK/resend" '{"event_id":"42"}'
+call "resend without an event" POST "/api/v1/admin/webhooks/$HOOK/resend" '{}'
+call "a webhook's deliveries" GET "/api/v1/admin/webhooks/$HOOK/deliveries?limit=5&offset=0"
+call "a webhook's deliveries, limit 101" GET "/api/v1/admin/webhooks/$HOOK/deliveries?limit=101"
+call "an unknown webhook" GET /api/v1/admin/webhooks/00000000-0000-4000-8000-000000000000
+call "test an unknown webhook" POST /api/v1/admin/webhooks/00000000-0000-4000-8000-000000000000/test '{}'
+call "GET of a webhook's test" GET "/api/v1/admin/webhooks/$HOOK/test"
+call "PUT on the webhook list" PUT /api/v1/admin/webhooks '{}'
+call "set a setting the server sets" PATCH /api/v1/admin/settings '{"webhook_allow_private":1}'
+call "keep events 60 days" PATCH /api/v1/admin/settings '{"event_retention_days":60}'
+
 LT_TOKEN=
 call "owner's API without a token" GET /api/v1/admin/settings
 LT_TOKEN=$STAFF
