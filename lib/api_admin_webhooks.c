@@ -176,7 +176,7 @@ list(struct lc_ctx *ctx)
 	int rc;
 
 	if (lc_db_hooks(ctx->dom.db, ctx->dom.caller.merchant_id, list_one,
-	    la.a) != 0 || (rc = lc_db_hook_deliverer(ctx->dom.db, &started,
+	    &la) != 0 || (rc = lc_db_hook_deliverer(ctx->dom.db, &started,
 	    &ended)) == -1) {
 		json_object_put(la.a);
 		return lc_fail(ctx, LC_E_DATABASE, NULL, NULL);

@@ -270,7 +270,7 @@ lc_db_hook_deliverer(struct lc_db *db, int64_t *started, int64_t *ended)
 	struct lc_row r;
 	int rc;
 
-	if ((rc = lc_st_row(RUN(&r, db, HOOK_DELIVERER, "N"))) == 1) {
+	if ((rc = lc_st_row(RUN(&r, db, HOOK_DELIVERER, ""))) == 1) {
 		*started = lc_st_int(&r, 0);
 		*ended = lc_st_int_or(&r, 1, -1);
 		lc_st_done(&r);
