@@ -503,6 +503,7 @@ call "add a webhook" POST /api/v1/admin/webhooks \
     '{"url":"https://shop.example/hooks/loyalty","event_types":["transaction.recorded","reward.claimed"],"description":"Website"}'
 HOOK=$(lt_jq .data.webhook.id)
 call "add a webhook of every type" POST /api/v1/admin/webhooks '{"url":"https://hooks.example:8443/all","event_types":null}'
+HOOK2=$(lt_jq .data.webhook.id)
 call "add a webhook to a private address" POST /api/v1/admin/webhooks '{"url":"https://10.1.2.3/hook"}'
 call "add a webhook over plain http" POST /api/v1/admin/webhooks '{"url":"http://shop.example/hook"}'
 call "add a webhook of an unknown type" POST /api/v1/admin/webhooks '{"url":"https://shop.example/h","event_types":["card.lost"]}'
@@ -512,9 +513,10 @@ call "one webhook" GET "/api/v1/admin/webhooks/$HOOK"
 call "disable a webhook" PATCH "/api/v1/admin/webhooks/$HOOK" '{"enabled":false}'
 call "enable a webhook for every type" PATCH "/api/v1/admin/webhooks/$HOOK" '{"enabled":true,"event_types":null,"description":"Website shop"}'
 call "a webhook's PATCH of nothing" PATCH "/api/v1/admin/webhooks/$HOOK" '{}'
-call "rotate a webhook's secret" POST "/api/v1/admin/webhooks/$HOOK/rotate"
+call "rotate a webhook's secret, an empty body" POST "/api/v1/admin/webhooks/$HOOK/rotate" "" -H "Content-Length: 0"
 call "rotate again, a body sent" POST "/api/v1/admin/webhooks/$HOOK/rotate" '{}'
-call "test a webhook" POST "/api/v1/admin/webhooks/$HOOK/test"
+call "test a webhook, an empty body" POST "/api/v1/admin/webhooks/$HOOK/test" "" -H "Content-Length: 0"
+call "test a webhook" POST "/api/v1/admin/webhooks/$HOOK/test" '{}'
 call "resend an unknown event" POST "/api/v1/admin/webhooks/$HOOK/resend" '{"event_id":"evt_9999999999999999"}'
 call "resend a malformed event id" POST "/api/v1/admin/webhooks/$HOOK/resend" '{"event_id":"42"}'
 call "resend without an event" POST "/api/v1/admin/webhooks/$HOOK/resend" '{}'
@@ -524,6 +526,8 @@ call "an unknown webhook" GET /api/v1/admin/webhooks/00000000-0000-4000-8000-000
 call "test an unknown webhook" POST /api/v1/admin/webhooks/00000000-0000-4000-8000-000000000000/test '{}'
 call "GET of a webhook's test" GET "/api/v1/admin/webhooks/$HOOK/test"
 call "PUT on the webhook list" PUT /api/v1/admin/webhooks '{}'
+call "delete a webhook" DELETE "/api/v1/admin/webhooks/$HOOK2"
+call "delete it again" DELETE "/api/v1/admin/webhooks/$HOOK2"
 call "set a setting the server sets" PATCH /api/v1/admin/settings '{"webhook_allow_private":1}'
 call "keep events 60 days" PATCH /api/v1/admin/settings '{"event_retention_days":60}'
 
