@@ -149,6 +149,9 @@ who_csv(FILE *f, const struct lc_audit_row *r)
 		snprintf(who, sizeof(who), "loyalty-admin (server)");
 	else if (strcmp(t, "service") == 0)
 		snprintf(who, sizeof(who), "Automatic (expiry)");
+	else if (strcmp(t, "integration") == 0)
+		snprintf(who, sizeof(who), "Integration token %s",
+		    r->user_id != NULL ? r->user_id : "");
 	else
 		snprintf(who, sizeof(who), "%s%s", r->user_name != NULL ?
 		    r->user_name : r->user_id != NULL ? r->user_id : "",

@@ -45,11 +45,13 @@ static const char *const action_words[][2] = {
 	{ "webhook.delete", "Webhook deleted" },
 	{ "webhook.rotate", "Webhook secret replaced" },
 	{ "webhook.test", "Webhook test sent" },
-	{ "webhook.resend", "Webhook event sent again" }, { NULL, NULL }
+	{ "webhook.resend", "Webhook event sent again" },
+	{ "token.create", "Integration token made" },
+	{ "token.revoke", "Integration token revoked" }, { NULL, NULL }
 };
 static const char *const object_types[] = {
 	"card", "transaction", "location", "user", "program", "settings",
-	"session", "backup", "merchant", "webhook", NULL
+	"session", "backup", "merchant", "webhook", "token", NULL
 };
 
 static int
@@ -374,6 +376,11 @@ lc_audit_record(struct lc_dom *dom, const struct lc_write *w,
 		r.actor_type = a->actor;
 		r.user_id = or_null(a->user_id);
 		r.merchant_id = or_null(a->merchant_id);
+	} else if (c->token_id[0] != '\0') {
+		/* An integration token's write: the token, not a person. */
+		r.actor_type = "integration";
+		r.user_id = c->token_id;
+		r.merchant_id = c->merchant_id;
 	} else if (c->user_id[0] != '\0') {
 		r.actor_type = c->is_owner ? "owner" : "system_user";
 		r.user_id = c->user_id;

@@ -35,6 +35,9 @@ static const struct lc_errinfo lc_errs[LC_E__MAX] = {
 	[LC_E_CONFLICT] = { "CONFLICT", 409, "This conflicts with what exists." },
 	[LC_E_ALREADY_VOIDED] = { "ALREADY_VOIDED", 409, "This transaction has been voided already." },
 	[LC_E_NOT_VOIDABLE] = { "NOT_VOIDABLE", 409, "This transaction cannot be voided." },
+	/* The feed asked for what follows an event pruned after the
+	 * retention: the events in between are lost to it. */
+	[LC_E_EVENTS_PRUNED] = { "EVENTS_PRUNED", 410, "Events after this one have been pruned; start again from the oldest kept." },
 	[LC_E_INTERNAL] = { "INTERNAL_ERROR", 500, "Unexpected server error." },
 	[LC_E_UNAVAILABLE] = { "SERVICE_UNAVAILABLE", 503, "The service is starting or overloaded; retry." },
 	[LC_E_DATABASE] = { "DATABASE_ERROR", 503, "The database is busy or failed; retry." },

@@ -20,6 +20,7 @@ reason(int status)
 	case 404: return "Not Found";
 	case 405: return "Method Not Allowed";
 	case 409: return "Conflict";
+	case 410: return "Gone";
 	case 413: return "Payload Too Large";
 	case 414: return "URI Too Long";
 	case 415: return "Unsupported Media Type";

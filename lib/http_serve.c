@@ -354,13 +354,33 @@ lc_serve_bearer(struct lc_ctx *ctx, int required, const char **out)
 }
 
 int
-lc_serve_auth(struct lc_ctx *ctx)
+lc_serve_auth(struct lc_ctx *ctx, int flags)
 {
+	const struct lc_caller *c = &ctx->dom.caller;
 	const char *tok;
+	int want = 0;
 
 	if (lc_serve_bearer(ctx, 1, &tok) == -1)
 		return -1;
-	return lc_auth_token(&ctx->dom, tok);
+	if (!lc_apitoken_is(tok))
+		return lc_auth_token(&ctx->dom, tok);
+	/* An integration token: unknown or revoked is 401 anywhere; a
+	 * known one is taken only where its scope is. */
+	if (lc_apitoken_auth(&ctx->dom, tok) == -1)
+		return -1;
+	if (flags & LC_EP_EVENTS)
+		want |= LC_SCOPE_EVENTS;
+	if (flags & LC_EP_HOOKS)
+		want |= LC_SCOPE_HOOKS;
+	if (want == 0)
+		return lc_fail(ctx, LC_E_FORBIDDEN, NULL, "An integration "
+		    "token may only read events and manage webhooks.");
+	if ((c->scopes & want) == 0)
+		return lc_fail(ctx, LC_E_FORBIDDEN, NULL, "This integration "
+		    "token does not have the scope this needs (%s).",
+		    lc_apitoken_scope_name(want) != NULL ?
+		    lc_apitoken_scope_name(want) : "one of its scopes");
+	return 0;
 }
 
 /* Everything before the handler, in this order: the first failure is
@@ -415,9 +435,12 @@ precheck(struct lc_ctx *ctx, const struct lc_endpoint *ep)
 	 * handler's reads) instead of one per statement. */
 	if (lc_read_begin(&ctx->dom) == -1)
 		return -1;
-	if ((ep->flags & (LC_EP_AUTH | LC_EP_OWNER)) && lc_serve_auth(ctx) == -1)
+	if ((ep->flags & (LC_EP_AUTH | LC_EP_OWNER)) &&
+	    lc_serve_auth(ctx, ep->flags) == -1)
 		return -1;
-	if ((ep->flags & LC_EP_OWNER) && !ctx->dom.caller.is_owner)
+	/* An integration token got here only where its scope is taken. */
+	if ((ep->flags & LC_EP_OWNER) && !ctx->dom.caller.is_owner &&
+	    ctx->dom.caller.token_id[0] == '\0')
 		return lc_fail(ctx, LC_E_FORBIDDEN, NULL,
 		    "This needs the shop owner's account.");
 	/* A tree's handler reads the body once it knows the path takes

@@ -36,6 +36,11 @@ struct lc_caller {
 	char location_id[LC_ID_LEN + 1];	/* staff's location; "" owner */
 	char family[LC_ID_LEN + 1];		/* the login of its token */
 	int is_owner;
+	/* An integration token's caller (apitoken.c): its id and scopes
+	 * (LC_SCOPE_*); user_id and location_id are then "", is_owner 0.
+	 * "" and 0 for every other caller. */
+	char token_id[LC_ID_LEN + 1];
+	int scopes;
 };
 
 /*

@@ -97,8 +97,11 @@ int lc_not_allowed(struct lc_ctx *, const char *allow);
 void lc_resp_write(struct lc_ctx *, const struct lc_endpoint *,
     void (*writefn)(void *, const char *, size_t), void *wr);
 
-/* http_serve.c: the bearer token of the request into ctx->dom.caller. */
-int lc_serve_auth(struct lc_ctx *);
+/* http_serve.c: the bearer token of the request into ctx->dom.caller,
+ * for an endpoint of flags (LC_EP_*): a login's access token, or an
+ * integration token where flags take its scope (LC_EP_EVENTS,
+ * LC_EP_HOOKS; FORBIDDEN elsewhere). 0, or -1 after lc_fail. */
+int lc_serve_auth(struct lc_ctx *, int flags);
 /* The request's bearer token into *out (NULL: no Authorization header,
  * when not required): 0, or -1 (401) for a header of another kind. */
 int lc_serve_bearer(struct lc_ctx *, int required, const char **out);

@@ -20,6 +20,8 @@
  * (the entry still lists them all): a page of batches stays a page. */
 #define LC_AUDIT_NAMED_MAX 10
 #define LC_TXN_PAGE_MAX 500		/* the report's transactions */
+#define LC_EVENTS_PAGE_MAX 500		/* the feed of events */
+#define LC_EVENTS_PAGE_DEFAULT 100	/* the feed's page without limit */
 #define LC_REQUEST_ID_MAX 64		/* X-Request-Id, [A-Za-z0-9._-] */
 /* Values in one JSON body (a full sync batch holds about 1,600). */
 #define LC_JSON_VALUES_MAX 10000
@@ -91,6 +93,14 @@
  * time-based code) of all addresses together, in the window: this many
  * times one address's limit (login_max_failures). */
 #define LC_SETUP_CODE_CAP 4
+/* Integration tokens: live ones a merchant may hold; the token's text
+ * ("lci_" and 24 random bytes in base64url), the characters of it a
+ * list shows to tell tokens apart, and how often its last use is
+ * written at most (each request would otherwise be a write). */
+#define LC_APITOKEN_MAX 50
+#define LC_APITOKEN_LEN 36
+#define LC_APITOKEN_PREFIX_LEN 8
+#define LC_APITOKEN_TOUCH_MS 60000
 
 /* Storage. */
 /* Long enough to ride out another process's write transaction, short

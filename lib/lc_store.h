@@ -531,6 +531,59 @@ int lc_db_backup(struct lc_db *, const char *path, const char *merchant_id);
 
 /* The feed and integration tokens (db_feed.c). */
 
+/* One event as stored: data is the event's data object, as JSON text.
+ * The texts are valid while the callback runs. */
+struct lc_event_row {
+	int64_t seq, created_at;
+	const char *merchant_id, *type, *data;
+};
+/* The merchant's events after seq after (exclusive), oldest first, at
+ * most limit; types NULL for every type, else the types wanted (at most
+ * LC_FEED_TYPES_MAX, NULL-terminated). each returns 0 to go on. 0,
+ * each's non-zero, or -1. */
+#define LC_FEED_TYPES_MAX 16
+int lc_db_feed(struct lc_db *, const char *merchant_id, int64_t after,
+    const char *const *types, int64_t limit,
+    int (*each)(void *, const struct lc_event_row *), void *arg);
+/* The newest seq pruned of the merchant's events: 1 (*through), 0 none
+ * pruned yet, -1. */
+int lc_db_feed_pruned(struct lc_db *, const char *merchant_id,
+    int64_t *through);
+/* The seq of the merchant's oldest event kept: 1 (*seq), 0 none, -1. */
+int lc_db_feed_oldest(struct lc_db *, const char *merchant_id, int64_t *seq);
+
+/* An integration token (api_tokens). Times in ms; none is -1. */
+struct lc_apitoken {
+	char id[LC_ID_LEN + 1];
+	char merchant_id[LC_ID_LEN + 1];
+	char name[LC_BYTES(LC_NAME_MAX)];
+	int scopes;				/* LC_SCOPE_* (lc_apitoken.h) */
+	char prefix[LC_APITOKEN_PREFIX_LEN + 1];
+	int64_t created_at, last_used_at, revoked_at;
+};
+/* digest: the token's SHA-256 in hex; scopes as their names, space
+ * separated; created_by the owner's user id. 0 or -1. */
+int lc_db_apitoken_add(struct lc_db *, const struct lc_apitoken *,
+    const char *scopes, const char *digest, const char *created_by);
+/* The merchant's token id: 1, 0 none (or another merchant's), -1. */
+int lc_db_apitoken_get(struct lc_db *, const char *merchant_id,
+    const char *id, struct lc_apitoken *);
+/* The token of a digest (any merchant's), and its stored digest into
+ * digest_out (65 bytes): 1, 0 none, -1. */
+int lc_db_apitoken_by_digest(struct lc_db *, const char *digest,
+    struct lc_apitoken *, char *digest_out);
+/* The merchant's tokens, newest first: 0, each's non-zero, or -1. */
+int lc_db_apitokens(struct lc_db *, const char *merchant_id,
+    int (*each)(void *, const struct lc_apitoken *), void *arg);
+/* How many of the merchant's tokens are not revoked: 0 or -1. */
+int lc_db_apitokens_live(struct lc_db *, const char *merchant_id,
+    int64_t *n);
+/* Revokes token id at at unless it is already: 1 revoked, 0 not, -1. */
+int lc_db_apitoken_revoke(struct lc_db *, const char *id, int64_t at);
+/* Its last use at at, unless one at or after since is written: 1, 0, -1. */
+int lc_db_apitoken_touch(struct lc_db *, const char *id, int64_t at,
+    int64_t since);
+
 /* ------------------------------------------------------------------ */
 
 /* Webhook endpoints, their jobs and delivery log (db_hooks.c). */

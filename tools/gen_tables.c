@@ -82,6 +82,9 @@ static const struct limit limits[] = {
 	    "a webhook endpoint's description, characters"),
 	L("WEBHOOK_PAGE_MAX", LC_WEBHOOK_PAGE_MAX,
 	    "rows of a page of a webhook's delivery log"),
+	L("EVENTS_PAGE_MAX", LC_EVENTS_PAGE_MAX, "events of a page of the feed"),
+	L("APITOKEN_MAX", LC_APITOKEN_MAX,
+	    "live integration tokens of a merchant"),
 };
 
 /*
@@ -91,6 +94,8 @@ static const struct limit limits[] = {
  *   LC_JSON_VALUES_MAX LC_TRIM_AFTER LC_CODE_SECRET_LEN LC_BYTES
  *   LC_LOGIN_STALE_MS LC_LOGIN_WAIT_MS LC_ADDR_MAX LC_SETUP_CODE_CAP
  *   LC_BUSY_TIMEOUT_MS LC_SYNC_DEADLINE_MS LC_AUDIT_NAMED_MAX
+ *   LC_EVENTS_PAGE_DEFAULT LC_APITOKEN_LEN LC_APITOKEN_PREFIX_LEN
+ *   LC_APITOKEN_TOUCH_MS
  */
 
 /* s as a JavaScript string literal in single quotes. */

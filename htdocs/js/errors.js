@@ -31,6 +31,7 @@ export const SENTENCES = Object.freeze({
 	CONFLICT: 'This clashes with something that exists already.',
 	ALREADY_VOIDED: 'This sale has been voided already.',
 	NOT_VOIDABLE: 'This cannot be voided.',
+	EVENTS_PRUNED: 'The events after this one are older than the shop keeps them: read the feed again from the oldest event kept.',
 	INTERNAL_ERROR: 'The server failed.',
 	DATABASE_ERROR: 'The server is busy.',
 	SERVICE_UNAVAILABLE: 'The server is busy or starting.',

@@ -46,6 +46,8 @@ export const LIMITS = Object.freeze({
 	WEBHOOK_URL_MAX: 2000,	/* a webhook endpoint's URL, bytes of ASCII */
 	WEBHOOK_DESC_MAX: 200,	/* a webhook endpoint's description, characters */
 	WEBHOOK_PAGE_MAX: 100,	/* rows of a page of a webhook's delivery log */
+	EVENTS_PAGE_MAX: 500,	/* events of a page of the feed */
+	APITOKEN_MAX: 50,	/* live integration tokens of a merchant */
 });
 
 /* Every error code the service sends: its HTTP status and the server's
@@ -73,6 +75,7 @@ export const ERRORS = Object.freeze({
 	CONFLICT: Object.freeze({ status: 409, message: 'This conflicts with what exists.' }),
 	ALREADY_VOIDED: Object.freeze({ status: 409, message: 'This transaction has been voided already.' }),
 	NOT_VOIDABLE: Object.freeze({ status: 409, message: 'This transaction cannot be voided.' }),
+	EVENTS_PRUNED: Object.freeze({ status: 410, message: 'Events after this one have been pruned; start again from the oldest kept.' }),
 	INTERNAL_ERROR: Object.freeze({ status: 500, message: 'Unexpected server error.' }),
 	DATABASE_ERROR: Object.freeze({ status: 503, message: 'The database is busy or failed; retry.' }),
 	SERVICE_UNAVAILABLE: Object.freeze({ status: 503, message: 'The service is starting or overloaded; retry.' }),

@@ -21,7 +21,8 @@ export const AUDIT_ACTIONS = {
 	'settings.update': 'Settings changed', 'backup.download': 'Backup downloaded',
 	'auth.login': 'Login', 'auth.login_failed': 'Wrong password', 'auth.refresh': 'Login renewed',
 	'auth.refresh_reuse': 'Login revoked (token reused)', 'auth.logout': 'Logged out', 'setup': 'Shop set up',
-	'merchant.create': 'Shop created', 'demo.create': 'Demo shop made'
+	'merchant.create': 'Shop created', 'demo.create': 'Demo shop made',
+	'token.create': 'Integration token made', 'token.revoke': 'Integration token revoked'
 };
 export const aud = { page: 1, pages: 0, seq: 0, q: null };
 
@@ -150,6 +151,7 @@ export function auditChange(e) {
 export function auditRow(e) {
 	const who = e.actor_type === 'loyalty-admin' ? 'loyalty-admin (server)' :
 	    e.actor_type === 'service' ? 'Automatic (expiry)' :
+	    e.actor_type === 'integration' ? 'Integration token ' + (e.user_id || '') :
 	    (e.user_name || e.user_id || '—') + (e.actor_type === 'owner' ? ' (owner)' : '');
 	return h('tr', null,
 		h('td', { dataset: { label: 'When' } }, when(e.at)),
