@@ -33,29 +33,11 @@ balance(const struct lc_card *c, json_object *o)
 	LC_JSON_TYPE_FIELDS(lc_cardtype_or_none(c->program.type)->balance, c, o);
 }
 
-/*
- * Lookup: both documented forms at once, the enveloped fields with
- * balance, and the balance fields flat beside them, then what its type
- * adds (struct lc_cardtype's lookup).
- */
+/* Lookup: the card as the core shows it (view.c), events alike. */
 json_object *
 lc_fmt_card(const struct lc_card *c)
 {
-	const struct lc_cardtype *ct = lc_cardtype_or_none(c->program.type);
-	json_object *d = json_object_new_object(), *bal = json_object_new_object();
-
-	add(d, "card_instance_id", str(c->id));
-	add(d, "card_type", str(ct->name));
-	add(d, "card_title", str(c->program.title));
-	add(d, "card_name", str(c->program.title));
-	add(d, "merchant_name", str(c->merchant_name));
-	add(d, "customer_name", str(c->customer_name));
-	add(d, "status", str(c->status));
-	balance(c, bal);
-	balance(c, d);
-	add(d, "balance", bal);
-	LC_JSON_TYPE_FIELDS(ct->lookup, c, d);
-	return d;
+	return lc_view_card(c);
 }
 
 json_object *

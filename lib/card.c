@@ -119,6 +119,8 @@ lc_card_get(struct lc_dom *dom, enum lc_cardkey key, const char *value,
 		lc_log("card %s: unknown type %d", c->id, (int)c->program.type);
 		return lc_dom_fail(dom, LC_E_INTERNAL, NULL, NULL);
 	}
+	/* Inside a write: its tier before, for a tier.changed event. */
+	lc_event_seen(dom, c);
 	return 1;
 }
 
@@ -176,6 +178,7 @@ lc_card_save(struct lc_dom *dom, const struct lc_card *c)
 {
 	if (lc_db_card_save(dom->db, c) == -1)
 		return -1;
+	lc_event_saved(dom, c);
 	return 0;
 }
 
@@ -255,6 +258,7 @@ lc_txn_add(struct lc_dom *dom, const struct lc_txn *t)
 	if (dom->txn_id[0] == '\0') {
 		memcpy(dom->txn_id, t->id, sizeof(dom->txn_id));
 		lc_audit_txn(dom, t);
+		lc_event_txn(dom, t);
 	}
 	return 0;
 }

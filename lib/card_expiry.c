@@ -57,6 +57,7 @@ lc_expiry_sweep(struct lc_dom *dom, struct lc_card *c)
 			return lc_dom_fail(dom, LC_E_INTERNAL, NULL, NULL);
 		if (lc_db_earning_expire(dom->db, &e, id) != 1)
 			return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
+		lc_event_expired(dom, c, id, e.remaining);
 		c->cashback_balance -= e.remaining;
 	}
 	if (n > 0 && lc_card_save(dom, c) == -1)
@@ -82,6 +83,12 @@ next(struct lc_dom *dom, struct lc_card *c)
 	if (rc == 0)
 		c->next_expiry_at = c->next_expiry_amount = 0;
 	return rc == 1 && c->next_expiry_at <= dom->now_ms;
+}
+
+int
+lc_expiry_next(struct lc_dom *dom, struct lc_card *c)
+{
+	return next(dom, c) == -1 ? -1 : 0;
 }
 
 /* The write of a read: the card read again inside it, then swept. */

@@ -72,6 +72,8 @@ punches_add(struct lc_dom *dom, struct lc_card *c, int64_t n, int64_t at,
 		if (lc_db_reward_add(dom->db, &rw) == -1)
 			return -1;
 	}
+	if (*earned > 0)
+		lc_event_rewards(dom, c, *earned);
 	return 0;
 }
 

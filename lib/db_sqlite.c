@@ -803,6 +803,8 @@ static const char *const lc_backup_filter[] = {
 	"DELETE FROM txn_counts WHERE card_id IN "
 	    "(SELECT id FROM cards WHERE merchant_id <> ?1)",
 	"DELETE FROM idempotency_keys WHERE merchant_id <> ?1",
+	"DELETE FROM events WHERE merchant_id <> ?1",
+	"DELETE FROM events_pruned WHERE merchant_id <> ?1",
 	"DELETE FROM report_buckets WHERE merchant_id <> ?1",
 	"DELETE FROM cards WHERE merchant_id <> ?1",
 	"DELETE FROM tiers WHERE program_id IN "

@@ -199,6 +199,9 @@ int lc_expiry_sweep(struct lc_dom *, struct lc_card *c);
  * something is due, records it in a write of its own and reads c again;
  * then sets c's next expiry. 1 recorded, 0 nothing due, -1 (dom->err). */
 int lc_expiry_fresh(struct lc_dom *, struct lc_card *c);
+/* The card's next expiry into c as lc_expiry_fresh sets it, recording
+ * nothing (an event's card, inside its write): 0, or -1 (dom->err). */
+int lc_expiry_next(struct lc_dom *, struct lc_card *c);
 /* For a read of the caller's merchant's figures: records what is due on
  * any of its cards, in a write for each such card. 0, or -1. */
 int lc_expiry_merchant(struct lc_dom *);

@@ -64,6 +64,27 @@ struct lc_audit {
 	int skip;			/* nothing of the shop's was written */
 };
 
+/*
+ * What the running write did to cards, for its events (event.c): the
+ * cards it read, saved, issued or changed, the expiries and rewards on
+ * the way, and where and by whom its first transaction was made. The
+ * write path clears it at each begin and turns it on; only a write's
+ * reads and changes are followed. The arrays are event.c's (owned).
+ */
+struct lc_ev_card;
+struct lc_ev_expiry;
+struct lc_evtrack {
+	int on;				/* inside a write */
+	int broken;			/* out of memory: the write fails */
+	struct lc_ev_card *cards;
+	size_t ncards, acards;
+	struct lc_ev_expiry *exp;
+	size_t nexp, aexp;
+	int have_txn;			/* the write made a transaction */
+	char location_id[LC_ID_LEN + 1];	/* its, "" none */
+	char staff_user_id[LC_ID_LEN + 1];	/* its, "" none */
+};
+
 /* The domain context of a rule: storage, caller, clock, error. */
 struct lc_dom {
 	struct lc_db *db;	/* borrowed */
@@ -83,6 +104,7 @@ struct lc_dom {
 	/* Its writes are ones no one waits for at the counter (a sync
 	 * batch's items): other writes go first for a moment. */
 	int later;
+	struct lc_evtrack ev;
 };
 #define lc_dom_fail(d, ...) lc_error_set(&(d)->err, __VA_ARGS__)
 /* After a rule returned -1: dom->err as the rule set it, else

@@ -526,6 +526,9 @@ int lc_db_card_any(struct lc_db *, const char *id, struct lc_card *);
 int lc_db_backup(struct lc_db *, const char *path, const char *merchant_id);
 
 /* The outbox (db_events.c). */
+/* An event of the running write (seq the table's next): 0 or -1. */
+int lc_db_event_add(struct lc_db *, const char *merchant_id, const char *type,
+    int64_t created_at, const char *data);
 
 /* ------------------------------------------------------------------ */
 

@@ -336,6 +336,7 @@ lc_shop_card_issue_at(struct lc_dom *dom, const char *program_id,
 		    dom->now_ms)) == 0) {
 			lc_audit_where(dom, location_id, NULL);
 			snprintf(c->status, sizeof(c->status), "active");
+			lc_event_issued(dom, c);
 			return 0;
 		}
 		if (rc != LC_DB_CONFLICT)
@@ -361,14 +362,20 @@ lc_shop_cards_issue(struct lc_dom *dom, const char *program_id,
 int
 lc_shop_card_status(struct lc_dom *dom, const char *card_id, int active)
 {
-	int rc = lc_db_card_set_status(dom->db, card_id,
-	    active ? "active" : "inactive");
+	const char *status = active ? "active" : "inactive";
+	struct lc_card c;
+	int rc;
 
+	/* As it was: a card.updated event only when it changes. */
+	if ((rc = lc_db_card_any(dom->db, card_id, &c)) == 1)
+		rc = lc_db_card_set_status(dom->db, card_id, status);
 	if (rc == -1)
 		return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
 	if (rc == 0)
 		return lc_dom_fail(dom, LC_E_NOT_FOUND, "card_id",
 		    "no card %s", card_id);
+	if (strcmp(c.status, status) != 0)
+		lc_event_changed(dom, &c, "status");
 	return 0;
 }
 
@@ -498,6 +505,9 @@ lc_shop_card_update(struct lc_dom *dom, const char *id,
 	    lc_db_card_set_name(dom->db, c->id, customer_name) != 1))
 		return dom->err.code != LC_OK ? -1 :
 		    lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
+	if (customer_name != NULL && strcmp(customer_name,
+	    c->customer_name) != 0)
+		lc_event_changed(dom, c, "customer_name");
 	if (active != -1 && lc_shop_card_status(dom, c->id, active) == -1)
 		return -1;
 	return lc_card_get(dom, LC_CARDKEY_ID, id, c) == 1 ? 0 :

@@ -151,3 +151,30 @@ lc_view_one(const char *key, json_object *v)
 	add(o, key, v);
 	return o;
 }
+
+/*
+ * A card as a lookup answers it (and an event carries it): both
+ * documented forms at once, the enveloped fields with balance, and the
+ * balance fields flat beside them, then what its type adds (struct
+ * lc_cardtype's lookup). None of its secrets: no share link, QR payload,
+ * barcode or code secret.
+ */
+json_object *
+lc_view_card(const struct lc_card *c)
+{
+	const struct lc_cardtype *ct = lc_cardtype_or_none(c->program.type);
+	json_object *d = json_object_new_object(), *bal = json_object_new_object();
+
+	add(d, "card_instance_id", str(c->id));
+	add(d, "card_type", str(ct->name));
+	add(d, "card_title", str(c->program.title));
+	add(d, "card_name", str(c->program.title));
+	add(d, "merchant_name", str(c->merchant_name));
+	add(d, "customer_name", str(c->customer_name));
+	add(d, "status", str(c->status));
+	LC_JSON_TYPE_FIELDS(ct->balance, c, bal);
+	LC_JSON_TYPE_FIELDS(ct->balance, c, d);
+	add(d, "balance", bal);
+	LC_JSON_TYPE_FIELDS(ct->lookup, c, d);
+	return d;
+}

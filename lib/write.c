@@ -9,7 +9,8 @@
  * is added here, just before the commit, from what the write declared:
  * a write that rolls back leaves no row, one that commits always has
  * one. A replay of a key writes nothing, so it adds no row either (the
- * first write's row stands, with its request id).
+ * first write's row stands, with its request id). The outbox (event.c)
+ * the same way: the write's events go in just before its audit row.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -50,6 +51,7 @@ lc_write(struct lc_dom *dom, const struct lc_write *w, json_object **answer)
 	memset(&dom->err, 0, sizeof(dom->err));
 	dom->txn_id[0] = '\0';
 	lc_audit_clear(dom);
+	lc_event_reset(dom, 0);
 	/* A write that does not say what it is for the audit trail is a
 	 * bug: refused before anything is written. */
 	if (w->action == NULL || (strcmp(w->action, LC_AUDIT_NONE) != 0 &&
@@ -61,7 +63,10 @@ lc_write(struct lc_dom *dom, const struct lc_write *w, json_object **answer)
 	dom->audit.object_type = w->object_type;
 	if (lc_db_begin(dom->db, dom->later ? LC_DB_WRITE_LATER : 1) == -1)
 		return lc_dom_settle(dom);
+	/* What the rule does to cards is noted from here (event.c). */
+	lc_event_reset(dom, 1);
 	if (w->key != NULL && (rc = replay(dom, w, &a)) != 0) {
+		lc_event_reset(dom, 0);
 		if (rc == -1) {
 			lc_db_rollback(dom->db);
 			return -1;
@@ -97,6 +102,10 @@ lc_write(struct lc_dom *dom, const struct lc_write *w, json_object **answer)
 		lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
 		goto fail;
 	}
+	rc = lc_event_emit(dom, w, a);
+	lc_event_reset(dom, 0);
+	if (rc == -1)
+		goto fail;
 	rc = lc_audit_record(dom, w, before);
 	before = NULL;
 	if (rc == -1)
@@ -112,6 +121,7 @@ lc_write(struct lc_dom *dom, const struct lc_write *w, json_object **answer)
 		json_object_put(a);
 	return 0;
 fail:
+	lc_event_reset(dom, 0);
 	lc_db_rollback(dom->db);
 	lc_audit_clear(dom);
 	json_object_put(before);
