@@ -84,13 +84,13 @@ plain_name(const char *s)
 	return i > 0 && i < NAME_MAX_;
 }
 
-/* One value of PostgreSQL's answer: 0 or -1 (told). */
+/* One value of PostgreSQL's answer to sql with its n parameters: 0 or
+ * -1 (told). */
 static int
-pg_value(PGconn *pg, const char *sql, const char *param, char *out,
-    size_t outsz)
+pg_value_n(PGconn *pg, const char *sql, int n, const char *const *params,
+    char *out, size_t outsz)
 {
-	PGresult *r = PQexecParams(pg, sql, param != NULL, NULL, &param, NULL,
-	    NULL, 0);
+	PGresult *r = PQexecParams(pg, sql, n, NULL, params, NULL, NULL, 0);
 	int rc = -1;
 
 	if (PQresultStatus(r) != PGRES_TUPLES_OK || PQntuples(r) != 1)
@@ -102,6 +102,14 @@ pg_value(PGconn *pg, const char *sql, const char *param, char *out,
 	}
 	PQclear(r);
 	return rc;
+}
+
+/* As pg_value_n with one parameter (NULL: none). */
+static int
+pg_value(PGconn *pg, const char *sql, const char *param, char *out,
+    size_t outsz)
+{
+	return pg_value_n(pg, sql, param != NULL, &param, out, outsz);
 }
 
 static int
@@ -407,11 +415,43 @@ check(struct migration *m)
 	return 0;
 }
 
-/* Identity counters continue after the copied rows. */
+/* The last number SQLite's AUTOINCREMENT gave in table (0 none) into
+ * out: what it never gives again, though its rows be gone (the events
+ * pruned). 0 or -1 (told). */
+static int
+sq_sequence(struct migration *m, const char *table, char *out, size_t outsz)
+{
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	snprintf(out, outsz, "0");
+	/* No AUTOINCREMENT table: no sqlite_sequence. */
+	rc = sqlite3_prepare_v2(m->sq, "SELECT seq FROM sqlite_sequence "
+	    "WHERE name = ?", -1, &st, NULL);
+	if (rc != SQLITE_OK) {
+		sqlite3_finalize(st);
+		return 0;
+	}
+	if (sqlite3_bind_text(st, 1, table, -1, SQLITE_TRANSIENT) != SQLITE_OK)
+		rc = SQLITE_ERROR;
+	else if ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		snprintf(out, outsz, "%lld",
+		    (long long)sqlite3_column_int64(st, 0));
+		rc = SQLITE_DONE;
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : fail("SQLite: %s",
+	    sqlite3_errmsg(m->sq));
+}
+
+/* Identity counters continue after the copied rows, and after any
+ * number SQLite's AUTOINCREMENT gave before (the newest events may have
+ * been pruned: their seqs are never given again). */
 static int
 identities(struct migration *m)
 {
-	char q[256], v[32];
+	char q[256], v[32], floor[32];
+	const char *params[2];
 	PGresult *r;
 	int i, n, rc = -1;
 
@@ -430,10 +470,16 @@ identities(struct migration *m)
 		if (!plain_name(PQgetvalue(r, i, 0)) ||
 		    !plain_name(PQgetvalue(r, i, 1)) || PQgetisnull(r, i, 2))
 			continue;
+		if (sq_sequence(m, PQgetvalue(r, i, 0), floor,
+		    sizeof(floor)) == -1)
+			goto out;
 		snprintf(q, sizeof(q), "SELECT setval($1::regclass, "
-		    "coalesce(max(\"%s\"), 0) + 1, false) FROM \"%s\"",
-		    PQgetvalue(r, i, 1), PQgetvalue(r, i, 0));
-		if (pg_value(m->pg, q, PQgetvalue(r, i, 2), v, sizeof(v)) == -1)
+		    "greatest(coalesce(max(\"%s\"), 0), $2::bigint) + 1, "
+		    "false) FROM \"%s\"", PQgetvalue(r, i, 1),
+		    PQgetvalue(r, i, 0));
+		params[0] = PQgetvalue(r, i, 2);
+		params[1] = floor;
+		if (pg_value_n(m->pg, q, 2, params, v, sizeof(v)) == -1)
 			goto out;
 	}
 	rc = 0;

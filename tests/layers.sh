@@ -68,7 +68,7 @@ only "only the write path begins, commits or rolls back" \
 somewhere "the write path begins transactions" 'lc_db_begin\(' write.c
 only "only handlers and the JSON module build JSON" \
     'json_object_new_|json_tokener_|json_object_object_add\(|json_object_array_add\(' \
-    json.c 'api_*.c' audit.c view.c
+    json.c 'api_*.c' audit.c view.c event.c
 only "rules, cards, storage and the write path never see HTTP" \
     'struct lc_(ctx|req)\b|lc_fail\(' \
     lc_http.h json.c err.c 'http_*.c' endpoints.c 'api_*.c' lcard.h

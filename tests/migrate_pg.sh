@@ -163,7 +163,7 @@ for q in "type = 'punch'" "type = 'cashback'" "type = 'discount'" \
 	    bail "the shop has no transaction where $q"
 done
 for t in login_attempts tokens audit_log redemption_entries idempotency_keys \
-    report_buckets rewards; do
+    report_buckets rewards events; do
 	[ "$(sq "SELECT count(*) > 0 FROM $t")" = 1 ] || bail "the shop has no $t"
 done
 diag "the SQLite shop: $(sq "SELECT count(*) FROM transactions") transactions, $(sq "SELECT count(*) FROM cards") cards, $(sq "SELECT count(*) FROM audit_log") audit rows"
@@ -240,6 +240,11 @@ pg_rows() {	# URI
 	lt_pg_sql "$1" "$sql"
 }
 
+# The newest events pruned (as after a long quiet spell): their seqs are
+# never given again, on SQLite (AUTOINCREMENT) nor on the copy.
+EV_SEQ=$(sq "SELECT seq FROM sqlite_sequence WHERE name = 'events'")
+sq "DELETE FROM events WHERE seq > $EV_SEQ - 2" || bail "cannot prune events"
+[ "$(sq "SELECT count(*) FROM events")" -gt 0 ] || bail "no events left"
 PG=$(lt_pg_db shop) || bail "no PostgreSQL database"
 # Live: the service still runs on the SQLite file (idle).
 out=$("$ADM" --db "$SQ" migrate-to "$PG" 2>"$W/migrate.err")
@@ -312,6 +317,8 @@ is "$(lt_pg_sql "$PG" "SELECT rowid FROM transactions WHERE id = '$NEW_TX'")" "$
     "its transaction's rowid follows the copied ones ($SQ_OLD_MAX)"
 is "$(lt_pg_sql "$PG" "SELECT rowid FROM cashback_earnings WHERE transaction_id = '$NEW_TX'")" \
     "$((EARN_OLD_MAX + 1))" "its earning's rowid follows the copied ones ($EARN_OLD_MAX)"
+is "$(lt_pg_sql "$PG" "SELECT min(seq) || ' ' || count(*) FROM events WHERE json_extract_path_text(data::json, 'transaction', 'transaction_id') = '$NEW_TX'")" \
+    "$((EV_SEQ + 1)) 1" "its event's seq follows the last SQLite gave ($EV_SEQ), the newest pruned"
 lt_req GET "/api/v1/transactions/history?card_instance_id=$CASH_ID&page_size=100"
 is "$(lt_jq '.data.transactions[0].transaction_id')" "$NEW_TX" "the history lists it first, before every old one"
 is "$(lt_jq '[.data.transactions[1:][].transaction_id] | join(" ")')" \
