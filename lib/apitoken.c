@@ -134,7 +134,7 @@ touch_rule(struct lc_dom *dom, void *arg)
 }
 
 int
-lc_apitoken_auth(struct lc_dom *dom, const char *token)
+lc_apitoken_auth(struct lc_dom *dom, const char *token, int want)
 {
 	struct lc_caller *c = &dom->caller;
 	struct lc_apitoken t;
@@ -160,6 +160,16 @@ lc_apitoken_auth(struct lc_dom *dom, const char *token)
 	memcpy(c->merchant_id, t.merchant_id, sizeof(c->merchant_id));
 	memcpy(c->token_id, t.id, sizeof(c->token_id));
 	c->scopes = t.scopes;
+	/* A refused use is no use: last_used_at tells the owner where the
+	 * token works. */
+	if (want == 0)
+		return lc_dom_fail(dom, LC_E_FORBIDDEN, NULL, "An integration "
+		    "token may only read events and manage webhooks.");
+	if ((t.scopes & want) == 0)
+		return lc_dom_fail(dom, LC_E_FORBIDDEN, NULL, "This integration "
+		    "token does not have the scope this needs (%s).",
+		    lc_apitoken_scope_name(want) != NULL ?
+		    lc_apitoken_scope_name(want) : "one of its scopes");
 	if (t.last_used_at >= 0 &&
 	    t.last_used_at > dom->now_ms - LC_APITOKEN_TOUCH_MS)
 		return 0;

@@ -356,7 +356,6 @@ lc_serve_bearer(struct lc_ctx *ctx, int required, const char **out)
 int
 lc_serve_auth(struct lc_ctx *ctx, int flags)
 {
-	const struct lc_caller *c = &ctx->dom.caller;
 	const char *tok;
 	int want = 0;
 
@@ -364,23 +363,12 @@ lc_serve_auth(struct lc_ctx *ctx, int flags)
 		return -1;
 	if (!lc_apitoken_is(tok))
 		return lc_auth_token(&ctx->dom, tok);
-	/* An integration token: unknown or revoked is 401 anywhere; a
-	 * known one is taken only where its scope is. */
-	if (lc_apitoken_auth(&ctx->dom, tok) == -1)
-		return -1;
+	/* An integration token: taken only where its scope is. */
 	if (flags & LC_EP_EVENTS)
 		want |= LC_SCOPE_EVENTS;
 	if (flags & LC_EP_HOOKS)
 		want |= LC_SCOPE_HOOKS;
-	if (want == 0)
-		return lc_fail(ctx, LC_E_FORBIDDEN, NULL, "An integration "
-		    "token may only read events and manage webhooks.");
-	if ((c->scopes & want) == 0)
-		return lc_fail(ctx, LC_E_FORBIDDEN, NULL, "This integration "
-		    "token does not have the scope this needs (%s).",
-		    lc_apitoken_scope_name(want) != NULL ?
-		    lc_apitoken_scope_name(want) : "one of its scopes");
-	return 0;
+	return lc_apitoken_auth(&ctx->dom, tok, want);
 }
 
 /* Everything before the handler, in this order: the first failure is

@@ -29,13 +29,16 @@ void lc_apitoken_scopes_text(int scopes, char *out, size_t outsz);
 int lc_apitoken_is(const char *token);
 
 /*
- * The caller of an integration token: its merchant, its id and scopes
- * into dom->caller (no user, not an owner). 0; or -1 with dom->err:
- * UNAUTHORIZED for a token unknown, malformed or revoked, DATABASE_ERROR.
- * Its last use is written at most once in LC_APITOKEN_TOUCH_MS (a write
- * of its own, so the request's read snapshot is begun again after it).
+ * The caller of an integration token, where a request takes the scopes
+ * want (LC_SCOPE_*; 0 none): its merchant, its id and scopes into
+ * dom->caller (no user, not an owner). 0; or -1 with dom->err:
+ * UNAUTHORIZED for a token unknown, malformed or revoked (wherever it is
+ * sent), FORBIDDEN for one without any scope of want, DATABASE_ERROR.
+ * Its last use is written at most once in LC_APITOKEN_TOUCH_MS, and only
+ * when taken (a write of its own, so the request's read snapshot is
+ * begun again after it).
  */
-int lc_apitoken_auth(struct lc_dom *, const char *token);
+int lc_apitoken_auth(struct lc_dom *, const char *token, int want);
 
 /*
  * Rules, inside a write of the caller's merchant (an owner). Create: a
