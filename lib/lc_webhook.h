@@ -124,8 +124,4 @@ int lc_webhook_get(struct lc_dom *, const char *id, struct lc_webhook *w);
 const char *lc_webhook_command(const char *db_path, const char *prog_dir,
     char *out, size_t outsz);
 
-/* The base of the event ids: "evt_" and seq in 16 digits. 0, or -1 for
- * text that is no event id. */
-int lc_webhook_event_seq(const char *event_id, int64_t *seq);
-
 #endif /* LC_WEBHOOK_H */

@@ -132,7 +132,7 @@ lc_view_webhook_test(const char *job_id, const struct lc_webhook *w,
 
 	snprintf(id, sizeof(id), "msg_test_%s", job_id);
 	add(o, "id", str(id));
-	add(o, "type", str("webhook.test"));
+	add(o, "type", str(LC_EVENT_TEST));
 	add(o, "created_at", lc_json_time(now));
 	add(o, "merchant_id", str(w->merchant_id));
 	d = json_object_new_object();

@@ -20,29 +20,6 @@
 
 #include "lc_core.h"
 
-/*
- * The event types an endpoint may ask for. TEMPORARY: the outbox's
- * table (lc_event_type_known, lc_event_types[] of event.c) replaces
- * this list once it is committed.
- */
-static const char *const hook_types[] = {
-	"transaction.recorded", "reward.earned", "reward.claimed",
-	"cashback.redeemed", "transaction.voided", "card.adjusted",
-	"cashback.expired", "card.enrolled", "card.issued", "card.updated",
-	"tier.changed", NULL
-};
-
-static int
-type_known(const char *t)
-{
-	size_t i;
-
-	for (i = 0; hook_types[i] != NULL; i++)
-		if (strcmp(hook_types[i], t) == 0)
-			return 1;
-	return 0;
-}
-
 /* Addresses. */
 
 static int
@@ -239,7 +216,8 @@ lc_webhook_types_check(struct lc_error *e, const char *const *types, size_t n)
 		    "event_types must list at least one type (or be null "
 		    "for all)");
 	for (i = 0; i < n; i++) {
-		if (!type_known(types[i]))
+		/* webhook.test is no event: a test delivery only. */
+		if (!lc_event_type_known(types[i]))
 			return lc_error_set(e, LC_E_VALIDATION, "event_types",
 			    "%.64s is not an event type", types[i]);
 		for (k = 0; k < i; k++)
@@ -268,9 +246,17 @@ types_set(struct lc_webhook *w, const struct lc_webhook_in *in)
 static int
 checks(struct lc_dom *dom, const struct lc_webhook_in *in)
 {
-	if (in->url != NULL && lc_webhook_url_check(&dom->err, in->url,
-	    lc_setting(dom->db, LC_SET_WEBHOOK_PRIVATE) == 1) == -1)
-		return -1;
+	int allow;
+
+	if (in->url != NULL) {
+		/* Unreadable, the setting reads as its default: the write
+		 * must fail instead, not go on as if it had read it. */
+		allow = lc_setting(dom->db, LC_SET_WEBHOOK_PRIVATE) == 1;
+		if (lc_db_failed(dom->db))
+			return -1;
+		if (lc_webhook_url_check(&dom->err, in->url, allow) == -1)
+			return -1;
+	}
 	if (in->description != NULL && lc_text_check(&dom->err,
 	    "description", in->description, LC_WEBHOOK_DESC_MAX, 1) == -1)
 		return -1;
@@ -446,20 +432,6 @@ lc_webhook_test(struct lc_dom *dom, const char *id, struct lc_webhook_job *j)
 }
 
 int
-lc_webhook_event_seq(const char *event_id, int64_t *seq)
-{
-	const char *p;
-
-	if (strncmp(event_id, "evt_", 4) != 0 || strlen(event_id) != 20)
-		return -1;
-	for (p = event_id + 4; *p != '\0'; p++)
-		if (!isdigit((unsigned char)*p))
-			return -1;
-	*seq = strtoll(event_id + 4, NULL, 10);
-	return 0;
-}
-
-int
 lc_webhook_resend(struct lc_dom *dom, const char *id, const char *event_id,
     struct lc_webhook_job *j)
 {
@@ -470,7 +442,7 @@ lc_webhook_resend(struct lc_dom *dom, const char *id, const char *event_id,
 	memset(j, 0, sizeof(*j));
 	if (own(dom, id, &w) == -1)
 		return -1;
-	if (lc_webhook_event_seq(event_id, &j->event_seq) == -1)
+	if (lc_event_id_parse(event_id, &j->event_seq) == -1)
 		return lc_dom_fail(dom, LC_E_VALIDATION, "event_id",
 		    "event_id must be an event's id (evt_ and 16 digits)");
 	/* Another merchant's, or pruned after the retention: unknown. */
