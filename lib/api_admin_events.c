@@ -11,56 +11,6 @@
 
 #include "lc_http.h"
 
-/*
- * The event id's form and the known types. Until the outbox's
- * lc_event.h exports them (lc_event_id_format, lc_event_id_parse,
- * lc_event_type_known), its own small copies here: the same text, to be
- * pointed at the outbox's when both are in.
- */
-#define EVT_TAG "evt_"
-#define EVT_DIGITS 16
-static const char *const feed_types[] = {
-	"transaction.recorded", "reward.earned", "reward.claimed",
-	"cashback.redeemed", "transaction.voided", "card.adjusted",
-	"cashback.expired", "card.enrolled", "card.issued", "card.updated",
-	"tier.changed", NULL
-};
-
-static void
-feed_id_format(int64_t seq, char out[21])
-{
-	snprintf(out, 21, EVT_TAG "%0*lld", EVT_DIGITS, (long long)seq);
-}
-
-/* "evt_" and 16 digits: 0 (*seq), or -1. */
-static int
-feed_id_parse(const char *id, int64_t *seq)
-{
-	size_t tag = strlen(EVT_TAG), i;
-	int64_t n = 0;
-
-	if (strlen(id) != tag + EVT_DIGITS || strncmp(id, EVT_TAG, tag) != 0)
-		return -1;
-	for (i = tag; id[i] != '\0'; i++) {
-		if (id[i] < '0' || id[i] > '9')
-			return -1;
-		n = n * 10 + (id[i] - '0');
-	}
-	*seq = n;
-	return 0;
-}
-
-static int
-feed_type_known(const char *type)
-{
-	size_t i;
-
-	for (i = 0; feed_types[i] != NULL; i++)
-		if (strcmp(feed_types[i], type) == 0)
-			return 1;
-	return 0;
-}
-
 /* Room for every known type, comma-separated. */
 #define TYPES_MAX 512
 
@@ -74,28 +24,19 @@ static int
 feed_one(void *arg, const struct lc_event_row *e)
 {
 	struct feed *f = arg;
-	json_object *o, *data;
-	char id[21];
+	json_object *o;
 
 	/* One more than the page: there is more after it. */
 	if (f->n == f->limit) {
 		f->more = 1;
 		return 1;
 	}
-	if (e->data == NULL || (data = lc_json_parse(e->data,
-	    strlen(e->data))) == NULL) {
+	if ((o = lc_event_object(e->seq, e->type, e->created_at,
+	    e->merchant_id, e->data)) == NULL) {
 		lc_log("event %lld: its data is not JSON", (long long)e->seq);
 		f->bad = 1;
 		return 1;
 	}
-	feed_id_format(e->seq, id);
-	o = json_object_new_object();
-	json_object_object_add(o, "id", json_object_new_string(id));
-	json_object_object_add(o, "type", json_object_new_string(e->type));
-	json_object_object_add(o, "created_at", lc_json_time(e->created_at));
-	json_object_object_add(o, "merchant_id",
-	    json_object_new_string(e->merchant_id));
-	json_object_object_add(o, "data", data);
 	json_object_array_add(f->events, o);
 	f->n++;
 	f->last = e->seq;
@@ -121,14 +62,17 @@ read_types(struct lc_ctx *ctx, char q[TYPES_MAX],
 		if (*p == '\0')
 			return lc_fail(ctx, LC_E_VALIDATION, "type", "type must "
 			    "be event types, comma-separated");
-		if (!feed_type_known(p))
+		if (!lc_event_type_known(p))
 			return lc_fail(ctx, LC_E_VALIDATION, "type",
 			    "%s is not an event type", p);
 		for (i = 0; i < n && strcmp(types[i], p) != 0; i++)
 			continue;
-		/* Each known type once: they all fit. */
-		if (i == n && n < LC_FEED_TYPES_MAX)
-			types[n++] = p;
+		if (i < n)
+			continue;
+		if (n == LC_FEED_TYPES_MAX)
+			return lc_fail(ctx, LC_E_VALIDATION, "type", "type may "
+			    "name at most %d types", LC_FEED_TYPES_MAX);
+		types[n++] = p;
 	}
 	types[n] = NULL;
 	return 1;
@@ -141,7 +85,8 @@ lc_h_admin_events(struct lc_ctx *ctx)
 	const char *m = dom->caller.merchant_id;
 	struct feed f;
 	json_object *out;
-	char after_id[64], q[TYPES_MAX], next[21], oldest_id[21];
+	char after_id[64], q[TYPES_MAX], next[LC_EVENT_ID_LEN + 1],
+	    oldest_id[LC_EVENT_ID_LEN + 1];
 	const char *types[LC_FEED_TYPES_MAX + 1];
 	int64_t after = 0, through, oldest;
 	int has_after, has_types, rc;
@@ -153,9 +98,9 @@ lc_h_admin_events(struct lc_ctx *ctx)
 	    lc_q_int(ctx, "limit", 1, LC_EVENTS_PAGE_MAX, &f.limit) == -1 ||
 	    (has_types = read_types(ctx, q, types)) == -1)
 		return -1;
-	if (has_after && feed_id_parse(after_id, &after) == -1)
+	if (has_after && lc_event_id_parse(after_id, &after) == -1)
 		return lc_fail(ctx, LC_E_VALIDATION, "after", "after must be an "
-		    "event id (" EVT_TAG " and %d digits)", EVT_DIGITS);
+		    "event id (evt_ and 16 digits)");
 	/* Events after it were pruned: the client would miss them. */
 	if (has_after) {
 		if ((rc = lc_db_feed_pruned(dom->db, m, &through)) == -1)
@@ -164,7 +109,7 @@ lc_h_admin_events(struct lc_ctx *ctx)
 			if ((rc = lc_db_feed_oldest(dom->db, m, &oldest)) == -1)
 				return -1;
 			if (rc == 1)
-				feed_id_format(oldest, oldest_id);
+				lc_event_id(oldest, oldest_id);
 			return lc_fail(ctx, LC_E_EVENTS_PRUNED, "after",
 			    "Events after %s have been pruned: this shop keeps "
 			    "events for %lld days. The oldest kept is %s; read "
@@ -186,7 +131,7 @@ lc_h_admin_events(struct lc_ctx *ctx)
 	}
 	json_object_object_add(out, "has_more", json_object_new_boolean(f.more));
 	if (f.n > 0)
-		feed_id_format(f.last, next);
+		lc_event_id(f.last, next);
 	json_object_object_add(out, "next_after", f.n > 0 ?
 	    json_object_new_string(next) : has_after ?
 	    json_object_new_string(after_id) : NULL);

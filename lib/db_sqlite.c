@@ -811,6 +811,16 @@ static const char *const lc_backup_filter[] = {
 	    "(SELECT id FROM programs WHERE merchant_id <> ?1)",
 	"DELETE FROM programs WHERE merchant_id <> ?1",
 	"DELETE FROM tokens",
+	/* Issue 28: integration tokens (the shop's own are kept: digests
+	 * only), webhooks with their jobs and log, and the installation's
+	 * deliverer. */
+	"DELETE FROM api_tokens WHERE merchant_id <> ?1",
+	"DELETE FROM webhook_deliveries WHERE webhook_id IN "
+	    "(SELECT id FROM webhooks WHERE merchant_id <> ?1)",
+	"DELETE FROM webhook_jobs WHERE webhook_id IN "
+	    "(SELECT id FROM webhooks WHERE merchant_id <> ?1)",
+	"DELETE FROM webhooks WHERE merchant_id <> ?1",
+	"DELETE FROM deliverer",
 	"DELETE FROM users WHERE merchant_id <> ?1",
 	"DELETE FROM locations WHERE merchant_id <> ?1",
 	"DELETE FROM merchants WHERE id <> ?1",

@@ -1,6 +1,8 @@
 /*
  * Integration tokens (apitoken.c): named API tokens with scopes that
- * an owner gives integrators; the feed of events they read.
+ * an owner gives integrators, to read the feed of events and manage
+ * webhooks (the endpoints flagged LC_EP_EVENTS, LC_EP_HOOKS) and nothing
+ * else.
  */
 #ifndef LC_APITOKEN_H
 #define LC_APITOKEN_H

@@ -32,7 +32,9 @@
 #   id that does not exist (docs/admin-api.md); setup is 404 once the shop
 #   has an owner; the settings of an installation of several shops are
 #   the server's (an owner's PATCH is 403), and an owner's backup holds
-#   that owner's shop alone;
+#   that owner's shop alone; the feed of events gives the owner's own
+#   events alone, and an integration token of another merchant is 404
+#   NOT_FOUND (shown or revoked) exactly as one that does not exist;
 # - no body (JSON, CSV, SVG, HTML, the backup's rows) holds any id or name
 #   of the other merchant (but what the request itself sent, in an error);
 # - the other merchant's rows are the same before and after (a dump of
@@ -149,6 +151,17 @@ as bstaff POST /api/v1/cards/enrol "{\"program_id\":\"$M2CASH_PROG\",\"customer_
     \"idempotency_key\":\"b-enrol-key\"}"
 [ "$LT_STATUS" = 201 ] || bail "B's enrolment: $LT_STATUS $LT_BODY"
 B_ENROL_ID=$(lt_jq .data.card_instance_id)
+# Each: an integration token, and an event of its own in the feed.
+as owner POST /api/v1/admin/tokens '{"name":"A feed reader","scopes":["events:read"]}'
+[ "$LT_STATUS" = 201 ] || bail "A's integration token: $LT_STATUS $LT_BODY"
+A_APITOKEN_ID=$(lt_jq .data.token.id)
+as owner2 POST /api/v1/admin/tokens '{"name":"B feed reader","scopes":["events:read"]}'
+[ "$LT_STATUS" = 201 ] || bail "B's integration token: $LT_STATUS $LT_BODY"
+B_APITOKEN_ID=$(lt_jq .data.token.id)
+for m in "$M1" "$M2"; do
+	sql "INSERT INTO events(merchant_id, type, created_at, data) VALUES ('$m', 'card.updated', 1764000000000, '{\"iso_event_of\":\"$m\"}')" ||
+	    bail "an event of $m"
+done
 
 # --- each merchant's ids and names, and its rows -------------------------------
 # strings_of MERCHANT: every id and name of the merchant's rows, one a line.
@@ -165,6 +178,9 @@ strings_of() {
 	UNION SELECT reward_title FROM programs WHERE merchant_id = '$1'
 	UNION SELECT reward_description FROM programs WHERE merchant_id = '$1'
 	UNION SELECT name FROM tiers WHERE program_id IN (SELECT id FROM programs WHERE merchant_id = '$1')
+	UNION SELECT id FROM api_tokens WHERE merchant_id = '$1'
+	UNION SELECT name FROM api_tokens WHERE merchant_id = '$1'
+	UNION SELECT prefix FROM api_tokens WHERE merchant_id = '$1'
 	UNION SELECT id FROM cards WHERE merchant_id = '$1'
 	UNION SELECT customer_name FROM cards WHERE merchant_id = '$1'
 	UNION SELECT barcode FROM cards WHERE merchant_id = '$1'
@@ -199,7 +215,10 @@ dump() {
 	SELECT 'idem', * FROM idempotency_keys WHERE merchant_id = '$m' ORDER BY key;
 	SELECT 'bucket', * FROM report_buckets WHERE merchant_id = '$m' ORDER BY bucket, location_id, staff_user_id;
 	SELECT 'count', * FROM txn_counts WHERE card_id IN $cards ORDER BY card_id, type;
-	SELECT 'token', hex(digest), kind, user_id, family, expires_at, rotated_at, revoked FROM tokens WHERE user_id IN (SELECT id FROM users WHERE merchant_id = '$m') ORDER BY 2;"
+	SELECT 'token', hex(digest), kind, user_id, family, expires_at, rotated_at, revoked FROM tokens WHERE user_id IN (SELECT id FROM users WHERE merchant_id = '$m') ORDER BY 2;
+	SELECT 'apitoken', * FROM api_tokens WHERE merchant_id = '$m' ORDER BY id;
+	SELECT 'event', * FROM events WHERE merchant_id = '$m' ORDER BY seq;
+	SELECT 'pruned', * FROM events_pruned WHERE merchant_id = '$m';"
 }
 dump "$M1" >"$W/a.before"
 dump "$M2" >"$W/b.before"
@@ -394,6 +413,12 @@ ADMIN_ROWS=(
 	'admin_reports|GET|/api/v1/admin/reports/transactions?from=@FROM@&to=@TO@&page_size=500||-|200 -|'
 	'admin_reports|GET|/api/v1/admin/reports/transactions?from=@FROM@&to=@TO@&format=csv||-|200 -|'
 	'admin_backup|GET|/api/v1/admin/backup||-|200 -|'
+	'admin_events|GET|/api/v1/admin/events||-|200 -|'
+	'admin_events|GET|/api/v1/admin/events?type=card.updated,card.issued&limit=500||-|200 -|'
+	'admin_tokens|GET|/api/v1/admin/tokens||-|200 -|'
+	'admin_tokens|POST|/api/v1/admin/tokens|{"name":"Iso @N@","scopes":["webhooks:manage"]}|-|201 -|'
+	'admin_tokens|GET|/api/v1/admin/tokens/@ID@||apitoken|200 -|404 NOT_FOUND'
+	'admin_tokens|DELETE|/api/v1/admin/tokens/@ID@||apitoken|200 -|404 NOT_FOUND'
 	'admin_settings|GET|/api/v1/admin/settings||-|200 -|'
 	'admin_settings|PATCH|/api/v1/admin/settings|{"sync_max_age_days":3650}|-|403 FORBIDDEN|'
 )
@@ -411,13 +436,15 @@ ID[A_prog]=$PUNCH_PROG NAME[A_prog]="Coffee Card" ID[B_prog]=$M2_PROG NAME[B_pro
 ID[A_card]=$PUNCH_ID NAME[A_card]=$PUNCH_CUSTOMER BARCODE[A_card]=$PUNCH_BARCODE
 ID[B_card]=$M2CARD_ID NAME[B_card]=$M2CARD_CUSTOMER BARCODE[B_card]=$M2CARD_BARCODE
 ID[A_email]=$OWNER_EMAIL ID[B_email]=$OWNER2_EMAIL
-for k in loc user prog card email; do
+ID[A_apitoken]=$A_APITOKEN_ID ID[B_apitoken]=$B_APITOKEN_ID
+for k in loc user prog card email apitoken; do
 	ID[missing_$k]=$MISSING_ID NAME[missing_$k]="Nobody Here" BARCODE[missing_$k]=2000000000008
 done
 ID[missing_email]=nobody@nowhere.test
 
 declare -A KIND_NAME=([loc]=location [user]=user [prog]=program [card]=card
-    [email]=e-mail ["-"]=-) KIND_AN=([email]=n)
+    [email]=e-mail [apitoken]="integration token" ["-"]=-) KIND_AN=([email]=n
+    [apitoken]=n)
 
 # admin_role ROLE SIDE OTHER_SIDE LIST FILTER: every row, as ROLE of
 # merchant SIDE, with its own id, the other merchant's and a missing one.
