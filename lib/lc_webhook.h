@@ -117,9 +117,10 @@ int lc_webhook_get(struct lc_dom *, const char *id, struct lc_webhook *w);
 /*
  * The deliverer's cron line for this installation into out: the admin
  * tool's path (the installed one, else beside the build's responders in
- * prog_dir, else the home folder's, where the hosting guide puts it)
- * with --db db_path (a PostgreSQL name with its password hidden), as
- * `* * * * * PATH --db DB events deliver`. Returns out.
+ * prog_dir, else in the home folder of the account the responders run
+ * as, where the hosting guide has it uploaded) with --db db_path (a
+ * PostgreSQL name with its password hidden), as
+ * `* * * * * PATH --db DB events deliver >/dev/null`. Returns out.
  */
 const char *lc_webhook_command(const char *db_path, const char *prog_dir,
     char *out, size_t outsz);

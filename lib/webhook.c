@@ -13,6 +13,7 @@
 #include <arpa/inet.h>
 #include <ctype.h>
 #include <limits.h>
+#include <pwd.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -504,6 +505,7 @@ lc_webhook_command(const char *db_path, const char *prog_dir, char *out,
 {
 	char admin[4096 + 32], q_admin[2 * sizeof(admin)], shown[1024];
 	char q_db[2 * sizeof(shown)], real[PATH_MAX];
+	struct passwd *pw;
 
 	/* The installed tool (a package's, make install's); the build's,
 	 * beside the responders' folder (tools/serve); else where the
@@ -517,14 +519,26 @@ lc_webhook_command(const char *db_path, const char *prog_dir, char *out,
 		if (prog_dir != NULL && *prog_dir != '\0' && executable(admin) &&
 		    realpath(admin, real) != NULL)
 			shell_word(q_admin, sizeof(q_admin), real);
-		else
-			snprintf(q_admin, sizeof(q_admin), "$HOME/loyalty-admin");
+		else {
+			/* The account the responders run as (a shared host
+			 * runs a site's programs as its account). */
+			pw = getpwuid(geteuid());
+			if (pw != NULL && pw->pw_dir != NULL &&
+			    pw->pw_dir[0] == '/') {
+				snprintf(admin, sizeof(admin),
+				    "%s/loyalty-admin", pw->pw_dir);
+				shell_word(q_admin, sizeof(q_admin), admin);
+			} else
+				snprintf(q_admin, sizeof(q_admin),
+				    "$HOME/loyalty-admin");
+		}
 	}
 	/* A password of the database is the server's, not a shop's: the
 	 * line shows *** for it. */
 	shell_word(q_db, sizeof(q_db), lc_db_name_shown(db_path != NULL ?
 	    db_path : lc_db_default_path(NULL), shown, sizeof(shown)));
-	snprintf(out, outsz, "* * * * * %s --db %s events deliver", q_admin,
-	    q_db);
+	/* Its output each minute would be mailed: errors alone are. */
+	snprintf(out, outsz, "* * * * * %s --db %s events deliver >/dev/null",
+	    q_admin, q_db);
 	return out;
 }
