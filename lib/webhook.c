@@ -109,8 +109,11 @@ lc_addr_text_private(const char *host)
 	struct in6_addr a6;
 	size_t n = strlen(host);
 
-	if (strcasecmp(host, "localhost") == 0 || (n > 10 &&
-	    strcasecmp(host + n - 10, ".localhost") == 0))
+	/* A name's final dot ("localhost.") names the same host. */
+	if (n > 1 && host[n - 1] == '.')
+		n--;
+	if ((n == 9 && strncasecmp(host, "localhost", 9) == 0) || (n > 10 &&
+	    strncasecmp(host + n - 10, ".localhost", 10) == 0))
 		return 1;
 	if (n > 2 && host[0] == '[' && host[n - 1] == ']' && n - 2 < sizeof(buf)) {
 		memcpy(buf, host + 1, n - 2);

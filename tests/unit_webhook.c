@@ -75,10 +75,11 @@ test_text(void)
 	static const char *const refused[] = {
 		"127.1", "0x7f.0.0.1", "2130706433", "017700000001", "10.1",
 		"[::1]", "::1", "[::ffff:7f00:1]", "localhost", "LOCALHOST",
-		"api.localhost", "0", NULL
+		"api.localhost", "localhost.", "api.LocalHost.", "0", NULL
 	};
 	static const char *const names[] = {
 		"example.com", "localhost.example.com", "my-localhost",
+		"localhost.com", "localhostx", "example.com.",
 		"1.2.3.example", NULL
 	};
 	size_t i;
