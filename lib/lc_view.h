@@ -13,15 +13,12 @@
 struct lc_location;
 struct lc_user;
 struct lc_program;
-struct lc_card;
 struct lc_webhook;
+struct lc_card;
 
 json_object *lc_view_location(const struct lc_location *);
 json_object *lc_view_staff(const struct lc_user *);
 json_object *lc_view_program(const struct lc_program *, int64_t cards);
-/* A card as POST /cards/lookup answers it (its data), and as an event
- * carries it: no secret of it. */
-json_object *lc_view_card(const struct lc_card *);
 /* An endpoint, never its secret; with status: its delivery's state
  * (the trail's snapshots leave that out). secret_rotated_until while
  * the old secret still signs at now. */
@@ -31,6 +28,9 @@ json_object *lc_view_webhook(const struct lc_webhook *, int64_t now,
  * event, type webhook.test, id "msg_test_" and the job's id. */
 json_object *lc_view_webhook_test(const char *job_id,
     const struct lc_webhook *w, int64_t now);
+/* A card as POST /cards/lookup answers it (its data), and as an event
+ * carries it: no secret of it. */
+json_object *lc_view_card(const struct lc_card *);
 /* {key: v}, taking v. */
 json_object *lc_view_one(const char *key, json_object *v);
 

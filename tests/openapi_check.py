@@ -449,6 +449,17 @@ def doc_checks(doc, srcdir):
                 media_examples("%s %s %s" % (method, tmpl, code), r.get("content"))
     for name, r in doc["components"].get("responses", {}).items():
         media_examples("response " + name, r.get("content"))
+    # The webhooks (OpenAPI 3.1's top-level `webhooks`): their bodies'
+    # examples, and one entry per event type of the feed, and the test's.
+    hooks = doc.get("webhooks") or {}
+    for name, item in hooks.items():
+        for m in METHODS:
+            if m in item:
+                rb = S.deref(item[m].get("requestBody", {}))
+                media_examples("webhook %s request" % name, rb.get("content"))
+    want = set(doc["components"]["schemas"]["EventType"]["enum"]) | {"webhook.test"}
+    result(set(hooks) == want, "the webhooks section has one entry per event type and webhook.test",
+           ["%s: %s" % ("missing" if k in want else "not a type", k) for k in sorted(set(hooks) ^ want)])
 
     # The endpoint table.
     # Its rows, LC_EP(NAME, "PATH", "METHODS", FLAGS), PATH below /api/v1/;
@@ -568,10 +579,16 @@ def doc_checks(doc, srcdir):
     walk(doc, "#")
     result(sites and not problems, "%d x-limit values equal lib/lc_limits.h" % len(sites), problems)
 
-    # Settings: whole numbers { "name", default, min, max, step }, and
-    # text { "name", 0, 0, LC_..._MAX, 1, LC_SETTING_TEXT, ... }.
+    # Settings: whole numbers { "name", default, min, max, step } (or
+    # { ..., step, LC_SETTING_INT, NULL, NULL, tool_only }), and text
+    # { "name", 0, 0, LC_..._MAX, 1, LC_SETTING_TEXT, ... }. A setting
+    # set on the server only (tool_only) is marked x-server-only: true.
     src = read(os.path.join(srcdir, "lib/settings.c"))
     rows = re.findall(r'\{\s*"(\w+)",\s*([^,]+),\s*([^,]+),\s*([^,]+),\s*([^,}]+)\}', src)
+    longer = re.findall(r'\{\s*"(\w+)",\s*([^,]+),\s*([^,]+),\s*([^,]+),\s*([^,}]+),'
+                        r'\s*LC_SETTING_INT,\s*NULL,\s*NULL,\s*(\d+)\s*\}', src)
+    rows += [r[:5] for r in longer]
+    server_only = {r[0] for r in longer if r[5] != "0"}
     texts = re.findall(r'\{\s*"(\w+)",\s*0,\s*0,\s*(\w+),\s*1,\s*LC_SETTING_TEXT\b', src)
     sp = doc["components"]["schemas"]["SettingsPatch"]["properties"]
     keys = doc["components"]["schemas"]["SettingKey"]["enum"]
@@ -596,6 +613,10 @@ def doc_checks(doc, srcdir):
         if tuple(int(v) for v in got) != (d, lo, hi, step):
             problems.append("%s: default, min, max, step %s here, %s in lib/settings.c" % (
                 name, got, (d, lo, hi, step)))
+    marked = {k for k, v in sp.items() if v.get("x-server-only")}
+    if marked != server_only:
+        problems.append("x-server-only on %s, set on the server only in lib/settings.c: %s" % (
+            sorted(marked), sorted(server_only)))
     every = {r[0] for r in rows} | {t[0] for t in texts}
     if set(sp) != every or set(keys) != every:
         problems.append("settings documented %s, lib/settings.c has %s" % (
