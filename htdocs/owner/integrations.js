@@ -28,7 +28,7 @@ export const EVENT_WORDS = {
 export const eventWords = (t) => EVENT_WORDS[t] || (t === 'webhook.test' ? 'Test event' : String(t || '—'));
 export const SCOPE_WORDS = {
 	'events:read': ['Read events', 'The list of everything that happens to your cards (the event feed).'],
-	'webhooks:manage': ['Manage webhooks', 'Add, change and delete webhooks, as on this page.']
+	'webhooks:manage': ['Manage webhooks', 'Add, change and delete any of the shop\'s webhooks, as on this page. Adding one or sending an event again also needs Read events: a webhook carries the events.']
 };
 const scopeWords = (s) => (SCOPE_WORDS[s] ? SCOPE_WORDS[s][0] : s);
 
@@ -110,14 +110,16 @@ let addPicker = null;
 /* ---- secrets, shown once -------------------------------------------------- */
 
 /* A dialog with the secret and its Copy button; resolves when closed. */
-export function secretDialog(title, what, secret, intro) {
+/* kept: what the shop keeps of it, said beside "you will not see it
+ * again" (a token's fingerprint; a webhook's secret itself, to sign). */
+export function secretDialog(title, what, secret, intro, kept) {
 	return openDialog({
 		title, noCancel: true, noFocusField: true, submitLabel: 'I have copied it',
 		body: h('div', { className: 'secret-once' },
 			h('p', null, intro),
 			copyBox(secret, what),
 			h('p', { className: 'msg msg-warn' }, h('strong', null, 'Copy it now: you will not see it again. '),
-				'The shop keeps only a fingerprint of it. If it is lost, make a new one.')),
+				kept)),
 		onSubmit: async () => {}
 	});
 }
@@ -201,12 +203,21 @@ export async function onAddHook(form) {
 	if (desc) body.description = desc;
 	const types = addPicker.value();
 	if (types) body.event_types = types;
-	const d = payload(await apiCreate('webhook', 'admin/webhooks', body));
+	let d;
+	try {
+		d = payload(await apiCreate('webhook', 'admin/webhooks', body));
+	} catch (e) {
+		/* The server's rule names the setting; say who sets it, and how. */
+		if (!(e instanceof SessionEnded) && e && e.details && e.details.field === 'url' && /^http:/i.test(url))
+			throw new FormError(e.message + ' Plain http:// is for a shop\'s own network only: whoever runs the server can allow it with loyalty-admin setting set webhook_allow_private 1.', $('hook-url'));
+		throw e;
+	}
 	const w = d.webhook;
 	form.reset();
 	addPicker.reset();
 	await secretDialog('Signing secret of the new webhook', 'the signing secret', w.secret,
-		'Each delivery to ' + w.url + ' is signed with this secret (Standard Webhooks), so the receiver knows it comes from your shop. Put it into the receiving program.');
+		'Each delivery to ' + w.url + ' is signed with this secret (Standard Webhooks), so the receiver knows it comes from your shop. Put it into the receiving program.',
+		HOOK_KEPT);
 	toast('Webhook added. It gets what happens from now on.');
 	await loadHooks();
 	const fresh = ig.hooks.find((x) => x.id === w.id);
@@ -218,9 +229,16 @@ export function closeHook() {
 	show('hook-detail', false);
 }
 
+const HOOK_KEPT = 'The shop keeps it to sign the deliveries (and in its backups), but never shows it again. If it is lost, make a new one with "New signing secret".';
+
 export function openHook(w, focus) {
 	ig.log.page = 1;
 	renderHook(w);
+	/* The list may be minutes old; the log below is fetched now, so the
+	 * summary above it is too. */
+	apiGet('admin/webhooks/' + encodeURIComponent(w.id)).then((d) => {
+		if (d && d.webhook && ig.hook && ig.hook.id === d.webhook.id) replaced(d.webhook);
+	}, () => {});
 	show('hook-detail', true);
 	setMsg('hook-error', null);
 	loadHookLog();
@@ -315,7 +333,7 @@ export async function rotateHook(btn) {
 		delete d.webhook.secret;
 		replaced(d.webhook);
 		await secretDialog('New signing secret', 'the new signing secret', secret,
-			'Put it into the receiving program within 24 hours: until then the old secret signs too.');
+			'Put it into the receiving program within 24 hours: until then the old secret signs too.', HOOK_KEPT);
 		toast('New signing secret made.');
 	});
 }
@@ -414,9 +432,9 @@ export function renderTokens() {
 		const off = !!k.revoked_at;
 		return h('tr', { className: off ? 'is-off' : '', dataset: { id: k.id } },
 			h('td', { dataset: { label: 'Name' } }, h('span', null, h('span', { className: 'break' }, k.name),
-				k.prefix ? h('span', { className: 'cust-sub' }, 'begins ', h('span', { className: 'code' }, k.prefix + '…')) : null)),
+				k.prefix ? h('span', { className: 'cust-sub' }, 'begins ', h('span', { className: 'code' }, k.prefix + '…')) : null,
+				h('span', { className: 'cust-sub' }, 'created ' + when(k.created_at)))),
 			h('td', { dataset: { label: 'May' } }, Array.isArray(k.scopes) ? k.scopes.map(scopeWords).join(', ') : '—'),
-			h('td', { dataset: { label: 'Created' } }, when(k.created_at)),
 			h('td', { dataset: { label: 'Last used' } }, k.last_used_at ? when(k.last_used_at) : 'Never'),
 			h('td', { dataset: { label: 'Status' } }, off ? h('span', null, h('span', { className: 'tag tag-bad' }, 'Revoked'), h('span', { className: 'cust-sub' }, when(k.revoked_at))) :
 				h('span', { className: 'tag tag-ok' }, 'Active')),
@@ -424,7 +442,7 @@ export function renderTokens() {
 				h('button', { type: 'button', className: 'btn btn-small btn-warn', 'aria-label': 'Revoke the token ' + k.name, onclick: () => revokeToken(k) }, 'Revoke')));
 	});
 	setKids($('tokens-body'), ...rows);
-	if (!rows.length) $('tokens-body').append(h('tr', null, h('td', { colSpan: 6, className: 'empty' }, 'No API tokens yet.')));
+	if (!rows.length) $('tokens-body').append(h('tr', null, h('td', { colSpan: 5, className: 'empty' }, 'No API tokens yet.')));
 }
 
 export function fillScopes() {
@@ -446,7 +464,8 @@ export async function onCreateToken(form) {
 	const k = d.token;
 	form.reset();
 	await secretDialog('API token "' + k.name + '"', 'the token', k.secret,
-		'Give it to whoever connects the program, by a safe way (not in a plain e-mail). It may: ' + k.scopes.map(scopeWords).join(', ').toLowerCase() + '.');
+		'Give it to whoever connects the program, by a safe way (not in a plain e-mail). It may: ' + k.scopes.map(scopeWords).join(', ').toLowerCase() + '.',
+		'The shop keeps only a fingerprint of it. If it is lost, make a new one.');
 	toast('API token ' + k.name + ' created.');
 	await loadTokens();
 }
