@@ -197,12 +197,6 @@ struct log_arg {
 };
 
 static json_object *
-or_null_str(const char *s)
-{
-	return s != NULL ? json_object_new_string(s) : NULL;
-}
-
-static json_object *
 or_null_int(int64_t v)
 {
 	return v >= 0 ? json_object_new_int64(v) : NULL;
@@ -223,8 +217,8 @@ log_one(void *arg, const struct lc_hook_delivery *d)
 	json_object_object_add(o, "status", or_null_int(d->status));
 	json_object_object_add(o, "duration_ms", or_null_int(d->duration_ms));
 	json_object_object_add(o, "outcome", json_object_new_string(d->outcome));
-	json_object_object_add(o, "error", or_null_str(d->error));
-	json_object_object_add(o, "response", or_null_str(d->response));
+	json_object_object_add(o, "error", lc_json_str_or_null(d->error));
+	json_object_object_add(o, "response", lc_json_str_or_null(d->response));
 	json_object_array_add(((struct log_arg *)arg)->a, o);
 	return 0;
 }

@@ -88,6 +88,10 @@ int lc_webhook_url_check(struct lc_error *, const char *url,
     int allow_private);
 int lc_webhook_types_check(struct lc_error *, const char *const *types,
     size_t n);
+/* 1 when an endpoint of event_types (its types one space apart, as
+ * stored; NULL or "" all) takes an event of type, else 0: the one test
+ * of it (db_hooks.c's pending count writes the same in SQL). */
+int lc_webhook_wants(const char *event_types, const char *type);
 
 /*
  * The rules, each inside a write (lc_write), on the caller's merchant;

@@ -165,6 +165,25 @@ lc_addr_text_private(const char *host)
 	return -1;
 }
 
+/* Whether an event of type is one of event_types' (its types one space
+ * apart, as stored; NULL or "" every type): type a whole word of it. */
+int
+lc_webhook_wants(const char *event_types, const char *type)
+{
+	size_t n = strlen(type);
+	const char *p;
+
+	if (event_types == NULL || *event_types == '\0')
+		return 1;
+	if (n == 0)
+		return 0;
+	for (p = event_types; (p = strstr(p, type)) != NULL; p++)
+		if ((p == event_types || p[-1] == ' ') &&
+		    (p[n] == ' ' || p[n] == '\0'))
+			return 1;
+	return 0;
+}
+
 /* Checks. */
 
 int
@@ -406,7 +425,7 @@ lc_webhook_update(struct lc_dom *dom, const char *id,
 	}
 	w->updated_at = dom->now_ms;
 	if (lc_db_hook_set(dom->db, w) != 1 || (clear &&
-	    lc_db_hook_clear_failures(dom->db, w->id) != 1))
+	    lc_db_hook_clear_failures(dom->db, w->merchant_id, w->id) != 1))
 		return -1;
 	return lc_webhook_get(dom, id, w) == 1 ? 0 : -1;
 }
@@ -414,7 +433,8 @@ lc_webhook_update(struct lc_dom *dom, const char *id,
 int
 lc_webhook_delete(struct lc_dom *dom, const char *id, struct lc_webhook *w)
 {
-	if (own(dom, id, w) == -1 || lc_db_hook_delete(dom->db, id) != 1)
+	if (own(dom, id, w) == -1 || lc_db_hook_delete(dom->db,
+	    w->merchant_id, id) != 1)
 		return -1;
 	return 0;
 }
@@ -433,7 +453,7 @@ lc_webhook_rotate(struct lc_dom *dom, const char *id, struct lc_webhook *w)
 		return -1;
 	w->old_secret_until = dom->now_ms + LC_WEBHOOK_ROTATE_MS;
 	w->updated_at = dom->now_ms;
-	return lc_db_hook_secret(dom->db, id, w->secret, old,
+	return lc_db_hook_secret(dom->db, w->merchant_id, id, w->secret, old,
 	    w->old_secret_until, dom->now_ms) == 1 ? 0 : -1;
 }
 

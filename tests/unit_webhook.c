@@ -167,11 +167,37 @@ test_url(void)
 	    "url of one character more is refused");
 }
 
+static void
+test_wants(void)
+{
+	const char *types = "card.issued reward.earned transaction.recorded";
+
+	ok(lc_webhook_wants(NULL, "card.issued"), "wants: NULL takes all");
+	ok(lc_webhook_wants("", "card.issued"), "wants: \"\" takes all");
+	ok(lc_webhook_wants(types, "card.issued"), "wants: the first type");
+	ok(lc_webhook_wants(types, "reward.earned"), "wants: a middle type");
+	ok(lc_webhook_wants(types, "transaction.recorded"),
+	    "wants: the last type");
+	ok(!lc_webhook_wants(types, "card.updated"), "wants: not another");
+	ok(!lc_webhook_wants(types, "card"), "wants: not a type's start");
+	ok(!lc_webhook_wants(types, "issued"), "wants: not a type's end");
+	ok(!lc_webhook_wants(types, "reward.earned transaction"),
+	    "wants: not across two types");
+	ok(!lc_webhook_wants("xcard.issued card.issuedx", "card.issued"),
+	    "wants: not inside a longer type, whichever side");
+	ok(lc_webhook_wants("xcard.issued card.issued", "card.issued"),
+	    "wants: a whole word after a longer one holding it");
+	ok(!lc_webhook_wants(types, ""), "wants: never an empty type");
+	ok(!lc_webhook_wants("card.%", "card.issued"),
+	    "wants: '%%' is no wildcard");
+}
+
 int
 main(void)
 {
 	test_sockaddr();
 	test_text();
 	test_url();
+	test_wants();
 	return done_testing();
 }
