@@ -41,15 +41,17 @@
 	X(HOOK_DEL, "DELETE FROM webhooks WHERE id = ? AND merchant_id = ?") \
 	/* ?3 its types one space apart, NULL all. The same test as \
 	 * lc_webhook_wants: the event's type a whole word of ?3 (the \
-	 * pattern's blanks each side, ?3 padded with one); the type's \
-	 * '%', '_' and '!' escaped, so the pattern matches it alone. Types \
+	 * pattern's blanks each side, ?3 padded with one; a type holding \
+	 * a blank is none); the type's '%', '_' and '!' escaped, so the \
+	 * pattern matches it alone. Types \
 	 * are the lower-case names of event.c's table on both sides (the \
 	 * endpoint's checked on write, the event's written by the server), \
 	 * so SQLite's LIKE, blind to ASCII case, answers as PostgreSQL's. */ \
 	X(HOOK_PENDING, "SELECT count(*) FROM events WHERE merchant_id = ?1 " \
 	    "AND seq > ?2 AND (CAST(?3 AS text) IS NULL OR " \
-	    "(' ' || ?3 || ' ') LIKE ('% ' || replace(replace(replace(" \
-	    "type, '!', '!!'), '%', '!%'), '_', '!_') || ' %') ESCAPE '!')") \
+	    "(type NOT LIKE '% %' AND (' ' || ?3 || ' ') LIKE ('% ' || " \
+	    "replace(replace(replace(type, '!', '!!'), '%', '!%'), '_', " \
+	    "'!_') || ' %') ESCAPE '!'))") \
 	X(HOOK_JOB_ADD, "INSERT INTO webhook_jobs(id, webhook_id, kind, " \
 	    "event_seq, payload, created_at, next_attempt_at) " \
 	    "VALUES (?, ?, ?, ?, ?, ?, ?)") \

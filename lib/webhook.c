@@ -175,7 +175,8 @@ lc_webhook_wants(const char *event_types, const char *type)
 
 	if (event_types == NULL || *event_types == '\0')
 		return 1;
-	if (n == 0)
+	/* A type is one word: one with a blank is none of them. */
+	if (n == 0 || strchr(type, ' ') != NULL)
 		return 0;
 	for (p = event_types; (p = strstr(p, type)) != NULL; p++)
 		if ((p == event_types || p[-1] == ' ') &&

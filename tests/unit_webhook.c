@@ -69,7 +69,8 @@ test_sockaddr(void)
 		"::ffff:8.8.8.8", "64:ff9b::808:808", "2002:0808:0808::1",
 		"2a00:1450:4001:80b::200e",
 		/* Just outside the ranges above. */
-		"198.17.255.255", "198.20.0.1", "1.0.0.1", "192.0.1.1", "192.0.3.1", "198.51.99.1",
+		"198.17.255.255", "198.20.0.1", "1.0.0.1", "192.0.1.1",
+		"192.0.3.1", "198.51.99.1",
 		"203.0.112.1", "192.88.98.1", "192.88.100.1",
 		"64:ff9b:1::808:808", "::ffff:0:808:808", "64:ff9b:2::a00:1",
 		"2001:1::1", "2001:db9::1", "100:0:0:1::1", "2001:db7::1",
@@ -188,6 +189,8 @@ test_wants(void)
 	ok(lc_webhook_wants("xcard.issued card.issued", "card.issued"),
 	    "wants: a whole word after a longer one holding it");
 	ok(!lc_webhook_wants(types, ""), "wants: never an empty type");
+	ok(!lc_webhook_wants(types, "card.issued reward.earned"),
+	    "wants: never a type holding a blank, two of its types though");
 	ok(!lc_webhook_wants("card.%", "card.issued"),
 	    "wants: '%%' is no wildcard");
 }
