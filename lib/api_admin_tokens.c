@@ -15,12 +15,6 @@ struct tok_write {
 	char secret[LC_APITOKEN_LEN + 1];	/* "": none to show */
 };
 
-static json_object *
-time_or_null(int64_t ms)
-{
-	return ms >= 0 ? lc_json_time(ms) : NULL;
-}
-
 /* The token as the API shows it; secret NULL: not shown. */
 static json_object *
 token_json(const struct lc_apitoken *t, const char *secret)
@@ -40,8 +34,8 @@ token_json(const struct lc_apitoken *t, const char *secret)
 	json_object_object_add(o, "prefix", json_object_new_string(t->prefix));
 	json_object_object_add(o, "created_at", lc_json_time(t->created_at));
 	json_object_object_add(o, "last_used_at",
-	    time_or_null(t->last_used_at));
-	json_object_object_add(o, "revoked_at", time_or_null(t->revoked_at));
+	    lc_json_time_or_null(t->last_used_at));
+	json_object_object_add(o, "revoked_at", lc_json_time_or_null(t->revoked_at));
 	if (secret != NULL)
 		json_object_object_add(o, "secret",
 		    json_object_new_string(secret));

@@ -2,10 +2,13 @@
  * /api/v1/admin/webhooks: the owner's webhook endpoints (webhook.c), an
  * owner's or an integration token's of scope webhooks:manage, on the
  * caller's merchant. GET lists them with the deliverer's last run and its
- * cron line, POST adds one (its secret shown this once); GET, PATCH and
+ * cron line (an owner's only: it names server paths and the database),
+ * POST adds one (its secret shown this once); GET, PATCH and
  * DELETE /{id}; POST /{id}/rotate (a new secret, shown once), /{id}/test
  * and /{id}/resend (a job for the deliverer: 202); GET /{id}/deliveries,
- * its delivery log, newest first.
+ * its delivery log, newest first. What chooses the events an endpoint
+ * is sent (a create, a new url or event_types, a re-send) reads them as
+ * the feed would: an integration token needs events:read for it too.
  */
 #include <string.h>
 
@@ -92,6 +95,19 @@ job_answer(void *arg)
 	json_object_object_add(o, "created_at",
 	    lc_json_time(hw->j.created_at));
 	return lc_view_one("delivery_job", o);
+}
+
+/* An integration token without events:read may not choose what events
+ * are sent where: 0, or -1 with 403. */
+static int
+events_scope(struct lc_ctx *ctx)
+{
+	if (ctx->dom.caller.token_id[0] == '\0' ||
+	    (ctx->dom.caller.scopes & LC_SCOPE_EVENTS) != 0)
+		return 0;
+	return lc_fail(ctx, LC_E_FORBIDDEN, NULL, "This token needs the scope "
+	    "events:read too to create a webhook, change its url or "
+	    "event_types, or re-send an event: it would read the events.");
 }
 
 /* The members of a create or a change into hw->in. */
@@ -185,9 +201,9 @@ list(struct lc_ctx *ctx)
 	d = json_object_new_object();
 	json_object_object_add(d, "last_run_at", rc == 1 ?
 	    lc_json_time(started) : NULL);
-	json_object_object_add(d, "command", json_object_new_string(
-	    lc_webhook_command(ctx->db_path, ctx->prog_dir, cmd,
-	    sizeof(cmd))));
+	json_object_object_add(d, "command", ctx->dom.caller.is_owner ?
+	    json_object_new_string(lc_webhook_command(ctx->db_path,
+	    ctx->prog_dir, cmd, sizeof(cmd))) : NULL);
 	json_object_object_add(ctx->out, "deliverer", d);
 	return 0;
 }
@@ -195,12 +211,6 @@ list(struct lc_ctx *ctx)
 struct log_arg {
 	json_object *a;
 };
-
-static json_object *
-or_null_str(const char *s)
-{
-	return s != NULL ? json_object_new_string(s) : NULL;
-}
 
 static json_object *
 or_null_int(int64_t v)
@@ -223,8 +233,8 @@ log_one(void *arg, const struct lc_hook_delivery *d)
 	json_object_object_add(o, "status", or_null_int(d->status));
 	json_object_object_add(o, "duration_ms", or_null_int(d->duration_ms));
 	json_object_object_add(o, "outcome", json_object_new_string(d->outcome));
-	json_object_object_add(o, "error", or_null_str(d->error));
-	json_object_object_add(o, "response", or_null_str(d->response));
+	json_object_object_add(o, "error", lc_json_str_or_null(d->error));
+	json_object_object_add(o, "response", lc_json_str_or_null(d->response));
 	json_object_array_add(((struct log_arg *)arg)->a, o);
 	return 0;
 }
@@ -286,7 +296,8 @@ lc_h_admin_webhooks(struct lc_ctx *ctx)
 			return list(ctx);
 		if (!lc_method_is(ctx, "POST"))
 			return lc_not_allowed(ctx, "GET, POST");
-		if (lc_body(ctx) == -1 || read_in(ctx, &hw.in, 1) == -1)
+		if (events_scope(ctx) == -1 || lc_body(ctx) == -1 ||
+		    read_in(ctx, &hw.in, 1) == -1)
 			return -1;
 		hw.with_secret = 1;
 		return run(ctx, &hw, create_rule, hook_answer, "webhook.create",
@@ -308,7 +319,9 @@ lc_h_admin_webhooks(struct lc_ctx *ctx)
 			    "webhook.delete", 0);
 		if (!lc_method_is(ctx, "PATCH"))
 			return lc_not_allowed(ctx, "GET, PATCH, DELETE");
-		if (lc_body(ctx) == -1 || read_in(ctx, &hw.in, 0) == -1)
+		if (lc_body(ctx) == -1 || read_in(ctx, &hw.in, 0) == -1 ||
+		    ((hw.in.url != NULL || hw.in.types_set) &&
+		    events_scope(ctx) == -1))
 			return -1;
 		return run(ctx, &hw, update_rule, hook_answer, "webhook.update",
 		    0);
@@ -321,6 +334,8 @@ lc_h_admin_webhooks(struct lc_ctx *ctx)
 		return lc_fail(ctx, LC_E_NOT_FOUND, NULL, NULL);
 	if (!lc_method_is(ctx, "POST"))
 		return lc_not_allowed(ctx, "POST");
+	if (strcmp(rest, "/resend") == 0 && events_scope(ctx) == -1)
+		return -1;
 	/* No body needed but resend's; one sent must be a JSON object. */
 	if (strcmp(rest, "/resend") == 0 || (ctx->req.body != NULL &&
 	    ctx->req.bodylen > 0))

@@ -25,20 +25,33 @@
 	    "cursor_seq) VALUES (?, ?, ?, ?, ?, 1, ?, ?, ?, ?)") \
 	X(HOOK_SET, "UPDATE webhooks SET url = ?, description = ?, " \
 	    "event_types = ?, enabled = ?, disabled_reason = ?, " \
-	    "updated_at = ? WHERE id = ?") \
+	    "updated_at = ? WHERE id = ? AND merchant_id = ?") \
 	X(HOOK_CLEAR, "UPDATE webhooks SET attempts = 0, " \
-	    "next_attempt_at = NULL, failing_since = NULL WHERE id = ?") \
+	    "next_attempt_at = NULL, failing_since = NULL WHERE id = ? " \
+	    "AND merchant_id = ?") \
 	X(HOOK_SECRET, "UPDATE webhooks SET secret = ?, old_secret = ?, " \
-	    "old_secret_until = ?, updated_at = ? WHERE id = ?") \
+	    "old_secret_until = ?, updated_at = ? WHERE id = ? " \
+	    "AND merchant_id = ?") \
 	/* Its log and jobs first: the foreign keys hold on both databases \
 	 * whatever SQLite's foreign_keys pragma says. */ \
-	X(HOOK_DEL_LOG, "DELETE FROM webhook_deliveries WHERE webhook_id = ?") \
-	X(HOOK_DEL_JOBS, "DELETE FROM webhook_jobs WHERE webhook_id = ?") \
-	X(HOOK_DEL, "DELETE FROM webhooks WHERE id = ?") \
-	/* ?3 its types one space apart, NULL all. */ \
+	X(HOOK_DEL_LOG, "DELETE FROM webhook_deliveries WHERE webhook_id IN " \
+	    "(SELECT id FROM webhooks WHERE id = ?1 AND merchant_id = ?2)") \
+	X(HOOK_DEL_JOBS, "DELETE FROM webhook_jobs WHERE webhook_id IN " \
+	    "(SELECT id FROM webhooks WHERE id = ?1 AND merchant_id = ?2)") \
+	X(HOOK_DEL, "DELETE FROM webhooks WHERE id = ? AND merchant_id = ?") \
+	/* ?3 its types one space apart, NULL all. The same test as \
+	 * lc_webhook_wants: the event's type a whole word of ?3 (the \
+	 * pattern's blanks each side, ?3 padded with one; a type holding \
+	 * a blank is none); the type's '%', '_' and '!' escaped, so the \
+	 * pattern matches it alone. Types \
+	 * are the lower-case names of event.c's table on both sides (the \
+	 * endpoint's checked on write, the event's written by the server), \
+	 * so SQLite's LIKE, blind to ASCII case, answers as PostgreSQL's. */ \
 	X(HOOK_PENDING, "SELECT count(*) FROM events WHERE merchant_id = ?1 " \
 	    "AND seq > ?2 AND (CAST(?3 AS text) IS NULL OR " \
-	    "(' ' || ?3 || ' ') LIKE ('% ' || type || ' %'))") \
+	    "(type NOT LIKE '% %' AND (' ' || ?3 || ' ') LIKE ('% ' || " \
+	    "replace(replace(replace(type, '!', '!!'), '%', '!%'), '_', " \
+	    "'!_') || ' %') ESCAPE '!'))") \
 	X(HOOK_JOB_ADD, "INSERT INTO webhook_jobs(id, webhook_id, kind, " \
 	    "event_seq, payload, created_at, next_attempt_at) " \
 	    "VALUES (?, ?, ?, ?, ?, ?, ?)") \
@@ -146,39 +159,42 @@ lc_db_hook_set(struct lc_db *db, const struct lc_webhook *w)
 {
 	struct lc_row r;
 
-	return lc_st_change(RUN(&r, db, HOOK_SET, "sssisis", w->url,
+	return lc_st_change(RUN(&r, db, HOOK_SET, "sssisiss", w->url,
 	    w->description, w->all_types ? NULL : w->event_types,
 	    (int64_t)w->enabled, w->disabled_reason[0] != '\0' ?
-	    w->disabled_reason : NULL, w->updated_at, w->id));
+	    w->disabled_reason : NULL, w->updated_at, w->id,
+	    w->merchant_id));
 }
 
 int
-lc_db_hook_clear_failures(struct lc_db *db, const char *id)
+lc_db_hook_clear_failures(struct lc_db *db, const char *merchant_id,
+    const char *id)
 {
 	struct lc_row r;
 
-	return lc_st_change(RUN(&r, db, HOOK_CLEAR, "s", id));
+	return lc_st_change(RUN(&r, db, HOOK_CLEAR, "ss", id, merchant_id));
 }
 
 int
-lc_db_hook_secret(struct lc_db *db, const char *id, const char *secret,
-    const char *old_secret, int64_t old_until, int64_t now)
+lc_db_hook_secret(struct lc_db *db, const char *merchant_id, const char *id,
+    const char *secret, const char *old_secret, int64_t old_until,
+    int64_t now)
 {
 	struct lc_row r;
 
-	return lc_st_change(RUN(&r, db, HOOK_SECRET, "ssois", secret,
-	    old_secret, old_until, now, id));
+	return lc_st_change(RUN(&r, db, HOOK_SECRET, "ssoiss", secret,
+	    old_secret, old_until, now, id, merchant_id));
 }
 
 int
-lc_db_hook_delete(struct lc_db *db, const char *id)
+lc_db_hook_delete(struct lc_db *db, const char *merchant_id, const char *id)
 {
 	struct lc_row r;
 
-	if (lc_st_put(RUN(&r, db, HOOK_DEL_LOG, "s", id)) == -1 ||
-	    lc_st_put(RUN(&r, db, HOOK_DEL_JOBS, "s", id)) == -1)
+	if (lc_st_put(RUN(&r, db, HOOK_DEL_LOG, "ss", id, merchant_id)) == -1 ||
+	    lc_st_put(RUN(&r, db, HOOK_DEL_JOBS, "ss", id, merchant_id)) == -1)
 		return -1;
-	return lc_st_change(RUN(&r, db, HOOK_DEL, "s", id));
+	return lc_st_change(RUN(&r, db, HOOK_DEL, "ss", id, merchant_id));
 }
 
 int

@@ -590,6 +590,12 @@ lc_json_str_or_null(const char *s)
 	return s == NULL ? NULL : json_object_new_string(s);
 }
 
+json_object *
+lc_json_time_or_null(int64_t ms)
+{
+	return ms >= 0 ? lc_json_time(ms) : NULL;
+}
+
 /* A card type's fields (lc_card.h) as JSON members. */
 
 static json_object *

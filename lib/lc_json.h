@@ -53,6 +53,8 @@ json_object *lc_json_money(int64_t cents);
 json_object *lc_json_rate(int64_t bp);
 json_object *lc_json_time(int64_t ms);
 json_object *lc_json_str_or_null(const char *s);
+/* A time, or null for a negative ms (none). */
+json_object *lc_json_time_or_null(int64_t ms);
 /* A card type's fields (struct lc_fields) added to o as its members:
  * lc_json_fields(&j, o) returns the fields to hand to the type. */
 #define LC_JSON_FIELDS_DEPTH 4

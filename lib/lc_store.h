@@ -602,16 +602,20 @@ int lc_db_hooks(struct lc_db *, const char *merchant_id,
 int lc_db_hooks_count(struct lc_db *, const char *merchant_id, int64_t *n);
 int lc_db_hook_add(struct lc_db *, const struct lc_webhook *);
 /* What the owner sets: url, description, event types, enabled and
- * disabled_reason, updated_at. 1, 0 no such row, -1. */
+ * disabled_reason, updated_at; the row of its id and merchant_id only
+ * (as the three below). 1, 0 no such row, -1. */
 int lc_db_hook_set(struct lc_db *, const struct lc_webhook *);
 /* Forgets the failures of the event at its head: attempts,
  * next_attempt_at, failing_since. 1, 0, -1. */
-int lc_db_hook_clear_failures(struct lc_db *, const char *id);
+int lc_db_hook_clear_failures(struct lc_db *, const char *merchant_id,
+    const char *id);
 /* A new secret, the old one signing until old_until (ms). 1, 0, -1. */
-int lc_db_hook_secret(struct lc_db *, const char *id, const char *secret,
-    const char *old_secret, int64_t old_until, int64_t now);
+int lc_db_hook_secret(struct lc_db *, const char *merchant_id,
+    const char *id, const char *secret, const char *old_secret,
+    int64_t old_until, int64_t now);
 /* The endpoint with its jobs and delivery log. 1, 0, -1. */
-int lc_db_hook_delete(struct lc_db *, const char *id);
+int lc_db_hook_delete(struct lc_db *, const char *merchant_id,
+    const char *id);
 /* Events of its merchant after its cursor, of its types. */
 int lc_db_hook_pending(struct lc_db *, const struct lc_webhook *, int64_t *n);
 int lc_db_hook_job_add(struct lc_db *, const struct lc_webhook_job *);

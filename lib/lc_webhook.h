@@ -25,10 +25,12 @@ struct sockaddr;
  * installation allows private addresses (webhook_allow_private):
  * unspecified, loopback, private (10/8, 172.16/12, 192.168/16,
  * 100.64/10, fc00::/7), link-local (169.254/16 with the cloud's metadata
- * address, fe80::/10), multicast, broadcast and reserved; an IPv6 form
- * holding an IPv4 address (mapped, compatible, NAT64, 6to4) by that
- * address. 0 for a public address (and an address family not IPv4 or
- * IPv6, which is no address: 1).
+ * address, fe80::/10), site-local (fec0::/10), multicast, broadcast,
+ * documentation, benchmarking, discard (100::/64), the 6to4 relay
+ * (192.88.99/24), Teredo (2001::/32) and reserved; an IPv6 form holding
+ * an IPv4 address (mapped, compatible, SIIT translated, NAT64 64:ff9b::/96
+ * and 64:ff9b:1::/48, 6to4) by that address. 0 for a public address (and
+ * an address family not IPv4 or IPv6, which is no address: 1).
  */
 int lc_addr_private(const struct sockaddr *);
 /* The same for a host's text: an IPv4 address in any form the resolver
@@ -86,6 +88,10 @@ int lc_webhook_url_check(struct lc_error *, const char *url,
     int allow_private);
 int lc_webhook_types_check(struct lc_error *, const char *const *types,
     size_t n);
+/* 1 when an endpoint of event_types (its types one space apart, as
+ * stored; NULL or "" all) takes an event of type, else 0: the one test
+ * of it (db_hooks.c's pending count writes the same in SQL). */
+int lc_webhook_wants(const char *event_types, const char *type);
 
 /*
  * The rules, each inside a write (lc_write), on the caller's merchant;

@@ -78,12 +78,6 @@ lc_view_program(const struct lc_program *p, int64_t cards)
 	return o;
 }
 
-static json_object *
-time_or_null(int64_t ms)
-{
-	return ms >= 0 ? lc_json_time(ms) : NULL;
-}
-
 json_object *
 lc_view_webhook(const struct lc_webhook *w, int64_t now, int status)
 {
@@ -110,10 +104,10 @@ lc_view_webhook(const struct lc_webhook *w, int64_t now, int status)
 	add(o, "updated_at", lc_json_time(w->updated_at));
 	if (status) {
 		st = json_object_new_object();
-		add(st, "last_success_at", time_or_null(w->last_success_at));
-		add(st, "failing_since", time_or_null(w->failing_since));
+		add(st, "last_success_at", lc_json_time_or_null(w->last_success_at));
+		add(st, "failing_since", lc_json_time_or_null(w->failing_since));
 		add(st, "attempts", num(w->attempts));
-		add(st, "next_attempt_at", time_or_null(w->next_attempt_at));
+		add(st, "next_attempt_at", lc_json_time_or_null(w->next_attempt_at));
 		add(st, "pending", num(w->pending));
 		add(o, "status", st);
 	}

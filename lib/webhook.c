@@ -36,6 +36,7 @@ v4_private(uint32_t a)
 		{ 0xac100000, 12 },	/* private */
 		{ 0xc0000000, 24 },	/* IETF protocol assignments */
 		{ 0xc0000200, 24 },	/* documentation */
+		{ 0xc0586300, 24 },	/* 6to4 relay anycast */
 		{ 0xc0a80000, 16 },	/* private */
 		{ 0xc6120000, 15 },	/* benchmarking */
 		{ 0xc6336400, 24 },	/* documentation */
@@ -58,19 +59,50 @@ v4_at(const unsigned char *b)
 	    (uint32_t)b[2] << 8 | b[3];
 }
 
+/* The IPv4 address at bytes at[0..3] of b (RFC 6052 skips byte 8). */
+static uint32_t
+v4_nat64(const unsigned char *b, const unsigned char at[4])
+{
+	return (uint32_t)b[at[0]] << 24 | (uint32_t)b[at[1]] << 16 |
+	    (uint32_t)b[at[2]] << 8 | b[at[3]];
+}
+
 static int
 v6_private(const unsigned char *b)
 {
 	static const unsigned char zero[16];
+	/* Where the /48, /56 and /64 prefixes of RFC 6052 put an IPv4. */
+	static const unsigned char local64[][4] = {
+		{ 6, 7, 9, 10 }, { 7, 9, 10, 11 }, { 9, 10, 11, 12 },
+	};
+	size_t i;
 
 	/* ::, ::1, and ::a.b.c.d (compatible, deprecated) by its IPv4. */
 	if (memcmp(b, zero, 12) == 0)
 		return memcmp(b, zero, 15) == 0 ? 1 : v4_private(v4_at(b + 12));
-	/* ::ffff:a.b.c.d (mapped) and 64:ff9b::a.b.c.d (NAT64). */
+	/* ::ffff:a.b.c.d (mapped), ::ffff:0:a.b.c.d (SIIT translated) and
+	 * 64:ff9b::a.b.c.d (NAT64). */
 	if ((memcmp(b, zero, 10) == 0 && b[10] == 0xff && b[11] == 0xff) ||
+	    (memcmp(b, zero, 8) == 0 && b[8] == 0xff && b[9] == 0xff &&
+	    b[10] == 0 && b[11] == 0) ||
 	    (b[0] == 0 && b[1] == 0x64 && b[2] == 0xff && b[3] == 0x9b &&
 	    memcmp(b + 4, zero, 8) == 0))
 		return v4_private(v4_at(b + 12));
+	/* 64:ff9b:1::/48, local-use NAT64: its prefix length is the
+	 * network's choice. By the IPv4 of the last 32 bits as /96 puts
+	 * it; when bytes 13-15 are zero (a shorter prefix's suffix) it may
+	 * be of /48, /56 or /64 too: private when any of those is. */
+	if (b[0] == 0 && b[1] == 0x64 && b[2] == 0xff && b[3] == 0x9b &&
+	    b[4] == 0 && b[5] == 1) {
+		if (v4_private(v4_at(b + 12)))
+			return 1;
+		if (memcmp(b + 13, zero, 3) != 0)
+			return 0;
+		for (i = 0; i < sizeof(local64) / sizeof(local64[0]); i++)
+			if (v4_private(v4_nat64(b, local64[i])))
+				return 1;
+		return 0;
+	}
 	/* 2002:a.b.c.d::/48, 6to4. */
 	if (b[0] == 0x20 && b[1] == 0x02)
 		return v4_private(v4_at(b + 2));
@@ -79,7 +111,11 @@ v6_private(const unsigned char *b)
 	    (b[0] == 0xfe && (b[1] & 0xc0) == 0xc0) ||	/* site-local */
 	    b[0] == 0xff ||				/* multicast */
 	    (b[0] == 0x20 && b[1] == 0x01 && b[2] == 0x0d &&
-	    b[3] == 0xb8);				/* documentation */
+	    b[3] == 0xb8) ||				/* documentation */
+	    /* Teredo 2001::/32: a tunnel to an address of any kind. */
+	    (b[0] == 0x20 && b[1] == 0x01 && b[2] == 0 && b[3] == 0) ||
+	    /* 100::/64, discard-only. */
+	    (b[0] == 0x01 && memcmp(b + 1, zero, 7) == 0);
 }
 
 int
@@ -127,6 +163,26 @@ lc_addr_text_private(const char *host)
 	if (inet_pton(AF_INET6, host, &a6) == 1)
 		return v6_private(a6.s6_addr);
 	return -1;
+}
+
+/* Whether an event of type is one of event_types' (its types one space
+ * apart, as stored; NULL or "" every type): type a whole word of it. */
+int
+lc_webhook_wants(const char *event_types, const char *type)
+{
+	size_t n = strlen(type);
+	const char *p;
+
+	if (event_types == NULL || *event_types == '\0')
+		return 1;
+	/* A type is one word: one with a blank is none of them. */
+	if (n == 0 || strchr(type, ' ') != NULL)
+		return 0;
+	for (p = event_types; (p = strstr(p, type)) != NULL; p++)
+		if ((p == event_types || p[-1] == ' ') &&
+		    (p[n] == ' ' || p[n] == '\0'))
+			return 1;
+	return 0;
 }
 
 /* Checks. */
@@ -370,7 +426,7 @@ lc_webhook_update(struct lc_dom *dom, const char *id,
 	}
 	w->updated_at = dom->now_ms;
 	if (lc_db_hook_set(dom->db, w) != 1 || (clear &&
-	    lc_db_hook_clear_failures(dom->db, w->id) != 1))
+	    lc_db_hook_clear_failures(dom->db, w->merchant_id, w->id) != 1))
 		return -1;
 	return lc_webhook_get(dom, id, w) == 1 ? 0 : -1;
 }
@@ -378,7 +434,8 @@ lc_webhook_update(struct lc_dom *dom, const char *id,
 int
 lc_webhook_delete(struct lc_dom *dom, const char *id, struct lc_webhook *w)
 {
-	if (own(dom, id, w) == -1 || lc_db_hook_delete(dom->db, id) != 1)
+	if (own(dom, id, w) == -1 || lc_db_hook_delete(dom->db,
+	    w->merchant_id, id) != 1)
 		return -1;
 	return 0;
 }
@@ -397,7 +454,7 @@ lc_webhook_rotate(struct lc_dom *dom, const char *id, struct lc_webhook *w)
 		return -1;
 	w->old_secret_until = dom->now_ms + LC_WEBHOOK_ROTATE_MS;
 	w->updated_at = dom->now_ms;
-	return lc_db_hook_secret(dom->db, id, w->secret, old,
+	return lc_db_hook_secret(dom->db, w->merchant_id, id, w->secret, old,
 	    w->old_secret_until, dom->now_ms) == 1 ? 0 : -1;
 }
 

@@ -44,6 +44,22 @@ test_sockaddr(void)
 		"fd00:ec2::254", "ff02::1", "::ffff:127.0.0.1",
 		"::ffff:10.1.2.3", "::ffff:169.254.169.254", "::127.0.0.1",
 		"64:ff9b::7f00:1", "2002:c0a8:0101::1", "2002:7f00:1::",
+		/* IPv4 0/8, benchmarking, reserved, IETF, documentation,
+		 * the 6to4 relay anycast. */
+		"0.1.2.3", "198.18.0.1", "198.19.255.255", "240.0.0.0",
+		"192.0.0.8", "192.0.2.1", "198.51.100.7", "203.0.113.9",
+		"192.88.99.1",
+		/* Local-use NAT64 by its IPv4 (/96, and /48 and /64). */
+		"64:ff9b:1::7f00:1", "64:ff9b:1::a00:1", "64:ff9b:1::a9fe:a9fe",
+		"64:ff9b:1:a00:0:100::", "64:ff9b:1:0:a:0:100:0",
+		/* SIIT IPv4-translated. */
+		"::ffff:0:7f00:1", "::ffff:0:a00:1",
+		/* Teredo, whatever its client. */
+		"2001::1", "2001:0:4136:e378:8000:63bf:3fff:fdd2",
+		/* Discard, documentation, unspecified, loopback,
+		 * site-local. */
+		"100::", "100::1:2:3:4", "2001:db8::1", "2001:db8:ffff::1",
+		"::", "::1", "fec0::1", "feff::1",
 		NULL
 	};
 	static const char *const taken[] = {
@@ -51,7 +67,14 @@ test_sockaddr(void)
 		"100.63.255.255", "100.128.0.1", "169.253.255.255",
 		"192.169.0.1", "93.184.216.34", "2606:4700::1111",
 		"::ffff:8.8.8.8", "64:ff9b::808:808", "2002:0808:0808::1",
-		"2a00:1450:4001:80b::200e", NULL
+		"2a00:1450:4001:80b::200e",
+		/* Just outside the ranges above. */
+		"198.17.255.255", "198.20.0.1", "1.0.0.1", "192.0.1.1",
+		"192.0.3.1", "198.51.99.1",
+		"203.0.112.1", "192.88.98.1", "192.88.100.1",
+		"64:ff9b:1::808:808", "::ffff:0:808:808", "64:ff9b:2::a00:1",
+		"2001:1::1", "2001:db9::1", "100:0:0:1::1", "2001:db7::1",
+		NULL
 	};
 	struct sockaddr sa;
 	size_t i;
@@ -145,11 +168,39 @@ test_url(void)
 	    "url of one character more is refused");
 }
 
+static void
+test_wants(void)
+{
+	const char *types = "card.issued reward.earned transaction.recorded";
+
+	ok(lc_webhook_wants(NULL, "card.issued"), "wants: NULL takes all");
+	ok(lc_webhook_wants("", "card.issued"), "wants: \"\" takes all");
+	ok(lc_webhook_wants(types, "card.issued"), "wants: the first type");
+	ok(lc_webhook_wants(types, "reward.earned"), "wants: a middle type");
+	ok(lc_webhook_wants(types, "transaction.recorded"),
+	    "wants: the last type");
+	ok(!lc_webhook_wants(types, "card.updated"), "wants: not another");
+	ok(!lc_webhook_wants(types, "card"), "wants: not a type's start");
+	ok(!lc_webhook_wants(types, "issued"), "wants: not a type's end");
+	ok(!lc_webhook_wants(types, "reward.earned transaction"),
+	    "wants: not across two types");
+	ok(!lc_webhook_wants("xcard.issued card.issuedx", "card.issued"),
+	    "wants: not inside a longer type, whichever side");
+	ok(lc_webhook_wants("xcard.issued card.issued", "card.issued"),
+	    "wants: a whole word after a longer one holding it");
+	ok(!lc_webhook_wants(types, ""), "wants: never an empty type");
+	ok(!lc_webhook_wants(types, "card.issued reward.earned"),
+	    "wants: never a type holding a blank, two of its types though");
+	ok(!lc_webhook_wants("card.%", "card.issued"),
+	    "wants: '%%' is no wildcard");
+}
+
 int
 main(void)
 {
 	test_sockaddr();
 	test_text();
 	test_url();
+	test_wants();
 	return done_testing();
 }
