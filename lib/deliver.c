@@ -151,23 +151,41 @@ hook_take(struct lc_dom *dom, void *arg)
 	return 0;
 }
 
-/* The event as its JSON object, the one the feed gives too (event.c);
- * NULL when its data does not parse (logged) or memory ran out. */
-static char *
-event_body(const struct lc_dlv_event *e)
+/* An attempt that failed before anything was sent: recorded as any
+ * failed attempt (its log row, the backoff), never the run's failure. */
+static void
+not_sent(struct step *s, const char *why)
+{
+	memset(&s->post, 0, sizeof(s->post));
+	s->post.outcome = LC_POST_FAILED;
+	snprintf(s->post.error, sizeof(s->post.error), "%s", why);
+}
+
+/* s->body: the event as its JSON object, the one the feed gives too
+ * (event.c): 0, or -1 when it cannot be built (logged; s->post says
+ * why). One unreadable event holds up its endpoint alone (retried, and
+ * in the end disabled as failing): every other endpoint goes on. */
+static int
+event_body(struct step *s)
 {
 	json_object *o;
-	char *b;
+	const char *t;
 
-	if ((o = lc_event_object(e->seq, e->type, e->created_at,
-	    e->merchant_id, e->data)) == NULL) {
+	if ((o = lc_event_object(s->ev.seq, s->ev.type, s->ev.created_at,
+	    s->ev.merchant_id, s->ev.data)) == NULL) {
 		lc_log("deliver: event %lld: its data is not JSON",
-		    (long long)e->seq);
-		return NULL;
+		    (long long)s->ev.seq);
+		not_sent(s, "the event's data is not JSON: its body cannot "
+		    "be built");
+		return -1;
 	}
-	b = strdup(lc_json_text(o));
+	if ((t = lc_json_text(o)) == NULL || (s->body = strdup(t)) == NULL) {
+		lc_log("deliver: event %lld: out of memory building its body",
+		    (long long)s->ev.seq);
+		not_sent(s, "out of memory building the event's body");
+	}
 	json_object_put(o);
-	return b;
+	return s->body != NULL ? 0 : -1;
 }
 
 /* Signs and sends s->body to the endpoint: no transaction is open. */
@@ -322,12 +340,9 @@ hook_step(struct lc_dom *dom, const char *owner, const char *id,
 	if (!s.have)
 		goto out;
 	lc_event_id(s.ev.seq, s.msg_id);
-	if ((s.body = event_body(&s.ev)) == NULL) {
-		rc = lc_dom_fail(dom, LC_E_INTERNAL, NULL, NULL);
-		goto out;
-	}
 	s.attempt = s.h.attempts + 1;
-	send_one(dom, &s, allow_private);
+	if (event_body(&s) == 0)
+		send_one(dom, &s, allow_private);
 	dom->now_ms = lc_now_ms();
 	s.reason = disable_reason(&s, dom->now_ms);
 	w.rule = hook_record;
@@ -424,18 +439,14 @@ job_step(struct lc_dom *dom, const char *owner, const char *id,
 		send_one(dom, &s, allow_private);
 	} else if (s.ev.data != NULL) {
 		lc_event_id(s.ev.seq, s.msg_id);
-		if ((s.body = event_body(&s.ev)) == NULL) {
-			rc = lc_dom_fail(dom, LC_E_INTERNAL, NULL, NULL);
-			goto out;
-		}
-		send_one(dom, &s, allow_private);
+		if (event_body(&s) == 0)
+			send_one(dom, &s, allow_private);
 	} else {
 		/* Pruned since it was asked for: nothing left to send. */
 		lc_event_id(s.job.event_seq, s.msg_id);
 		snprintf(s.ev.type, sizeof(s.ev.type), "unknown");
-		s.post.outcome = LC_POST_FAILED;
-		snprintf(s.post.error, sizeof(s.post.error), "the event was "
-		    "pruned after the retention before it was sent");
+		not_sent(&s, "the event was pruned after the retention "
+		    "before it was sent");
 		s.done = 1;
 	}
 	dom->now_ms = lc_now_ms();
@@ -500,10 +511,17 @@ lc_deliver_run(struct lc_dom *dom, int64_t max_ms, long *sent)
 		return lc_dom_fail(dom, LC_E_INTERNAL, NULL, NULL);
 	if (lc_random_hex(owner, 32) == -1)
 		return lc_dom_fail(dom, LC_E_INTERNAL, NULL, NULL);
+	/* An unreadable setting reads as its default: the run fails rather
+	 * than prune at a retention nobody chose, or send where the
+	 * installation may not. */
 	allow = lc_setting(dom->db, LC_SET_WEBHOOK_PRIVATE) != 0;
+	if (lc_db_failed(dom->db))
+		return lc_dom_settle(dom);
 	dom->now_ms = lc_now_ms();
 	m.before = dom->now_ms -
 	    lc_setting(dom->db, LC_SET_EVENT_RETENTION) * 86400000LL;
+	if (lc_db_failed(dom->db))
+		return lc_dom_settle(dom);
 	w.arg = &m;
 	if (lc_write(dom, &w, NULL) == -1)
 		return -1;
