@@ -68,21 +68,38 @@
 	X(JOB_AFTER, "UPDATE webhook_jobs SET attempts = ?3, " \
 	    "next_attempt_at = ?4, done_at = ?5, lease_owner = NULL, " \
 	    "lease_until = NULL WHERE id = ?1 AND lease_owner = ?2") \
-	/* The newest seq each merchant loses, kept so the feed can say \
-	 * an older after is gone; raised only. */ \
+	/* Whether this run prunes: the first run in an hour does. */ \
+	X(PRUNE_CLAIM, "UPDATE deliverer SET pruned_at = ?1 WHERE id = 1 " \
+	    "AND (pruned_at IS NULL OR pruned_at <= ?2)") \
+	/* Per merchant, along events_merchant: its oldest event, and the \
+	 * seq before its first one to keep (or its newest, when every one \
+	 * is older than the retention). By seq, not time: the events kept \
+	 * are exactly those after the mark, whatever order the clocks of \
+	 * their writers gave. */ \
+	X(PRUNE_HEADS, "SELECT m.id, (SELECT min(e.seq) FROM events e " \
+	    "WHERE e.merchant_id = m.id), coalesce((SELECT e.seq FROM " \
+	    "events e WHERE e.merchant_id = m.id AND e.created_at >= ?1 " \
+	    "ORDER BY e.seq LIMIT 1) - 1, (SELECT max(e.seq) FROM events e " \
+	    "WHERE e.merchant_id = m.id)) FROM merchants m") \
+	/* The newest seq the merchant loses, kept so the feed can say an \
+	 * older after is gone; raised only. */ \
 	X(PRUNE_MARK, "INSERT INTO events_pruned(merchant_id, through_seq) " \
-	    "SELECT merchant_id, max(seq) FROM events WHERE created_at < ?1 " \
-	    "GROUP BY merchant_id ON CONFLICT(merchant_id) DO UPDATE SET " \
+	    "VALUES (?1, ?2) ON CONFLICT(merchant_id) DO UPDATE SET " \
 	    "through_seq = excluded.through_seq " \
 	    "WHERE excluded.through_seq > events_pruned.through_seq") \
-	/* By seq, not time: the events kept are exactly those after the \
-	 * mark, whatever order the clocks of their writers gave. */ \
-	X(PRUNE_EVENTS, "DELETE FROM events WHERE seq <= (SELECT " \
-	    "p.through_seq FROM events_pruned p " \
-	    "WHERE p.merchant_id = events.merchant_id)") \
-	X(PRUNE_DELIVERIES, "DELETE FROM webhook_deliveries WHERE at < ?1") \
-	X(PRUNE_JOBS, "DELETE FROM webhook_jobs WHERE done_at IS NOT NULL " \
-	    "AND done_at < ?1")
+	X(PRUNE_EVENTS, "DELETE FROM events WHERE seq IN (SELECT seq FROM " \
+	    "events WHERE merchant_id = ?1 AND seq <= ?2 ORDER BY seq " \
+	    "LIMIT ?3)") \
+	X(PRUNE_DELIVERIES, "DELETE FROM webhook_deliveries WHERE id IN " \
+	    "(SELECT id FROM webhook_deliveries WHERE at < ?1 ORDER BY at " \
+	    "LIMIT ?2)") \
+	/* Done jobs, and those of an endpoint that was disabled (never \
+	 * done, never due). Jobs are few (an owner's tests and re-sends), \
+	 * so no index of their own for this. */ \
+	X(PRUNE_JOBS, "DELETE FROM webhook_jobs WHERE id IN (SELECT j.id " \
+	    "FROM webhook_jobs j WHERE (j.done_at IS NOT NULL AND " \
+	    "j.done_at < ?1) OR (j.created_at < ?1 AND j.webhook_id IN " \
+	    "(SELECT w.id FROM webhooks w WHERE w.enabled = 0)) LIMIT ?2)")
 
 #define SQL_PG(X)
 
@@ -327,14 +344,60 @@ lc_db_dlv_job_after(struct lc_db *db, const char *id, const char *owner,
 }
 
 int
-lc_db_dlv_prune(struct lc_db *db, int64_t before)
+lc_db_dlv_prune_claim(struct lc_db *db, int64_t now, int64_t since)
 {
 	struct lc_row r;
 
-	if (lc_st_change(RUN(&r, db, PRUNE_MARK, "i", before)) == -1 ||
-	    lc_st_change(RUN(&r, db, PRUNE_EVENTS, "")) == -1 ||
-	    lc_st_change(RUN(&r, db, PRUNE_DELIVERIES, "i", before)) == -1 ||
-	    lc_st_change(RUN(&r, db, PRUNE_JOBS, "i", before)) == -1)
+	return lc_st_change(RUN(&r, db, PRUNE_CLAIM, "ii", now, since));
+}
+
+int
+lc_db_dlv_prune_heads(struct lc_db *db, int64_t before,
+    int (*each)(void *, const char *, int64_t, int64_t), void *arg)
+{
+	struct lc_row r;
+	int rc = 0, stop = 0;
+
+	if (RUN(&r, db, PRUNE_HEADS, "i", before) == NULL)
 		return -1;
-	return 0;
+	while (stop == 0 && (rc = lc_st_next(&r)) == 1)
+		if (!lc_st_null(&r, 1))
+			stop = each(arg, lc_st_text(&r, 0), lc_st_int(&r, 1),
+			    lc_st_int(&r, 2));
+	lc_st_done(&r);
+	return stop != 0 ? stop : rc;
+}
+
+int
+lc_db_dlv_prune_mark(struct lc_db *db, const char *merchant_id,
+    int64_t through)
+{
+	struct lc_row r;
+
+	return lc_st_change(RUN(&r, db, PRUNE_MARK, "si", merchant_id,
+	    through)) == -1 ? -1 : 0;
+}
+
+int64_t
+lc_db_dlv_prune_events(struct lc_db *db, const char *merchant_id,
+    int64_t through, int64_t limit)
+{
+	struct lc_row r;
+
+	return lc_st_count(RUN(&r, db, PRUNE_EVENTS, "sil", merchant_id,
+	    through, limit));
+}
+
+int64_t
+lc_db_dlv_prune_log(struct lc_db *db, int64_t before, int64_t limit)
+{
+	struct lc_row r;
+	int64_t a, b;
+
+	if ((a = lc_st_count(RUN(&r, db, PRUNE_DELIVERIES, "il", before,
+	    limit))) == -1 ||
+	    (b = lc_st_count(RUN(&r, db, PRUNE_JOBS, "il", before, limit))) ==
+	    -1)
+		return -1;
+	return a > b ? a : b;
 }

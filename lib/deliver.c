@@ -22,6 +22,7 @@
 struct idlist {
 	char (*id)[LC_ID_LEN + 1];
 	size_t n, cap;
+	int oom;		/* the list stopped: out of memory */
 };
 
 /* One attempt, from its lease to its record. */
@@ -68,8 +69,10 @@ collect(void *arg, const char *id)
 
 	if (l->n == l->cap) {
 		l->cap = l->cap ? l->cap * 2 : 32;
-		if ((p = realloc(l->id, l->cap * sizeof(*l->id))) == NULL)
+		if ((p = realloc(l->id, l->cap * sizeof(*l->id))) == NULL) {
+			l->oom = 1;
 			return -1;
+		}
 		l->id = p;
 	}
 	snprintf(l->id[l->n++], sizeof(l->id[0]), "%s", id);
@@ -87,8 +90,12 @@ list_rule(struct lc_dom *dom, void *arg)
 	struct list_arg *a = arg;
 
 	a->l->n = 0;
-	return (a->jobs ? lc_db_dlv_job_ids(dom->db, dom->now_ms, collect,
-	    a->l) : lc_db_dlv_hook_ids(dom->db, collect, a->l)) == 0 ? 0 : -1;
+	if ((a->jobs ? lc_db_dlv_job_ids(dom->db, dom->now_ms, collect,
+	    a->l) : lc_db_dlv_hook_ids(dom->db, collect, a->l)) == 0)
+		return 0;
+	if (a->l->oom)
+		lc_dom_fail(dom, LC_E_INTERNAL, NULL, NULL);
+	return -1;
 }
 
 /* Whether type is one of the endpoint's ("" every type). */
@@ -471,21 +478,141 @@ out:
 	return rc;
 }
 
+/* Pruning: at most once an hour (the first run in the hour), in steps of
+ * at most PRUNE_BATCH rows a write, so no write holds the lock long. */
+#define PRUNE_EVERY_MS (3600 * 1000LL)
+#define PRUNE_BATCH 500
+
 struct mark {
-	int64_t before;
 	int ended;
+	int prune;		/* this run prunes */
 };
 
 static int
 mark_rule(struct lc_dom *dom, void *arg)
 {
 	struct mark *m = arg;
+	int rc;
 
 	if (m->ended)
 		return lc_db_dlv_ended(dom->db, dom->now_ms);
-	if (lc_db_dlv_started(dom->db, dom->now_ms) == -1)
+	if (lc_db_dlv_started(dom->db, dom->now_ms) == -1 ||
+	    (rc = lc_db_dlv_prune_claim(dom->db, dom->now_ms,
+	    dom->now_ms - PRUNE_EVERY_MS)) == -1)
 		return -1;
-	return lc_db_dlv_prune(dom->db, m->before);
+	m->prune = rc == 1;
+	return 0;
+}
+
+/* The merchants with events to prune, and through which seq. */
+struct heads {
+	struct {
+		char merchant_id[LC_ID_LEN + 1];
+		int64_t through;
+	} *h;
+	size_t n, cap;
+	int64_t before;
+	int oom;
+};
+
+static int
+head_add(void *arg, const char *merchant_id, int64_t oldest, int64_t through)
+{
+	struct heads *hs = arg;
+	void *p;
+
+	if (through < oldest)
+		return 0;
+	if (hs->n == hs->cap) {
+		hs->cap = hs->cap ? hs->cap * 2 : 16;
+		if ((p = realloc(hs->h, hs->cap * sizeof(*hs->h))) == NULL) {
+			hs->oom = 1;
+			return -1;
+		}
+		hs->h = p;
+	}
+	snprintf(hs->h[hs->n].merchant_id, sizeof(hs->h[0].merchant_id), "%s",
+	    merchant_id);
+	hs->h[hs->n++].through = through;
+	return 0;
+}
+
+static int
+heads_rule(struct lc_dom *dom, void *arg)
+{
+	struct heads *hs = arg;
+
+	hs->n = 0;
+	if (lc_db_dlv_prune_heads(dom->db, hs->before, head_add, hs) == 0)
+		return 0;
+	if (hs->oom)
+		lc_dom_fail(dom, LC_E_INTERNAL, NULL, NULL);
+	return -1;
+}
+
+/* One step of pruning: a merchant's events (marked first), or the log. */
+struct prune {
+	const char *merchant_id;	/* NULL: the log and jobs */
+	int64_t through, before, n;
+	int mark;
+};
+
+static int
+prune_rule(struct lc_dom *dom, void *arg)
+{
+	struct prune *p = arg;
+
+	if (p->merchant_id == NULL)
+		p->n = lc_db_dlv_prune_log(dom->db, p->before, PRUNE_BATCH);
+	else if (p->mark && lc_db_dlv_prune_mark(dom->db, p->merchant_id,
+	    p->through) == -1)
+		return -1;
+	else
+		p->n = lc_db_dlv_prune_events(dom->db, p->merchant_id,
+		    p->through, PRUNE_BATCH);
+	return p->n == -1 ? -1 : 0;
+}
+
+/* Prunes what is older than before, until done or real time `until`
+ * (lc_mono_ms) passed (the next hour's run goes on): the merchants found
+ * in a read, then each one's events along its index in batches, each its
+ * own write; then the log and the jobs the same way. 0 or -1. */
+static int
+prune_run(struct lc_dom *dom, int64_t before, int64_t until)
+{
+	struct lc_write w = { "deliver", NULL, prune_rule, NULL, NULL,
+	    LC_AUDIT_NONE, NULL, NULL };
+	struct heads hs;
+	struct prune p;
+	size_t i;
+	int rc = -1;
+
+	memset(&hs, 0, sizeof(hs));
+	hs.before = before;
+	if (lc_read(dom, heads_rule, &hs) == -1)
+		goto out;
+	memset(&p, 0, sizeof(p));
+	p.before = before;
+	w.arg = &p;
+	for (i = 0; i <= hs.n; i++) {
+		p.merchant_id = i < hs.n ? hs.h[i].merchant_id : NULL;
+		p.through = i < hs.n ? hs.h[i].through : 0;
+		/* The mark in a write of its own before the first delete: a
+		 * feed asked for what was pruned says so from then on. */
+		p.mark = p.merchant_id != NULL;
+		do {
+			if (lc_write(dom, &w, NULL) == -1)
+				goto out;
+			if (p.mark) {
+				p.mark = 0;
+				p.n = PRUNE_BATCH;
+			}
+		} while (p.n == PRUNE_BATCH && lc_mono_ms() < until);
+	}
+	rc = 0;
+out:
+	free(hs.h);
+	return rc;
 }
 
 /* Events after the same endpoint's visit in one round before the others
@@ -498,8 +625,9 @@ lc_deliver_run(struct lc_dom *dom, int64_t max_ms, long *sent)
 	struct lc_write w = { "deliver", NULL, mark_rule, NULL, NULL,
 	    LC_AUDIT_NONE, NULL, NULL };
 	struct mark m = { 0, 0 };
+	int64_t before;
 	struct lc_error err;
-	struct idlist hooks = { NULL, 0, 0 }, jobs = { NULL, 0, 0 };
+	struct idlist hooks = { NULL, 0, 0, 0 }, jobs = { NULL, 0, 0, 0 };
 	struct list_arg la;
 	char owner[33];
 	int64_t t0 = lc_mono_ms();
@@ -518,13 +646,16 @@ lc_deliver_run(struct lc_dom *dom, int64_t max_ms, long *sent)
 	if (lc_db_failed(dom->db))
 		return lc_dom_settle(dom);
 	dom->now_ms = lc_now_ms();
-	m.before = dom->now_ms -
+	before = dom->now_ms -
 	    lc_setting(dom->db, LC_SET_EVENT_RETENTION) * 86400000LL;
 	if (lc_db_failed(dom->db))
 		return lc_dom_settle(dom);
 	w.arg = &m;
 	if (lc_write(dom, &w, NULL) == -1)
 		return -1;
+	/* At most half the run's time: deliveries are what it is for. */
+	if (m.prune && prune_run(dom, before, t0 + max_ms / 2) == -1)
+		goto out;
 	do {
 		progress = 0;
 		la.l = &hooks;

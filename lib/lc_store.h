@@ -723,10 +723,28 @@ int lc_db_dlv_job_get(struct lc_db *, const char *id, struct lc_dlv_job *);
  * done_at (below 0: not done), let go. 1, 0 not held, -1. */
 int lc_db_dlv_job_after(struct lc_db *, const char *id, const char *owner,
     int64_t attempts, int64_t next_attempt_at, int64_t done_at);
-/* Prunes what is older than before (ms): each merchant's events (its
- * events_pruned.through_seq raised to the newest pruned), the delivery
- * log and the done jobs. 0 or -1. */
-int lc_db_dlv_prune(struct lc_db *, int64_t before);
+/* Pruning after the retention, a step a transaction, never the whole
+ * table in one. Whether this run prunes: sets pruned_at to now when it
+ * was at most since (or never): 1 it does, 0 another run did lately,
+ * -1. */
+int lc_db_dlv_prune_claim(struct lc_db *, int64_t now, int64_t since);
+/* In a read: to each merchant that has events, its oldest seq and the
+ * seq through which its events are older than before (the one before
+ * its first newer event, or its newest), as lc_db_dlv_hook_ids. */
+int lc_db_dlv_prune_heads(struct lc_db *, int64_t before,
+    int (*each)(void *, const char *merchant_id, int64_t oldest,
+    int64_t through), void *arg);
+/* Raises the merchant's events_pruned.through_seq to through: 0 or -1. */
+int lc_db_dlv_prune_mark(struct lc_db *, const char *merchant_id,
+    int64_t through);
+/* Deletes at most limit of the merchant's events through seq `through`:
+ * how many, or -1. */
+int64_t lc_db_dlv_prune_events(struct lc_db *, const char *merchant_id,
+    int64_t through, int64_t limit);
+/* Deletes at most limit delivery log rows older than before, and at most
+ * limit jobs done before it or of a disabled endpoint made before it:
+ * the larger count, or -1. */
+int64_t lc_db_dlv_prune_log(struct lc_db *, int64_t before, int64_t limit);
 
 /* ------------------------------------------------------------------ */
 

@@ -211,9 +211,9 @@ is "$?" 0 "a run meeting an event whose data is not JSON succeeds"
 like "$(cat "$W/bad.err")" "its data is not JSON" "... saying so"
 is "$(got good .id)" "$want" "... the endpoint beside it gets its events"
 is "$(got bad .id)" "" "... nothing is sent to the one whose event it is"
-is "$(lt_sql "SELECT attempt || ' ' || outcome || ' ' || (error LIKE '%not JSON%') FROM webhook_deliveries WHERE webhook_id = '$BAD'")" \
+is "$(lt_sql "SELECT attempt || ' ' || outcome || ' ' || CASE WHEN error LIKE '%not JSON%' THEN 1 ELSE 0 END FROM webhook_deliveries WHERE webhook_id = '$BAD'")" \
     "1 failed 1" "... whose attempt is logged as failed, saying why"
-is "$(hook_col "$BAD" "attempts || ' ' || coalesce(lease_owner, 'free') || ' ' || (next_attempt_at > $CLOCK)")" "1 free 1" \
+is "$(hook_col "$BAD" "attempts || ' ' || coalesce(lease_owner, 'free') || ' ' || CASE WHEN next_attempt_at > $CLOCK THEN 1 ELSE 0 END")" "1 free 1" \
     "... its lease given back, its next try after a backoff"
 hook_off "$BAD"
 hook_off "$GOOD"
@@ -452,6 +452,16 @@ is "$(lt_sql "SELECT count(*) FROM events")" 0 "31 days later, the events older 
 is "$(lt_sql "SELECT through_seq FROM events_pruned WHERE merchant_id = '$MID'")" "$newest" "... events_pruned says through which"
 is "$(lt_sql "SELECT count(*) FROM webhook_deliveries")" 0 "... the delivery log too"
 is "$(lt_sql "SELECT count(*) FROM webhook_jobs")" 0 "... and the done jobs"
+purchase
+newest=$(max_seq)
+lt_sql "UPDATE events SET created_at = 0" >/dev/null
+later 60000
+deliver_q
+is "$(lt_sql "SELECT count(*) FROM events")" 1 "a run within the hour after a prune prunes nothing"
+later 3600000
+deliver_q
+is "$(lt_sql "SELECT count(*) FROM events") $(lt_sql "SELECT through_seq FROM events_pruned WHERE merchant_id = '$MID'")" \
+    "0 $newest" "... the first run an hour later does"
 is "$(lt_integrity)" ok "the database is sound"
 is "$bad_runs $(cat "$W/deliver.err")" "0 " "every run of the deliverer exited 0, saying nothing on stderr"
 
