@@ -16,8 +16,15 @@
 	    "VALUES (1, ?1, NULL) ON CONFLICT(id) DO UPDATE SET " \
 	    "started_at = excluded.started_at, ended_at = NULL") \
 	X(ENDED, "UPDATE deliverer SET ended_at = ?1 WHERE id = 1") \
-	X(HOOK_IDS, "SELECT id FROM webhooks WHERE enabled = 1 " \
-	    "ORDER BY created_at, id") \
+	/* Only those with something to do: due, not held, an event after \
+	 * their cursor (along events_merchant). An idle endpoint costs no \
+	 * write. */ \
+	X(HOOK_IDS, "SELECT w.id FROM webhooks w WHERE w.enabled = 1 " \
+	    "AND (w.next_attempt_at IS NULL OR w.next_attempt_at <= ?1) " \
+	    "AND (w.lease_until IS NULL OR w.lease_until <= ?1) " \
+	    "AND EXISTS (SELECT 1 FROM events e WHERE " \
+	    "e.merchant_id = w.merchant_id AND e.seq > w.cursor_seq) " \
+	    "ORDER BY w.created_at, w.id") \
 	X(HOOK_CLAIM, "UPDATE webhooks SET lease_owner = ?2, " \
 	    "lease_until = ?3 WHERE id = ?1 AND enabled = 1 " \
 	    "AND (lease_until IS NULL OR lease_until <= ?4) " \
@@ -25,7 +32,8 @@
 	X(HOOK_GET, "SELECT id, merchant_id, url, secret, " \
 	    "coalesce(old_secret, ''), coalesce(old_secret_until, 0), " \
 	    "coalesce(event_types, ''), cursor_seq, attempts, " \
-	    "coalesce(failing_since, -1), enabled FROM webhooks WHERE id = ?1") \
+	    "coalesce(failing_since, -1), enabled, updated_at FROM webhooks " \
+	    "WHERE id = ?1") \
 	X(EVENTS_AFTER, "SELECT seq, created_at, merchant_id, type, data " \
 	    "FROM events WHERE merchant_id = ?1 AND seq > ?2 ORDER BY seq " \
 	    "LIMIT ?3") \
@@ -46,7 +54,7 @@
 	    "disabled_reason = coalesce(CAST(?6 AS text), disabled_reason), " \
 	    "updated_at = CASE WHEN CAST(?6 AS text) IS NULL THEN updated_at " \
 	    "ELSE ?7 END, lease_owner = NULL, lease_until = NULL " \
-	    "WHERE id = ?1 AND lease_owner = ?2") \
+	    "WHERE id = ?1 AND lease_owner = ?2 AND updated_at = ?8") \
 	X(HOOK_DISABLE, "UPDATE webhooks SET enabled = 0, " \
 	    "disabled_reason = ?2, updated_at = ?3 WHERE id = ?1 " \
 	    "AND enabled = 1") \
@@ -60,7 +68,8 @@
 	    "AND w.enabled = 1 ORDER BY j.created_at, j.id LIMIT 100") \
 	X(JOB_CLAIM, "UPDATE webhook_jobs SET lease_owner = ?2, " \
 	    "lease_until = ?3 WHERE id = ?1 AND done_at IS NULL " \
-	    "AND next_attempt_at <= ?4 " \
+	    "AND next_attempt_at <= ?4 AND EXISTS (SELECT 1 FROM webhooks w " \
+	    "WHERE w.id = webhook_jobs.webhook_id AND w.enabled = 1) " \
 	    "AND (lease_until IS NULL OR lease_until <= ?4)") \
 	X(JOB_GET, "SELECT id, webhook_id, kind, coalesce(event_seq, 0), " \
 	    "coalesce(payload, ''), attempts, created_at FROM webhook_jobs " \
@@ -143,12 +152,12 @@ ids(struct lc_row *r, int (*each)(void *, const char *), void *arg)
 }
 
 int
-lc_db_dlv_hook_ids(struct lc_db *db, int (*each)(void *, const char *),
-    void *arg)
+lc_db_dlv_hook_ids(struct lc_db *db, int64_t now,
+    int (*each)(void *, const char *), void *arg)
 {
 	struct lc_row r;
 
-	return ids(RUN(&r, db, HOOK_IDS, ""), each, arg);
+	return ids(RUN(&r, db, HOOK_IDS, "i", now), each, arg);
 }
 
 int
@@ -181,6 +190,7 @@ lc_db_dlv_hook_get(struct lc_db *db, const char *id, struct lc_dlv_hook *h)
 	h->attempts = lc_st_int(&r, 8);
 	h->failing_since = lc_st_int(&r, 9);
 	h->enabled = lc_st_int(&r, 10) != 0;
+	h->updated_at = lc_st_int(&r, 11);
 	lc_st_done(&r);
 	return 1;
 }
@@ -263,10 +273,16 @@ lc_db_dlv_hook_failed(struct lc_db *db, const char *id, const char *owner,
     const struct lc_dlv_fail *f)
 {
 	struct lc_row r;
+	int rc;
 
-	return lc_st_change(RUN(&r, db, HOOK_FAILED, "ssiiosi", id, owner,
+	rc = lc_st_change(RUN(&r, db, HOOK_FAILED, "ssiiosii", id, owner,
 	    f->attempts, f->next_attempt_at, f->failing_since,
-	    f->disabled_reason, f->now));
+	    f->disabled_reason, f->now, f->updated_at));
+	if (rc != 0)
+		return rc;
+	/* The owner changed it during the attempt (enabled it again,
+	 * disabled it): theirs stands; the run only lets it go. */
+	return (rc = lc_db_dlv_hook_release(db, id, owner, -1)) == 1 ? 2 : rc;
 }
 
 int

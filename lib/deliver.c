@@ -91,7 +91,8 @@ list_rule(struct lc_dom *dom, void *arg)
 
 	a->l->n = 0;
 	if ((a->jobs ? lc_db_dlv_job_ids(dom->db, dom->now_ms, collect,
-	    a->l) : lc_db_dlv_hook_ids(dom->db, collect, a->l)) == 0)
+	    a->l) : lc_db_dlv_hook_ids(dom->db, dom->now_ms, collect,
+	    a->l)) == 0)
 		return 0;
 	if (a->l->oom)
 		lc_dom_fail(dom, LC_E_INTERNAL, NULL, NULL);
@@ -286,6 +287,7 @@ hook_record(struct lc_dom *dom, void *arg)
 		    s->h.failing_since : dom->now_ms;
 		f.next_attempt_at = dom->now_ms + lc_deliver_backoff(s->attempt);
 		f.disabled_reason = s->reason;
+		f.updated_at = s->h.updated_at;
 		rc = lc_db_dlv_hook_failed(dom->db, s->id, s->owner, &f);
 	}
 	if (rc == -1)
@@ -296,6 +298,12 @@ hook_record(struct lc_dom *dom, void *arg)
 		s->lost = 1;
 		lc_audit_skip(dom);
 		return 0;
+	}
+	if (rc == 2 && s->reason != NULL) {
+		/* The owner's change stands: the endpoint is not
+		 * disabled by this attempt, only logged. */
+		s->reason = NULL;
+		lc_audit_skip(dom);
 	}
 	if (s->reason != NULL)
 		audit_disabled(dom, s);
@@ -660,6 +668,7 @@ lc_deliver_run(struct lc_dom *dom, int64_t max_ms, long *sent)
 		progress = 0;
 		la.l = &hooks;
 		la.jobs = 0;
+		dom->now_ms = lc_now_ms();
 		if (lc_read(dom, list_rule, &la) == -1)
 			goto out;
 		for (i = 0; i < hooks.n; i++)

@@ -641,10 +641,11 @@ int lc_db_hook_deliverer(struct lc_db *, int64_t *started, int64_t *ended);
 /* The deliverer's row: a run's start (its end cleared) and its end. */
 int lc_db_dlv_started(struct lc_db *, int64_t now);
 int lc_db_dlv_ended(struct lc_db *, int64_t now);
-/* The enabled endpoints' ids, oldest first, to each (a non-zero return
- * stops the list and is returned). */
-int lc_db_dlv_hook_ids(struct lc_db *, int (*each)(void *, const char *id),
-    void *arg);
+/* The ids of the enabled endpoints with something to do at now (due,
+ * not held, an event after their cursor), oldest first, to each (a
+ * non-zero return stops the list and is returned). */
+int lc_db_dlv_hook_ids(struct lc_db *, int64_t now,
+    int (*each)(void *, const char *id), void *arg);
 /* Takes endpoint id for owner until `until` when it is enabled, due
  * (next_attempt_at NULL or at most now) and no other run holds it: 1
  * taken, 0 not, -1. */
@@ -662,6 +663,7 @@ struct lc_dlv_hook {
 	int64_t cursor_seq, attempts;
 	int64_t failing_since;			/* -1 none */
 	int enabled;
+	int64_t updated_at;
 };
 int lc_db_dlv_hook_get(struct lc_db *, const char *id, struct lc_dlv_hook *);
 /* An event as stored; data owned by whoever filled it unless said. */
@@ -689,8 +691,11 @@ int lc_db_dlv_hook_done(struct lc_db *, const char *id, const char *owner,
     int64_t seq, int64_t now);
 struct lc_dlv_fail {
 	int64_t attempts, next_attempt_at, failing_since, now;
+	int64_t updated_at;		/* the endpoint's, as the take saw it */
 	const char *disabled_reason;	/* NULL: still enabled */
 };
+/* lc_db_dlv_hook_failed also answers 2: the owner changed the endpoint
+ * since f->updated_at, so only the lease was let go. */
 int lc_db_dlv_hook_failed(struct lc_db *, const char *id, const char *owner,
     const struct lc_dlv_fail *);
 /* Disables an endpoint for reason (a job's 410): 1, 0 none, -1. */

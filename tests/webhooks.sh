@@ -218,6 +218,26 @@ is "$(hook_col "$BAD" "attempts || ' ' || coalesce(lease_owner, 'free') || ' ' |
 hook_off "$BAD"
 hook_off "$GOOD"
 
+# --- the owner's change during an attempt stands --------------------------------
+
+new_hook flip
+FL=$HOOK
+control '{"path":"/h/flip","fail":1000,"delay_ms":1500}'
+purchase
+LOYALTY_TEST_NOW=$CLOCK admin events deliver --max-seconds 30 >/dev/null 2>"$W/flip.err" &
+fpid=$!
+for _ in $(seq 1 100); do
+	[ "$(got flip .id | wc -l)" -ge 1 ] && break
+	sleep 0.1
+done
+# Disabled by the owner while the receiver holds the attempt (it fails).
+hook_off "$FL"
+wait "$fpid"
+is "$?" 0 "a run whose endpoint the owner disabled during its failing attempt succeeds"
+is "$(hook_col "$FL" "enabled || ' ' || disabled_reason || ' ' || attempts || ' ' || coalesce(CAST(next_attempt_at AS text), 'none') || ' ' || coalesce(lease_owner, 'free')")" \
+    "0 owner 0 none free" "... the owner's change stands (the failure does not overwrite it), its lease given back"
+is "$(lt_sql "SELECT outcome FROM webhook_deliveries WHERE webhook_id = '$FL'")" failed "... the attempt is logged"
+
 # --- fail 3 times, then succeed on the 4th try ----------------------------------
 
 new_hook flaky
