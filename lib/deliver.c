@@ -49,15 +49,21 @@ lc_deliver_backoff(int64_t n)
 {
 	int64_t ms = LC_DELIVER_BACKOFF_MS;
 	unsigned char r[2];
+	unsigned v;
 
 	while (--n > 0 && ms < LC_DELIVER_BACKOFF_MAX_MS)
 		ms *= 2;
 	if (ms > LC_DELIVER_BACKOFF_MAX_MS)
 		ms = LC_DELIVER_BACKOFF_MAX_MS;
 	/* +-20 %: retries of many endpoints that failed together (the
-	 * receiver's host was down) do not all come back at once. */
+	 * receiver's host was down) do not all come back at once. The
+	 * jitter needs no secrecy: without random bytes the clock's low
+	 * bits do. */
 	if (lc_random(r, sizeof(r)) == 0)
-		ms += ms * ((int64_t)(r[0] << 8 | r[1]) % 4001 - 2000) / 10000;
+		v = (unsigned)r[0] << 8 | r[1];
+	else
+		v = (unsigned)lc_mono_ms();
+	ms += ms * ((int64_t)(v % 4001) - 2000) / 10000;
 	return ms;
 }
 
