@@ -338,6 +338,52 @@ step_free(struct step *s)
 	free(s->body);
 }
 
+/* The take/send/record skeleton of one attempt, the stream's or a
+ * job's: take (a write: the lease, and what to send), then send (no
+ * transaction open: fills s->post and, when it disables the endpoint,
+ * s->reason), then record (a write naming the lease). 1 made, 0 nothing
+ * to send, -1 (dom->err). */
+static int
+attempt(struct lc_dom *dom, struct step *s, int (*take)(struct lc_dom *,
+    void *), void (*send)(struct lc_dom *, struct step *, int),
+    int (*record)(struct lc_dom *, void *), int allow_private)
+{
+	struct lc_write w = { "deliver", NULL, take, NULL, NULL,
+	    LC_AUDIT_NONE, NULL, NULL };
+
+	w.arg = s;
+	dom->now_ms = lc_now_ms();
+	if (lc_write(dom, &w, NULL) == -1)
+		return -1;
+	if (!s->have)
+		return 0;
+	send(dom, s, allow_private);
+	w.rule = record;
+	if (s->reason != NULL) {
+		w.action = "webhook.update";
+		w.object_type = "webhook";
+		w.object_id = s->h.id;
+	}
+	if (lc_write(dom, &w, NULL) == -1)
+		return -1;
+	if (s->lost)
+		lc_log("deliver: %s: the lease ran out during an attempt; "
+		    "another run holds it now", s->id);
+	return 1;
+}
+
+/* The stream's attempt: its head event. */
+static void
+hook_send(struct lc_dom *dom, struct step *s, int allow_private)
+{
+	lc_event_id(s->ev.seq, s->msg_id);
+	s->attempt = s->h.attempts + 1;
+	if (event_body(s) == 0)
+		send_one(dom, s, allow_private);
+	dom->now_ms = lc_now_ms();
+	s->reason = disable_reason(s, dom->now_ms);
+}
+
 /* One attempt on endpoint id: 1 made, 2 none but its cursor moved past
  * events not of its types (more may follow), 0 nothing due (or another
  * run holds it), -1 (dom->err). */
@@ -345,42 +391,16 @@ static int
 hook_step(struct lc_dom *dom, const char *owner, const char *id,
     int allow_private)
 {
-	struct lc_write w = { "deliver", NULL, hook_take, NULL, NULL,
-	    LC_AUDIT_NONE, NULL, NULL };
 	struct step s;
-	int rc = -1;
+	int rc;
 
 	memset(&s, 0, sizeof(s));
 	s.owner = owner;
 	s.id = id;
-	w.arg = &s;
-	dom->now_ms = lc_now_ms();
-	if (lc_write(dom, &w, NULL) == -1)
-		goto out;
-	rc = s.moved ? 2 : 0;
-	if (!s.have)
-		goto out;
-	lc_event_id(s.ev.seq, s.msg_id);
-	s.attempt = s.h.attempts + 1;
-	if (event_body(&s) == 0)
-		send_one(dom, &s, allow_private);
-	dom->now_ms = lc_now_ms();
-	s.reason = disable_reason(&s, dom->now_ms);
-	w.rule = hook_record;
-	if (s.reason != NULL) {
-		w.action = "webhook.update";
-		w.object_type = "webhook";
-		w.object_id = s.h.id;
-	}
-	if (lc_write(dom, &w, NULL) == -1) {
-		rc = -1;
-		goto out;
-	}
-	if (s.lost)
-		lc_log("deliver: %s: the lease ran out during an attempt; "
-		    "another run holds the endpoint now", id);
-	rc = 1;
-out:
+	rc = attempt(dom, &s, hook_take, hook_send, hook_record,
+	    allow_private);
+	if (rc == 0 && s.moved)
+		rc = 2;
 	step_free(&s);
 	return rc;
 }
@@ -431,63 +451,49 @@ job_record(struct lc_dom *dom, void *arg)
 	return log_add(dom, s, s->job.id);
 }
 
-/* One attempt of job id, as hook_step. */
+/* A job's attempt: a test's body, or the event re-sent. */
+static void
+job_send(struct lc_dom *dom, struct step *s, int allow_private)
+{
+	s->attempt = s->job.attempts + 1;
+	if (strcmp(s->job.kind, "test") == 0) {
+		snprintf(s->msg_id, sizeof(s->msg_id), "msg_test_%s", s->job.id);
+		snprintf(s->ev.type, sizeof(s->ev.type), "%s", LC_EVENT_TEST);
+		s->body = s->job.payload;
+		s->job.payload = NULL;
+		send_one(dom, s, allow_private);
+	} else if (s->ev.data != NULL) {
+		lc_event_id(s->ev.seq, s->msg_id);
+		if (event_body(s) == 0)
+			send_one(dom, s, allow_private);
+	} else {
+		/* Pruned since it was asked for: nothing left to send. */
+		lc_event_id(s->job.event_seq, s->msg_id);
+		snprintf(s->ev.type, sizeof(s->ev.type), "unknown");
+		not_sent(s, "the event was pruned after the retention "
+		    "before it was sent");
+		s->done = 1;
+	}
+	dom->now_ms = lc_now_ms();
+	if (s->post.outcome == LC_POST_DELIVERED ||
+	    dom->now_ms - s->job.created_at >= LC_DELIVER_FAILING_MS)
+		s->done = 1;
+	if (s->post.outcome != LC_POST_DELIVERED && s->post.status == 410)
+		s->reason = "gone";
+}
+
+/* One attempt of job id: 1 made, 0 nothing due, -1 (dom->err). */
 static int
 job_step(struct lc_dom *dom, const char *owner, const char *id,
     int allow_private)
 {
-	struct lc_write w = { "deliver", NULL, job_take, NULL, NULL,
-	    LC_AUDIT_NONE, NULL, NULL };
 	struct step s;
-	int rc = -1;
+	int rc;
 
 	memset(&s, 0, sizeof(s));
 	s.owner = owner;
 	s.id = id;
-	w.arg = &s;
-	dom->now_ms = lc_now_ms();
-	if (lc_write(dom, &w, NULL) == -1)
-		goto out;
-	rc = 0;
-	if (!s.have)
-		goto out;
-	s.attempt = s.job.attempts + 1;
-	if (strcmp(s.job.kind, "test") == 0) {
-		snprintf(s.msg_id, sizeof(s.msg_id), "msg_test_%s", s.job.id);
-		snprintf(s.ev.type, sizeof(s.ev.type), "%s", LC_EVENT_TEST);
-		s.body = s.job.payload;
-		s.job.payload = NULL;
-		send_one(dom, &s, allow_private);
-	} else if (s.ev.data != NULL) {
-		lc_event_id(s.ev.seq, s.msg_id);
-		if (event_body(&s) == 0)
-			send_one(dom, &s, allow_private);
-	} else {
-		/* Pruned since it was asked for: nothing left to send. */
-		lc_event_id(s.job.event_seq, s.msg_id);
-		snprintf(s.ev.type, sizeof(s.ev.type), "unknown");
-		not_sent(&s, "the event was pruned after the retention "
-		    "before it was sent");
-		s.done = 1;
-	}
-	dom->now_ms = lc_now_ms();
-	if (s.post.outcome == LC_POST_DELIVERED ||
-	    dom->now_ms - s.job.created_at >= LC_DELIVER_FAILING_MS)
-		s.done = 1;
-	if (s.post.outcome != LC_POST_DELIVERED && s.post.status == 410)
-		s.reason = "gone";
-	w.rule = job_record;
-	if (s.reason != NULL) {
-		w.action = "webhook.update";
-		w.object_type = "webhook";
-		w.object_id = s.h.id;
-	}
-	if (lc_write(dom, &w, NULL) == -1) {
-		rc = -1;
-		goto out;
-	}
-	rc = 1;
-out:
+	rc = attempt(dom, &s, job_take, job_send, job_record, allow_private);
 	step_free(&s);
 	return rc;
 }
