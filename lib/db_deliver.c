@@ -34,9 +34,6 @@
 	    "coalesce(event_types, ''), cursor_seq, attempts, " \
 	    "coalesce(failing_since, -1), enabled, updated_at FROM webhooks " \
 	    "WHERE id = ?1") \
-	X(EVENTS_AFTER, "SELECT seq, created_at, merchant_id, type, data " \
-	    "FROM events WHERE merchant_id = ?1 AND seq > ?2 ORDER BY seq " \
-	    "LIMIT ?3") \
 	X(EVENT_GET, "SELECT seq, created_at, merchant_id, type, data " \
 	    "FROM events WHERE merchant_id = ?1 AND seq = ?2") \
 	X(HOOK_RELEASE, "UPDATE webhooks SET cursor_seq = CASE " \
@@ -204,28 +201,6 @@ event_row(struct lc_row *r, struct lc_dlv_event *e)
 	LC_ST_COL(r, 2, e->merchant_id);
 	LC_ST_COL(r, 3, e->type);
 	e->data = (char *)lc_st_text(r, 4);
-}
-
-int
-lc_db_dlv_events_after(struct lc_db *db, const char *merchant_id,
-    int64_t after, int64_t limit,
-    int (*each)(void *, const struct lc_dlv_event *), void *arg)
-{
-	struct lc_row r;
-	struct lc_dlv_event e;
-	int rc = 0, stop = 0;
-
-	if (RUN(&r, db, EVENTS_AFTER, "sil", merchant_id, after, limit) ==
-	    NULL)
-		return -1;
-	while (stop == 0 && (rc = lc_st_next(&r)) == 1) {
-		event_row(&r, &e);
-		if (e.data == NULL)
-			e.data = "";
-		stop = each(arg, &e);
-	}
-	lc_st_done(&r);
-	return stop != 0 ? stop : rc;
 }
 
 int

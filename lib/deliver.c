@@ -121,9 +121,10 @@ wanted(const char *types, const char *type)
 	return 0;
 }
 
-/* The first event of the endpoint's types after its cursor. */
+/* The first event of the endpoint's types after its cursor (the feed's
+ * read of every type: those it does not want move the cursor too). */
 static int
-head(void *arg, const struct lc_dlv_event *e)
+head(void *arg, const struct lc_event_row *e)
 {
 	struct step *s = arg;
 
@@ -131,9 +132,15 @@ head(void *arg, const struct lc_dlv_event *e)
 		s->last_seen = e->seq;
 		return 0;
 	}
-	s->ev = *e;
-	if ((s->ev.data = strdup(e->data)) == NULL)
+	s->ev.seq = e->seq;
+	s->ev.created_at = e->created_at;
+	snprintf(s->ev.merchant_id, sizeof(s->ev.merchant_id), "%s",
+	    e->merchant_id);
+	snprintf(s->ev.type, sizeof(s->ev.type), "%s", e->type);
+	if ((s->ev.data = strdup(e->data != NULL ? e->data : "")) == NULL) {
+		lc_log("deliver: out of memory");
 		return -1;
+	}
 	s->have = 1;
 	return 1;
 }
@@ -152,8 +159,8 @@ hook_take(struct lc_dom *dom, void *arg)
 	if ((rc = lc_db_dlv_hook_get(dom->db, s->id, &s->h)) != 1)
 		return rc == 0 ? 0 : -1;
 	s->last_seen = -1;
-	rc = lc_db_dlv_events_after(dom->db, s->h.merchant_id,
-	    s->h.cursor_seq, LC_DELIVER_SCAN, head, s);
+	rc = lc_db_feed(dom->db, s->h.merchant_id, s->h.cursor_seq, NULL,
+	    LC_DELIVER_SCAN, head, s);
 	if (rc == -1)
 		return -1;
 	if (s->have)

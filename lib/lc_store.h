@@ -673,11 +673,7 @@ struct lc_dlv_event {
 	char type[64];
 	char *data;
 };
-/* The merchant's events after seq `after`, oldest first, at most limit,
- * to each (data valid during the call only). */
-int lc_db_dlv_events_after(struct lc_db *, const char *merchant_id,
-    int64_t after, int64_t limit,
-    int (*each)(void *, const struct lc_dlv_event *), void *arg);
+/* The events after a cursor: the feed's lc_db_feed, every type. */
 /* One event of the merchant (data malloc'd: the caller frees it). */
 int lc_db_dlv_event_get(struct lc_db *, const char *merchant_id,
     int64_t seq, struct lc_dlv_event *);
