@@ -482,6 +482,22 @@ later 3600000
 deliver_q
 is "$(lt_sql "SELECT count(*) FROM events") $(lt_sql "SELECT through_seq FROM events_pruned WHERE merchant_id = '$MID'")" \
     "0 $newest" "... the first run an hour later does"
+
+# A retention that cannot be read is not taken as the default (30 days).
+admin setting set event_retention_days 365 >/dev/null || bail "setting set"
+purchase
+lt_sql "UPDATE events SET created_at = $((CLOCK - 40 * 86400000))" >/dev/null
+later 3600000
+rcs=
+for n in 1 2; do
+	LOYALTY_TEST_NOW=$CLOCK LC_TEST_DB_FAIL=$n "$LT_ADMIN" --db "$LT_DB" \
+	    events deliver --max-seconds 30 >/dev/null 2>"$W/set.err"
+	rcs="$rcs $?"
+done
+is "$rcs" " 1 1" "a run whose settings cannot be read fails (exit 1)"
+is "$(lt_sql "SELECT count(*) FROM events")" 1 "... pruning nothing at the default retention"
+deliver_q
+is "$(lt_sql "SELECT count(*) FROM events")" 1 "a retention of 365 days keeps an event 40 days old"
 is "$(lt_integrity)" ok "the database is sound"
 is "$bad_runs $(cat "$W/deliver.err")" "0 " "every run of the deliverer exited 0, saying nothing on stderr"
 
