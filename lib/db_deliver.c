@@ -16,8 +16,15 @@
 	    "VALUES (1, ?1, NULL) ON CONFLICT(id) DO UPDATE SET " \
 	    "started_at = excluded.started_at, ended_at = NULL") \
 	X(ENDED, "UPDATE deliverer SET ended_at = ?1 WHERE id = 1") \
-	X(HOOK_IDS, "SELECT id FROM webhooks WHERE enabled = 1 " \
-	    "ORDER BY created_at, id") \
+	/* Only those with something to do: due, not held, an event after \
+	 * their cursor (along events_merchant). An idle endpoint costs no \
+	 * write. */ \
+	X(HOOK_IDS, "SELECT w.id FROM webhooks w WHERE w.enabled = 1 " \
+	    "AND (w.next_attempt_at IS NULL OR w.next_attempt_at <= ?1) " \
+	    "AND (w.lease_until IS NULL OR w.lease_until <= ?1) " \
+	    "AND EXISTS (SELECT 1 FROM events e WHERE " \
+	    "e.merchant_id = w.merchant_id AND e.seq > w.cursor_seq) " \
+	    "ORDER BY w.created_at, w.id") \
 	X(HOOK_CLAIM, "UPDATE webhooks SET lease_owner = ?2, " \
 	    "lease_until = ?3 WHERE id = ?1 AND enabled = 1 " \
 	    "AND (lease_until IS NULL OR lease_until <= ?4) " \
@@ -25,10 +32,8 @@
 	X(HOOK_GET, "SELECT id, merchant_id, url, secret, " \
 	    "coalesce(old_secret, ''), coalesce(old_secret_until, 0), " \
 	    "coalesce(event_types, ''), cursor_seq, attempts, " \
-	    "coalesce(failing_since, -1), enabled FROM webhooks WHERE id = ?1") \
-	X(EVENTS_AFTER, "SELECT seq, created_at, merchant_id, type, data " \
-	    "FROM events WHERE merchant_id = ?1 AND seq > ?2 ORDER BY seq " \
-	    "LIMIT ?3") \
+	    "coalesce(failing_since, -1), enabled, updated_at FROM webhooks " \
+	    "WHERE id = ?1") \
 	X(EVENT_GET, "SELECT seq, created_at, merchant_id, type, data " \
 	    "FROM events WHERE merchant_id = ?1 AND seq = ?2") \
 	X(HOOK_RELEASE, "UPDATE webhooks SET cursor_seq = CASE " \
@@ -46,7 +51,7 @@
 	    "disabled_reason = coalesce(CAST(?6 AS text), disabled_reason), " \
 	    "updated_at = CASE WHEN CAST(?6 AS text) IS NULL THEN updated_at " \
 	    "ELSE ?7 END, lease_owner = NULL, lease_until = NULL " \
-	    "WHERE id = ?1 AND lease_owner = ?2") \
+	    "WHERE id = ?1 AND lease_owner = ?2 AND updated_at = ?8") \
 	X(HOOK_DISABLE, "UPDATE webhooks SET enabled = 0, " \
 	    "disabled_reason = ?2, updated_at = ?3 WHERE id = ?1 " \
 	    "AND enabled = 1") \
@@ -60,7 +65,8 @@
 	    "AND w.enabled = 1 ORDER BY j.created_at, j.id LIMIT 100") \
 	X(JOB_CLAIM, "UPDATE webhook_jobs SET lease_owner = ?2, " \
 	    "lease_until = ?3 WHERE id = ?1 AND done_at IS NULL " \
-	    "AND next_attempt_at <= ?4 " \
+	    "AND next_attempt_at <= ?4 AND EXISTS (SELECT 1 FROM webhooks w " \
+	    "WHERE w.id = webhook_jobs.webhook_id AND w.enabled = 1) " \
 	    "AND (lease_until IS NULL OR lease_until <= ?4)") \
 	X(JOB_GET, "SELECT id, webhook_id, kind, coalesce(event_seq, 0), " \
 	    "coalesce(payload, ''), attempts, created_at FROM webhook_jobs " \
@@ -68,21 +74,38 @@
 	X(JOB_AFTER, "UPDATE webhook_jobs SET attempts = ?3, " \
 	    "next_attempt_at = ?4, done_at = ?5, lease_owner = NULL, " \
 	    "lease_until = NULL WHERE id = ?1 AND lease_owner = ?2") \
-	/* The newest seq each merchant loses, kept so the feed can say \
-	 * an older after is gone; raised only. */ \
+	/* Whether this run prunes: the first run in an hour does. */ \
+	X(PRUNE_CLAIM, "UPDATE deliverer SET pruned_at = ?1 WHERE id = 1 " \
+	    "AND (pruned_at IS NULL OR pruned_at <= ?2)") \
+	/* Per merchant, along events_merchant: its oldest event, and the \
+	 * seq before its first one to keep (or its newest, when every one \
+	 * is older than the retention). By seq, not time: the events kept \
+	 * are exactly those after the mark, whatever order the clocks of \
+	 * their writers gave. */ \
+	X(PRUNE_HEADS, "SELECT m.id, (SELECT min(e.seq) FROM events e " \
+	    "WHERE e.merchant_id = m.id), coalesce((SELECT e.seq FROM " \
+	    "events e WHERE e.merchant_id = m.id AND e.created_at >= ?1 " \
+	    "ORDER BY e.seq LIMIT 1) - 1, (SELECT max(e.seq) FROM events e " \
+	    "WHERE e.merchant_id = m.id)) FROM merchants m") \
+	/* The newest seq the merchant loses, kept so the feed can say an \
+	 * older after is gone; raised only. */ \
 	X(PRUNE_MARK, "INSERT INTO events_pruned(merchant_id, through_seq) " \
-	    "SELECT merchant_id, max(seq) FROM events WHERE created_at < ?1 " \
-	    "GROUP BY merchant_id ON CONFLICT(merchant_id) DO UPDATE SET " \
+	    "VALUES (?1, ?2) ON CONFLICT(merchant_id) DO UPDATE SET " \
 	    "through_seq = excluded.through_seq " \
 	    "WHERE excluded.through_seq > events_pruned.through_seq") \
-	/* By seq, not time: the events kept are exactly those after the \
-	 * mark, whatever order the clocks of their writers gave. */ \
-	X(PRUNE_EVENTS, "DELETE FROM events WHERE seq <= (SELECT " \
-	    "p.through_seq FROM events_pruned p " \
-	    "WHERE p.merchant_id = events.merchant_id)") \
-	X(PRUNE_DELIVERIES, "DELETE FROM webhook_deliveries WHERE at < ?1") \
-	X(PRUNE_JOBS, "DELETE FROM webhook_jobs WHERE done_at IS NOT NULL " \
-	    "AND done_at < ?1")
+	X(PRUNE_EVENTS, "DELETE FROM events WHERE seq IN (SELECT seq FROM " \
+	    "events WHERE merchant_id = ?1 AND seq <= ?2 ORDER BY seq " \
+	    "LIMIT ?3)") \
+	X(PRUNE_DELIVERIES, "DELETE FROM webhook_deliveries WHERE id IN " \
+	    "(SELECT id FROM webhook_deliveries WHERE at < ?1 ORDER BY at " \
+	    "LIMIT ?2)") \
+	/* Done jobs, and those of an endpoint that was disabled (never \
+	 * done, never due). Jobs are few (an owner's tests and re-sends), \
+	 * so no index of their own for this. */ \
+	X(PRUNE_JOBS, "DELETE FROM webhook_jobs WHERE id IN (SELECT j.id " \
+	    "FROM webhook_jobs j WHERE (j.done_at IS NOT NULL AND " \
+	    "j.done_at < ?1) OR (j.created_at < ?1 AND j.webhook_id IN " \
+	    "(SELECT w.id FROM webhooks w WHERE w.enabled = 0)) LIMIT ?2)")
 
 #define SQL_PG(X)
 
@@ -126,12 +149,12 @@ ids(struct lc_row *r, int (*each)(void *, const char *), void *arg)
 }
 
 int
-lc_db_dlv_hook_ids(struct lc_db *db, int (*each)(void *, const char *),
-    void *arg)
+lc_db_dlv_hook_ids(struct lc_db *db, int64_t now,
+    int (*each)(void *, const char *), void *arg)
 {
 	struct lc_row r;
 
-	return ids(RUN(&r, db, HOOK_IDS, ""), each, arg);
+	return ids(RUN(&r, db, HOOK_IDS, "i", now), each, arg);
 }
 
 int
@@ -164,6 +187,7 @@ lc_db_dlv_hook_get(struct lc_db *db, const char *id, struct lc_dlv_hook *h)
 	h->attempts = lc_st_int(&r, 8);
 	h->failing_since = lc_st_int(&r, 9);
 	h->enabled = lc_st_int(&r, 10) != 0;
+	h->updated_at = lc_st_int(&r, 11);
 	lc_st_done(&r);
 	return 1;
 }
@@ -177,28 +201,6 @@ event_row(struct lc_row *r, struct lc_dlv_event *e)
 	LC_ST_COL(r, 2, e->merchant_id);
 	LC_ST_COL(r, 3, e->type);
 	e->data = (char *)lc_st_text(r, 4);
-}
-
-int
-lc_db_dlv_events_after(struct lc_db *db, const char *merchant_id,
-    int64_t after, int64_t limit,
-    int (*each)(void *, const struct lc_dlv_event *), void *arg)
-{
-	struct lc_row r;
-	struct lc_dlv_event e;
-	int rc = 0, stop = 0;
-
-	if (RUN(&r, db, EVENTS_AFTER, "sil", merchant_id, after, limit) ==
-	    NULL)
-		return -1;
-	while (stop == 0 && (rc = lc_st_next(&r)) == 1) {
-		event_row(&r, &e);
-		if (e.data == NULL)
-			e.data = "";
-		stop = each(arg, &e);
-	}
-	lc_st_done(&r);
-	return stop != 0 ? stop : rc;
 }
 
 int
@@ -246,10 +248,16 @@ lc_db_dlv_hook_failed(struct lc_db *db, const char *id, const char *owner,
     const struct lc_dlv_fail *f)
 {
 	struct lc_row r;
+	int rc;
 
-	return lc_st_change(RUN(&r, db, HOOK_FAILED, "ssiiosi", id, owner,
+	rc = lc_st_change(RUN(&r, db, HOOK_FAILED, "ssiiosii", id, owner,
 	    f->attempts, f->next_attempt_at, f->failing_since,
-	    f->disabled_reason, f->now));
+	    f->disabled_reason, f->now, f->updated_at));
+	if (rc != 0)
+		return rc;
+	/* The owner changed it during the attempt (enabled it again,
+	 * disabled it): theirs stands; the run only lets it go. */
+	return (rc = lc_db_dlv_hook_release(db, id, owner, -1)) == 1 ? 2 : rc;
 }
 
 int
@@ -327,14 +335,60 @@ lc_db_dlv_job_after(struct lc_db *db, const char *id, const char *owner,
 }
 
 int
-lc_db_dlv_prune(struct lc_db *db, int64_t before)
+lc_db_dlv_prune_claim(struct lc_db *db, int64_t now, int64_t since)
 {
 	struct lc_row r;
 
-	if (lc_st_change(RUN(&r, db, PRUNE_MARK, "i", before)) == -1 ||
-	    lc_st_change(RUN(&r, db, PRUNE_EVENTS, "")) == -1 ||
-	    lc_st_change(RUN(&r, db, PRUNE_DELIVERIES, "i", before)) == -1 ||
-	    lc_st_change(RUN(&r, db, PRUNE_JOBS, "i", before)) == -1)
+	return lc_st_change(RUN(&r, db, PRUNE_CLAIM, "ii", now, since));
+}
+
+int
+lc_db_dlv_prune_heads(struct lc_db *db, int64_t before,
+    int (*each)(void *, const char *, int64_t, int64_t), void *arg)
+{
+	struct lc_row r;
+	int rc = 0, stop = 0;
+
+	if (RUN(&r, db, PRUNE_HEADS, "i", before) == NULL)
 		return -1;
-	return 0;
+	while (stop == 0 && (rc = lc_st_next(&r)) == 1)
+		if (!lc_st_null(&r, 1))
+			stop = each(arg, lc_st_text(&r, 0), lc_st_int(&r, 1),
+			    lc_st_int(&r, 2));
+	lc_st_done(&r);
+	return stop != 0 ? stop : rc;
+}
+
+int
+lc_db_dlv_prune_mark(struct lc_db *db, const char *merchant_id,
+    int64_t through)
+{
+	struct lc_row r;
+
+	return lc_st_change(RUN(&r, db, PRUNE_MARK, "si", merchant_id,
+	    through)) == -1 ? -1 : 0;
+}
+
+int64_t
+lc_db_dlv_prune_events(struct lc_db *db, const char *merchant_id,
+    int64_t through, int64_t limit)
+{
+	struct lc_row r;
+
+	return lc_st_count(RUN(&r, db, PRUNE_EVENTS, "sil", merchant_id,
+	    through, limit));
+}
+
+int64_t
+lc_db_dlv_prune_log(struct lc_db *db, int64_t before, int64_t limit)
+{
+	struct lc_row r;
+	int64_t a, b;
+
+	if ((a = lc_st_count(RUN(&r, db, PRUNE_DELIVERIES, "il", before,
+	    limit))) == -1 ||
+	    (b = lc_st_count(RUN(&r, db, PRUNE_JOBS, "il", before, limit))) ==
+	    -1)
+		return -1;
+	return a > b ? a : b;
 }

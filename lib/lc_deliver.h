@@ -19,7 +19,12 @@
 #define LC_DELIVER_FAILING_MS (5LL * 86400 * 1000)
 /* A run holds an endpoint or a job this long for one attempt: well
  * beyond the attempt's timeout, so another run never sends it too;
- * a run killed mid-attempt frees it when it ends. */
+ * a run killed mid-attempt frees it when it ends. This lease is the
+ * bound of "two runs never send one attempt twice": an attempt whose
+ * take, send and record together outlast it (a stalled process, a
+ * database wait over 50 s) can meet another run's attempt of the same
+ * event; the record of the later holder stands, the earlier's is
+ * dropped (its log says so). */
 #define LC_DELIVER_LEASE_MS 60000
 /* Events scanned past in one step for an endpoint's types. */
 #define LC_DELIVER_SCAN 500

@@ -645,10 +645,11 @@ int lc_db_hook_deliverer(struct lc_db *, int64_t *started, int64_t *ended);
 /* The deliverer's row: a run's start (its end cleared) and its end. */
 int lc_db_dlv_started(struct lc_db *, int64_t now);
 int lc_db_dlv_ended(struct lc_db *, int64_t now);
-/* The enabled endpoints' ids, oldest first, to each (a non-zero return
- * stops the list and is returned). */
-int lc_db_dlv_hook_ids(struct lc_db *, int (*each)(void *, const char *id),
-    void *arg);
+/* The ids of the enabled endpoints with something to do at now (due,
+ * not held, an event after their cursor), oldest first, to each (a
+ * non-zero return stops the list and is returned). */
+int lc_db_dlv_hook_ids(struct lc_db *, int64_t now,
+    int (*each)(void *, const char *id), void *arg);
 /* Takes endpoint id for owner until `until` when it is enabled, due
  * (next_attempt_at NULL or at most now) and no other run holds it: 1
  * taken, 0 not, -1. */
@@ -666,6 +667,7 @@ struct lc_dlv_hook {
 	int64_t cursor_seq, attempts;
 	int64_t failing_since;			/* -1 none */
 	int enabled;
+	int64_t updated_at;
 };
 int lc_db_dlv_hook_get(struct lc_db *, const char *id, struct lc_dlv_hook *);
 /* An event as stored; data owned by whoever filled it unless said. */
@@ -675,11 +677,7 @@ struct lc_dlv_event {
 	char type[64];
 	char *data;
 };
-/* The merchant's events after seq `after`, oldest first, at most limit,
- * to each (data valid during the call only). */
-int lc_db_dlv_events_after(struct lc_db *, const char *merchant_id,
-    int64_t after, int64_t limit,
-    int (*each)(void *, const struct lc_dlv_event *), void *arg);
+/* The events after a cursor: the feed's lc_db_feed, every type. */
 /* One event of the merchant (data malloc'd: the caller frees it). */
 int lc_db_dlv_event_get(struct lc_db *, const char *merchant_id,
     int64_t seq, struct lc_dlv_event *);
@@ -693,8 +691,11 @@ int lc_db_dlv_hook_done(struct lc_db *, const char *id, const char *owner,
     int64_t seq, int64_t now);
 struct lc_dlv_fail {
 	int64_t attempts, next_attempt_at, failing_since, now;
+	int64_t updated_at;		/* the endpoint's, as the take saw it */
 	const char *disabled_reason;	/* NULL: still enabled */
 };
+/* lc_db_dlv_hook_failed also answers 2: the owner changed the endpoint
+ * since f->updated_at, so only the lease was let go. */
 int lc_db_dlv_hook_failed(struct lc_db *, const char *id, const char *owner,
     const struct lc_dlv_fail *);
 /* Disables an endpoint for reason (a job's 410): 1, 0 none, -1. */
@@ -727,10 +728,28 @@ int lc_db_dlv_job_get(struct lc_db *, const char *id, struct lc_dlv_job *);
  * done_at (below 0: not done), let go. 1, 0 not held, -1. */
 int lc_db_dlv_job_after(struct lc_db *, const char *id, const char *owner,
     int64_t attempts, int64_t next_attempt_at, int64_t done_at);
-/* Prunes what is older than before (ms): each merchant's events (its
- * events_pruned.through_seq raised to the newest pruned), the delivery
- * log and the done jobs. 0 or -1. */
-int lc_db_dlv_prune(struct lc_db *, int64_t before);
+/* Pruning after the retention, a step a transaction, never the whole
+ * table in one. Whether this run prunes: sets pruned_at to now when it
+ * was at most since (or never): 1 it does, 0 another run did lately,
+ * -1. */
+int lc_db_dlv_prune_claim(struct lc_db *, int64_t now, int64_t since);
+/* In a read: to each merchant that has events, its oldest seq and the
+ * seq through which its events are older than before (the one before
+ * its first newer event, or its newest), as lc_db_dlv_hook_ids. */
+int lc_db_dlv_prune_heads(struct lc_db *, int64_t before,
+    int (*each)(void *, const char *merchant_id, int64_t oldest,
+    int64_t through), void *arg);
+/* Raises the merchant's events_pruned.through_seq to through: 0 or -1. */
+int lc_db_dlv_prune_mark(struct lc_db *, const char *merchant_id,
+    int64_t through);
+/* Deletes at most limit of the merchant's events through seq `through`:
+ * how many, or -1. */
+int64_t lc_db_dlv_prune_events(struct lc_db *, const char *merchant_id,
+    int64_t through, int64_t limit);
+/* Deletes at most limit delivery log rows older than before, and at most
+ * limit jobs done before it or of a disabled endpoint made before it:
+ * the larger count, or -1. */
+int64_t lc_db_dlv_prune_log(struct lc_db *, int64_t before, int64_t limit);
 
 /* ------------------------------------------------------------------ */
 

@@ -91,6 +91,8 @@ CREATE TABLE webhook_jobs (
 	lease_until INTEGER
 );
 CREATE INDEX webhook_jobs_due ON webhook_jobs(webhook_id, done_at, next_attempt_at);
+-- The deliverer's list of jobs due: the few not done, by time.
+CREATE INDEX webhook_jobs_pending ON webhook_jobs(next_attempt_at) WHERE done_at IS NULL;
 
 -- The delivery log: each attempt, its answer's status (NULL: none), its
 -- time, and the first bytes of the answer or the reason it failed.
@@ -114,9 +116,12 @@ CREATE INDEX webhook_deliveries_hook ON webhook_deliveries(webhook_id, at);
 CREATE INDEX webhook_deliveries_at ON webhook_deliveries(at);
 
 -- The deliverer's last runs (one row): when one last started and ended,
--- so the owner's page can say when none has run lately (no cron line).
+-- so the owner's page can say when none has run lately (no cron line);
+-- pruned_at: when a run last pruned after the retention (at most once an
+-- hour, not every minute's run).
 CREATE TABLE deliverer (
 	id INTEGER PRIMARY KEY CHECK (id = 1),
 	started_at INTEGER NOT NULL,
-	ended_at INTEGER
+	ended_at INTEGER,
+	pruned_at INTEGER
 );
