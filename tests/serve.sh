@@ -38,12 +38,22 @@ serve() {
 	pid=$!
 }
 
-serve "$dir/serve.log" --empty
+# A port found free may be taken by another test before lighttpd binds
+# it: then another port, a few times (as lt_start does).
 up=1
-for _ in $(seq 1 300); do
-	grep -q '^listening on ' "$dir/serve.log" && { up=0; break; }
-	lc_alive "$pid" || break
-	sleep 0.1
+for _ in 1 2 3 4 5; do
+	serve "$dir/serve.log" --empty
+	for _ in $(seq 1 300); do
+		grep -q '^listening on ' "$dir/serve.log" && { up=0; break; }
+		lc_alive "$pid" || break
+		sleep 0.1
+	done
+	[ "$up" -eq 0 ] && break
+	grep -q 'Address already in use' "$dir/serve.log" || break
+	stop
+	rm -rf "$dir/shop"
+	port=$(lt_free_port) || bail "no free port in $LC_TEST_PORTS"
+	url=http://127.0.0.1:$port
 done
 ok "tools/serve --empty starts and says where it listens" test "$up" -eq 0 ||
     sed 's/^/#   /' "$dir/serve.log"
