@@ -27,6 +27,11 @@ top_builddir=${top_builddir:-$PWD}
 
 command -v jq >/dev/null || bail "jq is needed"
 NPOINTS=60
+if lt_sanitized; then
+	skip "$NPOINTS" "a sanitizer build: the bundles are built without sanitizers and tested by the normal suite"
+	done_testing
+	exit
+fi
 if ! lc_want_packages build bundle; then
 	skip "$NPOINTS" "the bundle's build tools cannot be installed (tools/lib.sh LC_PKGS_BUNDLE)"
 	done_testing

@@ -193,6 +193,14 @@ case ${LC_TEST_PORTS:-} in
 	;;
 *)	bail "LC_TEST_PORTS=$LC_TEST_PORTS: want LOW-HIGH, such as 20000-29999" ;;
 esac
+# lt_sanitized: 0 when top_builddir is a sanitizer build (configure
+# --enable-sanitizers). The static bundles are built by tools/bundle
+# without sanitizers, whatever the build: their tests run in the normal
+# suite only, as a second run would test the same programs again.
+lt_sanitized() {
+	grep -q '^SAN_CFLAGS = .*-fsanitize' "$top_builddir/Makefile" 2>/dev/null
+}
+
 lt_free_port() {
 	local p i lo=$LT_PORT_LO hi=$LT_PORT_HI
 	for i in $(seq 1 50); do
