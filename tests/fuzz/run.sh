@@ -20,7 +20,8 @@
 #
 #   apt-get update
 #   apt-get install -y clang libclang-rt-14-dev pkg-config libsqlite3-dev \
-#       libjson-c-dev libfcgi-dev libscrypt-dev libqrencode-dev
+#       libjson-c-dev libfcgi-dev libscrypt-dev libqrencode-dev libssl-dev \
+#       libcurl4-openssl-dev
 #
 # (libFuzzer's runtime, libclang_rt.fuzzer-x86_64.a, is in libclang-rt-14-dev,
 # which clang only recommends: an install with --no-install-recommends
@@ -52,7 +53,7 @@ src=$(cd "$here/../.." && pwd)
 secs=${1:-30}
 CC=${CC:-clang}
 PACKAGES="clang libclang-rt-14-dev pkg-config libsqlite3-dev libjson-c-dev \
-libfcgi-dev libscrypt-dev libqrencode-dev"
+libfcgi-dev libscrypt-dev libqrencode-dev libssl-dev libcurl4-openssl-dev"
 
 say()
 {
@@ -89,7 +90,7 @@ esac
 
 command -v "$CC" >/dev/null 2>&1 || need_packages "no $CC"
 command -v pkg-config >/dev/null 2>&1 || need_packages "no pkg-config"
-PKGS="sqlite3 json-c fcgi libqrencode"
+PKGS="sqlite3 json-c fcgi libqrencode libcurl libcrypto"
 # shellcheck disable=SC2086 # a list of names
 pkg-config --exists $PKGS ||
     need_packages "pkg-config does not find all of: $PKGS"
@@ -123,6 +124,7 @@ printf '%s\n' '#include <stddef.h>' '#include <stdint.h>' \
 cflags=(-std=c11 -Wall -Wextra -g -O1 -fno-omit-frame-pointer
     -fsanitize=address,undefined -fno-sanitize-recover=undefined
     -D_GNU_SOURCE "-I$src/lib" '-DLC_DEFAULT_DB="/nonexistent/loyalty.db"'
+    '-DLC_SBINDIR="/nonexistent/sbin"'
     $(pkg-config --cflags $PKGS))
 # shellcheck disable=SC2086,SC2207
 libs=($(pkg-config --libs $PKGS) -lscrypt -lm)
