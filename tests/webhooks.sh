@@ -222,7 +222,7 @@ hook_off "$GOOD"
 
 new_hook flip
 FL=$HOOK
-control '{"path":"/h/flip","fail":1000,"delay_ms":1500}'
+control '{"path":"/h/flip","fail":1000,"hold":true}'
 purchase
 LOYALTY_TEST_NOW=$CLOCK admin events deliver --max-seconds 30 >/dev/null 2>"$W/flip.err" &
 fpid=$!
@@ -230,8 +230,10 @@ for _ in $(seq 1 100); do
 	[ "$(got flip .id | wc -l)" -ge 1 ] && break
 	sleep 0.1
 done
-# Disabled by the owner while the receiver holds the attempt (it fails).
+# Disabled by the owner while the receiver holds the attempt (it fails
+# once let go).
 hook_off "$FL"
+control '{"path":"/h/flip","release":true}'
 wait "$fpid"
 is "$?" 0 "a run whose endpoint the owner disabled during its failing attempt succeeds"
 is "$(hook_col "$FL" "enabled || ' ' || disabled_reason || ' ' || attempts || ' ' || coalesce(CAST(next_attempt_at AS text), 'none') || ' ' || coalesce(lease_owner, 'free')")" \
@@ -294,7 +296,7 @@ is "$(got gone .id | wc -l)" 1 "... and nothing more is sent to it"
 
 new_hook slow
 D=$HOOK
-control '{"path":"/h/slow","delay_ms":4000}'
+control '{"path":"/h/slow","hold":true}'
 from=$(max_seq)
 for _ in 1 2 3; do purchase; done
 want=$(event_ids "$from")
@@ -314,7 +316,7 @@ wait "$spid"
 inflight=$(got slow .id)
 is "$(wc -l <<<"$inflight")" 1 "a deliverer killed (kill -9) while the receiver holds its first event"
 is "$(lt_sql "SELECT count(*) FROM webhook_deliveries WHERE webhook_id = '$D'")" 0 "... recorded nothing of that attempt"
-control '{"path":"/h/slow","delay_ms":0}'
+control '{"path":"/h/slow","release":true}'
 deliver >/dev/null
 is "$(got slow .id | wc -l)" 1 "... its lease holds the endpoint from the next run until it runs out"
 later $((60 * 1000))

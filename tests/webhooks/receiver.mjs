@@ -12,7 +12,10 @@
 // Each path (/h/NAME) is an endpoint of its own; POST /control sets one:
 // {"path": "/h/a", "secrets": ["whsec_..."], "fail": N (answer 500 to the
 // next N), "status": 410 (answer it to every one), "delay_ms": N (answer
-// after N ms), "reply": base64 (the answer's body)}. A delivery's line: {path, id, timestamp, signature, body,
+// after N ms), "hold": true (answer none until a control of
+// "release": true, which answers those held and stops holding: a test
+// acts while the sender waits, however slow the machine), "reply": base64
+// (the answer's body)}. A delivery's line: {path, id, timestamp, signature, body,
 // verified: [one boolean a secret], answered, at}.
 import { createServer } from 'node:http';
 import { appendFileSync, readFileSync } from 'node:fs';
@@ -40,7 +43,8 @@ function serve(port, log) {
 	const ends = new Map();
 	const end = (path) => {
 		if (!ends.has(path))
-			ends.set(path, { secrets: [], fail: 0, status: 0, delay_ms: 0 });
+			ends.set(path, { secrets: [], fail: 0, status: 0, delay_ms: 0,
+			    hold: false, held: [] });
 		return ends.get(path);
 	};
 	const server = createServer((req, res) => {
@@ -50,7 +54,12 @@ function serve(port, log) {
 			const body = Buffer.concat(chunks).toString('utf8');
 			if (req.url === '/control') {
 				const c = JSON.parse(body);
-				Object.assign(end(c.path), c);
+				const e = end(c.path);
+				Object.assign(e, c);
+				if (c.release) {
+					e.hold = e.release = false;
+					e.held.splice(0).forEach((f) => f());
+				}
 				res.end('{}');
 				return;
 			}
@@ -88,7 +97,9 @@ function serve(port, log) {
 				else
 					res.end(status === 200 ? 'thanks' : 'no: ' + status);
 			};
-			if (e.delay_ms > 0)
+			if (e.hold)
+				e.held.push(answer);
+			else if (e.delay_ms > 0)
 				setTimeout(answer, e.delay_ms);
 			else
 				answer();
