@@ -3,6 +3,24 @@
  * every comparison and sum is done in integer cents, never in floats. */
 
 import { LIMITS } from './server-tables.js';
+import { locale } from './i18n.js';
+
+/* The shop's currency and time zone, as the server gives them (the login
+ * answer's user.shop, the card page's answer): formatMoney, parseMoney
+ * and js/dates.js follow it. currency null: an unnamed currency with 2
+ * decimals, the symbol only (as before shops named theirs). */
+let shop = { currency: null, currency_decimals: 2, currency_symbol: '', time_zone: null, utc_offset_minutes: 0 };
+export function setShopFormat(o) {
+	const d = o && Number.isInteger(o.currency_decimals) && o.currency_decimals >= 0 && o.currency_decimals <= 3 ? o.currency_decimals : 2;
+	shop = {
+		currency: o && typeof o.currency === 'string' && /^[A-Z]{3}$/.test(o.currency) ? o.currency : null,
+		currency_decimals: d,
+		currency_symbol: o && typeof o.currency_symbol === 'string' ? o.currency_symbol : '',
+		time_zone: o && typeof o.time_zone === 'string' && o.time_zone ? o.time_zone : null,
+		utc_offset_minutes: o && Number.isInteger(o.utc_offset_minutes) ? o.utc_offset_minutes : 0
+	};
+}
+export const shopFormat = () => shop;
 
 /* The largest amount a till accepts (the API's limit, lib/lc_limits.h):
  * 1,000,000.00. */
