@@ -16,6 +16,13 @@
 	X(SETTING_GET, "SELECT value FROM settings WHERE key = ?") \
 	X(SETTING_SET, "INSERT INTO settings(key, value) VALUES (?, ?) " \
 	    "ON CONFLICT(key) DO UPDATE SET value = excluded.value") \
+	X(SHOP_SETTING_GET, "SELECT value FROM shop_settings " \
+	    "WHERE merchant_id = ? AND key = ?") \
+	X(SHOP_SETTING_SET, "INSERT INTO shop_settings(merchant_id, key, " \
+	    "value) VALUES (?, ?, ?) ON CONFLICT(merchant_id, key) " \
+	    "DO UPDATE SET value = excluded.value") \
+	X(MERCHANT_MONEY_MOVED, "SELECT count(*) FROM (SELECT 1 " \
+	    "FROM transactions WHERE merchant_id = ? LIMIT 1) AS t") \
 	X(MERCHANT_NAME, "SELECT name FROM merchants WHERE id = ?") \
 	X(MERCHANT_ADD, "INSERT INTO merchants(id, name, created_at) " \
 	    "VALUES (?, ?, ?)") \
@@ -132,6 +139,46 @@ lc_db_setting_set(struct lc_db *db, const char *key, const char *value)
 	struct lc_row r;
 
 	return lc_st_put(RUN(&r, db, SETTING_SET, "ss", key, value));
+}
+
+/* A shop's own setting: 1 read, 0 none of its own, -1 error. */
+int
+lc_db_shop_setting_get(struct lc_db *db, const char *merchant_id,
+    const char *key, char *out, size_t outsz)
+{
+	struct lc_row r;
+	int rc;
+
+	if ((rc = lc_st_row(RUN(&r, db, SHOP_SETTING_GET, "ss", merchant_id,
+	    key))) == 1) {
+		lc_st_col(&r, 0, out, outsz);
+		lc_st_done(&r);
+	}
+	return rc;
+}
+
+int
+lc_db_shop_setting_set(struct lc_db *db, const char *merchant_id,
+    const char *key, const char *value)
+{
+	struct lc_row r;
+
+	return lc_st_put(RUN(&r, db, SHOP_SETTING_SET, "sss", merchant_id, key,
+	    value));
+}
+
+int
+lc_db_merchant_money_moved(struct lc_db *db, const char *merchant_id,
+    int *moved)
+{
+	struct lc_row r;
+	int64_t n = 0;
+
+	if (lc_st_int1(RUN(&r, db, MERCHANT_MONEY_MOVED, "s", merchant_id), 0,
+	    &n) != 1)
+		return -1;
+	*moved = n > 0;
+	return 0;
 }
 
 /* Merchants and locations. */

@@ -821,6 +821,7 @@ static const char *const lc_backup_filter[] = {
 	    "(SELECT id FROM webhooks WHERE merchant_id <> ?1)",
 	"DELETE FROM webhooks WHERE merchant_id <> ?1",
 	"DELETE FROM deliverer",
+	"DELETE FROM shop_settings WHERE merchant_id <> ?1",
 	"DELETE FROM users WHERE merchant_id <> ?1",
 	"DELETE FROM locations WHERE merchant_id <> ?1",
 	"DELETE FROM merchants WHERE id <> ?1",

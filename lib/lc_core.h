@@ -19,5 +19,7 @@
 #include "lc_apitoken.h"
 #include "lc_webhook.h"
 #include "lc_deliver.h"
+#include "lc_currency.h"
+#include "lc_tz.h"
 
 #endif /* LC_CORE_H */

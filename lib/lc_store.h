@@ -98,6 +98,14 @@ void lc_db_rollback(struct lc_db *);		/* none open: nothing */
 /* Settings. */
 int lc_db_setting_get(struct lc_db *, const char *key, char *out, size_t outsz);
 int lc_db_setting_set(struct lc_db *, const char *key, const char *value);
+/* A shop's own settings (shop_settings): 1 read, 0 none, -1 error. */
+int lc_db_shop_setting_get(struct lc_db *, const char *merchant_id,
+    const char *key, char *out, size_t outsz);
+int lc_db_shop_setting_set(struct lc_db *, const char *merchant_id,
+    const char *key, const char *value);
+/* Whether the shop has any transaction: its money has moved. */
+int lc_db_merchant_money_moved(struct lc_db *, const char *merchant_id,
+    int *moved);
 
 /* Merchants and locations. */
 struct lc_location {
