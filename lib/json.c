@@ -567,6 +567,16 @@ lc_json_money(int64_t cents)
 }
 
 json_object *
+lc_json_money_exp(int64_t minor, int exp)
+{
+	char buf[32];
+	double div = exp == 0 ? 1.0 : exp == 3 ? 1000.0 : 100.0;
+
+	lc_decimal_fmt(minor, exp, 1, buf);
+	return json_object_new_double_s((double)minor / div, buf);
+}
+
+json_object *
 lc_json_rate(int64_t bp)
 {
 	char buf[32];

@@ -16,6 +16,10 @@ struct lc_currency {
 	int exp;	/* decimals of the major unit: 0, 2 or 3 */
 };
 
+/* A currency's decimals: 2 for the unnamed one whatever its exp (a
+ * zeroed struct lc_currency is the unnamed currency). */
+#define lc_currency_exp(c) ((c)->code[0] == '\0' ? 2 : (c)->exp)
+
 /* The active ISO 4217 currency of code (upper case); NULL: none. */
 const struct lc_currency *lc_currency_find(const char *code);
 /* The currency of a shop that named none: two decimals. */

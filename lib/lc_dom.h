@@ -11,6 +11,7 @@
 #include <json-c/json.h>
 
 #include "lcard.h"
+#include "lc_currency.h"
 #include "lc_store.h"
 
 /* What a failed rule tells its caller: all an answer needs. */
@@ -105,6 +106,10 @@ struct lc_dom {
 	 * batch's items): other writes go first for a moment. */
 	int later;
 	struct lc_evtrack ev;
+	/* The caller's shop's currency, whose minor unit every amount read
+	 * and written is in: loaded once the shop is known; zeroed, it is
+	 * the unnamed currency (two decimals: lc_currency_exp). */
+	struct lc_currency cur;
 };
 #define lc_dom_fail(d, ...) lc_error_set(&(d)->err, __VA_ARGS__)
 /* After a rule returned -1: dom->err as the rule set it, else

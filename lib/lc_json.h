@@ -50,6 +50,8 @@ int lc_in_key(struct lc_error *, json_object *obj, int required,
     const char **key);
 /* Exact JSON numbers: cents as "12.50", basis points as "0.05". */
 json_object *lc_json_money(int64_t cents);
+/* Minor units of a currency with exp decimals, exactly exp written. */
+json_object *lc_json_money_exp(int64_t minor, int exp);
 json_object *lc_json_rate(int64_t bp);
 json_object *lc_json_time(int64_t ms);
 json_object *lc_json_str_or_null(const char *s);
