@@ -19,11 +19,19 @@
  * When the shop asks for the card's time-based code (card_code_required),
  * the QR code holds the current one and changes each minute: the page
  * fetches it again at qr_changes_at and every minute after, while it
- * shows the live card. */
+ * shows the live card.
+ *
+ * Every sentence is the catalogs' (js/i18n.js; card.* and the shared
+ * modules' keys), in the language the customer's browser prefers, else
+ * the shop's (the answer's language), with a switch in the footer; the
+ * card's amounts and times follow its shop's currency and time zone
+ * (setShopFormat, js/dates.js). */
 import { progressLine, percent, expiryLine } from './js/progress.js';
 import { storage, readJSON, writeJSON } from './js/store.js';
 import { typeOf } from './js/cardtypes.js';
-import { formatMoney } from './js/money.js';
+import { formatMoney, setShopFormat } from './js/money.js';
+import { initI18n, applyI18n, setShopLanguage, langSwitcher, t } from './js/i18n.js';
+import { formatDateTime, formatTime, shopDay } from './js/dates.js';
 
 const STORE = 'loyalty.mycard.v1';
 const MAX_CARDS = 8;
@@ -86,30 +94,55 @@ const entryOf = (st, token) => st.cards.find((c) => c.token === token) || null;
 
 /* ---- what the page shows ------------------------------------------------ */
 
-const timeFmt = new Intl.DateTimeFormat(undefined, { timeStyle: 'short' });
-const dateTimeFmt = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+/* A moment in the shop's time zone: "today at 10:32" on the shop's
+ * today, else its date and time. */
 function when(ms) {
-	const d = new Date(ms);
-	if (!isFinite(d)) return 'an unknown time';
-	return d.toDateString() === new Date().toDateString() ? 'today at ' + timeFmt.format(d) : dateTimeFmt.format(d);
+	if (typeof ms !== 'number' || !isFinite(ms)) return t('card.unknown_time');
+	return shopDay(ms) === shopDay(Date.now()) ? t('card.today_at', { time: formatTime(ms) }) :
+	    formatDateTime(ms, { dateStyle: 'medium', timeStyle: 'short' });
 }
 
-function setTitle(text) {
-	$('page-title').textContent = text;
+/* An element's text of a catalog key: marked data-i18n when the text has
+ * no parameters, so applyI18n() writes it again in another language;
+ * key null: no text. */
+function say(id, key, params) {
+	const el = typeof id === 'string' ? $(id) : id;
+	if (key && !params) el.setAttribute('data-i18n', key);
+	else el.removeAttribute('data-i18n');
+	el.textContent = key ? t(key, params) : '';
+}
+
+/* Our text, or the shop's data (a name, a title): data is not
+ * translated (the pseudo-locale's test skips it too). */
+function data(id, text) {
+	const el = $(id);
+	el.removeAttribute('data-i18n');
+	el.textContent = text;
+	el.translate = false;
+}
+function ours(id, key) {
+	$(id).translate = true;
+	say(id, key);
 }
 
 function resetShop() {
-	$('shop-name').textContent = 'Loyalty card';
-	document.title = 'Your loyalty card';
+	ours('shop-name', 'card.shop_default');
+	document.title = t('card.title');
 }
 
-/* A message instead of a card; nothing of any card stays on the page. */
+/* What the page shows now, to show again in another language: a message
+ * ({message: [args]}) or a card ({entry, how}). */
+let view = null;
+
+/* A message instead of a card; nothing of any card stays on the page.
+ * title, text, more: catalog keys (more may be null). */
 function showMessage(title, text, more, opts) {
 	const o = opts || {};
+	view = { message: [title, text, more, opts] };
 	resetShop();
-	setTitle(title);
-	$('message-text').textContent = text;
-	$('message-more').textContent = more || '';
+	ours('page-title', title);
+	say('message-text', text);
+	say('message-more', more || null);
 	show('message-more', !!more);
 	show('retry-button', !!o.retry);
 	show('forget-button', !!o.forget);
@@ -129,7 +162,7 @@ function clearCard() {
 		img.dataset.src = '';
 	}
 	for (const id of ['customer-name', 'barcode-digits', 'progress-line', 'rewards-text', 'updated-text', 'stale-note', 'status-banner'])
-		$(id).textContent = '';
+		say(id, null);
 	$('punch-dots').replaceChildren();
 	$('balance').replaceChildren();
 }
@@ -195,39 +228,58 @@ function scheduleQr(token, delay) {
 	}, Math.max(1000, Math.min(delay, 60000)) + 300);
 }
 
+/* The shop's language, once a card's answer names it: when the
+ * customer's browser chose none of ours, the page turns to it. */
+async function followShop(lang) {
+	if (!(await setShopLanguage(lang))) return;
+	applyI18n();
+	$('lang-select').replaceWith(langSelect());
+	if (view && view.message) showMessage(...view.message);
+	else if (view && view.entry) renderCard(view.entry, Object.assign({}, view.how, { again: true }));
+}
+
 /* The card. how: {live: true} just answered by the server; {checking:
  * true} a kept copy while the server is asked; {reason: 'offline' |
- * 'server'} a kept copy after the server could not be reached. */
+ * 'server'} a kept copy after the server could not be reached; again:
+ * the same card once more, in another language (the codes as they are). */
 function renderCard(entry, how) {
 	const d = entry.data, token = entry.token;
+	view = { entry, how };
+	/* The card's shop: its currency and time zone (a phone may keep
+	 * cards of several shops). */
+	setShopFormat(d);
 	const symbol = str(d.currency_symbol);
 	const active = d.status === undefined || d.status === 'active';
-	const title = str(d.card_title) || 'Loyalty card';
 
 	show('message-view', false);
 	show('loading', false);
-	$('shop-name').textContent = str(d.merchant_name) || 'Loyalty card';
-	setTitle(title);
-	document.title = title + (str(d.merchant_name) ? ' · ' + d.merchant_name : '');
+	if (str(d.merchant_name)) data('shop-name', d.merchant_name);
+	else ours('shop-name', 'card.shop_default');
+	if (str(d.card_title)) data('page-title', d.card_title);
+	else ours('page-title', 'card.shop_default');
+	document.title = (str(d.card_title) || t('card.shop_default')) + (str(d.merchant_name) ? ' · ' + d.merchant_name : '');
 	$('customer-name').textContent = str(d.customer_name);
 	show('customer-name', !!str(d.customer_name));
 
-	$('status-banner').textContent = active ? '' : 'This card is not active' +
-	    (str(d.status) && d.status !== 'inactive' ? ' (' + d.status + ')' : '') + '. Ask at the shop.';
+	if (active) say('status-banner', null);
+	else if (str(d.status) && d.status !== 'inactive') say('status-banner', 'card.inactive_status', { status: d.status });
+	else say('status-banner', 'card.inactive');
 	show('status-banner', !active);
 	$('card-view').classList.toggle('is-inactive', !active);
 
 	/* The codes. A coded QR code is always the server's newest. */
 	const coded = d.card_code_required === true;
-	show('code-missing', false);
-	stopQrTimer();
-	setCode('qr-image', !!how.live, API + token + '/qr.svg' + (coded && how.live ? '?at=' + Date.now() : ''), entry.qr);
-	show('code-hint', coded);
-	if (coded && how.live) {
-		const next = Date.parse(str(d.qr_changes_at)), now = Date.parse(str(how.serverTime));
-		scheduleQr(token, isFinite(next) && isFinite(now) ? next - now : 60000);
+	if (!how.again) {
+		show('code-missing', false);
+		stopQrTimer();
+		setCode('qr-image', !!how.live, API + token + '/qr.svg' + (coded && how.live ? '?at=' + Date.now() : ''), entry.qr);
+		if (coded && how.live) {
+			const next = Date.parse(str(d.qr_changes_at)), now = Date.parse(str(how.serverTime));
+			scheduleQr(token, isFinite(next) && isFinite(now) ? next - now : 60000);
+		}
+		setCode('barcode-image', !!how.live, API + token + '/barcode.svg', entry.bar);
 	}
-	setCode('barcode-image', !!how.live, API + token + '/barcode.svg', entry.bar);
+	show('code-hint', coded);
 	$('barcode-digits').textContent = str(d.barcode_value);
 
 	/* Progress. */
@@ -243,18 +295,18 @@ function renderCard(entry, how) {
 
 	const pending = ct.rewards ? ct.pending(d) : 0;
 	const rw = d.reward && typeof d.reward === 'object' ? d.reward : {};
-	$('rewards-title').textContent = pending === 1 ? 'A reward is waiting' : pending + ' rewards waiting';
-	$('rewards-text').textContent = (pending > 1 ? pending + ' × ' : '') + (str(rw.title) || 'Your reward') +
-	    (str(rw.description) ? ': ' + rw.description : '');
+	say('rewards-title', 'card.rewards_title', { n: pending });
+	const reward = str(rw.title) || t('card.your_reward');
+	/* The shop's words when it named the reward. */
+	$('rewards-text').translate = !str(rw.title);
+	$('rewards-text').textContent = (pending > 1 ? pending + ' × ' : '') +
+	    (str(rw.description) ? t('card.reward_line', { title: reward, description: rw.description }) : reward);
 	show('rewards-box', active && pending > 0);
 
 	/* How fresh. */
 	const at = when(entry.at);
-	$('updated-text').textContent = how.live ? 'Updated ' + at + '.' :
-	    how.checking ? 'Updated ' + at + '. Checking for news…' : 'Last updated ' + at + '.';
-	$('stale-note').textContent = how.reason === 'offline' ?
-	    'You are offline. This is the copy from ' + at + ' and may be out of date.' :
-	    how.reason === 'server' ? 'The shop\u2019s server could not be reached. This is the copy from ' + at + ' and may be out of date.' : '';
+	say('updated-text', how.live ? 'card.updated' : how.checking ? 'card.updated_checking' : 'card.last_updated', { when: at });
+	say('stale-note', how.reason === 'offline' ? 'card.stale_offline' : how.reason === 'server' ? 'card.stale_server' : null, { when: at });
 	show('stale-note', !!how.reason);
 	$('card-view').classList.toggle('is-stale', !!how.reason);
 
@@ -269,17 +321,17 @@ function renderSwitcher() {
 	const cards = st.cards.slice().sort((a, b) => cardLabel(a, st.cards).localeCompare(cardLabel(b, st.cards)));
 	sel.replaceChildren(...cards.map((c) => h('option', { value: c.token, textContent: cardLabel(c, st.cards), selected: c.token === current })));
 	if (!cards.some((c) => c.token === current))
-		sel.prepend(h('option', { value: '', textContent: 'Choose a card', selected: true, disabled: true }));
+		sel.prepend(h('option', { value: '', textContent: t('card.choose'), selected: true, disabled: true }));
 	show('switcher', cards.length > 1 || (cards.length === 1 && cards[0].token !== current));
 }
 /* "Coffee Card · Demo Coffee", with the customer's name when another kept
  * card reads the same. */
 function cardLabel(c, all) {
 	const d = c.data;
-	const base = [str(d.card_title) || 'Card', str(d.merchant_name)].filter(Boolean).join(' · ');
+	const base = [str(d.card_title) || t('card.untitled'), str(d.merchant_name)].filter(Boolean).join(' · ');
 	const twin = (all || []).some((o) => o !== c && str(o.data.card_title) === str(d.card_title) && str(o.data.merchant_name) === str(d.merchant_name));
 	const label = twin && str(d.customer_name) ? base + ' · ' + d.customer_name : base;
-	return c.gone ? label + ' (old link, no longer works)' : label;
+	return c.gone ? t('card.old_link', { label }) : label;
 }
 
 /* ---- talking to the server --------------------------------------------- */
@@ -323,6 +375,7 @@ function refresh() {
 			saveStore(st);
 			renderCard(entry, { live: true, serverTime: r.body.meta && r.body.meta.timestamp });
 			keepCodes(token);
+			followShop(entry.data.language);
 		} else if (r && r.status === 404) {
 			if (entry && !entry.gone) {
 				entry.gone = true;
@@ -332,10 +385,8 @@ function refresh() {
 		} else {
 			const reason = !r && !navigator.onLine ? 'offline' : 'server';
 			if (entry) renderCard(entry, { reason: r ? 'server' : reason });
-			else showMessage('Your loyalty card', reason === 'offline' ?
-			    'You are offline, and this card has not been opened on this phone before.' :
-			    'The shop\u2019s server could not be reached.',
-			    'Try again when you have a connection.', { retry: true });
+			else showMessage('card.title', reason === 'offline' ? 'card.offline_new' : 'card.server_unreachable',
+			    'card.try_later', { retry: true });
 		}
 	})().finally(() => {
 		if (inFlight && inFlight.p === p) inFlight = null;
@@ -356,8 +407,8 @@ async function keepCodes(token) {
 	const text = async (what) => {
 		try {
 			const res = await fetch(API + token + '/' + what, { cache: 'no-store', credentials: 'omit', referrerPolicy: 'no-referrer' });
-			const t = res.ok && /svg/.test(res.headers.get('Content-Type') || '') ? await res.text() : '';
-			return /<svg[\s>]/.test(t) && t.length < 200000 ? t : null;
+			const body = res.ok && /svg/.test(res.headers.get('Content-Type') || '') ? await res.text() : '';
+			return /<svg[\s>]/.test(body) && body.length < 200000 ? body : null;
 		} catch (e) { return null; }
 	};
 	const [qr, bar] = await Promise.all([text('qr.svg'), text('barcode.svg')]);
@@ -371,9 +422,7 @@ async function keepCodes(token) {
 }
 
 function unknownCard(token, kept) {
-	showMessage('Card not found', 'This card link is not known to the shop (any more).',
-	    'The shop or the card\u2019s page may have replaced it with a new link, or it was not opened whole. Ask at the shop for your card\u2019s current link.' +
-	    (kept ? ' This phone\u2019s copy of the old link can be forgotten.' : ''), { forget: kept });
+	showMessage('card.not_found_title', 'card.not_found', kept ? 'card.not_found_more_kept' : 'card.not_found_more', { forget: kept });
 	$('forget-button').dataset.token = token;
 }
 
@@ -391,8 +440,7 @@ function start() {
 	if (f) {
 		if (!TOKEN.test(f)) {
 			current = null;
-			showMessage('Card link not complete', 'This link does not name a card.',
-			    'Open the whole link printed on your card again; it ends in a # and 32 letters and digits.');
+			showMessage('card.incomplete_title', 'card.incomplete', 'card.incomplete_more');
 			return;
 		}
 		token = f;
@@ -400,7 +448,7 @@ function start() {
 		if (!entryOf(st, token) && st.moved && st.moved[token] && entryOf(st, st.moved[token])) {
 			token = st.moved[token];
 			history.replaceState(null, '', '#' + token);
-			$('relink-done').textContent = 'This card has a new link, made on this phone: the page uses it now. The old link no longer works.';
+			say('relink-done', 'card.moved_here');
 			show('relink-done', true);
 		}
 	} else {
@@ -409,8 +457,7 @@ function start() {
 	}
 	current = token;
 	if (!token) {
-		showMessage('Your loyalty card', 'There is no card on this phone yet.',
-		    'Open the link printed on your loyalty card, or the one the shop showed you when you joined. The card is then kept here, also for the icon on your home screen.');
+		showMessage('card.title', 'card.none', 'card.none_more');
 		return;
 	}
 	const entry = entryOf(st, token);
@@ -423,8 +470,9 @@ function start() {
 		show('message-view', false);
 		show('card-view', false);
 		clearCard();
+		view = null;
 		resetShop();
-		setTitle('Your loyalty card');
+		ours('page-title', 'card.title');
 		show('loading', true);
 	}
 	refresh();
@@ -474,7 +522,7 @@ async function redraw() {
 		st.moved = Object.assign({}, st.moved, { [token]: d.share_token });
 		saveStore(st);
 		redrawConfirm(false);
-		$('relink-done').textContent = 'This page has a new link now: bookmark it or add it to your home screen again. The old link no longer works.';
+		say('relink-done', 'card.redraw_done');
 		show('relink-done', true);
 		location.hash = '#' + d.share_token;	/* hashchange: start() */
 		return;
@@ -483,7 +531,7 @@ async function redraw() {
 	 * link, which only the shop can show now. */
 	const lost = lostGet() === token;
 	if (r && r.status === 404 && lost) {
-		$('redraw-error').textContent = 'The new link was made, but its answer did not reach this phone. Ask the shop for your card\u2019s new link (the owner finds it under Cards).';
+		say('redraw-error', 'card.redraw_lost');
 		show('redraw-error', true);
 		return;
 	}
@@ -492,8 +540,7 @@ async function redraw() {
 		return;
 	}
 	if (!r) lostSet(token);
-	$('redraw-error').textContent = r ? 'The shop\u2019s server could not make a new link. Try again later.' :
-	    'You are offline or the shop\u2019s server could not be reached. Try again when you have a connection.';
+	say('redraw-error', r ? 'card.redraw_failed' : 'card.redraw_offline');
 	show('redraw-error', true);
 }
 
@@ -534,4 +581,19 @@ document.addEventListener('visibilitychange', () => {
 if ('serviceWorker' in navigator && window.isSecureContext)
 	navigator.serviceWorker.register('card-sw.js', { scope: './card' }).catch(() => { /* the page works without */ });
 
+/* The language switch: a fresh <select> each time (langSwitcher adds its
+ * listener to the one it is given). */
+function langSelect() {
+	const sel = h('select', { id: 'lang-select' });
+	langSwitcher(sel);
+	return sel;
+}
+
+/* The words first (the catalogs, from the service worker's cache when
+ * offline), then the card. The kept card's shop may already name its
+ * language. */
+const kept = loadStore(), keptEntry = entryOf(kept, tokenOfHash()) || entryOf(kept, kept.current);
+await initI18n(keptEntry ? str(keptEntry.data.language) : null);
+applyI18n();
+$('lang-select').replaceWith(langSelect());
 start();

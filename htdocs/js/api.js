@@ -1,9 +1,13 @@
 /* The loyalty API client of the pages: one JSON call, its errors as
  * types, and the session (access and refresh tokens) kept in a storage
  * the page gives. No DOM here, so node's test runner drives it with a
- * fake fetch. */
+ * fake fetch. What a person may read (the notices, the messages of the
+ * errors it makes itself) comes from the catalogs (api.*); a message the
+ * server sent is kept as it came (English, for integrators: the pages
+ * show js/errors.js's sentence of its code). */
 
 import { uuid } from './store.js';
+import { t } from './i18n.js';
 
 /* The server answered with an error (or an unreadable answer). */
 export class ApiError extends Error {
@@ -45,7 +49,7 @@ export function byteLength(s) {
 	return n;
 }
 
-const unreadable = (status) => new ApiError(status, 'INTERNAL_ERROR', 'The server sent an unreadable answer.');
+const unreadable = (status) => new ApiError(status, 'INTERNAL_ERROR', t('api.unreadable'));
 
 /* The data of an answer in the v1 envelope ({success, data}); an
  * ApiError when it has none. */
@@ -113,7 +117,7 @@ export function createApi(o) {
 			else text = await res.text();
 		} catch (e) {
 			onNet(false);
-			throw new NetError('No connection to the server.');
+			throw new NetError(t('api.no_connection'));
 		}
 		onNet(true);
 		if (blob) return { status: res.status, blob, headers: res.headers };
@@ -126,9 +130,14 @@ export function createApi(o) {
 			code = res.status === 413 ? 'PAYLOAD_TOO_LARGE' : res.status >= 500 || res.ok ? 'INTERNAL_ERROR' :
 			    res.status === 401 ? 'UNAUTHORIZED' : 'HTTP_' + res.status;
 		const msg = typeof err.message === 'string' && err.message ? err.message :
-		    res.ok ? 'The server sent an unreadable answer.' : 'The server answered ' + res.status + '.';
-		throw new ApiError(res.status, code, msg, err.details, retryAfterSecs(res.headers.get('Retry-After')),
+		    res.ok ? t('api.unreadable') : t('api.answered', { status: res.status });
+		const ae = new ApiError(res.status, code, msg, err.details, retryAfterSecs(res.headers.get('Retry-After')),
 		    !!(data && res.headers.get('X-Request-Id')));
+		/* The message is this client's (api.unreadable, api.answered), in
+		 * the page's language: a page shows its sentence of the code
+		 * instead, without matching the words. */
+		ae.ownMessage = !(typeof err.message === 'string' && err.message);
+		throw ae;
 	}
 
 	function end(notice, why) {
@@ -140,7 +149,7 @@ export function createApi(o) {
 
 	async function refreshTokens() {
 		const rt = store.getItem(K.refresh), e0 = epoch;
-		if (!rt) throw end('Your session has ended. Please log in again.', 'No refresh token.');
+		if (!rt) throw end(t('api.session_ended'), 'No refresh token.');
 		let r;
 		try {
 			r = await raw('POST', 'auth/refresh', { refresh_token: rt });
@@ -148,7 +157,7 @@ export function createApi(o) {
 			if (epoch !== e0) throw new SessionEnded('Logged out meanwhile.');
 			/* No connection or a server fault: keep the tokens, try later. */
 			if (e instanceof NetError || (e instanceof ApiError && (e.status >= 500 || e.status === 429))) throw e;
-			throw end('Your session has ended. Please log in again.', e.message);
+			throw end(t('api.session_ended'), e.message);
 		}
 		if (epoch !== e0) throw new SessionEnded('Logged out meanwhile.');
 		const d = r.data;
@@ -163,7 +172,7 @@ export function createApi(o) {
 	 * the session ends (SessionEnded). */
 	async function call(method, path, body, opts) {
 		const token = store.getItem(K.access), e0 = epoch;
-		if (!token) throw end('Please log in.', 'Not logged in.');
+		if (!token) throw end(t('api.please_log_in'), 'Not logged in.');
 		try {
 			return await raw(method, path, body, token, opts);
 		} catch (e) {
@@ -181,7 +190,7 @@ export function createApi(o) {
 			return await raw(method, path, body, fresh, opts);
 		} catch (e) {
 			if (e instanceof ApiError && e.status === 401)
-				throw end('Your session has ended. Please log in again.', e.message);
+				throw end(t('api.session_ended'), e.message);
 			throw e;
 		}
 	}

@@ -2,6 +2,8 @@
  * every page: the till's and the back office's modules re-export these
  * from their own dom.js. */
 
+import { formatDateTime } from './dates.js';
+
 export const $ = (id) => document.getElementById(id);
 
 /* Appends children (nodes, text, nested arrays; null, undefined and false
@@ -36,12 +38,11 @@ export function h(tag, props, ...kids) {
 
 export function show(el, on) { (typeof el === 'string' ? $(el) : el).hidden = !on; }
 
-/* An ISO time as the pages write it (the browser's short date and time);
- * what is no time, as it came. */
+/* An ISO time as the pages write it: the short date and time in the
+ * page's language and the shop's time zone (js/dates.js); what is no
+ * time, as it came. */
 export function when(iso) {
-	const d = new Date(iso);
-	if (!iso || isNaN(d)) return iso ? String(iso) : '—';
-	try {
-		return d.toLocaleString(undefined, { dateStyle: 'short', timeStyle: 'short' });
-	} catch (e) { return d.toLocaleString(); }
+	const ms = iso ? new Date(iso).getTime() : NaN;
+	if (!iso || isNaN(ms)) return iso ? String(iso) : '—';
+	return formatDateTime(ms);
 }

@@ -1,5 +1,6 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
+import './en-catalog.mjs';
 import { createApi, ApiError, NetError, SessionEnded, retryAfterSecs, byteLength, payload } from '../../htdocs/js/api.js';
 import { memStore, fakeFetch } from './helpers.mjs';
 

@@ -1,5 +1,6 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
+import './en-catalog.mjs';
 import { CARD_TYPES, cardType, typeOf } from '../../htdocs/js/cardtypes.js';
 
 const f = {

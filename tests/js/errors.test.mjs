@@ -1,20 +1,27 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
+import { catalog } from './en-catalog.mjs';
 import { readFileSync, readdirSync } from 'node:fs';
 import { ERRORS } from '../../htdocs/js/server-tables.js';
-import { SENTENCES, sentence, isServerCode, statusOf } from '../../htdocs/js/errors.js';
+import { sentence, sentenceKey, isServerCode, statusOf } from '../../htdocs/js/errors.js';
+import { LANGS, useCatalog } from '../../htdocs/js/i18n.js';
 
 const htdocs = new URL('../../htdocs/', import.meta.url);
 const src = (f) => readFileSync(new URL(f, htdocs), 'utf8');
+const errorKeys = (c) => Object.keys(c).filter((k) => k.startsWith('error.'));
 
-test('every sentence is for a code the server sends', () => {
-	for (const code of Object.keys(SENTENCES))
-		assert.ok(Object.hasOwn(ERRORS, code), 'a sentence for ' + code + ', which lib/err.c does not have');
+test('every error sentence of a catalog is for a code the server sends', () => {
+	for (const lang of LANGS)
+		for (const key of errorKeys(catalog(lang)))
+			assert.ok(Object.hasOwn(ERRORS, key.slice('error.'.length)), lang + '.json has ' + key + ', a code lib/err.c does not have');
 });
 
-test('every code the server sends has a sentence', () => {
-	for (const code of Object.keys(ERRORS))
-		assert.ok(typeof SENTENCES[code] === 'string' && SENTENCES[code].length > 0, code + ' has no sentence in js/errors.js');
+test('every code the server sends has a sentence in every language', () => {
+	for (const lang of LANGS) {
+		const c = catalog(lang);
+		for (const code of Object.keys(ERRORS))
+			assert.ok(typeof c[sentenceKey(code)] === 'string' && c[sentenceKey(code)].length > 0, code + ' has no sentence in i18n/' + lang + '.json');
+	}
 });
 
 /* Codes a page compares with or lists ('CARD_NOT_FOUND' in quotes): each
@@ -36,10 +43,29 @@ test('the codes the pages name are the server\'s', () => {
 });
 
 test('sentence falls back to the message, then to a plain refusal', () => {
-	assert.equal(sentence('CARD_NOT_FOUND', 'x'), SENTENCES.CARD_NOT_FOUND);
+	assert.equal(sentence('CARD_NOT_FOUND', 'x'), 'No card with this number or code.');
 	assert.equal(sentence('ACCOUNT_LOCKED', 'locked'), 'locked');
 	assert.equal(sentence('HTTP_418'), 'The server refused it.');
+	assert.equal(sentence('toString'), 'The server refused it.');
 	assert.ok(isServerCode('DATABASE_ERROR') && !isServerCode('toString'));
 	assert.equal(statusOf('CARD_NOT_FOUND'), 404);
 	assert.equal(statusOf('NOPE'), null);
+});
+
+test('the sentence is the page\'s language\'s', async () => {
+	const { initI18n } = await import('../../htdocs/js/i18n.js');
+	useCatalog('de', catalog('de'));
+	/* The browser's preference, as a page's start picks it. */
+	const nav = Object.getOwnPropertyDescriptor(globalThis, 'navigator');
+	Object.defineProperty(globalThis, 'navigator', { value: { languages: ['de-AT'] }, configurable: true });
+	try {
+		assert.equal(await initI18n(), 'de');
+		assert.equal(sentence('CARD_NOT_FOUND'), 'Keine Karte mit dieser Nummer oder diesem Code.');
+		assert.equal(sentence('HTTP_418'), 'Der Server hat es abgelehnt.');
+	} finally {
+		if (nav) Object.defineProperty(globalThis, 'navigator', nav);
+		else delete globalThis.navigator;
+		useCatalog('en', catalog('en'));
+		await initI18n();
+	}
 });

@@ -4,6 +4,7 @@
  * UTC+11, so the tests hold wherever they run. */
 import test from 'node:test';
 import assert from 'node:assert/strict';
+import './en-catalog.mjs';
 import { expiryLine } from '../../htdocs/js/progress.js';
 
 const EN = new Intl.NumberFormat(undefined, { minimumFractionDigits: 2 }).format(1234.5) === '1,234.50';

@@ -3,6 +3,7 @@
  * written the English way, as the literal sentences below expect). */
 import test from 'node:test';
 import assert from 'node:assert/strict';
+import './en-catalog.mjs';
 import { progressLine, afterPurchaseLine, rewardPhrase, percent, plural } from '../../htdocs/js/progress.js';
 import { formatMoney } from '../../htdocs/js/money.js';
 

@@ -1,5 +1,6 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
+import './en-catalog.mjs';
 import { createQueue, planBatches, sameCard, SYNC_MAX_BYTES, SYNC_MAX_ITEMS } from '../../htdocs/js/queue.js';
 import { createApi, ApiError, NetError } from '../../htdocs/js/api.js';
 import { memStore, fakeFetch } from './helpers.mjs';
