@@ -53,13 +53,14 @@ function pagerState(btn, off, other) {
 function historyRow(x) {
 	const type = x.transaction_type;
 	const cells = [
-		h('td', { dataset: { label: t('till.history.when') } }, when(x.created_at)),
+		/* Data, not words of ours: the time (Intl's), the place and the cashier. */
+		h('td', { translate: false, dataset: { label: t('till.history.when') } }, when(x.created_at)),
 		h('td', { dataset: { label: t('till.history.type') } }, h('span', { className: 'tx tx-' + (type || 'x') }, TYPES.includes(type) ? t('till.tx.' + type) : type || '—'),
 			x.voided ? h('span', { className: 'tag tag-voided' }, t('till.history.voided')) : null),
 		/* A sale's amount; a correction has none (its change is in the details). */
 		h('td', { className: 'num', dataset: { label: t('till.history.amount') } }, NO_AMOUNT.includes(type) ? '—' : money(x.purchase_amount)),
 		h('td', { dataset: { label: t('till.history.details') } }, txDetailsNode(h, x, money)),
-		h('td', { dataset: { label: t('till.history.where_who') } }, type === 'expiry' ? t('till.history.automatic') :
+		h('td', { translate: type === 'expiry', dataset: { label: t('till.history.where_who') } }, type === 'expiry' ? t('till.history.automatic') :
 			[x.location_name, x.staff_name].filter(Boolean).join(' · ') || '—')
 	];
 	return h('tr', x.voided ? { className: 'voided' } : null, cells);
