@@ -13,6 +13,8 @@
  * allows it. The dialog's look is in camera.css beside this file, linked
  * by the module itself. */
 
+import { hasText, t } from './i18n.js';
+
 const CSS_URL = new URL('camera.css', import.meta.url).href;
 const ZXING_URL = new URL('../vendor/zxing-library-0.23.0.min.js', import.meta.url).href;
 
@@ -22,6 +24,8 @@ const ZXING_URL = new URL('../vendor/zxing-library-0.23.0.min.js', import.meta.u
 const FRAME_MS = 125;
 const MAX_SIDE = 640;
 
+/* The dialog's words: the page's catalog (till.camera.<name>, js/i18n.js)
+ * when it has them, else these (a page that loaded no catalog). */
 const TEXT = {
 	title: 'Scan a card',
 	video: 'Camera preview',
@@ -39,7 +43,14 @@ const TEXT = {
 	noDecoder: 'The code reader could not be loaded. Check the connection, then tap Try again.',
 	failed: 'The camera could not be started ({error}). Tap Try again, or type the card number.',
 	readFailed: 'The codes could not be read ({error}). Tap Try again, or type the card number.',
+	unknownError: 'unknown error',
 };
+
+function cameraText() {
+	const out = {};
+	for (const k of Object.keys(TEXT)) out[k] = hasText('till.camera.' + k) ? t('till.camera.' + k) : TEXT[k];
+	return out;
+}
 
 export function cameraAvailable() {
 	return !!(window.isSecureContext && navigator.mediaDevices &&
@@ -158,7 +169,7 @@ function explain(err, T) {
 	case 'OverconstrainedError': return T.noCamera;
 	case 'NotReadableError':
 	case 'AbortError': return T.inUse;
-	default: return T.failed.replace('{error}', (err && (err.name || err.message)) || 'unknown error');
+	default: return T.failed.replace('{error}', (err && (err.name || err.message)) || T.unknownError);
 	}
 }
 
@@ -179,7 +190,7 @@ let current = null;	/* one scanner at a time: one camera */
  * or the page went away). */
 export function openCameraScan({ onCode, onClose, formats = ['qr_code', 'ean_13'], labels } = {}) {
 	if (current) current.close();
-	const T = Object.assign({}, TEXT, labels);
+	const T = Object.assign(cameraText(), labels);
 	const id = 'cam-' + (++seq);
 	const opener = document.activeElement;
 

@@ -246,12 +246,13 @@ export function readsKey(e) {
 /* A frame as the till setting keeps it, checked: at most 8 printable
  * characters each, and none that typing or a card number would match
  * (spaces alone, one letter or digit). Returns {prefix, suffix}, or the
- * sentence that says what is wrong. */
+ * catalog key (js/i18n.js, till.scanner.error_*) of the sentence that
+ * says what is wrong. */
 export function frameSetting(prefix, suffix) {
 	const ok = (s) => typeof s === 'string' && s.length <= 8 && !/[\u0000-\u001f\u007f]/.test(s);
-	if (!ok(prefix) || !ok(suffix)) return 'A prefix or a suffix is at most 8 characters a scanner types (no control characters).';
-	if (/^\s+$/.test(prefix) || /^\s+$/.test(suffix)) return 'A prefix or a suffix of spaces alone would catch typing: choose another character.';
+	if (!ok(prefix) || !ok(suffix)) return 'till.scanner.error_length';
+	if (/^\s+$/.test(prefix) || /^\s+$/.test(suffix)) return 'till.scanner.error_spaces';
 	if (/^[0-9A-Za-z]$/.test(prefix) || /^[0-9A-Za-z]$/.test(suffix))
-		return 'One letter or digit would catch typing and card numbers: choose a character such as ~ or §.';
+		return 'till.scanner.error_single';
 	return { prefix, suffix };
 }

@@ -28,6 +28,12 @@ export const MAX_TRIES = 3;
  * refresh already). 414 and 431 are the web server's refusals of any
  * request from here (its headers): setting the purchases aside one by
  * one would empty the queue into review for nothing. */
+/* Why the queue set a purchase aside, in English as kept in the review
+ * list (message); pages show their catalog's text of the note's key. */
+const QUEUE_NOTES = {
+	too_large: 'This purchase is too large for the server to take.',
+	failed: (n) => 'The server failed on this purchase ' + n + ' times while it recorded others.'
+};
 const BUSY = [401, 408, 414, 429, 431, 503];
 
 const WRAP = byteLength('{"transactions":[]}');
@@ -251,8 +257,13 @@ export function createQueue(o) {
 			if (out.success === true) { done.push(key); return; }
 			const code = typeof out.error === 'string' ? out.error : 'INTERNAL_ERROR';
 			if (TRANSIENT.includes(code) && !final) { soft.set(key, code); return; }
-			review.push(Object.assign({}, x, { error: code, message: typeof out.message === 'string' ? out.message : '',
-				reviewed_at: new Date(now()).toISOString() }));
+			const r = Object.assign({}, x, { error: code, message: typeof out.message === 'string' ? out.message : '',
+				reviewed_at: new Date(now()).toISOString() });
+			/* The queue's own words for why (QUEUE_NOTES): a page shows
+			 * them in its language by this key; message keeps English. */
+			if (typeof out.note === 'string') r.note = out.note;
+			if (Number.isInteger(out.note_n)) r.note_n = out.note_n;
+			review.push(r);
 		});
 		/* A refusal leaves the queue only once it is kept for review:
 		 * with storage full it stays queued rather than vanish. */
@@ -308,7 +319,8 @@ export function createQueue(o) {
 					const x = batch[0];
 					if (e.status < 500) {
 						const s = settle(batch, [{ idempotency_key: x.item.idempotency_key,
-							result: { success: false, error: e.code, message: e.status === 413 ? 'This purchase is too large for the server to take.' : e.message } }]);
+							result: Object.assign({ success: false, error: e.code, message: e.status === 413 ? QUEUE_NOTES.too_large : e.message },
+							    e.status === 413 ? { note: 'till.queue.note_too_large' } : {}) }]);
 						st.flagged += s.flagged;
 						alone = 0;
 						continue;
@@ -335,7 +347,7 @@ export function createQueue(o) {
 				const tries = (x.tries || 0) + 1;
 				if (tries < MAX_TRIES) { mark(x.item.idempotency_key, { tries, last_error: code }); continue; }
 				st.flagged += settle([x], [{ idempotency_key: x.item.idempotency_key,
-					result: { success: false, error: code, message: 'The server failed on this purchase ' + tries + ' times while it recorded others.' } }], true).flagged;
+					result: { success: false, error: code, message: QUEUE_NOTES.failed(tries), note: 'till.queue.note_failed', note_n: tries } }], true).flagged;
 			}
 		/* Whatever was neither recorded nor set aside is still queued. */
 		st.kept = todo.length - st.sent - st.flagged;

@@ -1,5 +1,6 @@
 /* The camera button: js/camera.js, loaded on the first scan. */
 import { startLookup } from './card.js';
+import { t } from '../js/i18n.js';
 import { $, h, show } from './dom.js';
 import { setMsg } from './ui.js';
 
@@ -13,7 +14,7 @@ export async function openCamera() {
 			onClose: () => { camera = null; if (document.activeElement === document.body) opener.focus(); }
 		});
 	} catch (e) {
-		setMsg('lookup-error', h('span', null, 'The camera could not be started: ' + (e && e.message ? e.message : e)));
+		setMsg('lookup-error', h('span', null, t('till.camera.load_failed', { error: e && e.message ? e.message : String(e) })));
 	}
 }
 

@@ -2,7 +2,8 @@
  * panel, and the keys typed while a lookup runs. */
 import { ApiError, NetError, SessionEnded } from '../js/api.js';
 import { typeOf } from '../js/cardtypes.js';
-import { $, fmt, h, nameOf, plural, setKids, show } from './dom.js';
+import { t } from '../js/i18n.js';
+import { $, fmt, h, nameOf, setKids, show } from './dom.js';
 import { hist, loadHistory } from './history.js';
 import { api } from './net.js';
 import { claimConfirm } from './rewards.js';
@@ -66,7 +67,7 @@ export function startLookup(code) {
 	const f = $('lookup-code');
 	f.value = code;
 	if (!code) {
-		setMsg('lookup-error', h('span', null, 'Scan a card or type its number first.'));
+		setMsg('lookup-error', h('span', null, t('till.lookup.empty')));
 		f.focus();
 		return;
 	}
@@ -118,7 +119,7 @@ export async function lookup(ident, focusAmount) {
 		}
 		if (focusAmount || !(e instanceof NetError))
 			setMsg('lookup-error', e instanceof ApiError && e.code === 'CARD_NOT_FOUND' ?
-			    h('span', null, errorNode(e), canEnrol() ? ' Check the number, or issue a new card with "New card".' : ' Check the number.') : e);
+			    h('span', null, errorNode(e), ' ' + t(canEnrol() ? 'till.lookup.not_found_enrol' : 'till.lookup.not_found')) : e);
 		/* The next scan replaces the code instead of adding to it. */
 		if (focusAmount) dropHeld($('lookup-code'));
 	} finally {
@@ -152,12 +153,26 @@ function dropHeld(f) {
 	f.select();
 }
 
+/* A marked element's text by its key (kept, so applyI18n keeps it). */
+function setText(el, key) {
+	el.dataset.i18n = key;
+	el.textContent = t(key);
+}
+
 export const balanceOf = (d) => (d.balance && typeof d.balance === 'object' ? d.balance : d);
 
-function renderCard() {
+/* A card's status as a word: the statuses the server has, else the
+ * status as it came (capitalised), so a new one still shows. */
+const STATUSES = ['active', 'inactive'];
+function statusText(st) {
+	if (STATUSES.includes(st)) return t('till.card.status.' + st);
+	return st ? String(st).replace(/^./, (c) => c.toUpperCase()) : t('till.card.status.unknown');
+}
+
+export function renderCard() {
 	const d = card, active = d.status === 'active';
-	$('card-title').textContent = d.card_title || d.card_name || 'Loyalty card';
-	$('card-customer').textContent = nameOf(d, 'Customer');
+	$('card-title').textContent = d.card_title || d.card_name || t('till.card.default_title');
+	$('card-customer').textContent = nameOf(d, t('till.card.customer'));
 	$('card-merchant').textContent = d.merchant_name || '';
 	show('card-merchant-sep', !!d.merchant_name);
 	const type = $('card-type');
@@ -165,7 +180,7 @@ function renderCard() {
 	type.textContent = ct.name;
 	type.className = 'tag tag-type';
 	const st = $('card-status');
-	st.textContent = active ? 'Active' : (d.status ? String(d.status).replace(/^./, (c) => c.toUpperCase()) : 'Unknown');
+	st.textContent = statusText(d.status);
 	st.className = 'tag ' + (active ? 'tag-ok' : 'tag-bad');
 	$('card-panel').classList.toggle('is-inactive', !active);
 	show('card-inactive', !active);
@@ -186,11 +201,11 @@ function renderCard() {
 	const isPunch = ct.punches;
 	show('purchase-panel', active);
 	show('punch-field', isPunch);
-	$('punch-count-label').textContent = 'Punches';
+	setText($('punch-count-label'), 'till.purchase.punches');
 	const pending = ct.rewards ? ct.pending(d) : 0;
 	show('claim-panel', active && pending > 0);
 	if (!(active && pending > 0)) claimConfirm(false);
-	$('claim-info').textContent = pending > 0 ? plural(pending, 'reward is', 'rewards are') + ' waiting for this customer.' : '';
+	$('claim-info').textContent = pending > 0 ? t('till.claim.waiting', { n: pending }) : '';
 	show('redeem-panel', active && ct.redeems);
 	/* The shop wants the phone's code for these, and this scan had
 	 * none (a printed card, a typed number): said before the amounts. */
@@ -202,13 +217,13 @@ function renderCard() {
 }
 
 function renderOfflineCard(ident) {
-	$('card-title').textContent = ident.barcode_value ? 'Card ' + ident.barcode_value : 'Scanned QR card';
-	$('card-customer').textContent = 'Unknown customer';
+	$('card-title').textContent = ident.barcode_value ? t('till.card.numbered', { number: ident.barcode_value }) : t('till.card.scanned_qr');
+	$('card-customer').textContent = t('till.card.unknown_customer');
 	$('card-merchant').textContent = '';
 	show('card-merchant-sep', false);
-	$('card-type').textContent = 'Not checked';
+	$('card-type').textContent = t('till.card.not_checked');
 	$('card-type').className = 'tag tag-warn';
-	$('card-status').textContent = 'Offline';
+	$('card-status').textContent = t('till.card.offline');
 	$('card-status').className = 'tag tag-warn';
 	$('card-panel').classList.remove('is-inactive');
 	show('card-inactive', false);
@@ -218,6 +233,6 @@ function renderOfflineCard(ident) {
 	show('card-panel', true);
 	show('purchase-panel', true);
 	show('punch-field', true);
-	$('punch-count-label').textContent = 'Punches (punch cards only)';
+	setText($('punch-count-label'), 'till.purchase.punches_offline');
 	for (const id of ['claim-panel', 'redeem-panel', 'history-panel', 'result-panel']) show(id, false);
 }

@@ -1,30 +1,70 @@
 /* Elements and formatting: building and showing elements, and money,
  * percentages, names, ids and dates as the cashier reads them. */
 import { h } from '../js/dom.js';
-import { formatMoney, isNum } from '../js/money.js';
+import { formatDateTime } from '../js/dates.js';
+import { locale, t } from '../js/i18n.js';
+import { formatMoney, isNum, MAX_MONEY_CENTS, parseMoney, shopFormat } from '../js/money.js';
 import { expiryLine } from '../js/progress.js';
 import { user } from './state.js';
 
-export { $, h, setKids, show, when } from '../js/dom.js';
+export { $, h, setKids, show } from '../js/dom.js';
 
-const pctFmt = new Intl.NumberFormat(undefined, { style: 'percent', maximumFractionDigits: 2 });
 export const currency = () => (user && user.shop && typeof user.shop.currency_symbol === 'string' ? user.shop.currency_symbol : '');
 export const money = (v) => formatMoney(v, currency());
-export const pct = (v) => (isNum(v) ? pctFmt.format(v) : '—');
+/* Made per call: the page's language may change once the shop is known. */
+export const pct = (v) => (isNum(v) ? new Intl.NumberFormat(locale(), { style: 'percent', maximumFractionDigits: 2 }).format(v) : '—');
 const int = (v) => (Number.isInteger(v) ? String(v) : '—');
+/* For js/cardtypes.js, which still words its counts itself. */
 export const plural = (n, one, many) => n + ' ' + (n === 1 ? one : many);
+/* An ISO time as the cashier reads it: the page's language, the shop's
+ * time zone (js/dates.js); what is no time, as it came. */
+export function when(iso) {
+	const ms = iso ? Date.parse(iso) : NaN;
+	if (isNaN(ms)) return iso ? String(iso) : '—';
+	return formatDateTime(ms);
+}
 /* A card's customer as the back office names them: a card issued
  * without a name (customer_name "") is "No name"; none said at all (a
  * card not checked), dflt. */
-export const nameOf = (c, dflt) => (c && typeof c.customer_name === 'string' ? c.customer_name || 'No name' : dflt || '');
+export const nameOf = (c, dflt) => (c && typeof c.customer_name === 'string' ? c.customer_name || t('till.card.no_name') : dflt || '');
 export const shortId = (id) => (typeof id === 'string' ? id.slice(0, 8) : '—');
 /* The formatters and builders js/cardtypes.js writes with. */
 export const fmt = {
 	money, pct, int, plural, expiry: (d) => expiryLine(d, currency()),
 	p: (cls, ...kids) => h('p', cls ? { className: cls } : null, ...kids),
-	strong: (t) => h('strong', null, t)
+	strong: (s) => h('strong', null, s)
 };
-export const MONEY_HINT = 'Enter an amount such as 12.50: at most 2 decimals, up to 1,000,000.00.';
+
+/* The shop's currency's decimals (0, 2 or 3): amounts typed and sent. */
+export const decimals = () => shopFormat().currency_decimals;
+/* An amount the cashier typed, in the shop's minor units: {value (sent
+ * on the wire), minor}, or null. minor is worked out here from value,
+ * so that it follows the currency's decimals whatever parseMoney names
+ * its own field. */
+export function parseAmount(str) {
+	const p = parseMoney(str);
+	if (!p || !isNum(p.value)) return null;
+	return { value: p.value, minor: Math.round(p.value * 10 ** decimals()) };
+}
+/* Minor units of an amount the server sent. */
+export const minorOf = (v) => (isNum(v) ? Math.round(v * 10 ** decimals()) : 0);
+/* "12.50" of 1250 minor units (the decimals of the shop's currency):
+ * the text a field is filled with, as a cashier would type it. */
+export function minorStr(m) {
+	const d = decimals(), n = Math.abs(m), p = 10 ** d;
+	return (m < 0 ? '-' : '') + Math.floor(n / p) + (d ? '.' + String(n % p).padStart(d, '0') : '');
+}
+/* What a money field takes, said when it was refused: an example and
+ * the limit, in the currency's decimals ("12.50", "1,000,000.00"). */
+export function moneyHint(above0) {
+	const d = decimals();
+	const max = new Intl.NumberFormat(locale(), { minimumFractionDigits: d, maximumFractionDigits: d }).format(MAX_MONEY_CENTS / 10 ** d);
+	const example = d ? '12.' + '5'.padEnd(d, '0') : '1500';
+	return t(d ? (above0 ? 'till.money.hint_above0' : 'till.money.hint') : (above0 ? 'till.money.hint_whole_above0' : 'till.money.hint_whole'),
+	    { n: d, example, max });
+}
+/* The placeholder of the money fields: "0.00", "0", "0.000". */
+export const zeroAmount = () => minorStr(0);
 
 export function busy(btn, on) {
 	btn.disabled = on;

@@ -2,6 +2,7 @@
  * link for the customer. */
 import { ApiError, NetError, SessionEnded } from '../js/api.js';
 import { cardType } from '../js/cardtypes.js';
+import { t } from '../js/i18n.js';
 import { card, clearCard, offlineIdent } from './card.js';
 import { $, busy, h, setKids, show } from './dom.js';
 import { api } from './net.js';
@@ -24,7 +25,7 @@ export async function openEnrol() {
 	clearFieldErrors();
 	const sel = $('enrol-program');
 	delete sel.dataset.loaded;
-	setKids(sel, h('option', { value: '' }, 'Loading…'));
+	setKids(sel, h('option', { value: '' }, t('common.loading')));
 	$('enrol-panel').scrollIntoView({ block: 'nearest' });
 	$('enrol-name').focus();
 	try {
@@ -33,14 +34,13 @@ export async function openEnrol() {
 		const progs = Array.isArray(d.programs) ? d.programs : [];
 		if (d.can_enrol === false || !progs.length) {
 			setKids(sel);
-			setMsg('enrol-error', h('span', null, d.can_enrol === false ? 'Issuing cards at the till is turned off for your account.' :
-			    'The shop has no active program to issue cards of.'));
+			setMsg('enrol-error', h('span', null, t(d.can_enrol === false ? 'till.enrol.off' : 'till.enrol.no_program')));
 			return;
 		}
 		/* No program chosen for the cashier: a card of the wrong one
 		 * must not be one Enter away. */
-		setKids(sel, h('option', { value: '' }, 'Choose a program…'),
-			...progs.map((p) => h('option', { value: p.id }, p.title + ' (' + cardType(p.card_type).programName + ')')));
+		setKids(sel, h('option', { value: '' }, t('till.enrol.choose')),
+			...progs.map((p) => h('option', { value: p.id }, t('till.enrol.program_option', { title: p.title, type: cardType(p.card_type).programName }))));
 		sel.dataset.loaded = '1';
 	} catch (e) {
 		if (e instanceof SessionEnded) return;
@@ -67,8 +67,8 @@ export async function onEnrol(ev) {
 		return;
 	}
 	let bad = null;
-	if (!name) { fieldError('enrol-name', 'Enter the customer\'s name as it goes on the card.'); bad = 'enrol-name'; }
-	if (!pid) { fieldError('enrol-program', 'Choose the program of the card.'); bad = 'enrol-program'; }
+	if (!name) { fieldError('enrol-name', t('till.enrol.name_required')); bad = 'enrol-name'; }
+	if (!pid) { fieldError('enrol-program', t('till.enrol.program_required')); bad = 'enrol-program'; }
 	if (bad) { $(bad).focus(); return; }
 	const loc = currentLocation();
 	const body = { program_id: pid, customer_name: name };
@@ -107,11 +107,12 @@ function showEnrolled(d) {
 	const url = new URL(d.card_page || 'card.html#' + d.share_token, pub || document.baseURI);
 	const link = url.href;
 	show('enrol-link-warn', !pub && loopback(url));
-	$('enrol-done-title').textContent = 'Card issued: ' + (d.card_title || 'card') + ' for ' + (d.customer_name || 'the customer');
+	$('enrol-done-title').textContent = d.card_title ? t('till.enrol.done', { card: d.card_title, name: d.customer_name || t('till.claim.the_customer') }) :
+	    t('till.enrol.done_any', { name: d.customer_name || t('till.claim.the_customer') });
 	$('enrol-qr').src = 'api/v1/mycard/' + tok + '/qr.svg';
-	$('enrol-qr').alt = 'QR code of the card ' + (d.barcode_value || '');
+	$('enrol-qr').alt = t('till.enrol.qr_alt', { number: d.barcode_value || '' });
 	$('enrol-link-qr').src = 'api/v1/mycard/' + tok + '/link.svg';
-	$('enrol-link-qr').alt = 'QR code of the link to the customer\'s card page';
+	$('enrol-link-qr').alt = t('till.enrol.link_qr_alt');
 	$('enrol-barcode').textContent = d.barcode_value || '—';
 	$('enrol-link').href = link;
 	$('enrol-link').textContent = link;

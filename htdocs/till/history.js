@@ -1,17 +1,15 @@
 /* The card's transaction history, a page at a time. */
 import { SessionEnded } from '../js/api.js';
+import { t } from '../js/i18n.js';
 import { txDetailsNode } from '../js/txn.js';
 import { card } from './card.js';
-import { $, h, money, plural, setKids, when } from './dom.js';
+import { $, h, money, setKids, when } from './dom.js';
 import { api } from './net.js';
 import { setMsg } from './ui.js';
 
 const PAGE_SIZE = 10;
-const TYPE_NAMES = {
-	punch: 'Punch', cashback: 'Cashback', discount: 'Discount',
-	reward_claim: 'Reward claim', cashback_redeem: 'Cashback redeem',
-	void: 'Void', adjustment: 'Adjustment', expiry: 'Expiry'
-};
+/* The types the history knows by name (till.tx.<type>); another shows as it came. */
+const TYPES = ['punch', 'cashback', 'discount', 'reward_claim', 'cashback_redeem', 'void', 'adjustment', 'expiry'];
 export const hist = { page: 1, type: '', seq: 0, pages: 0 };
 
 export async function loadHistory() {
@@ -31,9 +29,9 @@ export async function loadHistory() {
 		const body = $('history-body');
 		setKids(body, ...list.map(historyRow));
 		if (!list.length)
-			body.append(h('tr', null, h('td', { colSpan: 5, className: 'empty' }, hist.type ? 'No transactions of this type.' : 'No transactions yet.')));
-		$('history-page').textContent = 'Page ' + (pg.page || hist.page) + ' of ' + Math.max(1, hist.pages) +
-		    ' · ' + plural(Number.isInteger(pg.total_count) ? pg.total_count : list.length, 'transaction', 'transactions');
+			body.append(h('tr', null, h('td', { colSpan: 5, className: 'empty' }, t(hist.type ? 'till.history.none_of_type' : 'till.history.none'))));
+		$('history-page').textContent = t('till.history.page', { page: pg.page || hist.page, pages: Math.max(1, hist.pages) }) +
+		    ' · ' + t('till.history.count', { n: Number.isInteger(pg.total_count) ? pg.total_count : list.length });
 		pagerState($('history-prev'), hist.page <= 1, $('history-next'));
 		pagerState($('history-next'), hist.page >= hist.pages, $('history-prev'));
 	} catch (e) {
@@ -52,19 +50,20 @@ function pagerState(btn, off, other) {
 	if (off && had) (other.disabled ? $('history-title') : other).focus();
 }
 
-function historyRow(t) {
-	const type = t.transaction_type;
+function historyRow(x) {
+	const type = x.transaction_type;
 	const cells = [
-		h('td', { dataset: { label: 'When' } }, when(t.created_at)),
-		h('td', { dataset: { label: 'Type' } }, h('span', { className: 'tx tx-' + (type || 'x') }, TYPE_NAMES[type] || type || '—'),
-			t.voided ? h('span', { className: 'tag tag-voided' }, 'voided') : null),
+		/* Data, not words of ours: the time (Intl's), the place and the cashier. */
+		h('td', { translate: false, dataset: { label: t('till.history.when') } }, when(x.created_at)),
+		h('td', { dataset: { label: t('till.history.type') } }, h('span', { className: 'tx tx-' + (type || 'x') }, TYPES.includes(type) ? t('till.tx.' + type) : type || '—'),
+			x.voided ? h('span', { className: 'tag tag-voided' }, t('till.history.voided')) : null),
 		/* A sale's amount; a correction has none (its change is in the details). */
-		h('td', { className: 'num', dataset: { label: 'Amount' } }, NO_AMOUNT.includes(type) ? '—' : money(t.purchase_amount)),
-		h('td', { dataset: { label: 'Details' } }, txDetailsNode(h, t, money)),
-		h('td', { dataset: { label: 'Where / who' } }, type === 'expiry' ? 'Automatic' :
-			[t.location_name, t.staff_name].filter(Boolean).join(' · ') || '—')
+		h('td', { className: 'num', dataset: { label: t('till.history.amount') } }, NO_AMOUNT.includes(type) ? '—' : money(x.purchase_amount)),
+		h('td', { dataset: { label: t('till.history.details') } }, txDetailsNode(h, x, money)),
+		h('td', { translate: type === 'expiry', dataset: { label: t('till.history.where_who') } }, type === 'expiry' ? t('till.history.automatic') :
+			[x.location_name, x.staff_name].filter(Boolean).join(' · ') || '—')
 	];
-	return h('tr', t.voided ? { className: 'voided' } : null, cells);
+	return h('tr', x.voided ? { className: 'voided' } : null, cells);
 }
 
 /* Types with no purchase amount of their own. */

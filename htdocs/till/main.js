@@ -22,6 +22,7 @@
  *   offline.js   the offline queue's panel and its sending
  *   enrol.js     issuing a new card
  *   camera.js    the camera button */
+import { applyI18n, initI18n, langSwitcher } from '../js/i18n.js';
 import { applyLimits } from '../js/limits.js';
 import { readJSON, writeJSON } from '../js/store.js';
 import { openCamera, setupCamera } from './camera.js';
@@ -34,7 +35,7 @@ import { renderQueue, SYNC_EVERY_MS, syncNow } from './offline.js';
 import { claimConfirm, onClaim, onRedeem, onRedeemMax } from './rewards.js';
 import { onRecord, purchaseConfirm, stepPunch } from './sale.js';
 import { onFrameClick, onKeyCapture, savedFrame, setFrame } from './scanner.js';
-import { endSession, onLogin, onLogout, renderLoginQueue, renderUser, startSession } from './session.js';
+import { endSession, onLogin, onLogout, renderLoginQueue, renderUser, startSession, useShop } from './session.js';
 import { onScannerSave, renderScannerSetting } from './settings.js';
 import { K, SCANNER_KEY, setUser, ss, user } from './state.js';
 import { fieldError } from './ui.js';
@@ -105,7 +106,7 @@ function init() {
 	if (token && saved && saved.id) {
 		startSession(saved);
 		api.call('GET', 'auth/me').then((r) => {
-			if (r.data && r.data.id) { setUser(r.data); writeJSON(ss, K.user, user); renderUser(); }
+			if (r.data && r.data.id) { setUser(r.data); writeJSON(ss, K.user, user); renderUser(); useShop(user); }
 			syncNow(false);
 		}).catch(() => { /* offline: keep the saved profile */ });
 	} else {
@@ -127,6 +128,18 @@ function registerWorker() {
 	});
 }
 
-init();
+/* The words first: the catalogs (js/i18n.js) load before anything is
+ * shown (the login form stays hidden until then), in the language of
+ * the shop last logged in on this tab when nothing else chose one. */
+async function start() {
+	const saved = readJSON(ss, K.user, null);
+	await initI18n(saved && saved.shop ? saved.shop.language : null);
+	applyI18n();
+	langSwitcher($('lang-login'));
+	langSwitcher($('lang-bar'));
+	init();
+}
+
+start();
 if (document.readyState === 'complete') registerWorker();
 else window.addEventListener('load', registerWorker);

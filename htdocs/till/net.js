@@ -2,6 +2,7 @@
  * (js/queue.js, with its durable copy in IndexedDB), and the connection
  * state in the header. */
 import { createApi } from '../js/api.js';
+import { t } from '../js/i18n.js';
 import { createQueue } from '../js/queue.js';
 import { $ } from './dom.js';
 import { endSession } from './session.js';
@@ -70,7 +71,7 @@ export const queue = createQueue({ store: ls, keys: K, durable: idbCopy('loyalty
  * after the browser was killed, localStorage may hold an older one. */
 export let restoredNote = '';
 export const ready = queue.restore().then((back) => {
-	if (back) restoredNote = 'The queue was brought back from this till\'s saved copy (the browser had stopped before keeping it).';
+	if (back) restoredNote = t('till.queue.restored');
 	return back;
 }, () => false);
 /* Waits (2 s at most) until what was just queued is in the durable copy. */
@@ -81,5 +82,7 @@ export function setNet(on) {
 	if (on === online) return;
 	online = on;
 	$('net-status').classList.toggle('off', !on);
-	$('net-text').textContent = on ? 'Online' : 'Offline';
+	/* Kept as the element's key, so the page worded again keeps it. */
+	$('net-text').dataset.i18n = on ? 'till.bar.online' : 'till.bar.offline';
+	$('net-text').textContent = t($('net-text').dataset.i18n);
 }

@@ -2,11 +2,11 @@
  * the answer, and the offline queue when the server cannot take it. */
 import { ApiError, NetError, SessionEnded } from '../js/api.js';
 import { typeOf } from '../js/cardtypes.js';
-import { parseMoney } from '../js/money.js';
+import { t } from '../js/i18n.js';
 import { afterPurchaseLine } from '../js/progress.js';
 import { DEFAULT_COOLDOWN_S } from '../js/queue.js';
 import { card, cardGen, cardIdent, lookup, offlineIdent } from './card.js';
-import { $, busy, currency, fmt, h, money, MONEY_HINT, nameOf, plural, shortId, show } from './dom.js';
+import { $, busy, currency, fmt, h, money, moneyHint, nameOf, parseAmount, shortId, show } from './dom.js';
 import { hist, loadHistory } from './history.js';
 import { api, keptSoon, queue, ready } from './net.js';
 import { renderQueue, syncNow } from './offline.js';
@@ -20,7 +20,7 @@ import { loadVoidable } from './void.js';
 const SYNC_SOON_MS = 15000;
 /* Above these a purchase needs a second press: a slip of the finger
  * (999999 for 9.99, 100 punches for 1) must not reach the books. */
-const CONFIRM_CENTS = 100000;		/* 1,000.00 */
+const CONFIRM_MINOR = 100000;		/* 1,000.00; minor units, as the API's limit */
 const CONFIRM_PUNCHES = 5;
 /* Record failures that put the purchase into the offline queue: the
  * server's faults, and its set-up (CONFIGURATION_ERROR, sent once the
@@ -69,21 +69,21 @@ export function onRecord(ev, confirmed) {
 	if (ev) ev.preventDefault();
 	if ((!card && !offlineIdent) || saleInFlight) return;
 	clearFieldErrors();
-	const amount = parseMoney($('purchase-amount').value);
+	const amount = parseAmount($('purchase-amount').value);
 	const isPunch = !card || typeOf(card).punches;
 	const pcText = $('punch-count').value.trim();
 	const punches = /^\d{1,3}$/.test(pcText) ? parseInt(pcText, 10) : NaN;
 	const maxP = maxPunches();
 	let bad = null;
 	if (isPunch && !(punches >= 1 && punches <= maxP)) {
-		fieldError('punch-count', 'Punches must be a whole number from 1 to ' + maxP + '.');
+		fieldError('punch-count', t('till.purchase.punches_range', { max: maxP }));
 		bad = 'punch-count';
 	}
 	if (!amount) {
-		fieldError('purchase-amount', MONEY_HINT);
+		fieldError('purchase-amount', moneyHint(false));
 		bad = 'purchase-amount';
-	} else if (amount.cents === 0) {
-		fieldError('purchase-amount', 'Enter the amount the customer pays: it must be above 0.');
+	} else if (amount.minor === 0) {
+		fieldError('purchase-amount', t('till.purchase.above0'));
 		bad = 'purchase-amount';
 	}
 	if (bad) {
@@ -95,13 +95,12 @@ export function onRecord(ev, confirmed) {
 		return;
 	}
 	const notes = $('purchase-notes').value.trim();
-	const sig = [amount.cents, isPunch ? punches : 0, notes].join('|');
-	const big = amount.cents >= CONFIRM_CENTS || (isPunch && punches > CONFIRM_PUNCHES);
+	const sig = [amount.minor, isPunch ? punches : 0, notes].join('|');
+	const big = amount.minor >= CONFIRM_MINOR || (isPunch && punches > CONFIRM_PUNCHES);
 	if (big && !(confirmed && confirmPending && confirmPending.sig === sig)) {
-		const what = [];
-		if (amount.cents >= CONFIRM_CENTS) what.push('a purchase of ' + money(amount.value));
-		if (isPunch && punches > CONFIRM_PUNCHES) what.push(plural(punches, 'punch', 'punches') + ' at once');
-		purchaseConfirm('Record ' + what.join(' with ') + '? Check the amount with the customer.', sig);
+		const bigAmount = amount.minor >= CONFIRM_MINOR, manyPunches = isPunch && punches > CONFIRM_PUNCHES;
+		purchaseConfirm(bigAmount && manyPunches ? t('till.purchase.confirm_both', { amount: money(amount.value), n: punches }) :
+		    bigAmount ? t('till.purchase.confirm_amount', { amount: money(amount.value) }) : t('till.purchase.confirm_punches', { n: punches }), sig);
 		/* On "Change it": a second Enter, or a key held down, must not
 		 * say yes. */
 		$('purchase-no').focus();
@@ -163,9 +162,8 @@ async function record(amount, punches, notes) {
 			await keptSoon();
 			renderLoginQueue();
 			const n = $('login-notice');
-			n.textContent = (n.textContent ? n.textContent + ' ' : '') + (ok ?
-			    'The purchase of ' + money(amount.value) + ' in progress was saved to the offline queue; it is sent after the next login.' :
-			    'The purchase of ' + money(amount.value) + ' in progress was NOT recorded: write it down.');
+			n.textContent = (n.textContent ? n.textContent + ' ' : '') +
+			    t(ok ? 'till.purchase.session_saved' : 'till.purchase.session_lost', { amount: money(amount.value) });
 			n.hidden = false;
 			return;
 		}
@@ -178,7 +176,7 @@ async function record(amount, punches, notes) {
 			renderQueue();
 			const wait = e.code === 'COOLDOWN_ACTIVE' && Number.isInteger(e.retryAfter) && gen === cardGen;
 			showResult(h('div', { className: 'res res-error' }, previousSale(sale),
-				h('p', { className: 'res-head' }, 'Purchase not recorded'),
+				h('p', { className: 'res-head' }, t('till.purchase.not_recorded')),
 				h('p', null, errorNode(e, wait))));
 			if (wait) countdown(e.retryAfter);
 			if (e.code === 'CARD_INACTIVE' && cardIdent && gen === cardGen) lookup(cardIdent, false);
@@ -208,9 +206,9 @@ async function queueOffline(body, meta, amount, e, sale) {
 		forget(a);
 		const left = Math.ceil((Date.parse(prior.item.client_timestamp) + cooldownOf(c) * 1000 - Date.now()) / 1000);
 		showResult(h('div', { className: 'res res-error' }, previousSale(sale),
-			h('p', { className: 'res-head' }, 'Purchase not recorded'),
-			h('p', null, h('strong', null, 'This card was punched ' + waitText(Math.max(1, Math.round((Date.now() - Date.parse(prior.item.client_timestamp)) / 1000))) +
-			    ' ago (kept in the offline queue).'), ' A card takes one punch per visit.')));
+			h('p', { className: 'res-head' }, t('till.purchase.not_recorded')),
+			h('p', null, h('strong', null, t('till.purchase.punched_ago', { wait: waitText(Math.max(1, Math.round((Date.now() - Date.parse(prior.item.client_timestamp)) / 1000))) })),
+			    ' ' + t('till.purchase.one_punch'))));
 		if (left > 0 && gen === cardGen) countdown(left);
 		if (gen === cardGen) resetPurchaseForm();
 		return;
@@ -231,22 +229,21 @@ async function queueOffline(body, meta, amount, e, sale) {
 	 * cannot count it twice, where writing it down to type in later
 	 * would. */
 	showResult(h('div', { className: 'res res-warn' }, previousSale(sale),
-		h('p', { className: 'res-head' }, ok ? 'Saved to the offline queue' : 'Outcome unknown'),
+		h('p', { className: 'res-head' }, t(ok ? 'till.purchase.queued_head' : 'till.purchase.unknown_head')),
 		h('p', null, errorNode(e)),
-		h('p', null, ok ? 'The purchase of ' + money(amount.value) + ' is sent automatically when the server is reachable; it will not be counted twice.'
-		    : 'This till cannot store the purchase (its storage is full). Press Record again now with the same details: it will not be counted twice.')));
+		h('p', null, ok ? t('till.purchase.queued', { amount: money(amount.value) }) : t('till.purchase.storage_full'))));
 	if (gen === cardGen) $('result-panel').focus({ preventScroll: true });
 }
 
 function recordResult(d, label, saleCard, previous) {
 	const card = saleCard;
 	const parts = [];
-	const dup = d.idempotent === true ? h('p', { className: 'note' }, 'Already recorded earlier: this is the original result, nothing was added twice.') : null;
+	const dup = d.idempotent === true ? h('p', { className: 'note' }, t('till.purchase.idempotent')) : null;
 	parts.push(...typeOf(d).result(d, fmt, card));
 	/* For the customer: to read out, or for the receipt. */
 	const line = afterPurchaseLine(d, card, currency());
-	if (line) parts.push(h('p', { className: 'progress-line' }, h('span', { className: 'visually-hidden' }, 'For the customer: '), line));
-	parts.push(h('p', { className: 'res-foot' }, label + ' · transaction ' + shortId(d.transaction_id)));
+	if (line) parts.push(h('p', { className: 'progress-line' }, h('span', { className: 'visually-hidden' }, t('till.purchase.for_customer') + ' '), line));
+	parts.push(h('p', { className: 'res-foot' }, t('till.purchase.foot', { label, id: shortId(d.transaction_id) })));
 	return h('div', { className: 'res res-ok' + (d.reward_earned ? ' res-reward' : '') },
-		previous ? h('p', { className: 'res-prev' }, 'Previous sale: ' + label) : null, parts, dup);
+		previous ? h('p', { className: 'res-prev' }, t('till.result.previous', { label })) : null, parts, dup);
 }

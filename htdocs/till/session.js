@@ -1,11 +1,15 @@
 /* Login, logout, and the session bar: who is logged in, where. */
+import { applyI18n, setShopLanguage, t } from '../js/i18n.js';
+import { setShopFormat } from '../js/money.js';
 import { writeJSON } from '../js/store.js';
-import { clearCard } from './card.js';
-import { $, busy, h, plural, setKids, show } from './dom.js';
+import { card, clearCard, renderCard } from './card.js';
+import { $, busy, h, setKids, show, zeroAmount } from './dom.js';
+import { loadHistory } from './history.js';
 import { closeEnrol } from './enrol.js';
 import { api, queue, restoredNote } from './net.js';
 import { renderQueue, syncNow } from './offline.js';
 import { canEnrol, currentLocation, K, setUser, ss, user } from './state.js';
+import { renderScannerSetting } from './settings.js';
 import { setMsg } from './ui.js';
 import { loadVoidable, renderVoid } from './void.js';
 
@@ -28,16 +32,40 @@ export function endSession(notice) {
 
 export function renderLoginQueue() {
 	const waiting = queue.load().length, review = queue.loadReview().length;
-	$('login-queue').textContent = (waiting ? plural(waiting, 'purchase is', 'purchases are') +
-	    ' waiting in the offline queue of this till; ' + (waiting === 1 ? 'it is' : 'they are') + ' sent after login.' : '') +
-	    (review ? (waiting ? ' ' : '') + plural(review, 'purchase was', 'purchases were') +
-	    ' not recorded and ' + (review === 1 ? 'needs' : 'need') + ' review: after login the offline queue says why.' : '') +
+	$('login-queue').textContent = (waiting ? t('till.login.queue_waiting', { n: waiting }) : '') +
+	    (review ? (waiting ? ' ' : '') + t('till.login.queue_review', { n: review }) : '') +
 	    (restoredNote && waiting + review ? ' ' + restoredNote : '');
 	show('login-queue', waiting + review > 0);
 }
 
+/* The shop of the user logged in (the login's and auth/me's user.shop):
+ * its currency and time zone format the amounts and times
+ * (js/money.js, js/dates.js), and its language is the page's when
+ * nothing else chose one; then the page is worded again. */
+export async function useShop(u) {
+	const shop = u && u.shop && typeof u.shop === 'object' ? u.shop : null;
+	setShopFormat(shop);
+	for (const id of ['purchase-amount', 'redeem-purchase', 'redeem-amount']) $(id).placeholder = zeroAmount();
+	if (shop && await setShopLanguage(shop.language)) relabel();
+}
+
+/* The page in the language just loaded: the marked text, and what the
+ * code wrote (the bar, the queue, the scanner's setting, the card). */
+export function relabel() {
+	applyI18n();
+	if (user) {
+		renderUser();
+		renderQueue();
+		if (card && !$('card-panel').hidden) { renderCard(); loadHistory(); }
+	} else {
+		renderLoginQueue();
+	}
+	renderScannerSetting();
+}
+
 export function startSession(u) {
 	setUser(u);
+	useShop(u);
 	writeJSON(ss, K.user, u);
 	show('login-view', false);
 	show('session-bar', true);
@@ -58,7 +86,7 @@ export function renderUser() {
 	loadVoidable();
 	const locs = Array.isArray(user.locations) ? user.locations.filter((l) => l && l.id) : [];
 	const cur = currentLocation();
-	$('where-name').textContent = cur ? cur.name : 'no location';
+	$('where-name').textContent = cur ? cur.name : t('till.bar.no_location');
 	if (locs.length > 1) {
 		const sel = $('location-select');
 		setKids(sel, ...locs.map((l) => h('option', { value: l.id, selected: cur && l.id === cur.id }, l.name)));
@@ -74,7 +102,7 @@ export async function onLogin(ev) {
 	ev.preventDefault();
 	const email = $('login-email').value.trim(), password = $('login-password').value;
 	if (!email || !password) {
-		setMsg('login-error', h('span', null, 'Enter your e-mail and password.'));
+		setMsg('login-error', h('span', null, t('till.login.empty')));
 		(email ? $('login-password') : $('login-email')).focus();
 		return;
 	}
@@ -101,15 +129,14 @@ export async function onLogin(ev) {
 
 export function onLogout() {
 	const mine = queue.forUser(user).length;
-	if (mine > 0 && !window.confirm(plural(mine, 'purchase is', 'purchases are') +
-	    ' still waiting in the offline queue. They stay on this till and are sent after the next login. Log out?'))
+	if (mine > 0 && !window.confirm(t('till.logout.confirm', { n: mine })))
 		return;
 	api.logout().then((how) => {
 		/* Still on the login form: say what the server could not do. */
 		if (how !== 'unreachable' || user) return;
 		const n = $('login-notice');
-		n.textContent = 'You are logged out on this till. The server was out of reach and could not end the login there too; it ends by itself when its 30 days are over.';
+		n.textContent = t('till.logout.unreachable');
 		n.hidden = false;
 	});
-	endSession('You are logged out.');
+	endSession(t('till.logout.done'));
 }

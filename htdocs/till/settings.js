@@ -1,5 +1,6 @@
 /* The settings of this till: the scanner's prefix and suffix, kept on
  * the device (docs/scanner.md). */
+import { t } from '../js/i18n.js';
 import { frameSetting } from '../js/keys.js';
 import { writeJSON } from '../js/store.js';
 import { $ } from './dom.js';
@@ -14,13 +15,14 @@ export function renderScannerSetting() {
 	$('scanner-prefix').value = f.prefix;
 	$('scanner-suffix').value = f.suffix;
 	$('scanner-state').textContent = f.prefix || f.suffix ?
-	    'This till takes a scan framed by ' + (f.prefix ? 'the prefix ' + f.prefix : 'no prefix') + ' and ' + (f.suffix ? 'the suffix ' + f.suffix : 'Enter') + ', however slowly it comes.' :
-	    'No prefix or suffix: this till tells a scan from typing by its speed alone.';
+	    t('till.scanner.framed', { prefix: f.prefix ? t('till.scanner.the_prefix', { prefix: f.prefix }) : t('till.scanner.no_prefix'),
+		suffix: f.suffix ? t('till.scanner.the_suffix', { suffix: f.suffix }) : t('till.scanner.enter') }) :
+	    t('till.scanner.unframed');
 }
 export function onScannerSave(ev) {
 	ev.preventDefault();
 	const f = frameSetting($('scanner-prefix').value, $('scanner-suffix').value);
-	fieldError('scanner-prefix', typeof f === 'string' ? f : null);
+	fieldError('scanner-prefix', typeof f === 'string' ? t(f) : null);
 	if (typeof f === 'string') { $('scanner-prefix').focus(); return; }
 	if (f.prefix || f.suffix) writeJSON(ls, SCANNER_KEY, f);
 	else ls.removeItem(SCANNER_KEY);

@@ -2,9 +2,10 @@
  * panel and the cooldown's countdown. */
 import { ApiError, NetError } from '../js/api.js';
 import { sentence } from '../js/errors.js';
+import { lang, t } from '../js/i18n.js';
 import { isNum } from '../js/money.js';
 import { cardGen } from './card.js';
-import { $, h, plural, setKids, shortId, show } from './dom.js';
+import { $, h, setKids, shortId, show } from './dom.js';
 
 /* Codes whose message the till words itself (the server's names the
  * void by its id). */
@@ -20,24 +21,26 @@ export const codeText = sentence;
  * 429/503 unless a countdown shows it. */
 export function errorNode(e, noWait) {
 	if (e instanceof NetError)
-		return h('span', null, h('strong', null, 'No connection to the server.'), ' Check the network and try again.');
+		return h('span', null, h('strong', null, t('till.error.net_head')), ' ' + t('till.error.net_body'));
 	if (e instanceof ApiError) {
 		/* The server's message names what it refers to by id: a
-		 * cashier reads this till's words for those, and short ids. */
-		const msg = e.message && !/^[A-Z_]+$/.test(e.message) && !OWN_TEXT.includes(e.code) ?
+		 * cashier reads this till's words for those, and short ids. The
+		 * server writes English (for integrators): in another language
+		 * the cashier reads the page's own sentence of the code. */
+		const msg = lang() === 'en' && e.message && !/^[A-Z_]+$/.test(e.message) && !OWN_TEXT.includes(e.code) ?
 		    e.message.replace(UUID_RE, (id) => shortId(id)) : codeText(e.code);
 		const parts = [h('strong', { dataset: { code: e.code } }, msg)];
 		/* The field names what to correct only where input was refused. */
 		if (e.code === 'VALIDATION_ERROR' && e.details && typeof e.details.field === 'string')
-			parts.push(h('span', { className: 'detail' }, ' (field ' + e.details.field + ')'));
+			parts.push(h('span', { className: 'detail' }, ' ' + t('till.error.field', { field: e.details.field })));
 		if (!noWait && isNum(e.retryAfter) && (e.status === 429 || e.status === 503))
-			parts.push(h('span', { className: 'retry' }, ' Try again in ' + waitText(e.retryAfter) + '.'));
+			parts.push(h('span', { className: 'retry' }, ' ' + t('till.error.retry_in', { wait: waitText(e.retryAfter) })));
 		return h('span', null, parts);
 	}
-	return h('span', null, h('strong', null, 'Unexpected error.'), ' ' + (e && e.message ? e.message : ''));
+	return h('span', null, h('strong', null, t('till.error.unexpected')), ' ' + (e && e.message ? e.message : ''));
 }
 export function waitText(secs) {
-	return secs >= 120 ? plural(Math.ceil(secs / 60), 'minute', 'minutes') : plural(secs, 'second', 'seconds');
+	return secs >= 120 ? t('till.minutes', { n: Math.ceil(secs / 60) }) : t('till.seconds', { n: secs });
 }
 
 export function setMsg(id, e) {
@@ -61,7 +64,7 @@ export function clearFieldErrors() {
 /* A heading for the answer of a sale of a card no longer on screen, so
  * the cashier never reads it as the new card's. */
 export function previousSale(sale) {
-	return sale.gen === cardGen ? null : h('p', { className: 'res-prev' }, 'Previous sale: ' + sale.label);
+	return sale.gen === cardGen ? null : h('p', { className: 'res-prev' }, t('till.result.previous', { label: sale.label }));
 }
 
 /* The cooldown's countdown: outside the live region, so a screen reader
@@ -74,10 +77,10 @@ export function countdown(secs) {
 	const tick = () => {
 		const left = Math.ceil((until - Date.now()) / 1000);
 		if (left <= 0) {
-			el.textContent = 'The card can be punched again now.';
+			el.textContent = t('till.countdown.done');
 			clearInterval(countdownTimer);
 		} else {
-			el.textContent = 'Next punch possible in ' + plural(left, 'second', 'seconds') + '.';
+			el.textContent = t('till.countdown.left', { n: left });
 		}
 	};
 	tick();

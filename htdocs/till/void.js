@@ -2,9 +2,11 @@
  * window, and the form that names the sale before it is voided. */
 import { ApiError, NetError, SessionEnded } from '../js/api.js';
 import { cardType } from '../js/cardtypes.js';
-import { isNum, toCents } from '../js/money.js';
+import { formatTime } from '../js/dates.js';
+import { t } from '../js/i18n.js';
+import { isNum } from '../js/money.js';
 import { balanceOf, card, cardIdent, lookup } from './card.js';
-import { $, busy, fmt, h, money, plural, setKids, shortId, show } from './dom.js';
+import { $, busy, fmt, h, minorOf, money, setKids, shortId, show } from './dom.js';
 import { hist, loadHistory } from './history.js';
 import { api } from './net.js';
 import { attempt, attempts, currentLocation, isOwner, user } from './state.js';
@@ -53,16 +55,16 @@ export async function loadVoidable() {
 /* "14:02 · 4.50 — Coffee Card — Ann": when (first, as it tells a
  * cashier's sales apart, and with seconds when secs), what, whose. */
 function saleText(x, secs) {
-	const t = x.transaction_type;
-	const what = t === 'cashback_redeem' ? money(x.redeemed_amount) + ' redeemed' :
-	    t === 'reward_claim' ? 'reward ' + (x.reward_name || 'claim') :
-	    t === 'punch' && !(toCents(x.purchase_amount) > 0) ? plural(x.punches_added || 0, 'punch', 'punches') :
+	const type = x.transaction_type;
+	const what = type === 'cashback_redeem' ? t('till.void.redeemed', { amount: money(x.redeemed_amount) }) :
+	    type === 'reward_claim' ? (x.reward_name ? t('till.void.reward', { reward: x.reward_name }) : t('till.void.reward_claim')) :
+	    type === 'punch' && !(minorOf(x.purchase_amount) > 0) ? t('till.punches', { n: x.punches_added || 0 }) :
 	    money(x.purchase_amount);
 	const whose = [x.card_title, x.customer_name].filter((v) => typeof v === 'string' && v).join(' — ');
 	return saleTime(x, secs) + ' · ' + what + (whose ? ' — ' + whose : '');
 }
 function saleTime(x, secs) {
-	return new Date(x.created_at).toLocaleTimeString([], secs ? { hour: '2-digit', minute: '2-digit', second: '2-digit' } :
+	return formatTime(Date.parse(x.created_at), secs ? { hour: '2-digit', minute: '2-digit', second: '2-digit' } :
 	    { hour: '2-digit', minute: '2-digit' });
 }
 /* The options of the list: seconds where two share a minute. */
@@ -71,7 +73,6 @@ function saleOptions(sales) {
 	return sales.map((x, i) => saleText(x, minutes.indexOf(minutes[i]) !== minutes.lastIndexOf(minutes[i])));
 }
 
-const LATE_TEXT = 'The time to void this sale has passed: the owner can void it from the back office.';
 /* The sale chosen in an open form that left the window meanwhile: kept,
  * so that the form and its reason stay, and said. */
 let lateSale = null;
@@ -88,11 +89,12 @@ export function renderVoid() {
 		 * another sale, whether others remain or none. */
 		const x = voidable.find((v) => v.transaction_id === was) || (chosenSale && chosenSale.transaction_id === was ? chosenSale : null);
 		const late = !x || (x.voidable_until != null && Date.parse(x.voidable_until) <= Date.now());
-		const text = (x ? saleText(x) + ': ' : '') + (late ? LATE_TEXT : 'this sale can no longer be voided here; it may have been voided from another till.');
+		const why = t(late ? 'till.void.late' : 'till.void.gone');
+		const text = x ? t('till.void.sale_why', { sale: saleText(x), why }) : why;
 		if (!sales.length) {
 			closeVoid();
 			showResult(h('div', { className: 'res res-error' },
-				h('p', { className: 'res-head' }, 'Sale not voided'),
+				h('p', { className: 'res-head' }, t('till.void.failed')),
 				h('p', null, text)));
 		} else if (x) {
 			lateSale = x;
@@ -102,14 +104,13 @@ export function renderVoid() {
 	}
 	show('void-panel', sales.length > 0);
 	$('void-scope').textContent = isOwner() ?
-	    'Your sales here in the last ' + plural(voidWindow() || 30, 'minute', 'minutes') + '; any other sale from the back office.' :
-	    'Your own sales here, up to ' + plural(voidWindow(), 'minute', 'minutes') + ' after each; later, the owner voids them.';
+	    t('till.void.scope_owner', { n: voidWindow() || 30 }) : t('till.void.scope', { n: voidWindow() });
 	if (!sales.length) { closeVoid(); return; }
 	const sel = $('void-sale'), names = saleOptions(sales);
 	const opts = sales.map((x, i) => h('option', { value: x.transaction_id, selected: x.transaction_id === was }, names[i]));
 	/* The late sale stays chosen, unvoidable, until another is picked. */
 	if (open && lateSale && lateSale.transaction_id === was)
-		opts.unshift(h('option', { value: was, selected: true, disabled: true }, 'Too late: ' + saleText(lateSale)));
+		opts.unshift(h('option', { value: was, selected: true, disabled: true }, t('till.void.too_late', { sale: saleText(lateSale) })));
 	setKids(sel, ...opts);
 	voidCardChanged();
 }
@@ -118,8 +119,7 @@ export function renderVoid() {
  * sale it opens, and an open form says whose its sale is. */
 export function voidCardChanged() {
 	const id = cardOnScreen();
-	$('void-open').textContent = id && recentSales().some((x) => x.card_instance_id === id) ?
-	    'Void this card\u2019s last sale\u2026' : 'Void last sale\u2026';
+	$('void-open').textContent = t(id && recentSales().some((x) => x.card_instance_id === id) ? 'till.void.open_card' : 'till.void.open_last');
 	if (!$('void-form').hidden) voidOtherNote();
 }
 
@@ -143,11 +143,15 @@ function voidOtherNote() {
 	const id = cardOnScreen();
 	const x = recentSales().find((v) => v.transaction_id === $('void-sale').value);
 	const other = !!(id && x && x.card_instance_id !== id);
-	const whose = x && typeof x.customer_name === 'string' && x.customer_name ? x.customer_name + '\u2019s' : 'another customer\u2019s';
-	const shown = (card && card.customer_name) || 'the customer on screen';
+	const whose = x && typeof x.customer_name === 'string' && x.customer_name ? x.customer_name : null;
+	const shown = card && card.customer_name ? card.customer_name : null;
 	const none = id && !recentSales().some((v) => v.card_instance_id === id);
-	$('void-other').textContent = !other ? '' : 'Not the card on screen: this is ' + whose + ' sale' +
-	    (none ? '. ' + shown.replace(/^./, (c) => c.toUpperCase()) + ' has no sale of yours to void here.' : ', not ' + shown + '\u2019s.');
+	/* Whose sale, and whose card is shown: a name, or the words for one
+	 * without (a sentence each, as languages put these words apart). */
+	const head = whose ? t('till.void.other_named', { name: whose }) : t('till.void.other_anon');
+	const tail = none ? (shown ? t('till.void.other_none_named', { name: shown }) : t('till.void.other_none_anon')) :
+	    (shown ? t('till.void.other_not_named', { name: shown }) : t('till.void.other_not_anon'));
+	$('void-other').textContent = !other ? '' : head + tail;
 	show('void-other', other);
 	return other;
 }
@@ -188,9 +192,7 @@ export function voidConfirm(on) {
 	if (!on) return;
 	const x = recentSales().find((s) => s.transaction_id === $('void-sale').value);
 	const other = voidOtherNote();
-	$('void-confirm-text').textContent = 'Void the sale of ' + (x ? saleText(x) : 'this sale') +
-	    (other ? ', which is not the card on screen' : '') +
-	    '? What it did to the card is undone; it stays in the history, marked voided.';
+	$('void-confirm-text').textContent = t(other ? 'till.void.confirm_other' : 'till.void.confirm', { sale: x ? saleText(x) : t('till.void.this_sale') });
 	$('void-yes').focus();
 }
 
@@ -202,7 +204,7 @@ export function onVoid(ev) {
 	if (!$('void-sale').value) return;
 	if (lateCheck()) return;
 	if (!$('void-reason').value.trim()) {
-		fieldError('void-reason', 'Say why the sale is voided: a reason is required.');
+		fieldError('void-reason', t('till.void.reason_required'));
 		$('void-reason').focus();
 		return;
 	}
@@ -265,7 +267,7 @@ export async function doVoid() {
 			voidConfirm(false);
 		}
 		showResult(h('div', { className: 'res res-error' },
-			h('p', { className: 'res-head' }, 'Sale not voided'),
+			h('p', { className: 'res-head' }, t('till.void.failed')),
 			h('p', null, errorNode(e))));
 	} finally {
 		busy(btn, false);
@@ -273,33 +275,32 @@ export async function doVoid() {
 }
 
 function voidResult(d, x, before) {
-	const parts = [h('p', { className: 'res-head' }, 'Sale voided')];
+	const parts = [h('p', { className: 'res-head' }, t('till.void.done'))];
 	const b = d.balance && typeof d.balance === 'object' ? d.balance : null;
 	if (Number.isInteger(d.punches_removed)) {
-		parts.push(h('p', null, '−' + plural(d.punches_removed, 'punch', 'punches') +
-		    (d.rewards_withdrawn ? ', ' + plural(d.rewards_withdrawn, 'reward', 'rewards') + ' withdrawn' : '') + '.'));
+		parts.push(h('p', null, d.rewards_withdrawn ? t('till.void.punches_removed_rewards', { punches: t('till.punches', { n: d.punches_removed }), n: d.rewards_withdrawn }) :
+		    t('till.void.punches_removed', { punches: t('till.punches', { n: d.punches_removed }) })));
 		/* Punches the card no longer had (the server stops at 0): their
 		 * reward was handed out and stays claimed. */
 		const req = b && b.punch_requirement > 0 ? b.punch_requirement : 0;
 		const had = before && Number.isInteger(before.current_punches) ? before.current_punches + (d.rewards_withdrawn || 0) * req : null;
 		if (had !== null && had < d.punches_removed)
-			parts.push(h('p', { className: 'note' }, 'The card had ' + (had ? 'only ' + plural(had, 'punch', 'punches') : 'no punches') +
-			    ' left: the reward these punches earned was already handed out, and stays claimed.'));
+			parts.push(h('p', { className: 'note' }, had ? t('till.void.had_only', { n: had }) : t('till.void.had_none')));
 	}
 	if (isNum(d.cashback_returned)) {
-		parts.push(h('p', null, 'Cashback given back: ' + money(d.cashback_returned) + '.'));
+		parts.push(h('p', null, t('till.void.cashback_returned', { amount: money(d.cashback_returned) })));
 		if (d.cashback_not_returned > 0)
-			parts.push(h('p', { className: 'note' }, money(d.cashback_not_returned) + ' is not given back: it was earned on a sale voided since.'));
+			parts.push(h('p', { className: 'note' }, t('till.void.cashback_not_returned', { amount: money(d.cashback_not_returned) })));
 	}
-	if (d.reward_id) parts.push(h('p', null, 'The reward is waiting on the card again.'));
+	if (d.reward_id) parts.push(h('p', null, t('till.void.reward_back')));
 	if (isNum(d.cashback_removed)) {
-		parts.push(h('p', null, 'Cashback taken back: ' + money(d.cashback_removed) + '.'));
+		parts.push(h('p', null, t('till.void.cashback_removed', { amount: money(d.cashback_removed) })));
 		if (d.cashback_not_removed > 0)
-			parts.push(h('p', { className: 'note' }, money(d.cashback_not_removed) + ' of its cashback was already spent or expired: it is not taken back.'));
+			parts.push(h('p', { className: 'note' }, t('till.void.cashback_not_removed', { amount: money(d.cashback_not_removed) })));
 	}
 	const now = b ? balanceText(d.card_type, b) : '';
-	if (now) parts.push(h('p', { className: 'res-balance' }, 'The card now: ' + now + '.'));
-	parts.push(h('p', { className: 'res-foot' }, saleText(x) + ' · void ' + shortId(d.transaction_id)));
+	if (now) parts.push(h('p', { className: 'res-balance' }, t('till.void.card_now', { balance: now })));
+	parts.push(h('p', { className: 'res-foot' }, t('till.void.foot', { sale: saleText(x), id: shortId(d.transaction_id) })));
 	return h('div', { className: 'res res-ok' }, parts);
 }
 

@@ -1,6 +1,11 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { useCatalog } from '../../htdocs/js/i18n.js';
 import { txDetails, txDetailsNode, reasonNode, REASON_SHORT } from '../../htdocs/js/txn.js';
+
+/* The words come from the catalog (js/i18n.js): the English one, as the pages load it. */
+useCatalog('en', JSON.parse(readFileSync(new URL('../../htdocs/i18n/en.json', import.meta.url), 'utf8')));
 
 const money = (v) => '€' + v.toFixed(2);
 /* An element maker that builds plain objects: {tag, props, kids}. */
