@@ -18,8 +18,8 @@ static const char lc_audit_csv_head[] = "seq,at,actor_type,user_id,"
 
 /* A date (the shop's) as the first or last ms of its day, UTC. */
 static int
-day_bound(struct lc_ctx *ctx, const char *name, int end, int64_t offset,
-    int64_t *v)
+day_bound(struct lc_ctx *ctx, const char *name, int end,
+    const struct lc_tz *tz, int64_t *v)
 {
 	char buf[32];
 	int64_t ms;
@@ -30,7 +30,9 @@ day_bound(struct lc_ctx *ctx, const char *name, int end, int64_t offset,
 	if (lc_time_parse(buf, &ms, &date_only) == -1 || !date_only || ms < 0)
 		return lc_fail(ctx, LC_E_VALIDATION, name,
 		    "%s must be a date such as 2026-11-01", name);
-	*v = ms - offset + (end ? DAY_MS - 1 : 0);
+	/* A day of 23 or 25 hours when the clocks change. */
+	*v = end ? lc_tz_day_start(tz, ms / DAY_MS + 1) - 1 :
+	    lc_tz_day_start(tz, ms / DAY_MS);
 	return 0;
 }
 
@@ -376,7 +378,8 @@ lc_h_admin_audit(struct lc_ctx *ctx)
 	struct lc_audit_query q;
 	struct lc_csv_form form;
 	struct audit_csv ac = { NULL, &form, NULL, 0 };
-	int64_t offset, page = 1, size = 50, total;
+	struct lc_tz tz;
+	int64_t page = 1, size = 50, total;
 	json_object *a;
 	int rc;
 
@@ -387,9 +390,10 @@ lc_h_admin_audit(struct lc_ctx *ctx)
 	q.from = INT64_MIN;
 	q.to = INT64_MAX;
 	/* Days are the shop's, as in reports. */
-	offset = lc_setting(ctx->dom.db, LC_SET_UTC_OFFSET) * 60000;
-	if (day_bound(ctx, "from", 0, offset, &q.from) == -1 ||
-	    day_bound(ctx, "to", 1, offset, &q.to) == -1)
+	if (lc_tz_of(ctx->dom.db, q.merchant_id, &tz) == -1)
+		return lc_fail(ctx, LC_E_DATABASE, NULL, NULL);
+	if (day_bound(ctx, "from", 0, &tz, &q.from) == -1 ||
+	    day_bound(ctx, "to", 1, &tz, &q.to) == -1)
 		return -1;
 	if (q.from > q.to)
 		return lc_fail(ctx, LC_E_VALIDATION, "from",
@@ -421,7 +425,7 @@ lc_h_admin_audit(struct lc_ctx *ctx)
 		    "format must be json or csv");
 	if (rc == 1 && strcmp(fmt, "csv") == 0) {
 		/* Everything the filters select, row by row. */
-		if (lc_q_csv_form(ctx, offset, &form) == -1 ||
+		if (lc_q_csv_form(ctx, &tz, &form) == -1 ||
 		    (ac.f = lc_raw(ctx, "text/csv; charset=utf-8")) == NULL)
 			return -1;
 		snprintf(ctx->raw_name, sizeof(ctx->raw_name), "audit.csv");

@@ -12,13 +12,27 @@
 #define BUCKET_MS 900000LL
 #define DAYS_MAX 3660		/* ten years a report */
 
+/* Time zone changes a report's period holds: a few a year. */
+#define SEGMENTS_MAX (2 * (DAYS_MAX / 365 + 2) + 8)
+/* Probing the offset every half day finds each change (zones change at
+ * most twice a year, months apart). */
+#define PROBE_MS (DAY_MS / 2)
+
 struct period {
 	int64_t from_day, to_day;	/* the shop's days, since 1970 */
 	int64_t from_ms, to_ms;		/* UTC, inclusive */
-	int64_t offset_ms;
+	struct lc_tz tz;
 	int csv;
+	int exp;			/* the shop's currency's decimals */
 	struct lc_csv_form form;
 };
+
+/* Floor division: a quarter hour of a time, before 1970 too. */
+static int64_t
+bucket(int64_t ms)
+{
+	return (ms - ((ms % BUCKET_MS) + BUCKET_MS) % BUCKET_MS) / BUCKET_MS;
+}
 
 /* A date-only parameter into days since 1970. */
 static int
@@ -61,20 +75,75 @@ period(struct lc_ctx *ctx, struct period *p)
 		return lc_fail(ctx, LC_E_VALIDATION, "format",
 		    "format must be json or csv");
 	p->csv = rc == 1 && strcmp(fmt, "csv") == 0;
-	/* A shop day runs from its midnight, offset from UTC. */
-	p->offset_ms = lc_setting(ctx->dom.db, LC_SET_UTC_OFFSET) * 60000;
-	if (p->csv && lc_q_csv_form(ctx, p->offset_ms, &p->form) == -1)
+	p->exp = lc_currency_exp(&ctx->dom.cur);
+	/* A shop day runs from its midnight in its zone: 23 or 25 hours
+	 * when the clocks change. */
+	if (lc_tz_of(ctx->dom.db, ctx->dom.caller.merchant_id, &p->tz) == -1)
+		return lc_fail(ctx, LC_E_DATABASE, NULL, NULL);
+	if (p->csv && lc_q_csv_form(ctx, &p->tz, &p->form) == -1)
 		return -1;
-	p->from_ms = p->from_day * DAY_MS - p->offset_ms;
-	p->to_ms = (p->to_day + 1) * DAY_MS - p->offset_ms - 1;
+	p->from_ms = lc_tz_day_start(&p->tz, p->from_day);
+	p->to_ms = lc_tz_day_start(&p->tz, p->to_day + 1) - 1;
 	return 0;
 }
 
-/* Floor division: a quarter hour of a time, before 1970 too. */
+/* The first instant after lo, up to hi, whose offset is not lo's. */
 static int64_t
-bucket(int64_t ms)
+change_after(const struct lc_tz *tz, int64_t lo, int64_t hi)
 {
-	return (ms - ((ms % BUCKET_MS) + BUCKET_MS) % BUCKET_MS) / BUCKET_MS;
+	int64_t off = lc_tz_offset_ms(tz, lo), mid;
+
+	while (hi - lo > 1) {
+		mid = lo + (hi - lo) / 2;
+		if (lc_tz_offset_ms(tz, mid) == off)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return hi;
+}
+
+/* A stretch of the period with one offset from UTC: the quarter hours
+ * from..to, inclusive. */
+struct segment {
+	int64_t from, to, offset_ms;
+};
+
+/* The period cut where the zone's offset changes, so each part can be
+ * grouped by days of a fixed offset. A quarter hour a change falls in
+ * (none does today) goes to the part before it. Returns the parts. */
+static int
+segments(const struct period *p, struct segment *seg)
+{
+	int64_t at = p->from_ms, probe, next, first;
+	int n = 0;
+
+	first = bucket(p->from_ms);
+	while (n < SEGMENTS_MAX) {
+		seg[n].from = first;
+		seg[n].offset_ms = lc_tz_offset_ms(&p->tz, at);
+		next = -1;
+		for (probe = at; probe < p->to_ms; ) {
+			probe = probe + PROBE_MS < p->to_ms ? probe + PROBE_MS :
+			    p->to_ms;
+			if (lc_tz_offset_ms(&p->tz, probe) != seg[n].offset_ms) {
+				next = change_after(&p->tz, probe - PROBE_MS <
+				    at ? at : probe - PROBE_MS, probe);
+				break;
+			}
+		}
+		if (next == -1 || n + 1 == SEGMENTS_MAX) {
+			seg[n++].to = bucket(p->to_ms);
+			break;
+		}
+		seg[n].to = bucket(next - 1);
+		first = seg[n].to + 1;
+		at = next;
+		/* A change in the quarter hour before: nothing left of it. */
+		if (seg[n].to >= seg[n].from)
+			n++;
+	}
+	return n;
 }
 
 static void
@@ -88,9 +157,28 @@ struct summary {
 	enum lc_report_group group;
 	json_object *rows;
 	FILE *csv;
-	int keys;
+	int keys, exp;
 	struct lc_report_row total;
+	/* By day, the day read last: the day of a change of offset comes
+	 * from two parts of the period, summed before it is written. */
+	int held;
+	struct lc_report_row day;
 };
+
+static void
+row_add(struct lc_report_row *to, const struct lc_report_row *r)
+{
+	to->purchases += r->purchases;
+	to->sales_amount += r->sales_amount;
+	to->punches += r->punches;
+	to->rewards_earned += r->rewards_earned;
+	to->rewards_claimed += r->rewards_claimed;
+	to->cashback_earned += r->cashback_earned;
+	to->cashback_redeemed += r->cashback_redeemed;
+	to->discounts_given += r->discounts_given;
+	to->cashback_expired += r->cashback_expired;
+	to->punches_removed += r->punches_removed;
+}
 
 /* The figures of a row in order: their keys (JSON, the scripts' CSV)
  * and their names (the spreadsheet's CSV, the back office's words). */
@@ -105,23 +193,23 @@ static const char *const lc_figures[][2] = { { "purchases", "Purchases" },
     { "punches_removed", "Punches taken off" }, { NULL, NULL } };
 
 static void
-row_json(json_object *o, const struct lc_report_row *r)
+row_json(json_object *o, const struct lc_report_row *r, int exp)
 {
 	json_object_object_add(o, "purchases", json_object_new_int64(r->purchases));
-	json_object_object_add(o, "sales_amount", lc_json_money(r->sales_amount));
+	json_object_object_add(o, "sales_amount", lc_json_money_exp(r->sales_amount, exp));
 	json_object_object_add(o, "punches", json_object_new_int64(r->punches));
 	json_object_object_add(o, "rewards_earned",
 	    json_object_new_int64(r->rewards_earned));
 	json_object_object_add(o, "rewards_claimed",
 	    json_object_new_int64(r->rewards_claimed));
 	json_object_object_add(o, "cashback_earned",
-	    lc_json_money(r->cashback_earned));
+	    lc_json_money_exp(r->cashback_earned, exp));
 	json_object_object_add(o, "cashback_redeemed",
-	    lc_json_money(r->cashback_redeemed));
+	    lc_json_money_exp(r->cashback_redeemed, exp));
 	json_object_object_add(o, "discounts_given",
-	    lc_json_money(r->discounts_given));
+	    lc_json_money_exp(r->discounts_given, exp));
 	json_object_object_add(o, "cashback_expired",
-	    lc_json_money(r->cashback_expired));
+	    lc_json_money_exp(r->cashback_expired, exp));
 	json_object_object_add(o, "punches_removed",
 	    json_object_new_int64(r->punches_removed));
 }
@@ -148,9 +236,8 @@ row_csv(FILE *f, const char *key, const char *label,
 }
 
 static int
-summary_row(void *arg, const struct lc_report_row *r)
+summary_write(struct summary *s, const struct lc_report_row *r)
 {
-	struct summary *s = arg;
 	char day[32];
 	const char *key = r->key, *label = r->label ? r->label : "";
 	json_object *o;
@@ -159,16 +246,7 @@ summary_row(void *arg, const struct lc_report_row *r)
 		day_text(r->day, day);
 		key = label = day;
 	}
-	s->total.purchases += r->purchases;
-	s->total.sales_amount += r->sales_amount;
-	s->total.punches += r->punches;
-	s->total.rewards_earned += r->rewards_earned;
-	s->total.rewards_claimed += r->rewards_claimed;
-	s->total.cashback_earned += r->cashback_earned;
-	s->total.cashback_redeemed += r->cashback_redeemed;
-	s->total.discounts_given += r->discounts_given;
-	s->total.cashback_expired += r->cashback_expired;
-	s->total.punches_removed += r->punches_removed;
+	row_add(&s->total, r);
 	if (s->csv != NULL) {
 		row_csv(s->csv, s->keys ? key : NULL, label, r);
 		return 0;
@@ -176,9 +254,48 @@ summary_row(void *arg, const struct lc_report_row *r)
 	o = json_object_new_object();
 	json_object_object_add(o, "key", json_object_new_string(key));
 	json_object_object_add(o, "label", json_object_new_string(label));
-	row_json(o, r);
+	row_json(o, r, s->exp);
 	json_object_array_add(s->rows, o);
 	return 0;
+}
+
+static int
+summary_row(void *arg, const struct lc_report_row *r)
+{
+	struct summary *s = arg;
+
+	if (s->group != LC_GROUP_DAY)
+		return summary_write(s, r);
+	/* Days come in order, part after part: a day is written once the
+	 * next one begins. */
+	if (s->held && s->day.day == r->day) {
+		row_add(&s->day, r);
+		return 0;
+	}
+	if (s->held && summary_write(s, &s->day) != 0)
+		return -1;
+	s->day = *r;
+	s->day.label = NULL;
+	s->held = 1;
+	return 0;
+}
+
+/* The figures by day: each part of the period of one offset grouped by
+ * its days, the day of a change summed over its two parts. */
+static int
+summary_days(struct lc_ctx *ctx, const struct period *p, struct summary *s)
+{
+	struct segment seg[SEGMENTS_MAX];
+	int i, n, rc = 0;
+
+	n = segments(p, seg);
+	for (i = 0; rc == 0 && i < n; i++)
+		rc = lc_db_report(ctx->dom.db, ctx->dom.caller.merchant_id,
+		    seg[i].from, seg[i].to, seg[i].offset_ms, LC_GROUP_DAY,
+		    summary_row, s);
+	if (rc == 0 && s->held)
+		rc = summary_write(s, &s->day);
+	return rc;
 }
 
 static int
@@ -220,9 +337,13 @@ summary(struct lc_ctx *ctx)
 		fputs("\r\n", s.csv);
 	} else
 		s.rows = json_object_new_array();
-	rc = lc_db_report(ctx->dom.db, ctx->dom.caller.merchant_id,
-	    bucket(p.from_ms), bucket(p.to_ms), p.offset_ms, s.group,
-	    summary_row, &s);
+	s.exp = p.exp;
+	if (s.group == LC_GROUP_DAY)
+		rc = summary_days(ctx, &p, &s);
+	else
+		rc = lc_db_report(ctx->dom.db, ctx->dom.caller.merchant_id,
+		    bucket(p.from_ms), bucket(p.to_ms), 0, s.group,
+		    summary_row, &s);
 	if (rc == 0)
 		rc = lc_db_outstanding(ctx->dom.db, ctx->dom.caller.merchant_id,
 		    bucket(p.to_ms), &owed);
@@ -245,10 +366,10 @@ summary(struct lc_ctx *ctx)
 	json_object_object_add(ctx->out, "group", json_object_new_string(g));
 	json_object_object_add(ctx->out, "rows", s.rows);
 	o = json_object_new_object();
-	row_json(o, &s.total);
+	row_json(o, &s.total, s.exp);
 	json_object_object_add(ctx->out, "totals", o);
 	json_object_object_add(ctx->out, "outstanding_cashback",
-	    lc_json_money(owed));
+	    lc_json_money_exp(owed, p.exp));
 	return 0;
 }
 

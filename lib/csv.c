@@ -88,7 +88,7 @@ void
 lc_csv_head(FILE *f, const struct lc_csv_form *form,
     const char *const *names)
 {
-	char cell[64];
+	char cell[80];
 
 	fputs(LC_CSV_BOM, f);
 	for (; *names != NULL; names++) {
@@ -106,9 +106,9 @@ lc_csv_when(FILE *f, const struct lc_csv_form *form, int64_t ms, int last)
 {
 	char t[32];
 
-	/* YYYY-MM-DD and HH:MM:SS of the shop's clock: cells a
-	 * spreadsheet reads as a date and a time. */
-	lc_time_fmt(ms + form->offset_ms, t);
+	/* YYYY-MM-DD and HH:MM:SS of the shop's clock at that instant:
+	 * cells a spreadsheet reads as a date and a time. */
+	lc_time_fmt(ms + lc_tz_offset_ms(&form->tz, ms), t);
 	t[10] = '\0';
 	t[19] = '\0';
 	lc_csv_text(f, t, 0);

@@ -219,10 +219,10 @@ lc_q_str(struct lc_ctx *ctx, const char *name, char *out, size_t outsz)
 }
 
 int
-lc_q_csv_form(struct lc_ctx *ctx, int64_t offset_ms, struct lc_csv_form *form)
+lc_q_csv_form(struct lc_ctx *ctx, const struct lc_tz *tz,
+    struct lc_csv_form *form)
 {
 	char h[8];
-	int64_t min = offset_ms / 60000;
 	int rc;
 
 	memset(form, 0, sizeof(*form));
@@ -233,11 +233,13 @@ lc_q_csv_form(struct lc_ctx *ctx, int64_t offset_ms, struct lc_csv_form *form)
 		    "header must be names or keys");
 	/* keys unless asked: v1's scripts read the form they always had. */
 	form->keys = !(rc == 1 && strcmp(h, "names") == 0);
-	/* A whole number of minutes either way, settings.c keeps it so. */
-	form->offset_ms = offset_ms;
-	snprintf(form->zone, sizeof(form->zone), "UTC%c%02d:%02d",
-	    min < 0 ? '-' : '+', (int)((min < 0 ? -min : min) / 60),
-	    (int)((min < 0 ? -min : min) % 60));
+	form->tz = *tz;
+	/* A zone's offset changes within a file: the header names the
+	 * zone, each time is by the offset of its instant. */
+	if (tz->name[0] != '\0')
+		snprintf(form->zone, sizeof(form->zone), "%s", tz->name);
+	else
+		lc_tz_offset_text(tz->fixed_ms, form->zone);
 	return 0;
 }
 

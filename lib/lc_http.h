@@ -52,11 +52,11 @@ int lc_q_str(struct lc_ctx *, const char *name, char *out, size_t outsz);
 int lc_q_int(struct lc_ctx *, const char *name, int64_t min, int64_t max,
     int64_t *v);
 int lc_q_date(struct lc_ctx *, const char *name, int end, int64_t *v);
-/* An export's form (struct lc_csv_form, csv.c's) from ?header=, the
- * shop's time offset_ms from UTC (the utc_offset_minutes setting the
- * caller has read): 0, or -1 (VALIDATION_ERROR on header). */
+/* An export's form (struct lc_csv_form, csv.c's) from ?header=, in the
+ * shop's time zone (lc_tz_of, which the caller has read): 0, or -1
+ * (VALIDATION_ERROR on header). */
 struct lc_csv_form;
-int lc_q_csv_form(struct lc_ctx *, int64_t offset_ms, struct lc_csv_form *);
+int lc_q_csv_form(struct lc_ctx *, const struct lc_tz *, struct lc_csv_form *);
 
 /* Per-request state, handed to every handler. */
 struct lc_ctx {
@@ -183,16 +183,18 @@ void lc_csv_signed(FILE *, int64_t cents, int last);
  * (named in the Time column's header). */
 struct lc_csv_form {
 	int keys;
-	int64_t offset_ms;		/* the shop's time from UTC */
-	char zone[16];			/* "UTC+01:00" */
+	struct lc_tz tz;		/* the shop's zone */
+	char zone[64];			/* "Europe/Berlin", "UTC+01:00" */
 };
 /* The spreadsheet form begins with UTF-8's byte order mark: without it
  * Excel reads the file in the system's code page and garbles names. */
 #define LC_CSV_BOM "\xEF\xBB\xBF"
 /* A header row of names (NULL-terminated), after LC_CSV_BOM; "Time" is
- * written with the shop's time zone, "Time (UTC+01:00)". */
+ * written with the shop's time zone, "Time (Europe/Berlin)", or its
+ * fixed offset, "Time (UTC+01:00)". */
 void lc_csv_head(FILE *, const struct lc_csv_form *, const char *const *names);
-/* ms as two cells, the shop's date (YYYY-MM-DD) and time (HH:MM:SS). */
+/* ms as two cells, the shop's date (YYYY-MM-DD) and time (HH:MM:SS),
+ * by the zone's offset at that instant. */
 void lc_csv_when(FILE *, const struct lc_csv_form *, int64_t ms, int last);
 
 /* api_record.c: reads a purchase from obj (record body or sync item). */

@@ -7,6 +7,7 @@
 #ifndef LC_TZ_H
 #define LC_TZ_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 struct lc_db;
@@ -25,5 +26,23 @@ int64_t lc_tz_offset_ms(const struct lc_tz *, int64_t utc_ms);
 /* The local day of an instant, and the first instant of a local day. */
 int64_t lc_tz_day_of(const struct lc_tz *, int64_t utc_ms);
 int64_t lc_tz_day_start(const struct lc_tz *, int64_t day);
+/* The zone's offset as text for a person: "UTC+02:00", "UTC-03:30". */
+void lc_tz_offset_text(int64_t offset_ms, char out[16]);
+
+/* tz_rules.c (tools/tzrules, from Debian's tzdata): every zone and link
+ * name, sorted by strcmp, with its POSIX TZ rule (today's rule: what a
+ * host without /usr/share/zoneinfo follows). */
+struct lc_tz_rule {
+	const char *name, *rule;
+};
+extern const struct lc_tz_rule lc_tz_rules[];
+extern const size_t lc_tz_rules_n;
+extern const char lc_tz_rules_version[];	/* "2025b" */
+/* The rule of a name, NULL when tzdata has no such zone. */
+const char *lc_tz_rule(const char *name);
+/* Tests: 1 follows every zone by its POSIX rule alone, as on a host
+ * without /usr/share/zoneinfo (also LC_TZ_RULES_ONLY=1 in the
+ * environment of a test-clock build). */
+void lc_tz_rules_only(int);
 
 #endif /* LC_TZ_H */
