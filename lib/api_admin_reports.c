@@ -218,20 +218,20 @@ row_json(json_object *o, const struct lc_report_row *r, int exp)
  * label alone (key NULL). */
 static void
 row_csv(FILE *f, const char *key, const char *label,
-    const struct lc_report_row *r)
+    const struct lc_report_row *r, int exp)
 {
 	if (key != NULL)
 		lc_csv_text(f, key, 0);
 	lc_csv_text(f, label, 0);
 	lc_csv_int(f, r->purchases, 0);
-	lc_csv_money(f, r->sales_amount, 0);
+	lc_csv_money(f, r->sales_amount, exp, 0);
 	lc_csv_int(f, r->punches, 0);
 	lc_csv_int(f, r->rewards_earned, 0);
 	lc_csv_int(f, r->rewards_claimed, 0);
-	lc_csv_money(f, r->cashback_earned, 0);
-	lc_csv_money(f, r->cashback_redeemed, 0);
-	lc_csv_money(f, r->discounts_given, 0);
-	lc_csv_money(f, r->cashback_expired, 0);
+	lc_csv_money(f, r->cashback_earned, exp, 0);
+	lc_csv_money(f, r->cashback_redeemed, exp, 0);
+	lc_csv_money(f, r->discounts_given, exp, 0);
+	lc_csv_money(f, r->cashback_expired, exp, 0);
 	lc_csv_int(f, r->punches_removed, 1);
 }
 
@@ -248,7 +248,7 @@ summary_write(struct summary *s, const struct lc_report_row *r)
 	}
 	row_add(&s->total, r);
 	if (s->csv != NULL) {
-		row_csv(s->csv, s->keys ? key : NULL, label, r);
+		row_csv(s->csv, s->keys ? key : NULL, label, r, s->exp);
 		return 0;
 	}
 	o = json_object_new_object();
@@ -353,9 +353,9 @@ summary(struct lc_ctx *ctx)
 	}
 	if (p.csv) {
 		if (s.keys)
-			row_csv(s.csv, "total", "", &s.total);
+			row_csv(s.csv, "total", "", &s.total, s.exp);
 		else
-			row_csv(s.csv, NULL, "Total", &s.total);
+			row_csv(s.csv, NULL, "Total", &s.total, s.exp);
 		return 0;
 	}
 	day_text(p.from_day, from);
@@ -409,34 +409,34 @@ type_name(const char *type)
 
 /* Amount and the figures of a transaction, as both forms write them. */
 static void
-txn_amount(FILE *f, const struct lc_hist_item *it)
+txn_amount(FILE *f, const struct lc_hist_item *it, int exp)
 {
 	/* A void reverses its sale: summed, the column nets it out. */
 	if (it->voided_id != NULL)
-		lc_csv_signed(f, -it->purchase_amount, 0);
+		lc_csv_signed(f, -it->purchase_amount, exp, 0);
 	else
-		lc_csv_money(f, it->purchase_amount, 0);
+		lc_csv_money(f, it->purchase_amount, exp, 0);
 	if (it->punches_added >= 0)
 		lc_csv_int(f, it->punches_added, 0);
 	else
 		lc_csv_text(f, "", 0);
-	lc_csv_money(f, it->cashback_earned, 0);
-	lc_csv_money(f, it->discount_amount, 0);
-	lc_csv_money(f, it->redeemed_amount, 0);
+	lc_csv_money(f, it->cashback_earned, exp, 0);
+	lc_csv_money(f, it->discount_amount, exp, 0);
+	lc_csv_money(f, it->redeemed_amount, exp, 0);
 }
 
 /* A void's or an adjustment's effect on the card, signed (a void of a
  * 0.60 earning: cashback_change -0.60). */
 static void
-txn_changes(FILE *f, const struct lc_hist_item *it, int last)
+txn_changes(FILE *f, const struct lc_hist_item *it, int exp, int last)
 {
 	if (it->punches_change == LC_TXN_NONE)
 		lc_csv_text(f, "", 0);
 	else
 		lc_csv_int(f, it->punches_change, 0);
-	lc_csv_signed(f, it->cashback_change, 0);
-	lc_csv_signed(f, it->redeemed_change, 0);
-	lc_csv_signed(f, it->discount_change, last);
+	lc_csv_signed(f, it->cashback_change, exp, 0);
+	lc_csv_signed(f, it->redeemed_change, exp, 0);
+	lc_csv_signed(f, it->discount_change, exp, last);
 }
 
 struct txn_csv {
@@ -450,6 +450,7 @@ txn_row_names(void *arg, const struct lc_txn_row *t)
 	const struct lc_hist_item *it = &t->it;
 	struct txn_csv *tc = arg;
 	FILE *f = tc->f;
+	int exp = tc->form->exp;
 
 	lc_csv_when(f, tc->form, it->created_at, 0);
 	lc_csv_text(f, type_name(it->type), 0);
@@ -460,10 +461,10 @@ txn_row_names(void *arg, const struct lc_txn_row *t)
 	/* An expiry is the service's own, as the back office says. */
 	lc_csv_text(f, strcmp(it->type, "expiry") == 0 ? "Automatic" :
 	    it->staff_name, 0);
-	txn_amount(f, it);
+	txn_amount(f, it, exp);
 	lc_csv_text(f, it->reward_name, 0);
-	lc_csv_money(f, it->expired_amount, 0);
-	txn_changes(f, it, 0);
+	lc_csv_money(f, it->expired_amount, exp, 0);
+	txn_changes(f, it, exp, 0);
 	lc_csv_text(f, it->reason, 0);
 	lc_csv_text(f, it->notes, 0);
 	lc_csv_text(f, it->pos_ref, 0);
@@ -479,6 +480,7 @@ txn_row(void *arg, const struct lc_txn_row *t)
 {
 	const struct lc_hist_item *it = &t->it;
 	FILE *f = ((struct txn_csv *)arg)->f;
+	int exp = ((struct txn_csv *)arg)->form->exp;
 	char when[32];
 
 	lc_time_fmt(it->created_at, when);
@@ -492,18 +494,18 @@ txn_row(void *arg, const struct lc_txn_row *t)
 	lc_csv_text(f, it->location_name, 0);
 	lc_csv_text(f, t->staff_user_id, 0);
 	lc_csv_text(f, it->staff_name, 0);
-	txn_amount(f, it);
+	txn_amount(f, it, exp);
 	lc_csv_text(f, it->reward_name, 0);
 	lc_csv_text(f, it->pos_ref, 0);
 	lc_csv_text(f, it->pos_term, 0);
 	lc_csv_text(f, it->notes, 0);
 	lc_csv_text(f, it->client_ts, 0);
-	lc_csv_money(f, it->expired_amount, 0);
+	lc_csv_money(f, it->expired_amount, exp, 0);
 	/* A void names its original, a voided transaction its void. */
 	lc_csv_text(f, it->voided_id, 0);
 	lc_csv_text(f, it->voided_by, 0);
 	lc_csv_text(f, it->reason, 0);
-	txn_changes(f, it, 1);
+	txn_changes(f, it, exp, 1);
 	return ferror(f) ? -2 : 0;
 }
 

@@ -52,30 +52,30 @@ end:
 }
 
 void
-lc_csv_money(FILE *f, int64_t cents, int last)
+lc_csv_money(FILE *f, int64_t minor, int exp, int last)
 {
 	char buf[32];
 
-	if (cents < 0)
+	if (minor < 0)
 		buf[0] = '\0';
 	else
-		lc_decimal_fmt(cents, 2, 1, buf);
+		lc_money_fmt(minor, exp, buf);
 	lc_csv_text(f, buf, last);
 }
 
 void
-lc_csv_signed(FILE *f, int64_t cents, int last)
+lc_csv_signed(FILE *f, int64_t minor, int exp, int last)
 {
 	char buf[32];
 	uint64_t a;
 
-	if (cents == LC_TXN_NONE) {
+	if (minor == LC_TXN_NONE) {
 		fputs(last ? "\r\n" : ",", f);
 		return;
 	}
-	a = cents < 0 ? (uint64_t)0 - (uint64_t)cents : (uint64_t)cents;
-	lc_decimal_fmt((int64_t)a, 2, 1, buf);
-	fprintf(f, "%s%s%s", cents < 0 ? "-" : "", buf, last ? "\r\n" : ",");
+	a = minor < 0 ? (uint64_t)0 - (uint64_t)minor : (uint64_t)minor;
+	lc_money_fmt((int64_t)a, exp, buf);
+	fprintf(f, "%s%s%s", minor < 0 ? "-" : "", buf, last ? "\r\n" : ",");
 }
 
 void

@@ -234,6 +234,7 @@ lc_q_csv_form(struct lc_ctx *ctx, const struct lc_tz *tz,
 	/* keys unless asked: v1's scripts read the form they always had. */
 	form->keys = !(rc == 1 && strcmp(h, "names") == 0);
 	form->tz = *tz;
+	form->exp = lc_currency_exp(&ctx->dom.cur);
 	/* A zone's offset changes within a file: the header names the
 	 * zone, each time is by the offset of its instant. */
 	if (tz->name[0] != '\0')

@@ -171,11 +171,12 @@ void lc_fmt_idempotent(struct lc_ctx *, int rc);
 /* csv.c: one field, then "," or (last) the line's end. Money below 0 is
  * an empty field. */
 void lc_csv_text(FILE *, const char *s, int last);
-void lc_csv_money(FILE *, int64_t cents, int last);
+void lc_csv_money(FILE *, int64_t minor, int exp, int last);
 void lc_csv_int(FILE *, int64_t v, int last);
-/* A signed amount of cents as a plain number ("-2.50"); nothing for
+/* A signed amount in minor units as a plain number with the currency's
+ * decimals ("-2.50", "-250"); nothing for
  * LC_TXN_NONE. A number, so no formula guard: a spreadsheet sums it. */
-void lc_csv_signed(FILE *, int64_t cents, int last);
+void lc_csv_signed(FILE *, int64_t minor, int exp, int last);
 /* The two forms of an export, by ?header= (lc_q_csv_form): "keys" (the
  * default) the scripts', unchanged since v1: the fields' keys, UTC times
  * in ISO 8601; "names" (asked for) the spreadsheet's, as the back office
@@ -185,6 +186,7 @@ struct lc_csv_form {
 	int keys;
 	struct lc_tz tz;		/* the shop's zone */
 	char zone[64];			/* "Europe/Berlin", "UTC+01:00" */
+	int exp;			/* the shop's currency's decimals */
 };
 /* The spreadsheet form begins with UTF-8's byte order mark: without it
  * Excel reads the file in the system's code page and garbles names. */

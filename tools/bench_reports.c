@@ -683,14 +683,14 @@ csv_row(void *arg, const struct lc_txn_row *t)
 	lc_csv_text(f, it->location_name, 0);
 	lc_csv_text(f, t->staff_user_id, 0);
 	lc_csv_text(f, it->staff_name, 0);
-	lc_csv_money(f, it->purchase_amount, 0);
+	lc_csv_money(f, it->purchase_amount, 2, 0);
 	if (it->punches_added >= 0)
 		lc_csv_int(f, it->punches_added, 0);
 	else
 		lc_csv_text(f, "", 0);
-	lc_csv_money(f, it->cashback_earned, 0);
-	lc_csv_money(f, it->discount_amount, 0);
-	lc_csv_money(f, it->redeemed_amount, 0);
+	lc_csv_money(f, it->cashback_earned, 2, 0);
+	lc_csv_money(f, it->discount_amount, 2, 0);
+	lc_csv_money(f, it->redeemed_amount, 2, 0);
 	lc_csv_text(f, it->reward_name, 0);
 	lc_csv_text(f, it->pos_ref, 0);
 	lc_csv_text(f, it->pos_term, 0);
