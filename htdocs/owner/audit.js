@@ -65,7 +65,7 @@ const FIELDS = [
 	'pending_rewards', 'punch_requirement', 'reward_title', 'reward_description', 'reward_amount', 'cooldown_seconds',
 	'tiers', 'expiry_days', 'type', 'requested_by', 'error', 'message', 'field', 'barcode_value', 'share_token',
 	'url', 'description', 'event_types', 'enabled', 'disabled_reason', 'scopes', 'prefix', 'revoked_at', 'event_id',
-	'webhook_id', 'token_id'
+	'webhook_id', 'token_id', 'cashback_earned', 'cashback_redeemed', 'discount_amount', 'punches_added'
 ];
 export function fieldWords(k) {
 	if (FIELDS.includes(k)) return t('owner.audit.js.field.' + k);
