@@ -182,7 +182,7 @@ export function loadAudit() {
 	q.set('page_size', String(AUDIT_PAGE));
 	return loadPage(aud, 'audit', {
 		path: 'admin/audit?' + q.toString(), list: 'entries', row: auditRow,
-		cols: 6, empty: t('owner.audit.js.noMatch'), noun: ['change', 'changes'], count: (n) => t('owner.audit.js.changeCount', { n }), error: (e) => { if (e) showFormError(form, e); }
+		cols: 6, empty: t('owner.audit.js.noMatch'), noun: 'owner.audit.js.changeCount', error: (e) => { if (e) showFormError(form, e); }
 	});
 }
 

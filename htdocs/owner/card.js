@@ -140,7 +140,7 @@ export function loadCardHistory() {
 	const q = new URLSearchParams({ card_instance_id: card.card_instance_id, page: String(dh.page), page_size: String(HIST_PAGE) });
 	return loadPage(dh, 'dhist', {
 		path: 'transactions/history?' + q.toString(), list: 'transactions', row: (t) => txRow(t, false),
-		cols: 5, empty: tr('owner.card.js.noHistory'), noun: ['transaction', 'transactions'], count: (n) => tr('owner.card.js.txCount', { n }), error: (e) => setMsg('dhist-error', e)
+		cols: 5, empty: tr('owner.card.js.noHistory'), noun: 'owner.card.js.txCount', error: (e) => setMsg('dhist-error', e)
 	});
 }
 

@@ -407,7 +407,7 @@ export function loadHookLog() {
 	const q = new URLSearchParams({ limit: String(HOOK_LOG_PAGE), offset: String((p.page - 1) * HOOK_LOG_PAGE) });
 	return loadPage(p, 'hlog', {
 		path: hookPath(w, '/deliveries?' + q.toString()), list: 'deliveries', row: hookLogRow, cols: 7,
-		empty: t('owner.integrations.js.noDeliveries'), noun: ['delivery', 'deliveries'], count: (n) => t('owner.integrations.js.deliveryCount', { n }),
+		empty: t('owner.integrations.js.noDeliveries'), noun: 'owner.integrations.js.deliveryCount',
 		paging: (d) => {
 			const total = Number.isInteger(d.total) ? d.total : null;
 			return total === null ? null : { page: p.page, total_pages: Math.ceil(total / HOOK_LOG_PAGE), total_count: total };

@@ -258,7 +258,7 @@ export function loadReportTx() {
 	const q = new URLSearchParams({ from: rep.from, to: rep.to, page: String(rep.tx.page), page_size: String(TX_PAGE) });
 	return loadPage(rep.tx, 'rtx', {
 		path: 'admin/reports/transactions?' + q.toString(), list: 'transactions', row: (t) => txRow(t, true),
-		cols: 6, empty: tr('owner.reports.js.noTx'), noun: ['transaction', 'transactions'], count: (n) => tr('owner.reports.js.txCount', { n }), error: (e) => setMsg('rtx-error', e)
+		cols: 6, empty: tr('owner.reports.js.noTx'), noun: 'owner.reports.js.txCount', error: (e) => setMsg('rtx-error', e)
 	});
 }
 
