@@ -1,32 +1,28 @@
 import { cardType } from '../js/cardtypes.js';
-import { $, h, money, plural, setKids, shortId, when, ymd } from './dom.js';
-import { SCOPE_WORDS, eventWords } from './integrations.js';
+import { shopToday } from '../js/dates.js';
+import { t } from '../js/i18n.js';
+import { typeName } from './card.js';
+import { $, h, money, setKids, shortId } from './dom.js';
+import { eventWords, scopeWords } from './integrations.js';
 import { settingWords } from './settings.js';
-import { SETTING_INFO, TYPE_NAMES, loadLocations, loadPrograms, loadSettings, loadUsers, shopToday, st } from './state.js';
+import { SETTING_INFO, loadLocations, loadPrograms, loadSettings, loadUsers, st } from './state.js';
 import { clearFormError, download, loadPage, showFormError } from './ui.js';
+import { when } from './words.js';
 
 /* ---- audit ------------------------------------------------------------ */
 
 export const AUDIT_PAGE = 50;
-export const AUDIT_ACTIONS = {
-	'transaction.record': 'Purchase', 'transaction.sync': 'Purchase (offline)',
-	'transaction.sync_refused': 'Offline purchase refused (not recorded)',
-	'transaction.void': 'Void', 'reward.claim': 'Reward claim',
-	'cashback.redeem': 'Cashback redeem', 'cashback.expire': 'Cashback expired',
-	'card.enrol': 'Card issued at the till',
-	'card.issue': 'Cards issued', 'card.update': 'Card changed', 'card.adjust': 'Card adjusted',
-	'card.redraw': 'Card link replaced',
-	'location.create': 'Location added', 'location.update': 'Location renamed',
-	'user.create': 'Staff added', 'user.update': 'Staff changed',
-	'program.create': 'Program added', 'program.update': 'Program changed',
-	'settings.update': 'Settings changed', 'backup.download': 'Backup downloaded',
-	'auth.login': 'Login', 'auth.login_failed': 'Wrong password', 'auth.refresh': 'Login renewed',
-	'auth.refresh_reuse': 'Login revoked (token reused)', 'auth.logout': 'Logged out', 'setup': 'Shop set up',
-	'merchant.create': 'Shop created', 'demo.create': 'Demo shop made',
-	'token.create': 'API token created', 'token.revoke': 'API token revoked',
-	'webhook.create': 'Webhook added', 'webhook.update': 'Webhook changed', 'webhook.delete': 'Webhook deleted',
-	'webhook.rotate': 'Webhook secret replaced', 'webhook.test': 'Webhook test sent', 'webhook.resend': 'Webhook event sent again'
-};
+/* The actions the log names (docs/admin-api.md), in the filter's order;
+ * each one's words are owner.audit.js.action.<action>. */
+export const AUDIT_ACTIONS = [
+	'transaction.record', 'transaction.sync', 'transaction.sync_refused', 'transaction.void', 'reward.claim',
+	'cashback.redeem', 'cashback.expire', 'card.enrol', 'card.issue', 'card.update', 'card.adjust', 'card.redraw',
+	'location.create', 'location.update', 'user.create', 'user.update', 'program.create', 'program.update',
+	'settings.update', 'backup.download', 'auth.login', 'auth.login_failed', 'auth.refresh', 'auth.refresh_reuse',
+	'auth.logout', 'setup', 'merchant.create', 'demo.create', 'token.create', 'token.revoke',
+	'webhook.create', 'webhook.update', 'webhook.delete', 'webhook.rotate', 'webhook.test', 'webhook.resend'
+];
+export const actionWords = (a) => (AUDIT_ACTIONS.includes(a) ? t('owner.audit.js.action.' + a) : a);
 export const aud = { page: 1, pages: 0, seq: 0, q: null };
 
 /* The filters of the form as query parameters. */
@@ -43,11 +39,11 @@ export function fillAuditSelects() {
 	const keep = (sel) => sel.value;
 	const u = $('audit-user'), a = $('audit-action'), l = $('audit-location');
 	const uv = keep(u), av = keep(a), lv = keep(l);
-	setKids(u, h('option', { value: '' }, 'Anyone'),
+	setKids(u, h('option', { value: '' }, t('owner.audit.js.anyone')),
 		...st.users.map((x) => h('option', { value: x.id }, x.name || x.email)));
-	setKids(a, h('option', { value: '' }, 'Anything'),
-		...Object.keys(AUDIT_ACTIONS).map((k) => h('option', { value: k }, AUDIT_ACTIONS[k])));
-	setKids(l, h('option', { value: '' }, 'Anywhere'),
+	setKids(a, h('option', { value: '' }, t('owner.audit.js.anything')),
+		...AUDIT_ACTIONS.map((k) => h('option', { value: k }, actionWords(k))));
+	setKids(l, h('option', { value: '' }, t('owner.audit.js.anywhere')),
 		...st.locations.map((x) => h('option', { value: x.id }, x.name)));
 	u.value = uv; a.value = av; l.value = lv;
 }
@@ -62,22 +58,17 @@ export async function showAudit() {
 
 /* The fields of the audit's snapshots in the owner's words (the settings
  * by their labels in Settings); any other field by its name in words. */
-const FIELD_WORDS = {
-	name: 'Name', title: 'Title', customer_name: 'Customer', status: 'Status', program_id: 'Program',
-	location_id: 'Location', user_id: 'Staff', staff_user_id: 'Staff', email: 'E-mail', user_type: 'Role',
-	disabled: 'Login', password: 'Password', card_ids: 'Cards', transaction_id: 'Transaction',
-	voided_transaction_id: 'Voids transaction', transaction_type: 'Type', reason: 'Reason',
-	purchase_amount: 'Amount', cashback_balance: 'Cashback balance', lifetime_spend: 'Lifetime spend',
-	lifetime_cashback: 'Lifetime cashback', current_punches: 'Punches', lifetime_punches: 'Lifetime punches',
-	pending_rewards: 'Rewards waiting', punch_requirement: 'Punches for a reward', reward_title: 'Reward',
-	reward_description: 'Reward description', reward_amount: 'Reward value', cooldown_seconds: 'Seconds between purchases',
-	tiers: 'Tiers', expiry_days: 'Cashback expires after (days)', type: 'Type', requested_by: 'Asked by',
-	error: 'Refused as', message: 'Message', field: 'Field', barcode_value: 'Barcode', share_token: 'Link',
-	url: 'Address', description: 'Description', event_types: 'Events', enabled: 'On', disabled_reason: 'Turned off because',
-	scopes: 'May', prefix: 'Begins', revoked_at: 'Revoked', event_id: 'Event', webhook_id: 'Webhook', token_id: 'API token'
-};
+const FIELDS = [
+	'name', 'title', 'customer_name', 'status', 'program_id', 'location_id', 'user_id', 'staff_user_id', 'email', 'user_type',
+	'disabled', 'password', 'card_ids', 'transaction_id', 'voided_transaction_id', 'transaction_type', 'reason',
+	'purchase_amount', 'cashback_balance', 'lifetime_spend', 'lifetime_cashback', 'current_punches', 'lifetime_punches',
+	'pending_rewards', 'punch_requirement', 'reward_title', 'reward_description', 'reward_amount', 'cooldown_seconds',
+	'tiers', 'expiry_days', 'type', 'requested_by', 'error', 'message', 'field', 'barcode_value', 'share_token',
+	'url', 'description', 'event_types', 'enabled', 'disabled_reason', 'scopes', 'prefix', 'revoked_at', 'event_id',
+	'webhook_id', 'token_id', 'cashback_earned', 'cashback_redeemed', 'discount_amount', 'punches_added'
+];
 export function fieldWords(k) {
-	if (FIELD_WORDS[k]) return FIELD_WORDS[k];
+	if (FIELDS.includes(k)) return t('owner.audit.js.field.' + k);
 	if (SETTING_INFO[k]) return SETTING_INFO[k][0];
 	const w = String(k).replace(/_/g, ' ');
 	return w.charAt(0).toUpperCase() + w.slice(1);
@@ -88,40 +79,40 @@ const byId = (list, id, name) => { const x = list.find((v) => v.id === id); retu
 function named(names, id) {
 	const n = names && typeof id === 'string' ? names[id] : null;
 	if (!n || typeof n !== 'object') return null;
-	if (n.type === 'card') return (n.name || 'No name') + (n.barcode_value ? ' (' + n.barcode_value + ')' : '');
+	if (n.type === 'card') return (n.name || t('owner.audit.js.noName')) + (n.barcode_value ? ' (' + n.barcode_value + ')' : '');
 	return typeof n.name === 'string' ? n.name : null;
 }
 /* A value as a person reads it: known ids as names, lists counted. */
 export function valueWords(k, v, names) {
-	if (v === null || v === undefined) return k === 'event_types' ? 'All events' : '—';
-	if (k === 'disabled_reason' && typeof v === 'string') return DISABLED_WORDS[v] || v;
-	if (typeof v === 'boolean') return k === 'disabled' ? (v ? 'disabled' : 'enabled') : v ? 'yes' : 'no';
+	if (v === null || v === undefined) return k === 'event_types' ? t('owner.audit.js.allEvents') : '—';
+	if (k === 'disabled_reason' && typeof v === 'string') return DISABLED.includes(v) ? t('owner.audit.js.disabledReason.' + v) : v;
+	if (typeof v === 'boolean') return t(k === 'disabled' ? (v ? 'owner.audit.js.disabled' : 'owner.audit.js.enabled') : v ? 'owner.audit.js.yes' : 'owner.audit.js.no');
 	if (Array.isArray(v)) {
 		/* A webhook's events and a token's scopes read as their words. */
 		if (k === 'event_types' && v.length <= 5) return v.map(eventWords).join(', ');
-		if (k === 'scopes') return v.map((x) => (SCOPE_WORDS[x] ? SCOPE_WORDS[x][0] : x)).join(', ');
-		const noun = k === 'card_ids' ? ['card', 'cards'] : k === 'tiers' ? ['tier', 'tiers'] : k === 'event_types' ? ['kind of event', 'kinds of event'] : ['item', 'items'];
+		if (k === 'scopes') return v.map(scopeWords).join(', ');
+		const noun = k === 'card_ids' ? 'cards' : k === 'tiers' ? 'tiers' : k === 'event_types' ? 'events' : 'items';
 		const names = v.map((x) => (x && typeof x === 'object' && typeof x.name === 'string' ? x.name : null)).filter(Boolean);
-		return plural(v.length, noun[0], noun[1]) + (names.length === v.length && v.length && v.length <= 5 ? ' (' + names.join(', ') + ')' : '');
+		return t('owner.audit.js.count.' + noun, { n: v.length }) + (names.length === v.length && v.length && v.length <= 5 ? ' (' + names.join(', ') + ')' : '');
 	}
-	if (typeof v === 'object') return plural(Object.keys(v).length, 'value', 'values');
+	if (typeof v === 'object') return t('owner.audit.js.count.values', { n: Object.keys(v).length });
 	if (typeof v === 'string') {
 		if (/_id$/.test(k) && named(names, v)) return named(names, v);
-		if (k === 'program_id') return byId(st.programs, v, (p) => p.title) || 'a program';
-		if (k === 'location_id') return byId(st.locations, v, (l) => l.name) || 'a location';
-		if (k === 'user_id' || k === 'staff_user_id') return byId(st.users, v, (u) => u.name || u.email) || 'a login';
-		if (k === 'status') return v === 'active' ? 'Active' : v === 'inactive' ? 'Inactive' : v;
-		if (k === 'transaction_type' || k === 'type') return TYPE_NAMES[v] || cardType(v).name;
-		if (k === 'user_type') return v === 'owner' ? 'Owner' : v === 'system_user' ? 'Staff' : v;
-		if (k === 'customer_name' && v === '') return 'No name';
+		if (k === 'program_id') return byId(st.programs, v, (p) => p.title) || t('owner.audit.js.aProgram');
+		if (k === 'location_id') return byId(st.locations, v, (l) => l.name) || t('owner.audit.js.aLocation');
+		if (k === 'user_id' || k === 'staff_user_id') return byId(st.users, v, (u) => u.name || u.email) || t('owner.audit.js.aLogin');
+		if (k === 'status') return v === 'active' ? t('owner.audit.js.active') : v === 'inactive' ? t('owner.audit.js.inactive') : v;
+		if (k === 'transaction_type' || k === 'type') return typeName(v) !== v ? typeName(v) : cardType(v).name;
+		if (k === 'user_type') return v === 'owner' ? t('owner.audit.js.owner') : v === 'system_user' ? t('owner.audit.js.staff') : v;
+		if (k === 'customer_name' && v === '') return t('owner.audit.js.noName');
 		/* A time (a webhook's updated_at, its secret_rotated_until). */
 		if (/(_at|_until)$/.test(k) && /^\d{4}-\d\d-\d\dT/.test(v)) return when(v);
 		if (/_id$/.test(k) && /^[0-9a-f-]{36}$/i.test(v)) return v.slice(0, 8);
-		return v === '' ? '(none)' : v;
+		return v === '' ? t('owner.audit.js.none') : v;
 	}
 	if (Number.isInteger(v) && SETTING_INFO[k]) {
 		const x = st.settings.find((o) => o.key === k);
-		if (x && x.min === 0 && x.max === 1) return v ? 'on' : 'off';
+		if (x && x.min === 0 && x.max === 1) return t(v ? 'owner.audit.js.on' : 'owner.audit.js.off');
 		return settingWords(k, v) || String(v);
 	}
 	if (typeof v === 'number' && MONEY_FIELD.test(k)) return money(v);
@@ -156,26 +147,31 @@ export function auditChange(e) {
 	const text = (v) => (v === null || v === undefined ? '—' : typeof v === 'object' ? JSON.stringify(v) : String(v));
 	const raw = list.map(([k, b, a, had]) => k + ': ' + (had ? text(b) + ' → ' : '') + text(a)).join('; ');
 	return h('span', null, h('span', { className: 'chg-words' }, words),
-		h('details', { className: 'chg-raw' }, h('summary', null, 'Details'), ...lists, h('code', null, raw)));
+		h('details', { className: 'chg-raw' }, h('summary', null, t('owner.audit.js.details')), ...lists, h('code', null, raw)));
 }
 
-const DISABLED_WORDS = { owner: 'turned off here', gone: 'the receiver said it is gone', failing: 'failed for 5 days' };
+/* Why the deliverer or the owner turned a webhook off. */
+const DISABLED = ['owner', 'gone', 'failing'];
+
+/* The kinds of object of the log (docs/admin-api.md), in words. */
+const OBJECTS = ['card', 'transaction', 'location', 'user', 'program', 'settings', 'backup', 'session', 'token', 'webhook', 'merchant'];
+const objectWords = (o) => (OBJECTS.includes(o) ? t('owner.audit.js.object.' + o) : o || '');
 
 export function auditRow(e) {
-	const who = e.actor_type === 'loyalty-admin' ? 'loyalty-admin (server)' :
-	    e.actor_type === 'service' ? (e.action.startsWith('webhook.') ? 'Automatic (deliverer)' : 'Automatic (expiry)') :
-	    e.actor_type === 'integration' ? 'API token ' + (named(e.names, e.user_id) || shortId(e.user_id)) :
-	    (e.user_name || e.user_id || '—') + (e.actor_type === 'owner' ? ' (owner)' : '');
+	const who = e.actor_type === 'loyalty-admin' ? t('owner.audit.js.whoServer') :
+	    e.actor_type === 'service' ? t(e.action.startsWith('webhook.') ? 'owner.audit.js.whoDeliverer' : 'owner.audit.js.whoExpiry') :
+	    e.actor_type === 'integration' ? t('owner.audit.js.whoToken', { name: named(e.names, e.user_id) || shortId(e.user_id) }) :
+	    e.actor_type === 'owner' ? t('owner.audit.js.whoOwner', { name: e.user_name || e.user_id || '—' }) : (e.user_name || e.user_id || '—');
 	return h('tr', null,
-		h('td', { dataset: { label: 'When' } }, when(e.at)),
-		h('td', { dataset: { label: 'Who' } }, who),
-		h('td', { dataset: { label: 'Where' } }, [e.location_name, e.terminal_id].filter(Boolean).join(' · ') || '—'),
-		h('td', { dataset: { label: 'What' } }, e.actor_type === 'service' && e.action === 'webhook.update' ?
-			'Webhook turned off (gone, or failing for 5 days)' : AUDIT_ACTIONS[e.action] || e.action),
-		h('td', { dataset: { label: 'Object' } }, named(e.names, e.object_id) ?
-			h('span', { title: e.object_id }, (e.object_type || '') + ' ', h('strong', null, named(e.names, e.object_id))) :
-			h('span', { className: 'code', title: e.object_id || '' }, (e.object_type || '') + (e.object_id ? ' ' + e.object_id.slice(0, 8) : ''))),
-		h('td', { className: 'audit-change', dataset: { label: 'Change' } }, auditChange(e)));
+		h('td', { dataset: { label: t('owner.audit.js.colWhen') } }, when(e.at)),
+		h('td', { dataset: { label: t('owner.audit.js.colWho') } }, who),
+		h('td', { dataset: { label: t('owner.audit.js.colWhere') } }, [e.location_name, e.terminal_id].filter(Boolean).join(' · ') || '—'),
+		h('td', { dataset: { label: t('owner.audit.js.colWhat') } }, e.actor_type === 'service' && e.action === 'webhook.update' ?
+			t('owner.audit.js.webhookTurnedOff') : actionWords(e.action)),
+		h('td', { dataset: { label: t('owner.audit.js.colObject') } }, named(e.names, e.object_id) ?
+			h('span', { title: e.object_id }, objectWords(e.object_type) + ' ', h('strong', null, named(e.names, e.object_id))) :
+			h('span', { className: 'code', title: e.object_id || '' }, objectWords(e.object_type) + (e.object_id ? ' ' + e.object_id.slice(0, 8) : ''))),
+		h('td', { className: 'audit-change', dataset: { label: t('owner.audit.js.colChange') } }, auditChange(e)));
 }
 
 export function loadAudit() {
@@ -186,7 +182,7 @@ export function loadAudit() {
 	q.set('page_size', String(AUDIT_PAGE));
 	return loadPage(aud, 'audit', {
 		path: 'admin/audit?' + q.toString(), list: 'entries', row: auditRow,
-		cols: 6, empty: 'No changes match.', noun: ['change', 'changes'], error: (e) => { if (e) showFormError(form, e); }
+		cols: 6, empty: t('owner.audit.js.noMatch'), noun: 'owner.audit.js.changeCount', error: (e) => { if (e) showFormError(form, e); }
 	});
 }
 
@@ -196,6 +192,6 @@ export function downloadAuditCsv(btn) {
 	 * zone); without header=names the server sends the v1 columns. */
 	q.set('format', 'csv');
 	q.set('header', 'names');
-	return download(btn, $('audit-msg'), 'admin/audit?' + q.toString(), { name: 'audit-' + ymd(shopToday()) + '.csv' });
+	return download(btn, $('audit-msg'), 'admin/audit?' + q.toString(), { name: 'audit-' + shopToday() + '.csv' });
 }
 

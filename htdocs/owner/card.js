@@ -1,15 +1,17 @@
 import { typeOf } from '../js/cardtypes.js';
+import { t as tr } from '../js/i18n.js';
 import { limit } from '../js/limits.js';
-import { isNum, parseMoney } from '../js/money.js';
+import { isNum, parseMoney, shopFormat } from '../js/money.js';
 import { txDetailsNode } from '../js/txn.js';
 import { loadCards } from './cards.js';
-import { $, day, h, int, money, parseIntIn, pct, plural, saveBlob, setKids, show, when } from './dom.js';
+import { $, h, int, money, parseIntIn, pct, plural, saveBlob, setKids, show } from './dom.js';
 import { ApiError, FormError, SessionEnded, apiBlob, apiCreate, apiGet, apiPatch, payload } from './net.js';
 import { figure } from './overview.js';
 import { publicUrl } from './print.js';
 import { loadReportTx, rep } from './reports.js';
-import { HIST_PAGE, NOT_VOIDABLE, TYPE_NAMES, customerName, st, theCard, user } from './state.js';
-import { busy, confirmDialog, field, loadPage, need, openDialog, setMsg, toast } from './ui.js';
+import { HIST_PAGE, NOT_VOIDABLE, st, user } from './state.js';
+import { busy, confirmDialog, field, loadPage, openDialog, setMsg, toast } from './ui.js';
+import { cardName as customerName, day, theCard, up, when } from './words.js';
 
 /* ---- one card --------------------------------------------------------- */
 
@@ -61,7 +63,7 @@ export async function openCard(id) {
 /* The card's figures, as the till shows them (js/cardtypes.js). */
 const FMT = {
 	money, pct, int, plural,
-	expiry: (d) => (d.next_expiry_at ? money(d.next_expiry_amount) + ' on ' + day(d.next_expiry_at) : '')
+	expiry: (d) => (d.next_expiry_at ? tr('owner.card.js.expiryOn', { amount: money(d.next_expiry_amount), date: day(d.next_expiry_at) }) : '')
 };
 export const balanceRows = (d) => typeOf(d).tillRows(d, FMT);
 
@@ -72,7 +74,7 @@ export function renderCard() {
 	$('detail-sub').textContent = d.card_title || '';
 	$('detail-type').textContent = typeOf(d).name;
 	const stt = $('detail-status');
-	stt.textContent = active ? 'Active' : 'Inactive';
+	stt.textContent = tr(active ? 'owner.card.js.active' : 'owner.card.js.inactive');
 	stt.className = 'tag ' + (active ? 'tag-ok' : 'tag-bad');
 	$('card-detail').classList.toggle('is-inactive', !active);
 	setKids($('detail-balance'), ...balanceRows(d).map(([k, v, c]) => figure(k, v, c)));
@@ -88,18 +90,16 @@ export function renderCard() {
 	$('detail-page').href = page || '#';
 	/* Printed without public_url, the card carries no link (print.js). */
 	const noLink = st.settings.length > 0 && !publicUrl();
-	$('detail-no-link').textContent = noLink ? 'Printed, this card carries no link to this page: set the address of this site for customers (the notice above the cards, or Settings).' : '';
+	$('detail-no-link').textContent = noLink ? tr('owner.card.js.noLink') : '';
 	show('detail-no-link', noLink);
-	$('detail-qr').alt = 'QR code of ' + theCard(d);
-	$('detail-barcode').alt = 'Barcode of ' + theCard(d) + ', number ' + (d.barcode_value || '');
+	$('detail-qr').alt = tr('owner.card.js.qrAlt', { card: theCard(d) });
+	$('detail-barcode').alt = tr('owner.card.js.barcodeAlt', { card: theCard(d), number: d.barcode_value || '' });
 	show('detail-adjust', active && adjustable(d));
-	$('detail-toggle').textContent = active ? 'Deactivate' : 'Activate';
+	$('detail-toggle').textContent = tr(active ? 'owner.card.js.deactivate' : 'owner.card.js.activate');
 	$('detail-toggle').classList.toggle('btn-warn', active);
 }
 
 /* The images need the token: fetched, shown from blob: URLs. */
-const up = (t) => t.charAt(0).toUpperCase() + t.slice(1);
-
 /* The card's images as files, named by its barcode. */
 const images = { qr: null, barcode: null };
 function downloadImage(what) {
@@ -140,9 +140,15 @@ export function loadCardHistory() {
 	const q = new URLSearchParams({ card_instance_id: card.card_instance_id, page: String(dh.page), page_size: String(HIST_PAGE) });
 	return loadPage(dh, 'dhist', {
 		path: 'transactions/history?' + q.toString(), list: 'transactions', row: (t) => txRow(t, false),
-		cols: 5, empty: 'No transactions yet.', noun: ['transaction', 'transactions'], error: (e) => setMsg('dhist-error', e)
+		cols: 5, empty: tr('owner.card.js.noHistory'), noun: 'owner.card.js.txCount', error: (e) => setMsg('dhist-error', e)
 	});
 }
+
+/* A transaction type's name: as a label ("Punch"), and inside a sentence
+ * ("Void the punch of …"), which some languages write otherwise. */
+const TX_TYPES = ['punch', 'cashback', 'discount', 'reward_claim', 'cashback_redeem', 'void', 'adjustment', 'expiry'];
+export const typeName = (type) => (TX_TYPES.includes(type) ? tr('owner.card.js.type.' + type) : type || '—');
+const typeInSentence = (type) => (TX_TYPES.includes(type) ? tr('owner.card.js.typeIn.' + type) : type || tr('owner.card.js.typeIn.transaction'));
 
 /* A transaction row (a card's history, or the report's list with the
  * customer). */
@@ -150,35 +156,44 @@ export function txRow(t, withCustomer) {
 	const type = t.transaction_type;
 	const canVoid = !t.voided && !NOT_VOIDABLE.includes(type) && typeof t.transaction_id === 'string';
 	return h('tr', t.voided ? { className: 'voided' } : null,
-		h('td', { dataset: { label: 'When' } }, when(t.created_at)),
-		withCustomer ? h('td', { dataset: { label: 'Customer' } }, t.customer_name || (t.card_instance_id ? 'No name' : '—')) : null,
-		h('td', { dataset: { label: 'Type' } }, h('span', { className: 'tx tx-' + (type || 'x') }, TYPE_NAMES[type] || type || '—'),
-			t.voided ? h('span', { className: 'tag tag-bad tag-voided' }, 'voided') : null),
-		h('td', { className: 'num', dataset: { label: 'Amount' } }, type === 'reward_claim' || NOT_VOIDABLE.includes(type) ? '—' : money(t.purchase_amount)),
-		h('td', { dataset: { label: 'Details' } }, txDetailsNode(h, t, money),
+		h('td', { dataset: { label: tr('owner.card.js.colWhen') } }, when(t.created_at)),
+		withCustomer ? h('td', { dataset: { label: tr('owner.card.js.colCustomer') } }, t.customer_name || (t.card_instance_id ? tr('owner.card.js.noName') : '—')) : null,
+		h('td', { dataset: { label: tr('owner.card.js.colType') } }, h('span', { className: 'tx tx-' + (type || 'x') }, typeName(type)),
+			t.voided ? h('span', { className: 'tag tag-bad tag-voided' }, tr('owner.card.js.voided')) : null),
+		h('td', { className: 'num', dataset: { label: tr('owner.card.js.colAmount') } }, type === 'reward_claim' || NOT_VOIDABLE.includes(type) ? '—' : money(t.purchase_amount)),
+		h('td', { dataset: { label: tr('owner.card.js.colDetails') } }, txDetailsNode(h, t, money),
 			canVoid ? h('button', { type: 'button', className: 'btn btn-small btn-void', dataset: { txn: t.transaction_id },
-			    'aria-label': 'Void the ' + (TYPE_NAMES[type] || type || 'transaction').toLowerCase() + ' of ' + when(t.created_at) +
-			        (t.customer_name ? ' of ' + t.customer_name : ''),
-			    onclick: () => voidTxn(t) }, 'Void…') : null),
+			    'aria-label': t.customer_name ? tr('owner.card.js.voidAriaOf', { type: typeInSentence(type), when: when(t.created_at), customer: t.customer_name }) :
+			        tr('owner.card.js.voidAria', { type: typeInSentence(type), when: when(t.created_at) }),
+			    onclick: () => voidTxn(t) }, tr('owner.card.js.voidButton')) : null),
 		/* An expiry is the service's own, whoever the card's last sale was. */
-		h('td', { dataset: { label: 'Where / who' } }, type === 'expiry' ? 'Automatic' :
+		h('td', { dataset: { label: tr('owner.card.js.colWhere') } }, type === 'expiry' ? tr('owner.card.js.automatic') :
 			[t.location_name, t.staff_name].filter(Boolean).join(' · ') || '—'));
+}
+
+/* A required text of a dialog: its sentence when empty or too long. */
+function needText(input, missing, tooLong, max) {
+	const v = input.value.trim();
+	if (!v) throw new FormError(tr(missing), input);
+	if (max && v.length > max) throw new FormError(tr(tooLong, { max }), input);
+	return v;
 }
 
 /* Void any transaction of the shop: a reason is required, the dialog
  * names what is undone. Recorded at the transaction's location (the
  * shop's first when a card's history does not say), by the owner. */
 export function voidTxn(t) {
-	const type = TYPE_NAMES[t.transaction_type] || t.transaction_type || 'transaction';
-	const f = field({ label: 'Reason', field: 'reason', limit: 'NOTES_MAX', hint: 'Kept with the void, in the history and the audit trail.' });
-	const what = type + ' of ' + when(t.created_at) + (t.transaction_type === 'reward_claim' ? '' : ', ' + money(t.purchase_amount)) +
-	    (t.customer_name ? ', ' + t.customer_name : card ? ', ' + customerName(card) : '');
+	const type = TX_TYPES.includes(t.transaction_type) ? typeName(t.transaction_type) : t.transaction_type || tr('owner.card.js.typeIn.transaction');
+	const f = field({ label: tr('owner.card.js.reason'), field: 'reason', limit: 'NOTES_MAX', hint: tr('owner.card.js.voidReasonHint') });
+	const who = t.customer_name || (card ? customerName(card) : '');
+	const base = t.transaction_type === 'reward_claim' ? tr('owner.card.js.voidWhat', { type, when: when(t.created_at) }) :
+	    tr('owner.card.js.voidWhatAmount', { type, when: when(t.created_at), amount: money(t.purchase_amount) });
+	const what = who ? tr('owner.card.js.voidWhatWho', { what: base, customer: who }) : base;
 	return openDialog({
-		title: 'Void this transaction?', intro: what + '. What it gave the card is taken back (cashback already spent or expired is not); ' +
-		    'the transaction stays in the history, marked voided. This cannot be undone.',
-		body: f, submitLabel: 'Void it', danger: true,
+		title: tr('owner.card.js.voidTitle'), intro: tr('owner.card.js.voidIntro', { what }),
+		body: f, submitLabel: tr('owner.card.js.voidSubmit'), danger: true,
 		onSubmit: async () => {
-			const reason = need(f.input, 'the reason', limit('NOTES_MAX'));
+			const reason = needText(f.input, 'owner.card.js.reasonMissing', 'owner.card.js.reasonTooLong', limit('NOTES_MAX'));
 			if (!user) return;
 			const loc = t.location_id || (st.locations[0] && st.locations[0].id) || '';
 			let d;
@@ -192,53 +207,65 @@ export function voidTxn(t) {
 				const btn = form && form.querySelector('button[type="submit"]');
 				if (btn) btn.remove();
 				const cancel = form && form.querySelector('.dlg-btns button[type="button"]');
-				if (cancel) { cancel.textContent = 'Close'; setTimeout(() => cancel.focus(), 0); }
+				if (cancel) { cancel.textContent = tr('owner.card.js.close'); setTimeout(() => cancel.focus(), 0); }
 				f.input.readOnly = true;
 				if (card) { openCard(card.card_instance_id); dh.page = 1; loadCardHistory(); }
 				if (st.section === 'reports' && rep.from) loadReportTx();
-				const err = new FormError('Already voided, from another window or till.');
+				const err = new FormError(tr('owner.card.js.alreadyVoided'));
 				err.code = e.code;
 				throw err;
 			}
-			const spent = isNum(d.cashback_not_removed) && d.cashback_not_removed > 0 ? ' ' + money(d.cashback_not_removed) + ' of its cashback was already spent or expired.' : '';
-			toast('Voided: ' + what + '.' + spent);
+			const spent = isNum(d.cashback_not_removed) && d.cashback_not_removed > 0 ? ' ' + tr('owner.card.js.cashbackNotRemoved', { amount: money(d.cashback_not_removed) }) : '';
+			toast(tr('owner.card.js.voidedToast', { what }) + spent);
 			if (card) { openCard(card.card_instance_id); dh.page = 1; loadCardHistory(); }
 			if (st.section === 'reports' && rep.from) loadReportTx();
 		}
 	});
 }
 
-/* The owner's correction of a card: punches or cashback, up or down,
- * with a reason; never below zero. */
-/* The owner corrects punches or a cashback balance; a discount card has
- * nothing to correct. */
+/* The owner corrects punches or a cashback balance, up or down, with a
+ * reason, never below zero; a discount card has nothing to correct. */
 const adjustable = (c) => typeOf(c).punches || typeOf(c).redeems;
+
+/* "2.50" and "1.00" in the shop's currency's decimals ("250" and "100"
+ * with none): the examples of a cashback correction. */
+function adjustExamples() {
+	const dec = shopFormat().currency_decimals;
+	return dec > 0 ? [(2.5).toFixed(dec), (1).toFixed(dec)] : ['250', '100'];
+}
 
 export function adjustCard() {
 	if (!card || !adjustable(card)) return;
 	const c = card, punch = typeOf(c).punches;
-	const f = field(punch ? { label: 'Punches to add (negative to take off)', field: 'punches', inputMode: 'numeric', placeholder: '+2 or -1' } :
-	    { label: 'Cashback to add (negative to take off)', field: 'cashback_amount', inputMode: 'decimal', placeholder: '+2.50 or -1.00' });
-	const r = field({ label: 'Reason', field: 'reason', limit: 'NOTES_MAX', hint: 'Shown in the card\'s history.' });
+	const [plus, minus] = adjustExamples();
+	const f = field(punch ? { label: tr('owner.card.js.adjustPunches'), field: 'punches', inputMode: 'numeric', placeholder: tr('owner.card.js.adjustPunchesExample') } :
+	    { label: tr('owner.card.js.adjustCashback'), field: 'cashback_amount', inputMode: 'decimal', placeholder: tr('owner.card.js.adjustCashbackExample', { plus, minus }) });
+	/* A number typed with Latin digits, left to right in any language. */
+	f.input.dir = 'ltr';
+	const r = field({ label: tr('owner.card.js.reason'), field: 'reason', limit: 'NOTES_MAX', hint: tr('owner.card.js.adjustReasonHint') });
 	return openDialog({
-		title: 'Adjust ' + theCard(c), body: h('div', null, f, r), submitLabel: 'Adjust',
+		title: tr('owner.card.js.adjustTitle', { card: theCard(c) }), body: h('div', null, f, r), submitLabel: tr('owner.card.js.adjustSubmit'),
 		onSubmit: async () => {
 			const t = f.input.value.trim().replace(/^\+/, '');
 			const body = {};
 			if (punch) {
 				const m = limit('PUNCH_ADJUST_MAX');
 				const n = parseIntIn(t, -m, m);
-				if (n === null || n === 0) throw new FormError('Punches: a whole number from -' + m + ' to ' + m + ', not 0.', f.input);
+				if (n === null || n === 0) throw new FormError(tr('owner.card.js.adjustPunchesBad', { max: m }), f.input);
 				body.punches = n;
 			} else {
 				const neg = t.startsWith('-'), m = parseMoney(neg ? t.slice(1) : t);
-				if (!m || m.cents === 0) throw new FormError('Cashback: an amount such as 2.50 or -1.00 (at most 2 decimals), not 0.', f.input);
+				if (!m || !m.value) {
+					const dec = shopFormat().currency_decimals;
+					throw new FormError(dec > 0 ? tr('owner.card.js.adjustCashbackBad', { n: dec, plus, minus }) :
+					    tr('owner.card.js.adjustCashbackBadWhole', { plus, minus }), f.input);
+				}
 				body.cashback_amount = neg ? -m.value : m.value;
 			}
-			body.reason = need(r.input, 'the reason', limit('NOTES_MAX'));
+			body.reason = needText(r.input, 'owner.card.js.reasonMissing', 'owner.card.js.reasonTooLong', limit('NOTES_MAX'));
 			const d = payload(await apiCreate('adjust', 'admin/cards/' + encodeURIComponent(c.card_instance_id) + '/adjust', body));
-			toast(up(theCard(c)) + ' is adjusted.' +
-			    (d.rewards_earned > 0 ? ' ' + plural(d.rewards_earned, 'reward', 'rewards') + ' earned.' : ''));
+			toast(up(tr('owner.card.js.adjustedToast', { card: theCard(c) })) +
+			    (d.rewards_earned > 0 ? ' ' + tr('owner.card.js.rewardsEarned', { n: d.rewards_earned }) : ''));
 			if (card && card.card_instance_id === c.card_instance_id) { openCard(c.card_instance_id); dh.page = 1; loadCardHistory(); }
 		}
 	});
@@ -247,14 +274,14 @@ export function adjustCard() {
 export function renameCard() {
 	if (!card) return;
 	const c = card;
-	const f = field({ label: 'Customer name', value: c.customer_name || '', field: 'customer_name', limit: 'NAME_MAX' });
+	const f = field({ label: tr('owner.card.js.customerName'), value: c.customer_name || '', field: 'customer_name', limit: 'NAME_MAX' });
 	openDialog({
-		title: c.customer_name ? 'Rename ' + theCard(c) : 'Name ' + theCard(c), body: f, submitLabel: 'Rename',
+		title: tr(c.customer_name ? 'owner.card.js.renameTitle' : 'owner.card.js.nameTitle', { card: theCard(c) }), body: f, submitLabel: tr('owner.card.js.renameSubmit'),
 		onSubmit: async () => {
-			const name = need(f.input, 'the customer\'s name', limit('NAME_MAX'));
+			const name = needText(f.input, 'owner.card.js.nameMissing', 'owner.card.js.nameTooLong', limit('NAME_MAX'));
 			const d = await apiPatch('admin/cards/' + encodeURIComponent(c.card_instance_id), { customer_name: name });
 			if (card && card.card_instance_id === c.card_instance_id) { card = d.card; renderCard(); }
-			toast('Card renamed to ' + name + '.');
+			toast(tr('owner.card.js.renamedToast', { name }));
 			loadCards();
 		}
 	});
@@ -265,9 +292,7 @@ export function renameCard() {
 export async function redrawCard() {
 	if (!card) return;
 	const c = card;
-	if (!await confirmDialog('Make a new link for ' + theCard(c) + '?',
-	    'The card\'s page gets a new address and the old one stops working at once (use it when the link was shared by mistake). ' +
-	    'Give the customer the new link; a printed card\'s link stops working too. Its QR code, barcode and balance stay.', 'Make a new link', true))
+	if (!await confirmDialog(tr('owner.card.js.redrawTitle', { card: theCard(c) }), tr('owner.card.js.redrawText'), tr('owner.card.js.redrawSubmit'), true))
 		return;
 	const btn = $('detail-redraw');
 	busy(btn, true);
@@ -275,7 +300,7 @@ export async function redrawCard() {
 		const d = payload(await apiCreate('redraw', 'admin/cards/' + encodeURIComponent(c.card_instance_id) + '/redraw', { card: c.card_instance_id }));
 		if (card && card.card_instance_id === c.card_instance_id) { card = d.card; renderCard(); }
 		setMsg('detail-error', null);
-		toast(up(theCard(c)) + ' has a new link; the old one no longer works.');
+		toast(up(tr('owner.card.js.redrawnToast', { card: theCard(c) })));
 	} catch (e) {
 		if (!(e instanceof SessionEnded)) setMsg('detail-error', e);
 	} finally {
@@ -287,8 +312,7 @@ export async function redrawCard() {
 export async function toggleCard() {
 	if (!card) return;
 	const c = card, off = c.status === 'active';
-	if (off && !await confirmDialog('Deactivate ' + theCard(c) + '?',
-	    'The till refuses purchases, rewards and cashback on it until you activate it again. Its balance stays.', 'Deactivate', true))
+	if (off && !await confirmDialog(tr('owner.card.js.deactivateTitle', { card: theCard(c) }), tr('owner.card.js.deactivateText'), tr('owner.card.js.deactivate'), true))
 		return;
 	const btn = $('detail-toggle');
 	busy(btn, true);
@@ -296,7 +320,7 @@ export async function toggleCard() {
 		const d = await apiPatch('admin/cards/' + encodeURIComponent(c.card_instance_id), { status: off ? 'inactive' : 'active' });
 		if (card && card.card_instance_id === c.card_instance_id) { card = d.card; renderCard(); }
 		setMsg('detail-error', null);
-		toast(up(theCard(c)) + (off ? ' is deactivated.' : ' is active again.'));
+		toast(up(tr(off ? 'owner.card.js.deactivatedToast' : 'owner.card.js.activatedToast', { card: theCard(c) })));
 		loadCards();
 	} catch (e) {
 		if (!(e instanceof SessionEnded)) setMsg('detail-error', e);
@@ -305,4 +329,3 @@ export async function toggleCard() {
 		btn.focus();
 	}
 }
-

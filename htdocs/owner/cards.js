@@ -1,11 +1,13 @@
 import { cardType } from '../js/cardtypes.js';
+import { t } from '../js/i18n.js';
 import { limit } from '../js/limits.js';
 import { openCard } from './card.js';
-import { $, h, parseIntIn, plural, setKids, show } from './dom.js';
+import { $, h, parseIntIn, setKids, show } from './dom.js';
 import { FormError, SessionEnded, apiCreate, apiGet, payload } from './net.js';
 import { renderPrintLinkWarning, sheetPages } from './print.js';
-import { CARDS_PAGE, ISSUE_MAX, SHEET_MAX, customerName, loadPrograms, loadSettings, st, theCard } from './state.js';
+import { CARDS_PAGE, ISSUE_MAX, SHEET_MAX, loadPrograms, loadSettings, st } from './state.js';
 import { setMsg, toast } from './ui.js';
+import { cardName as customerName, tNodes, theCard } from './words.js';
 
 /* ---- cards ------------------------------------------------------------ */
 
@@ -42,13 +44,13 @@ export function renderCardSelects() {
 	const ip = pendingProgram || $('issue-program').value;
 	programOptions($('issue-program'), ip, null, false);
 	if (pendingProgram) $('issue-program').value = pendingProgram;
-	programOptions($('search-program'), cq.program_id, 'All programs', false);
+	programOptions($('search-program'), cq.program_id, t('owner.cards.js.allPrograms'), false);
 	programOptions($('sheet-program'), $('sheet-program').value, null, true);
-	if (!$('sheet-program').options.length) $('sheet-program').append(h('option', { value: '' }, 'No cards issued yet'));
+	if (!$('sheet-program').options.length) $('sheet-program').append(h('option', { value: '' }, t('owner.cards.js.noCardsOption')));
 	sheetPages();
 	const none = !st.programs.length, box = $('issue-form').querySelector('.form-msg');
 	$('issue-form').querySelector('button[type="submit"]').disabled = none;
-	if (none) setMsg(box, h('span', { className: 'no-program' }, 'Add a program first (', h('a', { href: '#programs' }, 'Programs'), ').'));
+	if (none) setMsg(box, h('span', { className: 'no-program' }, ...tNodes('owner.cards.js.addProgramFirst', { link: h('a', { href: '#programs' }, t('owner.cards.js.programsLink')) })));
 	else if (box.querySelector('.no-program')) setMsg(box, null);
 }
 
@@ -87,7 +89,7 @@ export async function loadCards() {
 		cq.loaded = true;
 		renderCardRows();
 		const total = Number.isInteger(pg.total_count) ? pg.total_count : pageCards.length;
-		$('cards-page').textContent = total ? 'Page ' + (pg.page || cq.page) + ' of ' + Math.max(1, cq.pages) + ' · ' + plural(total, 'card', 'cards') : '';
+		$('cards-page').textContent = total ? t('owner.cards.js.pageOf', { page: pg.page || cq.page, pages: Math.max(1, cq.pages), count: t('owner.cards.js.cardCount', { n: total }) }) : '';
 		$('cards-prev').disabled = cq.page <= 1;
 		$('cards-next').disabled = cq.page >= cq.pages;
 	} catch (e) {
@@ -99,24 +101,24 @@ export async function loadCards() {
 
 export function statusTag(status) {
 	const on = status === 'active';
-	return h('span', { className: 'tag ' + (on ? 'tag-ok' : 'tag-bad') }, on ? 'Active' : status === 'inactive' ? 'Inactive' : String(status || '—'));
+	return h('span', { className: 'tag ' + (on ? 'tag-ok' : 'tag-bad') }, on ? t('owner.cards.js.active') : status === 'inactive' ? t('owner.cards.js.inactive') : String(status || '—'));
 }
 
 export function renderCardRows() {
 	const body = $('cards-body');
 	setKids(body, ...pageCards.map((c) => {
 		const name = customerName(c);
-		const box = h('input', { type: 'checkbox', checked: selected.has(c.card_instance_id), 'aria-label': 'Select ' + theCard(c) });
+		const box = h('input', { type: 'checkbox', checked: selected.has(c.card_instance_id), 'aria-label': t('owner.cards.js.selectCard', { card: theCard(c) }) });
 		box.addEventListener('change', () => toggleSelect(c, box));
 		return h('tr', { className: c.status === 'active' ? '' : 'is-off' },
 			h('td', { className: 'check-col' }, box),
-			h('td', { dataset: { label: 'Customer' } }, h('span', null, name, h('span', { className: 'cust-sub' }, c.card_title || ''))),
-			h('td', { dataset: { label: 'Barcode' } }, h('span', { className: 'code' }, c.barcode_value || '—')),
-			h('td', { dataset: { label: 'Status' } }, statusTag(c.status)),
-			h('td', { className: 'actions' }, h('button', { type: 'button', className: 'btn btn-small', 'aria-label': 'View ' + theCard(c), onclick: () => openCard(c.card_instance_id) }, 'View')));
+			h('td', { dataset: { label: t('owner.cards.js.colCustomer') } }, h('span', null, name, h('span', { className: 'cust-sub' }, c.card_title || ''))),
+			h('td', { dataset: { label: t('owner.cards.js.colBarcode') } }, h('span', { className: 'code' }, c.barcode_value || '—')),
+			h('td', { dataset: { label: t('owner.cards.js.colStatus') } }, statusTag(c.status)),
+			h('td', { className: 'actions' }, h('button', { type: 'button', className: 'btn btn-small', 'aria-label': t('owner.cards.js.viewCard', { card: theCard(c) }), onclick: () => openCard(c.card_instance_id) }, t('owner.cards.js.view'))));
 	}));
 	if (!pageCards.length)
-		body.append(h('tr', null, h('td', { colSpan: 5, className: 'empty' }, cq.q || cq.program_id || cq.status ? 'No cards match.' : 'No cards issued yet.')));
+		body.append(h('tr', null, h('td', { colSpan: 5, className: 'empty' }, t(cq.q || cq.program_id || cq.status ? 'owner.cards.js.noMatch' : 'owner.cards.js.noCards'))));
 	renderSelection();
 }
 
@@ -124,7 +126,7 @@ export function toggleSelect(c, box) {
 	if (box.checked) {
 		if (selected.size >= SHEET_MAX) {
 			box.checked = false;
-			setMsg('search-error', h('span', null, 'A sheet holds at most ' + SHEET_MAX + ' cards: print the selected ones first.'));
+			setMsg('search-error', h('span', null, t('owner.cards.js.sheetFull', { max: SHEET_MAX })));
 			return;
 		}
 		selected.set(c.card_instance_id, c.customer_name || '');
@@ -136,7 +138,7 @@ export function toggleSelect(c, box) {
 
 export function renderSelection() {
 	const n = selected.size;
-	$('select-count').textContent = n ? plural(n, 'card', 'cards') + ' selected.' : 'No cards selected.';
+	$('select-count').textContent = n ? t('owner.cards.js.selected', { n }) : t('owner.cards.js.noneSelected');
 	$('print-selected').disabled = n === 0;
 	$('clear-selected').disabled = n === 0;
 	const onPage = pageCards.filter((c) => selected.has(c.card_instance_id)).length;
@@ -165,31 +167,31 @@ export function issueKindChanged() {
 
 export async function onIssue(form) {
 	const pid = $('issue-program').value;
-	if (!pid) throw new FormError('Choose a program.', $('issue-program'));
+	if (!pid) throw new FormError(t('owner.cards.js.chooseProgram'), $('issue-program'));
 	let body;
 	if (issueBlank()) {
 		const n = parseIntIn($('issue-count').value, 1, ISSUE_MAX);
-		if (n === null) throw new FormError('How many cards: a whole number from 1 to ' + ISSUE_MAX + '.', $('issue-count'));
+		if (n === null) throw new FormError(t('owner.cards.js.countRange', { max: ISSUE_MAX }), $('issue-count'));
 		body = { program_id: pid, count: n };
 	} else {
 		const names = $('issue-names').value.split(/\r?\n/).map((x) => x.trim()).filter(Boolean);
-		if (!names.length) throw new FormError('Type the customer\'s name, one customer a line (or choose cards without names).', $('issue-names'));
-		if (names.length > ISSUE_MAX) throw new FormError('At most ' + ISSUE_MAX + ' cards at once: you typed ' + names.length + ' names.', $('issue-names'));
+		if (!names.length) throw new FormError(t('owner.cards.js.namesMissing'), $('issue-names'));
+		if (names.length > ISSUE_MAX) throw new FormError(t('owner.cards.js.namesTooMany', { max: ISSUE_MAX, n: names.length }), $('issue-names'));
 		const long = names.find((x) => x.length > limit('NAME_MAX'));
-		if (long) throw new FormError('A name is too long (at most ' + limit('NAME_MAX') + ' characters): ' + long.slice(0, 40) + '…', $('issue-names'));
+		if (long) throw new FormError(t('owner.cards.js.nameTooLong', { max: limit('NAME_MAX'), name: long.slice(0, 40) }), $('issue-names'));
 		body = names.length === 1 ? { program_id: pid, customer_name: names[0] } : { program_id: pid, customer_names: names };
 	}
 	const d = payload(await apiCreate('cards', 'admin/cards', body));
 	const cards = Array.isArray(d.cards) ? d.cards : [];
 	if (!body.count) $('issue-names').value = '';
 	issuedIds = cards.map((c) => c.card_instance_id);
-	$('issued-text').textContent = plural(cards.length, 'card', 'cards') + (body.count ? ' without names' : '') + ' issued' + (cards[0] ? ' (' + cards[0].card_title + ')' : '') + ':';
+	$('issued-text').textContent = t(body.count ? 'owner.cards.js.issuedBlank' : 'owner.cards.js.issuedNamed', { n: cards.length, program: cards[0] ? cards[0].card_title : '' });
 	setKids($('issued-list'), ...cards.map((c) => h('li', null,
 		h('button', { type: 'button', className: 'linkish', onclick: () => openCard(c.card_instance_id) }, customerName(c)),
 		' ', h('span', { className: 'code' }, c.barcode_value))));
-	$('issued-print').textContent = cards.length === 1 ? 'Print this card' : 'Print these ' + cards.length + ' cards';
+	$('issued-print').textContent = cards.length === 1 ? t('owner.cards.js.printOne') : t('owner.cards.js.printMany', { n: cards.length });
 	show('issued', cards.length > 0);
-	toast(plural(cards.length, 'card', 'cards') + ' issued.');
+	toast(t('owner.cards.js.issuedToast', { n: cards.length }));
 	loadPrograms().then(renderCardSelects).catch(() => {});
 	cq.page = 1;
 	loadCards();

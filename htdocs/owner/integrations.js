@@ -4,33 +4,30 @@
  * not), and API tokens for integrators (shown once, revoked). The API:
  * /api/v1/admin/webhooks and /api/v1/admin/tokens (docs/admin-api.md).
  * A secret lives in its dialog only: the page never stores one. */
-import { $, h, plural, setKids, show, when } from './dom.js';
+import { t } from '../js/i18n.js';
+import { $, h, setKids, show } from './dom.js';
 import { FormError, SessionEnded, apiCreate, apiDelete, apiGet, apiPatch, payload } from './net.js';
 import { confirmDialog, copyBox, field, loadPage, onSubmit, openDialog, setMsg, toast } from './ui.js';
+import { tNodes, when } from './words.js';
 
 /* ---- words -------------------------------------------------------------- */
 
-/* The event types a webhook may ask for (lib/event.c's table), in the
- * owner's words; webhook.test is only ever a test delivery. */
-export const EVENT_WORDS = {
-	'transaction.recorded': 'Purchase recorded',
-	'reward.earned': 'Reward earned',
-	'reward.claimed': 'Reward handed out',
-	'cashback.redeemed': 'Cashback spent',
-	'transaction.voided': 'Transaction voided',
-	'card.adjusted': 'Card adjusted by hand',
-	'cashback.expired': 'Cashback expired',
-	'card.enrolled': 'Card issued at the till',
-	'card.issued': 'Card issued in the back office',
-	'card.updated': 'Card renamed, turned off or on',
-	'tier.changed': 'Card moved to another tier'
-};
-export const eventWords = (t) => EVENT_WORDS[t] || (t === 'webhook.test' ? 'Test event' : String(t || '—'));
-export const SCOPE_WORDS = {
-	'events:read': ['Read events', 'The list of everything that happens to your cards (the event feed).'],
-	'webhooks:manage': ['Manage webhooks', 'Add, change and delete any of the shop\'s webhooks, as on this page. Adding one or sending an event again also needs Read events: a webhook carries the events.']
-};
-const scopeWords = (s) => (SCOPE_WORDS[s] ? SCOPE_WORDS[s][0] : s);
+/* The event types a webhook may ask for (lib/event.c's table); each
+ * one's words are owner.integrations.js.event.<type>. webhook.test is
+ * only ever a test delivery. */
+export const EVENT_TYPES = [
+	'transaction.recorded', 'reward.earned', 'reward.claimed', 'cashback.redeemed', 'transaction.voided',
+	'card.adjusted', 'cashback.expired', 'card.enrolled', 'card.issued', 'card.updated', 'tier.changed'
+];
+export const eventWords = (x) => (EVENT_TYPES.includes(x) ? t('owner.integrations.js.event.' + x) :
+    x === 'webhook.test' ? t('owner.integrations.js.testEvent') : String(x || '—'));
+/* What a token may do: its name (scope.<s>) and what it means (scopeHint.<s>). */
+export const SCOPES = ['events:read', 'webhooks:manage'];
+const scopeKey = (x) => x.replace(/\W/g, '_');
+export const scopeWords = (x) => (SCOPES.includes(x) ? t('owner.integrations.js.scope.' + scopeKey(x)) : x);
+const scopeHint = (x) => t('owner.integrations.js.scopeHint.' + scopeKey(x));
+/* Its name inside a sentence ("It may: read events."). */
+const scopeInSentence = (x) => (SCOPES.includes(x) ? t('owner.integrations.js.scopeIn.' + scopeKey(x)) : x);
 
 /* The deliverer counts as running when it ran within this: a cron line
  * runs it every minute, the Debian package's timer as often. */
@@ -41,19 +38,20 @@ export const HOOK_LOG_PAGE = 20;
 export function hookState(w) {
 	const st = w.status || {};
 	if (!w.enabled) {
-		const why = w.disabled_reason === 'gone' ? 'the receiver answered that this address is gone (410), so nothing more is sent to it' :
-		    w.disabled_reason === 'failing' ? 'every delivery to it failed for 5 days' : 'it was turned off here';
-		return { tag: 'Off', cls: 'tag-bad', text: 'Turned off: ' + why + '. Nothing is sent while it is off.' };
+		const why = w.disabled_reason === 'gone' || w.disabled_reason === 'failing' ? w.disabled_reason : 'owner';
+		return { tag: t('owner.integrations.js.tagOff'), cls: 'tag-bad', text: t('owner.integrations.js.off.' + why) };
 	}
-	if (st.failing_since)
-		return { tag: 'Failing', cls: 'tag-warn', text: 'Failing since ' + when(st.failing_since) +
-		    (Number.isInteger(st.attempts) && st.attempts > 0 ? ': ' + plural(st.attempts, 'try', 'tries') + ' of the same event so far' : '') +
-		    (st.next_attempt_at ? ', the next at ' + when(st.next_attempt_at) : '') +
-		    '. The events wait and go in order once it answers; after 5 days of failures it is turned off.' };
-	return { tag: 'Working', cls: 'tag-ok', text: st.last_success_at ? 'Events go to it as they happen; the last was delivered ' + when(st.last_success_at) + '.' :
-	    'Nothing has been delivered yet: it gets what happens from the moment it was added.' };
+	if (st.failing_since) {
+		const tries = Number.isInteger(st.attempts) && st.attempts > 0;
+		const next = st.next_attempt_at ? t('owner.integrations.js.failingNext', { when: when(st.next_attempt_at) }) : '';
+		return { tag: t('owner.integrations.js.tagFailing'), cls: 'tag-warn',
+		    text: tries ? t('owner.integrations.js.failingTries', { since: when(st.failing_since), n: st.attempts, next }) :
+		        t('owner.integrations.js.failing', { since: when(st.failing_since), next }) };
+	}
+	return { tag: t('owner.integrations.js.tagWorking'), cls: 'tag-ok', text: st.last_success_at ? t('owner.integrations.js.working', { when: when(st.last_success_at) }) :
+	    t('owner.integrations.js.workingNothingYet') };
 }
-const eventsText = (w) => (Array.isArray(w.event_types) ? w.event_types.map(eventWords).join(', ') : 'All events');
+const eventsText = (w) => (Array.isArray(w.event_types) ? w.event_types.map(eventWords).join(', ') : t('owner.integrations.js.allEvents'));
 
 /* ---- state ---------------------------------------------------------------- */
 
@@ -84,23 +82,23 @@ export function eventsPicker(types) {
 	const name = 'ev-' + Math.random().toString(36).slice(2, 8);
 	const all = h('input', { type: 'radio', name, value: 'all', checked: !only });
 	const some = h('input', { type: 'radio', name, value: 'some', checked: only });
-	const boxes = Object.keys(EVENT_WORDS).map((t) => h('input', { type: 'checkbox', value: t, checked: only && types.includes(t) }));
+	const boxes = EVENT_TYPES.map((x) => h('input', { type: 'checkbox', value: x, checked: only && types.includes(x) }));
 	const list = h('div', { className: 'ev-list', hidden: !only },
-		...boxes.map((b) => h('label', { className: 'check-inline ev-opt' }, b, h('span', null, EVENT_WORDS[b.value], ' ', h('span', { className: 'code ev-type' }, b.value)))));
+		...boxes.map((b) => h('label', { className: 'check-inline ev-opt' }, b, h('span', null, eventWords(b.value), ' ', h('span', { className: 'code ev-type' }, b.value)))));
 	const sync = () => { list.hidden = !some.checked; };
 	all.addEventListener('change', sync);
 	some.addEventListener('change', sync);
 	const el = h('fieldset', { className: 'field ev-pick', tabIndex: -1, dataset: { field: 'event_types' } },
-		h('legend', null, 'Events to send'),
-		h('label', { className: 'check-inline' }, all, 'All events, also kinds added later'),
-		h('label', { className: 'check-inline' }, some, 'Only these:'), list);
+		h('legend', null, t('owner.integrations.js.eventsLegend')),
+		h('label', { className: 'check-inline' }, all, t('owner.integrations.js.eventsAll')),
+		h('label', { className: 'check-inline' }, some, t('owner.integrations.js.eventsSome')), list);
 	return {
 		el,
 		reset() { all.checked = true; for (const b of boxes) b.checked = false; sync(); },
 		value() {
 			if (!some.checked) return null;
 			const v = boxes.filter((b) => b.checked).map((b) => b.value);
-			if (!v.length) throw new FormError('Tick at least one kind of event, or choose "All events".', el);
+			if (!v.length) throw new FormError(t('owner.integrations.js.eventsNone'), el);
 			return v;
 		}
 	};
@@ -114,11 +112,11 @@ let addPicker = null;
  * again" (a token's fingerprint; a webhook's secret itself, to sign). */
 export function secretDialog(title, what, secret, intro, kept) {
 	return openDialog({
-		title, noCancel: true, noFocusField: true, submitLabel: 'I have copied it',
+		title, noCancel: true, noFocusField: true, submitLabel: t('owner.integrations.js.copied'),
 		body: h('div', { className: 'secret-once' },
 			h('p', null, intro),
 			copyBox(secret, what),
-			h('p', { className: 'msg msg-warn' }, h('strong', null, 'Copy it now: you will not see it again. '),
+			h('p', { className: 'msg msg-warn' }, h('strong', null, t('owner.integrations.js.copyNow') + ' '),
 				kept)),
 		onSubmit: async () => {}
 	});
@@ -140,22 +138,29 @@ export function renderDeliverer() {
 	const late = !last || isNaN(last) || Date.now() - last.getTime() > DELIVERER_LATE_MS;
 	const note = $('deliverer-note'), ran = $('deliverer-ran');
 	show(ran, !late);
-	if (!late) ran.textContent = 'Webhooks are sent by the deliverer, which last ran ' + when(d.last_run_at) + '.';
+	if (!late) ran.textContent = t('owner.integrations.js.delivererRan', { when: when(d.last_run_at) });
 	show(note, late);
 	if (!late) return;
 	const cron = cronParts(typeof d.command === 'string' ? d.command : '');
 	/* Before any webhook, a notice; with one, a warning: its events wait. */
 	note.className = 'msg deliverer-note ' + (ig.hooks.length ? 'msg-warn' : 'notice');
 	setKids(note,
-		h('p', null, h('strong', null, ig.hooks.length ? 'Webhooks are not being sent: ' : 'Before webhooks can be sent: '),
-			'the deliverer, the program that sends them, has ' + (last && !isNaN(last) ? 'not run since ' + when(d.last_run_at) : 'never run on this server') + '.'),
-		h('p', null, h('strong', null, 'On web hosting'), ', add it as a cron job: in cPanel, open ', h('strong', null, 'Cron Jobs'),
-			', choose ', h('strong', null, 'Once Per Minute'), ' (', h('span', { className: 'code' }, cron.every), ') and paste this command:'),
-		cron.command ? copyBox(cron.command, 'the deliverer\'s command') : h('p', null, h('span', { className: 'code' }, 'loyalty-admin events deliver'), ' (the server did not say where it is).'),
-		h('details', null, h('summary', null, 'The whole line, for a crontab of your own'),
-			h('code', { className: 'code cron-line' }, cron.every + ' ' + (cron.command || 'loyalty-admin events deliver'))),
-		h('p', null, h('strong', null, 'On a Raspberry Pi or a server with the Debian package'),
-			', and with tools/serve, it runs by itself: if this note shows there, its timer is stopped; whoever runs the server can start it again.'));
+		h('p', null, ...tNodes(last && !isNaN(last) ? 'owner.integrations.js.delivererNotSince' : 'owner.integrations.js.delivererNever', {
+			head: h('strong', null, t(ig.hooks.length ? 'owner.integrations.js.notSentHead' : 'owner.integrations.js.beforeHead'))
+		}, { when: last && !isNaN(last) ? when(d.last_run_at) : '' })),
+		/* cPanel's own words (Cron Jobs, Once Per Minute) as cPanel
+		 * shows them in the language its owner reads it in. */
+		h('p', null, ...tNodes('owner.integrations.js.cronHosting', {
+			hosting: h('strong', null, t('owner.integrations.js.cronHostingHead')),
+			cronJobs: h('strong', null, t('owner.integrations.js.cronJobs')),
+			perMinute: h('strong', null, t('owner.integrations.js.cronPerMinute')),
+			every: h('span', { className: 'code', dir: 'ltr' }, cron.every)
+		})),
+		cron.command ? copyBox(cron.command, t('owner.integrations.js.delivererCommand')) :
+			h('p', null, ...tNodes('owner.integrations.js.delivererUnknown', { command: h('span', { className: 'code', dir: 'ltr' }, 'loyalty-admin events deliver') })),
+		h('details', null, h('summary', null, t('owner.integrations.js.cronWholeLine')),
+			h('code', { className: 'code cron-line', dir: 'ltr' }, cron.every + ' ' + (cron.command || 'loyalty-admin events deliver'))),
+		h('p', null, ...tNodes('owner.integrations.js.delivererPackage', { head: h('strong', null, t('owner.integrations.js.delivererPackageHead')) })));
 }
 
 /* ---- webhooks ---------------------------------------------------------------- */
@@ -181,23 +186,23 @@ export async function loadHooks() {
 export function renderHooks() {
 	const rows = ig.hooks.map((w) => {
 		const s = hookState(w);
-		const actions = [h('button', { type: 'button', className: 'btn btn-small', 'aria-label': 'Open the webhook to ' + w.url, onclick: () => openHook(w, true) }, 'Open')];
-		if (!w.enabled) actions.push(h('button', { type: 'button', className: 'btn btn-small', 'aria-label': 'Turn on the webhook to ' + w.url, onclick: () => setEnabled(w, true) }, 'Turn on'));
+		const actions = [h('button', { type: 'button', className: 'btn btn-small', 'aria-label': t('owner.integrations.js.openAria', { url: w.url }), onclick: () => openHook(w, true) }, t('owner.integrations.js.open'))];
+		if (!w.enabled) actions.push(h('button', { type: 'button', className: 'btn btn-small', 'aria-label': t('owner.integrations.js.turnOnAria', { url: w.url }), onclick: () => setEnabled(w, true) }, t('owner.integrations.js.turnOn')));
 		return h('tr', { className: w.enabled ? '' : 'is-off', dataset: { id: w.id } },
-			h('td', { dataset: { label: 'Address' } }, h('span', { className: 'hook-addr' }, h('span', null, w.url),
+			h('td', { dataset: { label: t('owner.integrations.js.colAddress') } }, h('span', { className: 'hook-addr' }, h('span', null, w.url),
 				w.description ? h('span', { className: 'cust-sub' }, w.description) : null)),
-			h('td', { dataset: { label: 'Events' } }, h('span', null, Array.isArray(w.event_types) ? plural(w.event_types.length, 'kind', 'kinds') : 'All')),
-			h('td', { dataset: { label: 'State' } }, h('span', { className: 'tag ' + s.cls, title: s.text }, s.tag)),
+			h('td', { dataset: { label: t('owner.integrations.js.colEvents') } }, h('span', null, Array.isArray(w.event_types) ? t('owner.integrations.js.kinds', { n: w.event_types.length }) : t('owner.integrations.js.all'))),
+			h('td', { dataset: { label: t('owner.integrations.js.colState') } }, h('span', { className: 'tag ' + s.cls, title: s.text }, s.tag)),
 			h('td', { className: 'actions' }, h('span', { className: 'btn-row' }, actions)));
 	});
 	setKids($('hooks-body'), ...rows);
-	if (!rows.length) $('hooks-body').append(h('tr', null, h('td', { colSpan: 4, className: 'empty' }, 'No webhooks yet.')));
+	if (!rows.length) $('hooks-body').append(h('tr', null, h('td', { colSpan: 4, className: 'empty' }, t('owner.integrations.js.noHooks'))));
 }
 
 export async function onAddHook(form) {
 	const url = $('hook-url').value.trim();
-	if (!url) throw new FormError('Enter the address the events go to.', $('hook-url'));
-	if (!/^https?:\/\//i.test(url)) throw new FormError('The address begins with https:// (such as https://example.com/loyalty-events).', $('hook-url'));
+	if (!url) throw new FormError(t('owner.integrations.js.urlMissing'), $('hook-url'));
+	if (!/^https?:\/\//i.test(url)) throw new FormError(t('owner.integrations.js.urlScheme'), $('hook-url'));
 	const body = { url };
 	const desc = $('hook-desc').value.trim();
 	if (desc) body.description = desc;
@@ -209,16 +214,15 @@ export async function onAddHook(form) {
 	} catch (e) {
 		/* The server's rule names the setting; say who sets it, and how. */
 		if (!(e instanceof SessionEnded) && e && e.details && e.details.field === 'url' && /^http:/i.test(url))
-			throw new FormError(e.message + ' Plain http:// is for a shop\'s own network only: whoever runs the server can allow it with loyalty-admin setting set webhook_allow_private 1.', $('hook-url'));
+			throw new FormError(e.message + ' ' + t('owner.integrations.js.plainHttp'), $('hook-url'));
 		throw e;
 	}
 	const w = d.webhook;
 	form.reset();
 	addPicker.reset();
-	await secretDialog('Signing secret of the new webhook', 'the signing secret', w.secret,
-		'Each delivery to ' + w.url + ' is signed with this secret (Standard Webhooks), so the receiver knows it comes from your shop. Put it into the receiving program.',
-		HOOK_KEPT);
-	toast('Webhook added. It gets what happens from now on.');
+	await secretDialog(t('owner.integrations.js.newSecretTitle'), t('owner.integrations.js.theSecret'), w.secret,
+		t('owner.integrations.js.newSecretIntro', { url: w.url }), hookKept());
+	toast(t('owner.integrations.js.hookAdded'));
 	await loadHooks();
 	const fresh = ig.hooks.find((x) => x.id === w.id);
 	if (fresh) openHook(fresh, true);
@@ -229,7 +233,7 @@ export function closeHook() {
 	show('hook-detail', false);
 }
 
-const HOOK_KEPT = 'The shop keeps it to sign the deliveries (and in its backups), but never shows it again. If it is lost, make a new one with "New signing secret".';
+const hookKept = () => t('owner.integrations.js.hookKept');
 
 export function openHook(w, focus) {
 	ig.log.page = 1;
@@ -252,20 +256,19 @@ export function renderHook(w) {
 	ig.hook = w;
 	const s = hookState(w), st = w.status || {};
 	$('hook-title').textContent = w.url;
-	$('hook-sub').textContent = (w.description ? w.description + ' · ' : '') + 'added ' + when(w.created_at);
+	$('hook-sub').textContent = (w.description ? w.description + ' · ' : '') + t('owner.integrations.js.added', { when: when(w.created_at) });
 	$('hook-tag').textContent = s.tag;
 	$('hook-tag').className = 'tag ' + s.cls;
 	$('hook-state').textContent = s.text;
 	const fact = (k, v) => h('div', { className: 'bal' }, h('dt', null, k), h('dd', null, v));
 	setKids($('hook-facts'),
-		fact('Events', eventsText(w)),
-		fact('Waiting to be sent', Number.isInteger(st.pending) ? plural(st.pending, 'event', 'events') : '—'),
-		fact('Last delivered', st.last_success_at ? when(st.last_success_at) : 'Not yet'));
+		fact(t('owner.integrations.js.factEvents'), eventsText(w)),
+		fact(t('owner.integrations.js.factWaiting'), Number.isInteger(st.pending) ? t('owner.integrations.js.eventCount', { n: st.pending }) : '—'),
+		fact(t('owner.integrations.js.factLast'), st.last_success_at ? when(st.last_success_at) : t('owner.integrations.js.notYet')));
 	const rot = w.secret_rotated_until ? new Date(w.secret_rotated_until) : null;
 	show('hook-rotation', !!rot && !isNaN(rot) && rot.getTime() > Date.now());
-	$('hook-rotation').textContent = rot ? 'The secret was replaced: until ' + when(w.secret_rotated_until) +
-	    ' each delivery carries two signatures, with the new secret and the old one, so the receiver accepts it with either.' : '';
-	$('hook-toggle').textContent = w.enabled ? 'Turn off' : 'Turn on again';
+	$('hook-rotation').textContent = rot ? t('owner.integrations.js.rotation', { when: when(w.secret_rotated_until) }) : '';
+	$('hook-toggle').textContent = t(w.enabled ? 'owner.integrations.js.turnOff' : 'owner.integrations.js.turnOnAgain');
 	$('hook-toggle').classList.toggle('btn-primary', !w.enabled);
 	$('hook-test').disabled = !w.enabled;
 }
@@ -294,12 +297,12 @@ async function act(btn, box, fn) {
 }
 
 export async function setEnabled(w, on) {
-	if (!on && !await confirmDialog('Turn off the webhook to ' + w.url + '?',
-	    'Nothing is sent to it while it is off. Turn it on again at any time.', 'Turn off', true)) return;
+	if (!on && !await confirmDialog(t('owner.integrations.js.turnOffTitle', { url: w.url }),
+	    t('owner.integrations.js.turnOffText'), t('owner.integrations.js.turnOff'), true)) return;
 	await act(null, ig.hook && ig.hook.id === w.id ? 'hook-error' : 'hooks-error', async () => {
 		const d = await apiPatch(hookPath(w), { enabled: on });
 		replaced(d.webhook);
-		toast(on ? 'Webhook turned on: its waiting events are sent on the deliverer\'s next run.' : 'Webhook turned off.');
+		toast(t(on ? 'owner.integrations.js.turnedOn' : 'owner.integrations.js.turnedOff'));
 		if (on) renderDeliverer();
 	});
 }
@@ -307,34 +310,34 @@ export async function setEnabled(w, on) {
 export function editHook() {
 	const w = ig.hook;
 	if (!w) return;
-	const fUrl = field({ label: 'Address (URL)', type: 'url', value: w.url, field: 'url', spellcheck: false, limit: 'WEBHOOK_URL_MAX' });
-	const fDesc = field({ label: 'Description', optional: true, value: w.description || '', field: 'description', limit: 'WEBHOOK_DESC_MAX' });
+	const fUrl = field({ label: t('owner.integrations.js.urlLabel'), type: 'url', value: w.url, field: 'url', spellcheck: false, limit: 'WEBHOOK_URL_MAX' });
+	fUrl.input.dir = 'ltr';
+	const fDesc = field({ label: t('owner.integrations.js.descLabel'), optional: true, value: w.description || '', field: 'description', limit: 'WEBHOOK_DESC_MAX' });
 	const picker = eventsPicker(Array.isArray(w.event_types) ? w.event_types : null);
 	openDialog({
-		title: 'Edit the webhook', body: h('div', null, fUrl, fDesc, picker.el),
+		title: t('owner.integrations.js.editTitle'), body: h('div', null, fUrl, fDesc, picker.el),
 		onSubmit: async () => {
 			const url = fUrl.input.value.trim();
-			if (!/^https?:\/\/\S/i.test(url)) throw new FormError('Enter the address, beginning with https://.', fUrl.input);
+			if (!/^https?:\/\/\S/i.test(url)) throw new FormError(t('owner.integrations.js.urlNeeded'), fUrl.input);
 			const d = await apiPatch(hookPath(w), { url, description: fDesc.input.value.trim(), event_types: picker.value() });
 			replaced(d.webhook);
-			toast('Webhook saved.');
+			toast(t('owner.integrations.js.saved'));
 		}
 	});
 }
 
 export async function rotateHook(btn) {
 	const w = ig.hook;
-	if (!w || !await confirmDialog('A new signing secret for ' + w.url + '?',
-	    'The webhook gets a new secret, shown once. The old one goes on signing beside it for 24 hours, so the receiver keeps accepting deliveries while you put the new one in; after that only the new one signs.',
-	    'Make a new secret')) return;
+	if (!w || !await confirmDialog(t('owner.integrations.js.rotateTitle', { url: w.url }),
+	    t('owner.integrations.js.rotateText'), t('owner.integrations.js.rotateSubmit'))) return;
 	await act(btn, 'hook-error', async () => {
 		const d = payload(await apiCreate('webhook-rotate:' + w.id, hookPath(w, '/rotate'), {}));
 		const secret = d.webhook.secret;
 		delete d.webhook.secret;
 		replaced(d.webhook);
-		await secretDialog('New signing secret', 'the new signing secret', secret,
-			'Put it into the receiving program within 24 hours: until then the old secret signs too.', HOOK_KEPT);
-		toast('New signing secret made.');
+		await secretDialog(t('owner.integrations.js.rotatedTitle'), t('owner.integrations.js.theNewSecret'), secret,
+			t('owner.integrations.js.rotatedIntro'), hookKept());
+		toast(t('owner.integrations.js.rotatedToast'));
 	});
 }
 
@@ -343,25 +346,25 @@ export async function testHook(btn) {
 	if (!w) return;
 	await act(btn, 'hook-error', async () => {
 		await apiCreate('webhook-test:' + w.id, hookPath(w, '/test'), {});
-		toast('Test event on its way: it is sent on the deliverer\'s next run; Refresh the deliveries to see the answer.');
+		toast(t('owner.integrations.js.testSent'));
 	});
 }
 
 export async function resendEvent(w, x, btn) {
 	await act(btn, 'hlog-error', async () => {
 		await apiCreate('webhook-resend:' + w.id, hookPath(w, '/resend'), { event_id: x.event_id });
-		toast(eventWords(x.event_type) + ' (' + x.event_id + ') is sent again on the deliverer\'s next run.');
+		toast(t('owner.integrations.js.resent', { event: eventWords(x.event_type), id: x.event_id }));
 	});
 }
 
 export async function deleteHook() {
 	const w = ig.hook;
-	if (!w || !await confirmDialog('Delete the webhook to ' + w.url + '?',
-	    'Nothing more is sent there, and its log of deliveries is deleted with it. This cannot be undone.', 'Delete', true)) return;
+	if (!w || !await confirmDialog(t('owner.integrations.js.deleteTitle', { url: w.url }),
+	    t('owner.integrations.js.deleteText'), t('owner.integrations.js.deleteSubmit'), true)) return;
 	await act(null, 'hook-error', async () => {
 		await apiDelete(hookPath(w));
 		closeHook();
-		toast('Webhook deleted.');
+		toast(t('owner.integrations.js.deleted'));
 		await loadHooks();
 		$('h-integrations').focus({ preventScroll: true });
 	});
@@ -369,28 +372,28 @@ export async function deleteHook() {
 
 /* ---- the delivery log ------------------------------------------------------------ */
 
-const took = (ms) => (!Number.isInteger(ms) ? '—' : ms < 1000 ? ms + ' ms' : (ms / 1000).toFixed(1) + ' s');
-const OUTCOME = { delivered: ['Delivered', 'tag-ok'], failed: ['Failed', 'tag-bad'], refused: ['Not sent', 'tag-warn'] };
+const took = (ms) => (!Number.isInteger(ms) ? '—' : ms < 1000 ? t('owner.integrations.js.ms', { n: ms }) : t('owner.integrations.js.seconds', { n: (ms / 1000).toFixed(1) }));
+const OUTCOME = { delivered: 'tag-ok', failed: 'tag-bad', refused: 'tag-warn' };
 
 export function hookLogRow(x) {
 	const w = ig.hook;
-	const o = OUTCOME[x.outcome] || [String(x.outcome || '—'), ''];
+	const o = OUTCOME[x.outcome] ? [t('owner.integrations.js.outcome.' + x.outcome), OUTCOME[x.outcome]] : [String(x.outcome || '—'), ''];
 	/* Why it failed, in the deliverer's words, and the first bytes of
 	 * what the receiver answered (both, when a 410 said why). */
 	const error = typeof x.error === 'string' ? x.error : '';
 	const answer = typeof x.response === 'string' ? x.response : '';
 	const short = answer.length > 140 ? answer.slice(0, 140) + '…' : answer;
 	const resend = x.event_id && x.event_type !== 'webhook.test' && !/^msg_test_/.test(x.event_id) ?
-	    h('button', { type: 'button', className: 'btn btn-small', 'aria-label': 'Send the event ' + x.event_id + ' again',
-		onclick: (e) => resendEvent(w, x, e.currentTarget) }, 'Send again') : null;
+	    h('button', { type: 'button', className: 'btn btn-small', 'aria-label': t('owner.integrations.js.resendAria', { id: x.event_id }),
+		onclick: (e) => resendEvent(w, x, e.currentTarget) }, t('owner.integrations.js.resend')) : null;
 	return h('tr', null,
-		h('td', { dataset: { label: 'When' } }, when(x.at)),
-		h('td', { dataset: { label: 'Event' } }, h('span', null, eventWords(x.event_type), h('span', { className: 'cust-sub code-sub' }, x.event_id || ''))),
-		h('td', { dataset: { label: 'Try' } }, Number.isInteger(x.attempt) ? '#' + x.attempt : '—'),
-		h('td', { dataset: { label: 'Result' } }, h('span', { className: 'hlog-result' }, h('span', { className: 'tag ' + o[1] }, o[0]),
-			h('span', null, Number.isInteger(x.status) ? 'HTTP ' + x.status : 'no answer'))),
-		h('td', { className: 'num', dataset: { label: 'Took' } }, took(x.duration_ms)),
-		h('td', { className: 'hlog-answer', dataset: { label: 'Answer' } }, !answer && !error ? '—' : h('span', null,
+		h('td', { dataset: { label: t('owner.integrations.js.colWhen') } }, when(x.at)),
+		h('td', { dataset: { label: t('owner.integrations.js.colEvent') } }, h('span', null, eventWords(x.event_type), h('span', { className: 'cust-sub code-sub' }, x.event_id || ''))),
+		h('td', { dataset: { label: t('owner.integrations.js.colTry') } }, Number.isInteger(x.attempt) ? '#' + x.attempt : '—'),
+		h('td', { dataset: { label: t('owner.integrations.js.colResult') } }, h('span', { className: 'hlog-result' }, h('span', { className: 'tag ' + o[1] }, o[0]),
+			h('span', null, Number.isInteger(x.status) ? 'HTTP ' + x.status : t('owner.integrations.js.noAnswer')))),
+		h('td', { className: 'num', dataset: { label: t('owner.integrations.js.colTook') } }, took(x.duration_ms)),
+		h('td', { className: 'hlog-answer', dataset: { label: t('owner.integrations.js.colAnswer') } }, !answer && !error ? '—' : h('span', null,
 			error ? h('span', { className: 'hlog-error' }, error) : null,
 			!answer ? null : answer.length > short.length ?
 				h('details', null, h('summary', null, h('code', null, short)), h('code', null, answer)) : h('code', null, answer))),
@@ -404,7 +407,7 @@ export function loadHookLog() {
 	const q = new URLSearchParams({ limit: String(HOOK_LOG_PAGE), offset: String((p.page - 1) * HOOK_LOG_PAGE) });
 	return loadPage(p, 'hlog', {
 		path: hookPath(w, '/deliveries?' + q.toString()), list: 'deliveries', row: hookLogRow, cols: 7,
-		empty: 'Nothing sent yet.', noun: ['delivery', 'deliveries'],
+		empty: t('owner.integrations.js.noDeliveries'), noun: 'owner.integrations.js.deliveryCount',
 		paging: (d) => {
 			const total = Number.isInteger(d.total) ? d.total : null;
 			return total === null ? null : { page: p.page, total_pages: Math.ceil(total / HOOK_LOG_PAGE), total_count: total };
@@ -431,51 +434,51 @@ export function renderTokens() {
 	const rows = ig.tokens.map((k) => {
 		const off = !!k.revoked_at;
 		return h('tr', { className: off ? 'is-off' : '', dataset: { id: k.id } },
-			h('td', { dataset: { label: 'Name' } }, h('span', null, h('span', { className: 'break' }, k.name),
-				k.prefix ? h('span', { className: 'cust-sub' }, 'begins ', h('span', { className: 'code' }, k.prefix + '…')) : null,
-				h('span', { className: 'cust-sub' }, 'created ' + when(k.created_at)))),
-			h('td', { dataset: { label: 'May' } }, Array.isArray(k.scopes) ? k.scopes.map(scopeWords).join(', ') : '—'),
-			h('td', { dataset: { label: 'Last used' } }, k.last_used_at ? when(k.last_used_at) : 'Never'),
-			h('td', { dataset: { label: 'Status' } }, off ? h('span', null, h('span', { className: 'tag tag-bad' }, 'Revoked'), h('span', { className: 'cust-sub' }, when(k.revoked_at))) :
-				h('span', { className: 'tag tag-ok' }, 'Active')),
+			h('td', { dataset: { label: t('owner.integrations.js.colName') } }, h('span', null, h('span', { className: 'break' }, k.name),
+				k.prefix ? h('span', { className: 'cust-sub' }, ...tNodes('owner.integrations.js.begins', { prefix: h('span', { className: 'code' }, k.prefix + '…') })) : null,
+				h('span', { className: 'cust-sub' }, t('owner.integrations.js.created', { when: when(k.created_at) })))),
+			h('td', { dataset: { label: t('owner.integrations.js.colMay') } }, Array.isArray(k.scopes) ? k.scopes.map(scopeWords).join(', ') : '—'),
+			h('td', { dataset: { label: t('owner.integrations.js.colLastUsed') } }, k.last_used_at ? when(k.last_used_at) : t('owner.integrations.js.never')),
+			h('td', { dataset: { label: t('owner.integrations.js.colStatus') } }, off ? h('span', null, h('span', { className: 'tag tag-bad' }, t('owner.integrations.js.revoked')), h('span', { className: 'cust-sub' }, when(k.revoked_at))) :
+				h('span', { className: 'tag tag-ok' }, t('owner.integrations.js.active'))),
 			h('td', { className: 'actions' }, off ? null :
-				h('button', { type: 'button', className: 'btn btn-small btn-warn', 'aria-label': 'Revoke the token ' + k.name, onclick: () => revokeToken(k) }, 'Revoke')));
+				h('button', { type: 'button', className: 'btn btn-small btn-warn', 'aria-label': t('owner.integrations.js.revokeAria', { name: k.name }), onclick: () => revokeToken(k) }, t('owner.integrations.js.revoke'))));
 	});
 	setKids($('tokens-body'), ...rows);
-	if (!rows.length) $('tokens-body').append(h('tr', null, h('td', { colSpan: 5, className: 'empty' }, 'No API tokens yet.')));
+	if (!rows.length) $('tokens-body').append(h('tr', null, h('td', { colSpan: 5, className: 'empty' }, t('owner.integrations.js.noTokens'))));
 }
 
 export function fillScopes() {
-	setKids($('token-scopes'), ...Object.keys(SCOPE_WORDS).map((s) => {
+	setKids($('token-scopes'), ...SCOPES.map((s) => {
 		const id = 'scope-' + s.replace(/\W/g, '-');
 		return h('div', { className: 'scope-opt' },
-			h('label', { className: 'check-inline', htmlFor: id }, h('input', { type: 'checkbox', id, value: s }), SCOPE_WORDS[s][0]),
-			h('p', { className: 'hint' }, SCOPE_WORDS[s][1]));
+			h('label', { className: 'check-inline', htmlFor: id }, h('input', { type: 'checkbox', id, value: s }), scopeWords(s)),
+			h('p', { className: 'hint' }, scopeHint(s)));
 	}));
 }
 
 export async function onCreateToken(form) {
 	const nameIn = $('token-name');
 	const name = nameIn.value.trim();
-	if (!name) throw new FormError('Enter a name: who or what the token is for.', nameIn);
+	if (!name) throw new FormError(t('owner.integrations.js.tokenNameMissing'), nameIn);
 	const scopes = Array.from($('token-scopes').querySelectorAll('input:checked')).map((b) => b.value);
-	if (!scopes.length) throw new FormError('Tick what the token may do.', form.querySelector('[data-field="scopes"]'));
+	if (!scopes.length) throw new FormError(t('owner.integrations.js.tokenScopesMissing'), form.querySelector('[data-field="scopes"]'));
 	const d = payload(await apiCreate('token', 'admin/tokens', { name, scopes }));
 	const k = d.token;
 	form.reset();
-	await secretDialog('API token "' + k.name + '"', 'the token', k.secret,
-		'Give it to whoever connects the program, by a safe way (not in a plain e-mail). It may: ' + k.scopes.map(scopeWords).join(', ').toLowerCase() + '.',
-		'The shop keeps only a fingerprint of it. If it is lost, make a new one.');
-	toast('API token ' + k.name + ' created.');
+	await secretDialog(t('owner.integrations.js.tokenTitle', { name: k.name }), t('owner.integrations.js.theToken'), k.secret,
+		t('owner.integrations.js.tokenIntro', { scopes: k.scopes.map(scopeInSentence).join(', ') }),
+		t('owner.integrations.js.tokenKept'));
+	toast(t('owner.integrations.js.tokenCreated', { name: k.name }));
 	await loadTokens();
 }
 
 export async function revokeToken(k) {
-	if (!await confirmDialog('Revoke the token "' + k.name + '"?',
-	    'Every program using it is refused from now on. This cannot be undone: make a new token if it is needed again.', 'Revoke', true)) return;
+	if (!await confirmDialog(t('owner.integrations.js.revokeTitle', { name: k.name }),
+	    t('owner.integrations.js.revokeText'), t('owner.integrations.js.revoke'), true)) return;
 	await act(null, 'tokens-error', async () => {
 		await apiDelete('admin/tokens/' + encodeURIComponent(k.id));
-		toast('Token ' + k.name + ' revoked.');
+		toast(t('owner.integrations.js.revokedToast', { name: k.name }));
 		await loadTokens();
 	});
 }

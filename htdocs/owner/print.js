@@ -1,8 +1,10 @@
+import { isRTL, locale, t } from '../js/i18n.js';
 import { limit } from '../js/limits.js';
-import { $, h, plural, setKids, show } from './dom.js';
+import { $, h, setKids, show } from './dom.js';
 import { FormError, SessionEnded, apiBlob, apiPatch } from './net.js';
-import { SETTING_INFO, SHEET_MAX, progOf, st } from './state.js';
-import { busy, errorNode, field, need, openDialog, toast } from './ui.js';
+import { SHEET_MAX, progOf, st } from './state.js';
+import { busy, errorNode, field, openDialog, toast } from './ui.js';
+import { tNodes } from './words.js';
 
 /* ---- printing --------------------------------------------------------- */
 
@@ -27,38 +29,84 @@ export function sheetBlobUrl(html) {
 	return { url: page, urls, count };
 }
 
+/* The five characters that mean markup, as the server writes them. */
+const esc = (x) => String(x).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', '\'': '&#39;' })[c]);
+const unesc = (x) => x.replace(/&(amp|lt|gt|quot|#39);/g, (m, e) => ({ amp: '&', lt: '<', gt: '>', quot: '"', '#39': '\'' })[e]);
+/* A catalog text with {name} filled by markup already escaped. */
+function tHtml(key, raw) {
+	const mark = {};
+	for (const k of Object.keys(raw)) mark[k] = '\u0000' + k + '\u0000';
+	return esc(t(key, mark)).replace(/\u0000(\w+)\u0000/g, (m, k) => raw[k]);
+}
+
+/* A line's width in hundredths of its font size, in a monospace font: a
+ * wide (CJK) character takes about a full em, the others 62 (as
+ * lib/card_image.c counts them). */
+function monoWidth(text) {
+	let w = 0;
+	for (const ch of text) w += /[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]|[\u{20000}-\u{3fffd}]/u.test(ch) ? 100 : 62;
+	return w;
+}
+const LINK_W = 790;	/* the width of the link's band (lib/card_image.c) */
+
+/* The server writes the sheet in English (lib/card_image.c): its
+ * language and direction, its title and each card's "Your card online:"
+ * become the page's. A longer sentence than the English one takes a
+ * smaller font so that its line stays on the card. The cards' faces keep
+ * their left-to-right layout (a printed card is the physical world), the
+ * names in them read in their own direction all the same. */
+export function localizeSheet(html) {
+	let out = html.replace(/<html lang="en">/, '<html lang="' + esc(locale()) + '" dir="' + (isRTL() ? 'rtl' : 'ltr') + '">');
+	out = out.replace(/<title>Loyalty cards: ([\s\S]*?)<\/title>/, (m, shop) => '<title>' + tHtml('print.sheetTitle', { shop }) + '</title>');
+	out = out.replace(/<\/head>/, '<style>.card{direction:ltr}</style></head>');
+	const prefix = esc(t('print.cardLink') + ' ');
+	if (prefix === 'Your card online: ') return out;
+	return out.replace(/<title>Your card online: ([^<]*)<\/title><text x="(\d+)" y="(\d+)" font-size="(\d+)">Your card online: ([^<]*)<\/text>(?:<text x="(\d+)" y="(\d+)" font-size="(\d+)">([^<]*)<\/text>)?/g,
+		(m, all, x1, y1, fs, first, x2, y2, fs2, second) => {
+			const line = unesc(prefix + first);
+			const size = Math.max(6, Math.min(+fs, Math.floor(LINK_W * 100 / monoWidth(line))));
+			return '<title>' + prefix + all + '</title><text x="' + x1 + '" y="' + y1 + '" font-size="' + size + '">' + prefix + first + '</text>' +
+			    (second === undefined ? '' : '<text x="' + x2 + '" y="' + y2 + '" font-size="' + Math.min(+fs2, size) + '">' + second + '</text>');
+		});
+}
+
 /* Opens a sheet of cards in a new tab. The tab is opened at once (while
  * the click still allows a new window), then given the sheet. */
 export async function openSheet(query, btn) {
 	let w = null;
 	try { w = window.open('', '_blank'); } catch (e) { w = null; }
 	if (w) {
-		try { w.document.title = 'Preparing the cards…'; w.document.body.textContent = 'Preparing the cards…'; } catch (e) { /* not ours */ }
+		try {
+			w.document.documentElement.lang = locale();
+			w.document.documentElement.dir = isRTL() ? 'rtl' : 'ltr';
+			w.document.title = t('print.preparing');
+			w.document.body.textContent = t('print.preparing');
+		} catch (e) { /* not ours */ }
 	}
 	const note = $('sheet-note');
 	busy(btn, true);
 	try {
 		const r = await apiBlob('admin/cards/sheet?' + query);
-		const sh = sheetBlobUrl(await r.blob.text());
+		const sh = sheetBlobUrl(localizeSheet(await r.blob.text()));
 		if (!sh.count) {
 			for (const u of sh.urls) URL.revokeObjectURL(u);
 			if (w) w.close();
-			setKids(note, 'There are no cards to print.');
+			setKids(note, t('print.noCards'));
 			show(note, true);
 			return;
 		}
 		for (const u of sheetUrls) URL.revokeObjectURL(u);
 		sheetUrls = sh.urls;
-		const link = h('a', { href: sh.url, target: '_blank', rel: 'noopener' }, 'Open the sheet again');
+		const link = h('a', { href: sh.url, target: '_blank', rel: 'noopener' }, t('print.openAgain'));
 		show(note, true);
 		if (w && !w.closed) {
 			w.opener = null;
 			w.location.replace(sh.url);
-			setKids(note, 'The sheet of ' + plural(sh.count, 'card', 'cards') + ' opened in a new tab: print it from there (Ctrl+P), on A4, at 100 %. ', link);
-			toast('The sheet of ' + plural(sh.count, 'card', 'cards') + ' opened in a new tab.');
+			setKids(note, ...tNodes('print.opened', { link }, { n: sh.count }));
+			toast(t('print.openedToast', { n: sh.count }));
 		} else {
-			link.textContent = 'Open the sheet of ' + plural(sh.count, 'card', 'cards');
-			setKids(note, 'Your browser blocked the new tab. ', link, ', then print it (Ctrl+P), on A4, at 100 %.');
+			link.textContent = t('print.openSheet', { n: sh.count });
+			setKids(note, ...tNodes('print.blocked', { link }));
 			note.scrollIntoView({ block: 'nearest' });
 		}
 	} catch (e) {
@@ -82,7 +130,7 @@ export function sheetPages() {
 	setKids(sel);
 	for (let i = 1; i <= pages; i++)
 		sel.append(h('option', { value: String(i), selected: String(i) === keep },
-			'Cards ' + ((i - 1) * SHEET_MAX + 1) + ' to ' + Math.min(n, i * SHEET_MAX) + (i === 1 ? ' (newest)' : '')));
+			t(i === 1 ? 'print.pageNewest' : 'print.page', { from: (i - 1) * SHEET_MAX + 1, to: Math.min(n, i * SHEET_MAX) })));
 	show('sheet-page-field', pages > 1);
 }
 
@@ -116,31 +164,31 @@ export function renderPrintLinkWarning() {
 	show(box, missing);
 	if (!missing) { setKids(box); show('detail-no-link', false); return; }
 	setKids(box,
-		h('p', null, h('strong', null, 'Printed cards carry no link for your customers yet. '),
-			'The address of this site for customers is not set, so each printed card has only its QR code and barcode for the till, ' +
-			'not the link to the customer\'s own card page.'),
+		h('p', null, h('strong', null, t('print.noLinkHead') + ' '), t('print.noLinkText')),
 		h('p', { className: 'btn-row' },
-			h('button', { type: 'button', className: 'btn btn-small btn-primary', id: 'print-link-set', onclick: setPublicUrl }, 'Set the address…'),
-			h('a', { href: '#settings', className: 'btn btn-small' }, 'Open Settings')));
+			h('button', { type: 'button', className: 'btn btn-small btn-primary', id: 'print-link-set', onclick: setPublicUrl }, t('print.setAddress')),
+			h('a', { href: '#settings', className: 'btn btn-small' }, t('print.openSettings'))));
 }
 
 /* A dialog to set public_url, offering this page's folder. */
 function setPublicUrl() {
 	const f = field({
-		label: SETTING_INFO.public_url[0], value: hereFolder(), field: 'public_url', inputMode: 'url', spellcheck: false, limit: 'URL_MAX',
-		hint: 'The address customers open, such as https://shop.example/loyalty/: this page\'s folder if customers reach this site as you do. Printed on each card before the card\'s own link.' +
-			(loopback(hereFolder()) ? ' This page is open at this computer\'s own address, which customers\' phones cannot open: type the address they reach this site at.' : '')
+		label: t('print.addressLabel'), value: hereFolder(), field: 'public_url', inputMode: 'url', spellcheck: false, limit: 'URL_MAX',
+		hint: t('print.addressHint') + (loopback(hereFolder()) ? ' ' + t('print.addressLoopback') : '')
 	});
+	f.input.dir = 'ltr';
 	return openDialog({
-		title: 'Address of this site for customers', body: f, submitLabel: 'Save',
+		title: t('print.addressTitle'), body: f, submitLabel: t('print.save'),
 		onSubmit: async () => {
-			let v = need(f.input, 'the address', limit('URL_MAX'));
-			if (!/^https?:\/\/\S+$/i.test(v)) throw new FormError('An address such as https://shop.example/loyalty/ (beginning with https:// or http://).', f.input);
+			let v = f.input.value.trim();
+			if (!v) throw new FormError(t('print.addressMissing'), f.input);
+			if (v.length > limit('URL_MAX')) throw new FormError(t('print.addressTooLong', { max: limit('URL_MAX') }), f.input);
+			if (!/^https?:\/\/\S+$/i.test(v)) throw new FormError(t('print.addressBad'), f.input);
 			if (!v.endsWith('/')) v += '/';
 			const d = await apiPatch('admin/settings', { public_url: v });
 			st.settings = d.settings || st.settings;
 			renderPrintLinkWarning();
-			toast('Cards printed from now on carry their link at ' + v + '.');
+			toast(t('print.addressSaved', { url: v }));
 		}
 	});
 }

@@ -1,30 +1,57 @@
+import { addDays as addDay, shopToday } from '../js/dates.js';
+import { locale, t as tr } from '../js/i18n.js';
 import { txRow } from './card.js';
-import { $, addDays, day, h, int, money, parseYmd, s, setKids, show, uid, ymd } from './dom.js';
+import { $, addDays, h, int, money, parseYmd, s, setKids, show, uid, ymd } from './dom.js';
 import { FormError, SessionEnded, apiGet } from './net.js';
 import { figure } from './overview.js';
 import { settingWords } from './settings.js';
-import { TX_PAGE, loadSettings, presetRange, settingValue, st } from './state.js';
+import { TX_PAGE, loadSettings, settingValue, st } from './state.js';
 import { busy, clearFormError, download, loadPage, setMsg, showFormError } from './ui.js';
+import { calDay } from './words.js';
 
 /* ---- reports ---------------------------------------------------------- */
 
 export const rep = { from: '', to: '', group: 'day', seq: 0, tx: { page: 1, pages: 0, seq: 0 }, shown: false };
-export const GROUP_LABEL = { day: 'Day', location: 'Location', staff: 'Staff' };
+/* The groups' and figures' words are catalog keys (owner.reports.js.*):
+ * the language may change after this module loads. */
+const GROUPS = ['day', 'location', 'staff'];
+const grp = (g) => (GROUPS.includes(g) ? g : 'day');
+export const groupLabel = (g) => tr('owner.reports.js.group.' + grp(g));
 export const ALL_FIGS = [
-	['purchases', 'Purchases', 'int'], ['sales_amount', 'Sales', 'money'], ['punches', 'Punches', 'int'],
-	['rewards_earned', 'Rewards earned', 'int'], ['rewards_claimed', 'Rewards claimed', 'int'],
-	['cashback_earned', 'Cashback earned', 'money'], ['cashback_redeemed', 'Cashback redeemed', 'money'],
-	['discounts_given', 'Discounts given', 'money'],
+	['purchases', 'int'], ['sales_amount', 'money'], ['punches', 'int'],
+	['rewards_earned', 'int'], ['rewards_claimed', 'int'],
+	['cashback_earned', 'money'], ['cashback_redeemed', 'money'],
+	['discounts_given', 'money'],
 	/* Shown only when the period has some: most shops never see them. */
-	['cashback_expired', 'Cashback expired', 'money', true], ['punches_removed', 'Punches taken off', 'int', true]
+	['cashback_expired', 'money', true], ['punches_removed', 'int', true]
 ];
+export const figLabel = (k) => tr('owner.reports.js.fig.' + k);
 export const fmtFig = (v, kind) => (kind === 'money' ? money(v) : int(v));
+
+/* A preset's first and last day ("YYYY-MM-DD"), from the shop's today
+ * (its time zone, js/dates.js), never the device's; null for custom. */
+export function presetRange(p, today) {
+	const tt = today || shopToday();
+	const y = +tt.slice(0, 4), m = +tt.slice(5, 7);
+	const first = (yy, mm) => ymd(new Date(Date.UTC(yy, mm - 1, 1)));
+	switch (p) {
+	case 'today': return [tt, tt];
+	case 'yesterday': return [addDay(tt, -1), addDay(tt, -1)];
+	case 'last7': return [addDay(tt, -6), tt];
+	case 'thisweek': return [addDay(tt, -((new Date(tt + 'T00:00:00Z').getUTCDay() + 6) % 7)), tt];
+	case 'thismonth': return [first(y, m), tt];
+	case 'lastmonth': return [first(y, m - 1), addDay(first(y, m), -1)];
+	case 'last30': return [addDay(tt, -29), tt];
+	case 'thisyear': return [first(y, 1), tt];
+	default: return null;
+	}
+}
 
 export function applyPreset() {
 	const r = presetRange($('report-preset').value);
 	if (!r) return;
-	$('report-from').value = ymd(r[0]);
-	$('report-to').value = ymd(r[1]);
+	$('report-from').value = r[0];
+	$('report-to').value = r[1];
 }
 
 /* Each visit shows the figures of now; the first one of this period's
@@ -42,9 +69,9 @@ export async function runReport() {
 	clearFormError(form);
 	const from = parseYmd($('report-from').value), to = parseYmd($('report-to').value);
 	try {
-		if (!from) throw new FormError('Choose the first day of the period.', $('report-from'));
-		if (!to) throw new FormError('Choose the last day of the period.', $('report-to'));
-		if (from > to) throw new FormError('The period ends before it starts.', $('report-to'));
+		if (!from) throw new FormError(tr('owner.reports.js.needFrom'), $('report-from'));
+		if (!to) throw new FormError(tr('owner.reports.js.needTo'), $('report-to'));
+		if (from > to) throw new FormError(tr('owner.reports.js.endsBefore'), $('report-to'));
 	} catch (e) {
 		showFormError(form, e);
 		return;
@@ -76,30 +103,34 @@ export async function runReport() {
 
 export function renderReport(d, days) {
 	const t = d.totals || {};
-	const period = rep.from === rep.to ? day(rep.from + 'T12:00:00Z') : day(rep.from + 'T12:00:00Z') + ' to ' + day(rep.to + 'T12:00:00Z');
-	$('report-title').textContent = 'Summary: ' + period;
-	const off = settingValue('utc_offset_minutes', 0);
-	$('report-zone').textContent = 'Days in the shop\'s time (' + settingWords('utc_offset_minutes', off) + ', see Settings).';
+	const period = rep.from === rep.to ? calDay(rep.from) : tr('owner.reports.js.period', { from: calDay(rep.from), to: calDay(rep.to) });
+	$('report-title').textContent = tr('owner.reports.js.title', { period });
+	/* The shop's named zone when it has one, else its fixed offset. */
+	const zone = (st.settings.find((x) => x.key === 'time_zone') || {}).value;
+	$('report-zone').textContent = tr('owner.reports.js.zone', {
+		zone: typeof zone === 'string' && zone ? zone : settingWords('utc_offset_minutes', settingValue('utc_offset_minutes', 0))
+	});
 	setKids($('report-figures'),
-		figure('Sales', money(t.sales_amount), 'big'), figure('Purchases', int(t.purchases)),
-		figure('Cashback earned', money(t.cashback_earned)), figure('Cashback redeemed', money(t.cashback_redeemed)),
-		figure('Discounts given', money(t.discounts_given)), figure('Punches', int(t.punches)),
-		figure('Rewards earned / claimed', int(t.rewards_earned) + ' / ' + int(t.rewards_claimed)),
-		t.cashback_expired > 0 ? figure('Cashback expired', money(t.cashback_expired)) : null,
-		t.punches_removed > 0 ? figure('Punches taken off by adjustments', int(t.punches_removed)) : null,
-		figure('Cashback owed to customers at the end', money(d.outstanding_cashback), 'good'));
+		figure(figLabel('sales_amount'), money(t.sales_amount), 'big'), figure(figLabel('purchases'), int(t.purchases)),
+		figure(figLabel('cashback_earned'), money(t.cashback_earned)), figure(figLabel('cashback_redeemed'), money(t.cashback_redeemed)),
+		figure(figLabel('discounts_given'), money(t.discounts_given)), figure(figLabel('punches'), int(t.punches)),
+		figure(tr('owner.reports.js.rewardsEarnedClaimed'), int(t.rewards_earned) + ' / ' + int(t.rewards_claimed)),
+		t.cashback_expired > 0 ? figure(figLabel('cashback_expired'), money(t.cashback_expired)) : null,
+		t.punches_removed > 0 ? figure(tr('owner.reports.js.punchesRemovedLong'), int(t.punches_removed)) : null,
+		figure(tr('owner.reports.js.owedAtEnd'), money(d.outstanding_cashback), 'good'));
 	/* The table. */
-	const FIGS = ALL_FIGS.filter(([k, , , rare]) => !rare || t[k] > 0);
+	const FIGS = ALL_FIGS.filter(([k, , rare]) => !rare || t[k] > 0);
 	const rows = Array.isArray(d.rows) ? d.rows : [];
-	$('rtable-title').textContent = 'By ' + GROUP_LABEL[rep.group].toLowerCase();
-	$('report-caption').textContent = 'Figures by ' + GROUP_LABEL[rep.group].toLowerCase() + ', ' + period + ', with the totals';
-	setKids($('report-head'), h('tr', null, h('th', { scope: 'col' }, GROUP_LABEL[rep.group]),
-		FIGS.map(([, label]) => h('th', { scope: 'col', className: 'num' }, label))));
-	const label = (r) => (rep.group === 'day' ? day(r.key + 'T12:00:00Z') : r.label || (rep.group === 'staff' ? 'Unknown staff' : '—'));
+	const g = grp(rep.group);
+	$('rtable-title').textContent = tr('owner.reports.js.by.' + g);
+	$('report-caption').textContent = tr('owner.reports.js.caption.' + g, { period });
+	setKids($('report-head'), h('tr', null, h('th', { scope: 'col' }, groupLabel(g)),
+		FIGS.map(([k]) => h('th', { scope: 'col', className: 'num' }, figLabel(k)))));
+	const label = (r) => (g === 'day' ? calDay(r.key) : r.label || (g === 'staff' ? tr('owner.reports.js.unknownStaff') : '—'));
 	setKids($('report-body'), ...rows.map((r) => h('tr', null, h('th', { scope: 'row' }, label(r)),
-		FIGS.map(([k, , kind]) => h('td', { className: 'num' }, fmtFig(r[k], kind))))));
-	if (!rows.length) $('report-body').append(h('tr', null, h('td', { colSpan: FIGS.length + 1, className: 'empty' }, 'Nothing was sold in this period.')));
-	setKids($('report-foot'), h('tr', null, h('th', { scope: 'row' }, 'Total'), FIGS.map(([k, , kind]) => h('td', { className: 'num' }, fmtFig(t[k], kind)))));
+		FIGS.map(([k, kind]) => h('td', { className: 'num' }, fmtFig(r[k], kind))))));
+	if (!rows.length) $('report-body').append(h('tr', null, h('td', { colSpan: FIGS.length + 1, className: 'empty' }, tr('owner.reports.js.nothingSold'))));
+	setKids($('report-foot'), h('tr', null, h('th', { scope: 'row' }, tr('owner.reports.js.total')), FIGS.map(([k, kind]) => h('td', { className: 'num' }, fmtFig(t[k], kind)))));
 	drawChart(Array.isArray(days.rows) ? days.rows : [], rep.from, rep.to);
 }
 
@@ -123,7 +154,7 @@ export function drawChart(rows, from, to) {
 	if (!monthly) {
 		for (let d = f; d <= t; d = addDays(d, 1)) {
 			const k = ymd(d), r = byKey.get(k) || {};
-			buckets.push({ key: k, label: k.slice(5).replace('-', '/'), title: day(k + 'T12:00:00Z'), sales: r.sales_amount || 0, earned: r.cashback_earned || 0, redeemed: r.cashback_redeemed || 0 });
+			buckets.push({ key: k, label: calDay(k, { month: '2-digit', day: '2-digit' }), title: calDay(k), sales: r.sales_amount || 0, earned: r.cashback_earned || 0, redeemed: r.cashback_redeemed || 0 });
 		}
 	} else {
 		const idx = new Map();
@@ -131,7 +162,7 @@ export function drawChart(rows, from, to) {
 			const k = ymd(d).slice(0, 7);
 			idx.set(k, buckets.length);
 			let title = k;
-			try { title = d.toLocaleDateString(undefined, { month: 'long', year: 'numeric', timeZone: 'UTC' }); } catch (e) { /* old browser */ }
+			try { title = d.toLocaleDateString(locale(), { month: 'long', year: 'numeric', timeZone: 'UTC' }); } catch (e) { /* old browser */ }
 			buckets.push({ key: k, label: k, title, sales: 0, earned: 0, redeemed: 0 });
 		}
 		for (const r of rows) {
@@ -142,10 +173,11 @@ export function drawChart(rows, from, to) {
 			b.redeemed += r.cashback_redeemed || 0;
 		}
 	}
-	$('chart-title').textContent = 'Sales and cashback per ' + (monthly ? 'month' : 'day');
+	const per = monthly ? 'month' : 'day';
+	$('chart-title').textContent = tr('owner.reports.js.chartTitle.' + per);
 	const sum = (k) => buckets.reduce((n, b) => n + b[k], 0);
 	if (!rows.length) {
-		setKids(box, h('p', { className: 'empty-note' }, 'No sales in this period.'));
+		setKids(box, h('p', { className: 'empty-note' }, tr('owner.reports.js.noSales')));
 		return;
 	}
 	/* Drawn at the width it shows at, so its text stays legible on a phone. */
@@ -157,12 +189,12 @@ export function drawChart(rows, from, to) {
 	const maxC = Math.max(...buckets.map((b) => Math.max(b.earned, b.redeemed)), 0.01);
 	const titleId = uid('chart'), descId = uid('chart');
 	const svg = s('svg', { viewBox: '0 0 ' + W + ' ' + H, class: 'chart-svg', role: 'img', 'aria-labelledby': titleId + ' ' + descId, preserveAspectRatio: 'xMidYMid meet' },
-		s('title', { id: titleId }, 'Sales and cashback per ' + (monthly ? 'month' : 'day') + ', ' + from + ' to ' + to),
-		s('desc', { id: descId }, 'Sales ' + money(sum('sales')) + ' in all, at most ' + money(maxS === 0.01 ? 0 : maxS) + ' a ' + (monthly ? 'month' : 'day') +
-		    '. Cashback earned ' + money(sum('earned')) + ', redeemed ' + money(sum('redeemed')) + '. The table below has every figure.'));
+		s('title', { id: titleId }, tr('owner.reports.js.chartSvgTitle.' + per, { from, to })),
+		s('desc', { id: descId }, tr('owner.reports.js.chartDesc.' + per, { sales: money(sum('sales')), max: money(maxS === 0.01 ? 0 : maxS),
+		    earned: money(sum('earned')), redeemed: money(sum('redeemed')) })));
 	const y2 = TOP + H1 + GAP;
 	/* Axes, gridlines and scale labels. */
-	for (const [top, hgt, max, name] of [[TOP, H1, maxS, 'Sales'], [y2, H2, maxC, 'Cashback']]) {
+	for (const [top, hgt, max, name] of [[TOP, H1, maxS, tr('owner.reports.js.axisSales')], [y2, H2, maxC, tr('owner.reports.js.axisCashback')]]) {
 		svg.append(s('text', { x: L, y: top - 8, class: 'ch-name' }, name));
 		for (const fr of [0, 0.5, 1]) {
 			const y = top + hgt - fr * hgt;
@@ -174,12 +206,12 @@ export function drawChart(rows, from, to) {
 		const cx = L + slot * i + slot / 2;
 		const hs = (b.sales / maxS) * H1;
 		svg.append(s('rect', { x: cx - bw / 2, y: TOP + H1 - hs, width: bw, height: Math.max(0, hs), class: 'ch-sales' },
-			s('title', null, b.title + ': sales ' + money(b.sales))));
+			s('title', null, tr('owner.reports.js.barSales', { when: b.title, amount: money(b.sales) }))));
 		const he = (b.earned / maxC) * H2, hr = (b.redeemed / maxC) * H2, half = bw / 2;
 		svg.append(s('rect', { x: cx - half, y: y2 + H2 - he, width: half, height: Math.max(0, he), class: 'ch-earned' },
-			s('title', null, b.title + ': cashback earned ' + money(b.earned))));
+			s('title', null, tr('owner.reports.js.barEarned', { when: b.title, amount: money(b.earned) }))));
 		svg.append(s('rect', { x: cx, y: y2 + H2 - hr, width: half, height: Math.max(0, hr), class: 'ch-redeemed' },
-			s('title', null, b.title + ': cashback redeemed ' + money(b.redeemed))));
+			s('title', null, tr('owner.reports.js.barRedeemed', { when: b.title, amount: money(b.redeemed) }))));
 	});
 	/* Date labels: evenly spread (a label needs about 46 px), and the last one. */
 	const every = Math.max(1, Math.ceil(n / Math.max(2, Math.floor((W - L - R) / 46))));
@@ -193,9 +225,9 @@ export function drawChart(rows, from, to) {
 		svg.append(s('text', { x: L + slot * i + slot / 2, y: H - 6, class: 'ch-date' }, buckets[i].label));
 	setKids(box,
 		h('p', { className: 'legend', 'aria-hidden': 'true' },
-			h('span', null, h('span', { className: 'key key-sales' }), 'Sales'),
-			h('span', null, h('span', { className: 'key key-earned' }), 'Cashback earned'),
-			h('span', null, h('span', { className: 'key key-redeemed' }), 'Cashback redeemed')),
+			h('span', null, h('span', { className: 'key key-sales' }), tr('owner.reports.js.axisSales')),
+			h('span', null, h('span', { className: 'key key-earned' }), figLabel('cashback_earned')),
+			h('span', null, h('span', { className: 'key key-redeemed' }), figLabel('cashback_redeemed'))),
 		svg);
 }
 
@@ -226,7 +258,7 @@ export function loadReportTx() {
 	const q = new URLSearchParams({ from: rep.from, to: rep.to, page: String(rep.tx.page), page_size: String(TX_PAGE) });
 	return loadPage(rep.tx, 'rtx', {
 		path: 'admin/reports/transactions?' + q.toString(), list: 'transactions', row: (t) => txRow(t, true),
-		cols: 6, empty: 'No transactions in this period.', noun: ['transaction', 'transactions'], error: (e) => setMsg('rtx-error', e)
+		cols: 6, empty: tr('owner.reports.js.noTx'), noun: 'owner.reports.js.txCount', error: (e) => setMsg('rtx-error', e)
 	});
 }
 
