@@ -187,9 +187,25 @@ int_arg(const char *what, const char *s, int64_t min, int64_t max, int64_t *v)
 	return 0;
 }
 
-/* "NAME:MIN_SPEND:RATE", e.g. "Gold:500.00:0.10". */
+/* An amount the shop's currency cur cannot have: 1. A named currency's
+ * rule is said ("with no decimals (JPY)"). */
 static int
-tier_parse(const char *s, struct lc_tier *t)
+fail_amount(const char *what, const char *v, const struct lc_currency *cur)
+{
+	char msg[256], rule[48];
+
+	if (cur->code[0] == '\0')
+		snprintf(msg, sizeof(msg), "%s %s", what, v);
+	else
+		snprintf(msg, sizeof(msg), "%s %s: an amount %s", what, v,
+		    lc_money_rule(cur, rule, sizeof(rule)));
+	return fail("%s", msg);
+}
+
+/* "NAME:MIN_SPEND:RATE", e.g. "Gold:500.00:0.10", the spend in the
+ * shop's currency cur. */
+static int
+tier_parse(const char *s, const struct lc_currency *cur, struct lc_tier *t)
 {
 	const char *c1 = strchr(s, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
 	char num[64];
@@ -203,23 +219,26 @@ tier_parse(const char *s, struct lc_tier *t)
 		return fail("bad --tier %s", s);
 	memcpy(num, c1 + 1, (size_t)(c2 - c1 - 1));
 	num[c2 - c1 - 1] = '\0';
-	if (lc_decimal_parse(num, 2, LC_SPEND_MAX, &t->min_spend) == -1)
-		return fail("bad minimum spend in --tier %s", s);
+	if (lc_money_parse(num, lc_currency_exp(cur), LC_SPEND_MAX,
+	    &t->min_spend) == -1)
+		return fail_amount("bad minimum spend in --tier", s, cur);
 	if (lc_decimal_parse(c2 + 1, 4, LC_RATE_MAX, &t->rate_bp) == -1)
 		return fail("bad rate in --tier %s: a fraction from 0 to 1 "
 		    "with at most 4 decimals, such as 0.05", s);
 	return 0;
 }
 
-/* program add: the options into c->prog. */
+/* program add: the options into c->prog, its amounts in the currency
+ * of the shop --merchant. */
 static int
-program_args(struct cmd *c)
+program_args(struct lc_db *db, struct cmd *c)
 {
 	const struct opts *o = &c->o;
 	struct lc_program *p = &c->prog;
 	const char *mid = need(o, "merchant"), *type = need(o, "type"),
 	    *title = need(o, "title"), *v;
 	char tname[16];		/* as long as a type's name may be */
+	struct lc_currency cur;
 	unsigned cols;
 	int i;
 
@@ -229,6 +248,9 @@ program_args(struct cmd *c)
 	    copy("--type", tname, sizeof(tname), type) ||
 	    copy("--title", p->title, sizeof(p->title), title))
 		return 1;
+	/* An unknown merchant reads as unnamed: the rule refuses it. */
+	if (lc_currency_of(db, p->merchant_id, &cur) == -1)
+		return fail("%s", "cannot read the shop's currency");
 	/* An unknown type is the rule's to refuse (c->a names it then). */
 	p->type = lc_cardtype_id(type);
 	c->a = type;
@@ -247,8 +269,9 @@ program_args(struct cmd *c)
 		    sizeof(p->reward_title), rt) != 0)
 			return 1;
 		if ((v = opt(o, "reward-amount")) != NULL &&
-		    lc_decimal_parse(v, 2, LC_MONEY_MAX, &p->reward_amount) == -1)
-			return fail("bad --reward-amount %s", v);
+		    lc_money_parse(v, lc_currency_exp(&cur), LC_MONEY_MAX,
+		    &p->reward_amount) == -1)
+			return fail_amount("bad --reward-amount", v, &cur);
 		if ((v = opt(o, "cooldown")) != NULL &&
 		    int_arg("--cooldown", v, 0, LC_COOLDOWN_MAX,
 		    &p->cooldown_seconds) != 0)
@@ -276,7 +299,7 @@ program_args(struct cmd *c)
 			continue;
 		if (p->ntiers >= LC_TIERS_MAX)
 			return fail("%s", "too many tiers");
-		if (tier_parse(o->val[i], &p->tiers[p->ntiers++]) != 0)
+		if (tier_parse(o->val[i], &cur, &p->tiers[p->ntiers++]) != 0)
 			return 1;
 	}
 	return 0;
@@ -644,7 +667,7 @@ command_args(struct lc_db *db, struct cmd *c)
 		return strcmp(v, "passwd") == 0 ? password_arg(c) : 0;
 	}
 	if (strcmp(n, "program") == 0 && strcmp(v, "add") == 0 && o->npos == 1)
-		return program_args(c);
+		return program_args(db, c);
 	if (strcmp(n, "card") == 0 && strcmp(v, "issue") == 0 && o->npos == 1) {
 		const char *count_arg = opt(o, "count");
 		int64_t count = 1;

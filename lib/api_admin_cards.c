@@ -20,6 +20,7 @@ struct card_write {
 	/* PATCH */
 	const char *id, *name;
 	int active;
+	const struct lc_currency *cur;	/* the shop's: dom->cur */
 };
 
 static int
@@ -50,7 +51,8 @@ issue_answer(void *arg)
 	size_t i;
 
 	for (i = 0; i < cw->n; i++)
-		json_object_array_add(a, lc_fmt_owner_card(&cw->cards[i]));
+		json_object_array_add(a, lc_fmt_owner_card(&cw->cards[i],
+		    cw->cur));
 	return lc_view_one("cards", a);
 }
 
@@ -74,8 +76,9 @@ redraw_rule(struct lc_dom *dom, void *arg)
 static json_object *
 one_answer(void *arg)
 {
-	return lc_view_one("card",
-	    lc_fmt_owner_card(&((struct card_write *)arg)->cards[0]));
+	struct card_write *cw = arg;
+
+	return lc_view_one("card", lc_fmt_owner_card(&cw->cards[0], cw->cur));
 }
 
 /*
@@ -146,10 +149,17 @@ issue(struct lc_ctx *ctx, struct card_write *cw)
 	return 0;
 }
 
+struct list {
+	json_object *a;
+	const struct lc_currency *cur;
+};
+
 static int
 list_one(void *arg, const struct lc_card *c)
 {
-	json_object_array_add(arg, lc_fmt_owner_card(c));
+	struct list *l = arg;
+
+	json_object_array_add(l->a, lc_fmt_owner_card(c, l->cur));
 	return 0;
 }
 
@@ -159,7 +169,7 @@ list(struct lc_ctx *ctx)
 	char q[LC_REF_MAX + 1], prog[LC_REF_MAX + 1], status[16];
 	struct lc_card_query cq;
 	int64_t page = 1, size = 20, total;
-	json_object *a;
+	struct list l;
 	int rc;
 
 	memset(&cq, 0, sizeof(cq));
@@ -187,12 +197,14 @@ list(struct lc_ctx *ctx)
 		return -1;
 	if (lc_db_cards_count(ctx->dom.db, &cq, &total) == -1)
 		return -1;
-	a = json_object_new_array();
-	if (cq.offset < total && lc_db_cards(ctx->dom.db, &cq, list_one, a) != 0) {
-		json_object_put(a);
+	l.a = json_object_new_array();
+	l.cur = &ctx->dom.cur;
+	if (cq.offset < total && lc_db_cards(ctx->dom.db, &cq, list_one,
+	    &l) != 0) {
+		json_object_put(l.a);
 		return lc_fail(ctx, LC_E_DATABASE, NULL, NULL);
 	}
-	ctx->out = lc_view_one("cards", a);
+	ctx->out = lc_view_one("cards", l.a);
 	json_object_object_add(ctx->out, "pagination",
 	    lc_fmt_pagination(page, size, total));
 	return 0;
@@ -303,15 +315,16 @@ image(struct lc_ctx *ctx, const struct lc_card *c, const char *what)
 	return 0;
 }
 
-/* A signed amount of money ("-2.50" as -250): 0, or -1 (VALIDATION_ERROR).
- * Absent: *present 0. */
+/* A signed amount of money of the currency cur ("-2.50" as -250): 0, or
+ * -1 (VALIDATION_ERROR). Absent: *present 0. */
 static int
 signed_money(struct lc_error *e, json_object *in, const char *name,
-    int64_t *cents, int *present)
+    const struct lc_currency *cur, int64_t *minor, int *present)
 {
 	json_object *v;
 	const char *s;
-	int neg;
+	char max[32], rule[48];
+	int exp = lc_currency_exp(cur), neg;
 
 	*present = 0;
 	if (!json_object_object_get_ex(in, name, &v) || v == NULL)
@@ -324,13 +337,15 @@ signed_money(struct lc_error *e, json_object *in, const char *name,
 	s = json_object_get_string(v);
 	if ((neg = *s == '-'))
 		s++;
-	if (lc_decimal_parse(s, 2, LC_MONEY_MAX, cents) == -1)
+	if (lc_money_parse(s, exp, LC_MONEY_MAX, minor) == -1) {
+		lc_money_fmt(LC_MONEY_MAX, exp, max);
+		/* The unnamed currency's message is v1's to the byte. */
 		return lc_error_set(e, LC_E_VALIDATION, name,
-		    "%s must be an amount from -%lld.00 to %lld.00 with at most "
-		    "2 decimals", name, (long long)(LC_MONEY_MAX / 100),
-		    (long long)(LC_MONEY_MAX / 100));
+		    "%s must be an amount from -%s to %s %s", name, max, max,
+		    lc_money_rule(cur, rule, sizeof(rule)));
+	}
 	if (neg)
-		*cents = -*cents;
+		*minor = -*minor;
 	*present = 1;
 	return 0;
 }
@@ -338,6 +353,7 @@ signed_money(struct lc_error *e, json_object *in, const char *name,
 struct adjust_write {
 	struct lc_adjust q;
 	struct lc_adjust_result r;
+	const struct lc_currency *cur;	/* the shop's: dom->cur */
 };
 
 static int
@@ -351,7 +367,9 @@ adjust_rule(struct lc_dom *dom, void *arg)
 static json_object *
 adjust_answer(void *arg)
 {
-	return lc_fmt_adjust(&((struct adjust_write *)arg)->r);
+	struct adjust_write *aw = arg;
+
+	return lc_fmt_adjust(&aw->r, aw->cur);
 }
 
 /* POST /{id}/adjust: punches or cashback_amount, signed, with a reason. */
@@ -369,11 +387,12 @@ adjust(struct lc_ctx *ctx, const char *id)
 		return lc_fail(ctx, LC_E_INTERNAL, NULL, NULL);
 	q = &aw->q;
 	w.arg = aw;
+	aw->cur = &ctx->dom.cur;
 	q->card_id = id;
 	if (lc_in_int(e, ctx->in, "punches", 0, -LC_PUNCH_ADJUST_MAX,
 	    LC_PUNCH_ADJUST_MAX, &q->punches, &q->has_punches) == -1 ||
-	    signed_money(e, ctx->in, "cashback_amount", &q->cashback,
-	    &has_cash) == -1 ||
+	    signed_money(e, ctx->in, "cashback_amount", &ctx->dom.cur,
+	    &q->cashback, &has_cash) == -1 ||
 	    lc_in_str(e, ctx->in, "reason", 1, LC_NOTES_MAX, &q->reason) == -1 ||
 	    lc_void_reason_check(e, q->reason) == -1 ||
 	    lc_in_str(e, ctx->in, "location_id", 0, LC_REF_MAX,
@@ -420,6 +439,7 @@ lc_h_admin_cards(struct lc_ctx *ctx)
 	if ((cw = calloc(1, sizeof(*cw))) == NULL)
 		return lc_fail(ctx, LC_E_INTERNAL, NULL, NULL);
 	w.arg = cw;
+	cw->cur = &ctx->dom.cur;
 	if (ctx->subpath[0] == '\0') {
 		ret = !lc_method_is(ctx, "POST") ?
 		    lc_not_allowed(ctx, "GET, POST") : lc_body(ctx) == -1 ? -1 :

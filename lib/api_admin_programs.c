@@ -13,6 +13,7 @@ struct prog_write {
 	struct lc_program p;
 	struct lc_program_change ch;
 	int64_t cards;
+	const struct lc_currency *cur;	/* the shop's: dom->cur */
 };
 
 static int
@@ -21,6 +22,7 @@ add_rule(struct lc_dom *dom, void *arg)
 	struct prog_write *pw = arg;
 	char id[LC_ID_LEN + 1];
 
+	pw->cur = &dom->cur;
 	return lc_shop_program_add(dom, &pw->p, id) == -1 ? -1 :
 	    lc_shop_program(dom, id, &pw->p);
 }
@@ -31,6 +33,7 @@ update_rule(struct lc_dom *dom, void *arg)
 	struct prog_write *pw = arg;
 	struct lc_card_query q;
 
+	pw->cur = &dom->cur;
 	if (lc_shop_program_update(dom, pw->id, &pw->ch, &pw->p) == -1)
 		return -1;
 	memset(&q, 0, sizeof(q));
@@ -45,13 +48,21 @@ answer(void *arg)
 {
 	struct prog_write *pw = arg;
 
-	return lc_view_one("program", lc_view_program(&pw->p, pw->cards));
+	return lc_view_one("program", lc_view_program(&pw->p, pw->cards,
+	    pw->cur));
 }
+
+struct list {
+	json_object *a;
+	const struct lc_currency *cur;
+};
 
 static int
 list_one(void *arg, const struct lc_program *p, int64_t cards)
 {
-	json_object_array_add(arg, lc_view_program(p, cards));
+	struct list *l = arg;
+
+	json_object_array_add(l->a, lc_view_program(p, cards, l->cur));
 	return 0;
 }
 
@@ -78,8 +89,8 @@ tiers(struct lc_ctx *ctx, struct lc_tier *t, int *n)
 			    "tiers must be an array of 1 to %d objects",
 			    LC_TIERS_MAX);
 		if (lc_in_str(e, o, "name", 1, LC_TIER_NAME_MAX, &name) == -1 ||
-		    lc_in_money(e, o, "min_spend", 1, &t[i].min_spend,
-		    NULL) == -1 ||
+		    lc_in_money(e, o, "min_spend", 1, &ctx->dom.cur,
+		    &t[i].min_spend, NULL) == -1 ||
 		    lc_in_rate(e, o, "rate", 1, &t[i].rate_bp, NULL) == -1) {
 			/* The array is the field the client sent. */
 			snprintf(e->field, sizeof(e->field), "tiers");
@@ -160,8 +171,8 @@ add(struct lc_ctx *ctx, struct prog_write *pw, struct lc_write *w)
 		    copy(ctx, "reward_description", LC_DESC_MAX,
 		    p->reward_description, sizeof(p->reward_description),
 		    0) == -1 ||
-		    lc_in_money(e, ctx->in, "reward_amount", 0, &p->reward_amount,
-		    NULL) == -1 ||
+		    lc_in_money(e, ctx->in, "reward_amount", 0, &ctx->dom.cur,
+		    &p->reward_amount, NULL) == -1 ||
 		    lc_in_int(e, ctx->in, "cooldown_seconds", 0, 0,
 		    LC_COOLDOWN_MAX, &p->cooldown_seconds, NULL) == -1 ||
 		    lc_in_int(e, ctx->in, "max_punches_per_purchase", 0, 1,
@@ -207,8 +218,8 @@ update(struct lc_ctx *ctx, struct prog_write *pw, struct lc_write *w)
 	    &ch->reward_title) == -1 ||
 	    lc_in_str(e, ctx->in, "reward_description", 0, LC_DESC_MAX,
 	    &ch->reward_description) == -1 ||
-	    lc_in_money(e, ctx->in, "reward_amount", 0, &ch->reward_amount,
-	    &has) == -1 ||
+	    lc_in_money(e, ctx->in, "reward_amount", 0, &ctx->dom.cur,
+	    &ch->reward_amount, &has) == -1 ||
 	    lc_in_int(e, ctx->in, "cooldown_seconds", 0, 0, LC_COOLDOWN_MAX,
 	    &ch->cooldown_seconds, NULL) == -1 ||
 	    lc_in_int(e, ctx->in, "max_punches_per_purchase", 0, 1,
@@ -244,18 +255,19 @@ lc_h_admin_programs(struct lc_ctx *ctx)
 	    "program.create", "program", NULL };
 	char id[LC_ID_LEN + 1];
 	const char *rest;
-	json_object *a;
+	struct list l;
 
 	memset(&pw, 0, sizeof(pw));
 	if (ctx->subpath[0] == '\0') {
 		if (lc_method_is(ctx, "GET")) {
-			a = json_object_new_array();
+			l.a = json_object_new_array();
+			l.cur = &ctx->dom.cur;
 			if (lc_db_programs(ctx->dom.db,
-			    ctx->dom.caller.merchant_id, list_one, a) != 0) {
-				json_object_put(a);
+			    ctx->dom.caller.merchant_id, list_one, &l) != 0) {
+				json_object_put(l.a);
 				return lc_fail(ctx, LC_E_DATABASE, NULL, NULL);
 			}
-			ctx->out = lc_view_one("programs", a);
+			ctx->out = lc_view_one("programs", l.a);
 			return 0;
 		}
 		if (!lc_method_is(ctx, "POST"))

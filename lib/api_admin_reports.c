@@ -509,10 +509,17 @@ txn_row(void *arg, const struct lc_txn_row *t)
 	return ferror(f) ? -2 : 0;
 }
 
+struct txn_list {
+	json_object *a;
+	const struct lc_currency *cur;	/* the shop's: dom->cur */
+};
+
 static int
 txn_add(void *arg, const struct lc_txn_row *t)
 {
-	lc_fmt_txn_row(arg, t);
+	struct txn_list *l = arg;
+
+	lc_fmt_txn_row(l->a, t, l->cur);
 	return 0;
 }
 
@@ -523,7 +530,7 @@ transactions(struct lc_ctx *ctx)
 	struct period p;
 	int64_t page = 1, size = 100, total;
 	struct txn_csv tc;
-	json_object *a;
+	struct txn_list l;
 
 	if (period(ctx, &p) == -1 ||
 	    lc_q_int(ctx, "page", 1, 1000000000, &page) == -1 ||
@@ -547,13 +554,14 @@ transactions(struct lc_ctx *ctx)
 	}
 	if (lc_db_txns_count(ctx->dom.db, mid, p.from_ms, p.to_ms, &total) == -1)
 		return -1;
-	a = json_object_new_array();
+	l.a = json_object_new_array();
+	l.cur = &ctx->dom.cur;
 	if ((page - 1) * size < total && lc_db_txns(ctx->dom.db, mid, p.from_ms,
-	    p.to_ms, size, (page - 1) * size, txn_add, a) != 0) {
-		json_object_put(a);
+	    p.to_ms, size, (page - 1) * size, txn_add, &l) != 0) {
+		json_object_put(l.a);
 		return lc_fail(ctx, LC_E_DATABASE, NULL, NULL);
 	}
-	ctx->out = lc_view_one("transactions", a);
+	ctx->out = lc_view_one("transactions", l.a);
 	json_object_object_add(ctx->out, "pagination",
 	    lc_fmt_pagination(page, size, total));
 	return 0;

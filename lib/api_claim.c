@@ -6,6 +6,7 @@
 struct claim_write {
 	struct lc_claim q;
 	struct lc_claim_result r;
+	const struct lc_currency *cur;	/* the shop's: dom->cur */
 };
 
 static int
@@ -13,13 +14,16 @@ claim_rule(struct lc_dom *dom, void *arg)
 {
 	struct claim_write *cw = arg;
 
+	cw->cur = &dom->cur;
 	return lc_claim(dom, &cw->q, &cw->r);
 }
 
 static json_object *
 claim_answer(void *arg)
 {
-	return lc_fmt_claim(&((struct claim_write *)arg)->r);
+	struct claim_write *cw = arg;
+
+	return lc_fmt_claim(&cw->r, cw->cur);
 }
 
 int

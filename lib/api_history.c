@@ -82,15 +82,25 @@ opt_text(json_object *o, const char *name, const char *s)
 }
 
 static void
-opt_money(json_object *o, const char *name, int64_t v)
+opt_money(json_object *o, const char *name, int64_t v,
+    const struct lc_currency *cur)
 {
 	if (v >= 0)
-		json_object_object_add(o, name, lc_json_money(v));
+		json_object_object_add(o, name, lc_json_money_of(cur, v));
 }
+
+struct page {
+	struct lc_hist_query q;
+	int64_t total;
+	json_object *items;
+	const struct lc_currency *cur;	/* the shop's: dom->cur */
+};
 
 static int
 item_add(void *arg, const struct lc_hist_item *it)
 {
+	struct page *pg = arg;
+	const struct lc_currency *cur = pg->cur;
 	const struct lc_cardtype *ct;
 	struct lc_json_fields jf;
 	json_object *o = json_object_new_object();
@@ -98,34 +108,28 @@ item_add(void *arg, const struct lc_hist_item *it)
 	opt_text(o, "transaction_id", it->id);
 	opt_text(o, "transaction_type", it->type);
 	json_object_object_add(o, "purchase_amount",
-	    lc_json_money(it->purchase_amount));
+	    lc_json_money_of(cur, it->purchase_amount));
 	/* A purchase: its type is its card type's name. */
 	if (it->type != NULL &&
 	    (ct = lc_cardtype(lc_cardtype_id(it->type))) != NULL &&
 	    ct->history != NULL)
-		ct->history(it, lc_json_fields(&jf, o));
+		ct->history(it, lc_json_fields(&jf, o, cur));
 	json_object_object_add(o, "created_at", lc_json_time(it->created_at));
 	opt_text(o, "location_name", it->location_name);
 	opt_text(o, "staff_name", it->staff_name);
-	opt_money(o, "cashback_earned", it->cashback_earned);
-	opt_money(o, "discount_amount", it->discount_amount);
-	opt_money(o, "redeemed_amount", it->redeemed_amount);
-	opt_money(o, "expired_amount", it->expired_amount);
+	opt_money(o, "cashback_earned", it->cashback_earned, cur);
+	opt_money(o, "discount_amount", it->discount_amount, cur);
+	opt_money(o, "redeemed_amount", it->redeemed_amount, cur);
+	opt_money(o, "expired_amount", it->expired_amount, cur);
 	opt_text(o, "reward_name", it->reward_name);
 	opt_text(o, "pos_reference_id", it->pos_ref);
 	opt_text(o, "pos_terminal_id", it->pos_term);
 	opt_text(o, "transaction_notes", it->notes);
 	opt_text(o, "client_timestamp", it->client_ts);
-	lc_fmt_hist_extra(o, it);
-	json_object_array_add(arg, o);
+	lc_fmt_hist_extra(o, it, cur);
+	json_object_array_add(pg->items, o);
 	return 0;
 }
-
-struct page {
-	struct lc_hist_query q;
-	int64_t total;
-	json_object *items;
-};
 
 /* Count and page from one snapshot. */
 static int
@@ -135,7 +139,7 @@ page_read(struct lc_dom *dom, void *arg)
 
 	if (lc_db_history_count(dom->db, &pg->q, &pg->total) == -1 ||
 	    (pg->q.offset < pg->total &&
-	    lc_db_history_page(dom->db, &pg->q, item_add, pg->items) != 0))
+	    lc_db_history_page(dom->db, &pg->q, item_add, pg) != 0))
 		return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
 	return 0;
 }
@@ -166,6 +170,7 @@ lc_h_history(struct lc_ctx *ctx)
 	pg.q.limit = q.page_size;
 	pg.q.offset = (q.page - 1) * q.page_size;
 	pg.items = json_object_new_array();
+	pg.cur = &ctx->dom.cur;
 	if (lc_read(&ctx->dom, page_read, &pg) == -1) {
 		json_object_put(pg.items);
 		return -1;

@@ -24,6 +24,6 @@ lc_h_lookup(struct lc_ctx *ctx)
 		return lc_fail(ctx, LC_E_CARD_NOT_FOUND, NULL, NULL);
 	if (lc_expiry_fresh(&ctx->dom, &card) == -1)
 		return -1;
-	ctx->out = lc_fmt_card(&card);
+	ctx->out = lc_fmt_card(&card, &ctx->dom.cur);
 	return 0;
 }

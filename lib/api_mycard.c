@@ -162,6 +162,9 @@ lc_h_mycard(struct lc_ctx *ctx)
 		return redraw(ctx, token);
 	if (lc_card_shared(&ctx->dom, token, &c, &updated) == -1)
 		return -1;
+	/* No caller: the card's shop's currency is its amounts'. */
+	if (lc_currency_of(ctx->dom.db, c.merchant_id, &ctx->dom.cur) == -1)
+		return lc_dom_settle(&ctx->dom);
 	/* The page shows the balance after what has expired, and when the
 	 * next amount expires; an image shows none of it. */
 	if (*rest == '\0' && (rc = lc_expiry_fresh(&ctx->dom, &c)) != 0) {
@@ -175,7 +178,7 @@ lc_h_mycard(struct lc_ctx *ctx)
 	if (lc_setting(ctx->dom.db, LC_SET_CARD_CODE) == 1)
 		changes = (lc_card_code_step(ctx->dom.now_ms) + 1) *
 		    LC_CODE_STEP_SECONDS * 1000;
-	ctx->out = lc_fmt_mycard(&c, lc_setting_text(ctx->dom.db,
+	ctx->out = lc_fmt_mycard(&c, &ctx->dom.cur, lc_setting_text(ctx->dom.db,
 	    LC_SET_CURRENCY, currency, sizeof(currency)), updated, changes);
 	return 0;
 }

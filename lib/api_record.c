@@ -7,8 +7,8 @@
 #include "lc_http.h"
 
 int
-lc_purchase_read(struct lc_error *e, json_object *obj, int64_t now,
-    struct lc_purchase *p)
+lc_purchase_read(struct lc_error *e, const struct lc_currency *cur,
+    json_object *obj, int64_t now, struct lc_purchase *p)
 {
 	int date_only;
 
@@ -27,7 +27,8 @@ lc_purchase_read(struct lc_error *e, json_object *obj, int64_t now,
 	    &p->location_id) == -1 ||
 	    lc_in_str(e, obj, "staff_user_id", 1, LC_REF_MAX,
 	    &p->staff_user_id) == -1 ||
-	    lc_in_money(e, obj, "purchase_amount", 1, &p->amount, NULL) == -1 ||
+	    lc_in_money(e, obj, "purchase_amount", 1, cur, &p->amount,
+	    NULL) == -1 ||
 	    lc_in_int(e, obj, "punch_count", 0, 1, LC_PUNCH_COUNT_MAX,
 	    &p->punch_count, NULL) == -1 ||
 	    lc_in_str(e, obj, "transaction_notes", 0, LC_NOTES_MAX,
@@ -60,6 +61,7 @@ lc_purchase_read(struct lc_error *e, json_object *obj, int64_t now,
 struct purchase_write {
 	const struct lc_purchase *p;
 	struct lc_purchase_result r;
+	const struct lc_currency *cur;	/* the shop's: dom->cur */
 };
 
 static int
@@ -67,20 +69,23 @@ purchase_rule(struct lc_dom *dom, void *arg)
 {
 	struct purchase_write *pw = arg;
 
+	pw->cur = &dom->cur;
 	return lc_purchase(dom, pw->p, &pw->r);
 }
 
 static json_object *
 purchase_answer(void *arg)
 {
-	return lc_fmt_purchase(&((struct purchase_write *)arg)->r);
+	struct purchase_write *pw = arg;
+
+	return lc_fmt_purchase(&pw->r, pw->cur);
 }
 
 int
 lc_purchase_write(struct lc_dom *dom, const struct lc_purchase *p, int sync,
     json_object **answer)
 {
-	struct purchase_write pw = { p, { .card_type = NULL } };
+	struct purchase_write pw = { p, { .card_type = NULL }, NULL };
 	struct lc_write w = { "purchase", p->key, purchase_rule,
 	    purchase_answer, &pw, sync ? "transaction.sync" :
 	    "transaction.record", "card", NULL };
@@ -96,7 +101,8 @@ lc_h_record(struct lc_ctx *ctx)
 	struct lc_purchase p;
 	int rc;
 
-	if (lc_purchase_read(&ctx->dom.err, ctx->in, ctx->dom.now_ms, &p) == -1 ||
+	if (lc_purchase_read(&ctx->dom.err, &ctx->dom.cur, ctx->in,
+	    ctx->dom.now_ms, &p) == -1 ||
 	    (rc = lc_purchase_write(&ctx->dom, &p, 0, &ctx->out)) == -1)
 		return -1;
 	lc_fmt_idempotent(ctx, rc);

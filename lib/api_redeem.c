@@ -9,6 +9,7 @@
 struct redeem_write {
 	struct lc_redeem q;
 	struct lc_redeem_result r;
+	const struct lc_currency *cur;	/* the shop's: dom->cur */
 };
 
 static int
@@ -16,13 +17,16 @@ redeem_rule(struct lc_dom *dom, void *arg)
 {
 	struct redeem_write *rw = arg;
 
+	rw->cur = &dom->cur;
 	return lc_redeem(dom, &rw->q, &rw->r);
 }
 
 static json_object *
 redeem_answer(void *arg)
 {
-	return lc_fmt_redeem(&((struct redeem_write *)arg)->r);
+	struct redeem_write *rw = arg;
+
+	return lc_fmt_redeem(&rw->r, rw->cur);
 }
 
 int
@@ -38,8 +42,10 @@ lc_h_redeem(struct lc_ctx *ctx)
 
 	memset(&rw, 0, sizeof(rw));
 	if (lc_in_str(e, in, "card_instance_id", 1, LC_REF_MAX, &q->card_id) == -1 ||
-	    lc_in_money(e, in, "redemption_amount", 1, &q->amount, NULL) == -1 ||
-	    lc_in_money(e, in, "purchase_amount", 1, &q->purchase, NULL) == -1 ||
+	    lc_in_money(e, in, "redemption_amount", 1, &ctx->dom.cur,
+	    &q->amount, NULL) == -1 ||
+	    lc_in_money(e, in, "purchase_amount", 1, &ctx->dom.cur,
+	    &q->purchase, NULL) == -1 ||
 	    lc_in_str(e, in, "location_id", 1, LC_REF_MAX, &q->location_id) == -1 ||
 	    lc_in_str(e, in, "staff_user_id", 1, LC_REF_MAX,
 	    &q->staff_user_id) == -1 ||

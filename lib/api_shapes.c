@@ -26,65 +26,74 @@ num(int64_t v)
 	return json_object_new_int64(v);
 }
 
+/* An amount in the currency cur. */
+static json_object *
+money(const struct lc_currency *cur, int64_t v)
+{
+	return lc_json_money_of(cur, v);
+}
+
 /* A card's balance fields, by type. */
 static void
-balance(const struct lc_card *c, json_object *o)
+balance(const struct lc_card *c, json_object *o, const struct lc_currency *cur)
 {
-	LC_JSON_TYPE_FIELDS(lc_cardtype_or_none(c->program.type)->balance, c, o);
+	LC_JSON_TYPE_FIELDS(lc_cardtype_or_none(c->program.type)->balance, c, o,
+	    cur);
 }
 
 /* Lookup: the card as the core shows it (view.c), events alike. */
 json_object *
-lc_fmt_card(const struct lc_card *c)
+lc_fmt_card(const struct lc_card *c, const struct lc_currency *cur)
 {
-	return lc_view_card(c);
+	return lc_view_card(c, cur);
 }
 
 json_object *
-lc_fmt_purchase(const struct lc_purchase_result *r)
+lc_fmt_purchase(const struct lc_purchase_result *r,
+    const struct lc_currency *cur)
 {
 	json_object *d = json_object_new_object();
 
 	add(d, "transaction_id", str(r->txn_id));
 	add(d, "card_type", str(r->card_type));
-	LC_JSON_TYPE_FIELDS(lc_cardtype_or_none(lc_cardtype_id(r->card_type))->purchased, r, d);
+	LC_JSON_TYPE_FIELDS(lc_cardtype_or_none(lc_cardtype_id(r->card_type))->purchased, r, d, cur);
 	return d;
 }
 
 json_object *
-lc_fmt_claim(const struct lc_claim_result *r)
+lc_fmt_claim(const struct lc_claim_result *r, const struct lc_currency *cur)
 {
 	json_object *d = json_object_new_object();
 
 	add(d, "transaction_id", str(r->txn_id));
 	add(d, "reward_id", str(r->reward.id));
 	add(d, "reward_name", str(r->reward.title));
-	add(d, "reward_amount", lc_json_money(r->reward.amount));
+	add(d, "reward_amount", money(cur, r->reward.amount));
 	add(d, "earned_at", lc_json_time(r->reward.earned_at));
 	add(d, "pending_rewards_remaining", num(r->pending_remaining));
 	return d;
 }
 
 json_object *
-lc_fmt_redeem(const struct lc_redeem_result *r)
+lc_fmt_redeem(const struct lc_redeem_result *r, const struct lc_currency *cur)
 {
 	json_object *d = json_object_new_object(), *es = json_object_new_array(), *e;
 	size_t i;
 
 	add(d, "transaction_id", str(r->txn_id));
-	add(d, "redeemed_amount", lc_json_money(r->redeemed));
-	add(d, "new_balance", lc_json_money(r->new_balance));
-	add(d, "final_purchase_amount", lc_json_money(r->final_amount));
+	add(d, "redeemed_amount", money(cur, r->redeemed));
+	add(d, "new_balance", money(cur, r->new_balance));
+	add(d, "final_purchase_amount", money(cur, r->final_amount));
 	for (i = 0; i < r->nentries; i++) {
 		e = json_object_new_object();
 		add(e, "earning_transaction_id", str(r->entries[i].earning_txn_id));
-		add(e, "amount_used", lc_json_money(r->entries[i].amount_used));
+		add(e, "amount_used", money(cur, r->entries[i].amount_used));
 		add(e, "earned_at", lc_json_time(r->entries[i].earned_at));
 		json_object_array_add(es, e);
 	}
 	add(d, "redeemed_entries", es);
 	if (r->earned)
-		add(d, "earned", lc_fmt_purchase(&r->earn));
+		add(d, "earned", lc_fmt_purchase(&r->earn, cur));
 	return d;
 }
 
@@ -263,7 +272,9 @@ lc_fmt_enrol_program(const struct lc_program *p)
 	add(o, "id", str(p->id));
 	add(o, "title", str(p->title));
 	add(o, "card_type", str(lc_cardtype_or_none(p->type)->name));
-	LC_JSON_TYPE_FIELDS(lc_cardtype_or_none(p->type)->enrol_program, p, o);
+	/* No amount among them (enrolment shows no money): no currency. */
+	LC_JSON_TYPE_FIELDS(lc_cardtype_or_none(p->type)->enrol_program, p, o,
+	    NULL);
 	return o;
 }
 
@@ -273,8 +284,8 @@ lc_fmt_enrol_program(const struct lc_program *p)
  * of the shop's people, places, other cards or history.
  */
 json_object *
-lc_fmt_mycard(const struct lc_card *c, const char *currency,
-    int64_t updated_at, int64_t qr_changes_at)
+lc_fmt_mycard(const struct lc_card *c, const struct lc_currency *cur,
+    const char *symbol, int64_t updated_at, int64_t qr_changes_at)
 {
 	const struct lc_cardtype *ct = lc_cardtype_or_none(c->program.type);
 	json_object *d = json_object_new_object(), *bal = json_object_new_object();
@@ -286,10 +297,14 @@ lc_fmt_mycard(const struct lc_card *c, const char *currency,
 	add(d, "status", str(c->status));
 	add(d, "qr_code_data", str(c->qr));
 	add(d, "barcode_value", str(c->barcode));
-	add(d, "currency_symbol", str(currency));
-	balance(c, bal);
+	add(d, "currency_symbol", str(symbol));
+	/* What the amounts are in: the page formats them by it. */
+	add(d, "currency", cur != NULL && cur->code[0] != '\0' ?
+	    str(cur->code) : NULL);
+	add(d, "currency_decimals", num(lc_currency_exp(cur)));
+	balance(c, bal, cur);
 	add(d, "balance", bal);
-	LC_JSON_TYPE_FIELDS(ct->mycard, c, d);
+	LC_JSON_TYPE_FIELDS(ct->mycard, c, d, cur);
 	add(d, "updated_at", lc_json_time(updated_at));
 	add(d, "card_code_required", json_object_new_boolean(qr_changes_at > 0));
 	add(d, "qr_changes_at", qr_changes_at > 0 ? lc_json_time(qr_changes_at) :
@@ -310,9 +325,9 @@ lc_fmt_redrawn(const struct lc_card *c, const char *link)
 /* The owner's objects. */
 
 json_object *
-lc_fmt_owner_card(const struct lc_card *c)
+lc_fmt_owner_card(const struct lc_card *c, const struct lc_currency *cur)
 {
-	json_object *o = lc_fmt_card(c);
+	json_object *o = lc_fmt_card(c, cur);
 
 	add(o, "program_id", str(c->program.id));
 	add(o, "barcode_value", str(c->barcode));
@@ -342,14 +357,15 @@ lc_fmt_idempotent(struct lc_ctx *ctx, int rc)
 }
 
 void
-lc_fmt_balance(const struct lc_card *c, json_object *o)
+lc_fmt_balance(const struct lc_card *c, json_object *o,
+    const struct lc_currency *cur)
 {
-	balance(c, o);
+	balance(c, o, cur);
 }
 
 /* A void: what it undid, what it gave back, and the card after. */
 json_object *
-lc_fmt_void(const struct lc_void_result *r)
+lc_fmt_void(const struct lc_void_result *r, const struct lc_currency *cur)
 {
 	json_object *d = json_object_new_object(), *bal = json_object_new_object();
 	const struct lc_cardtype *ct = lc_cardtype_or_none(r->card.program.type);
@@ -364,15 +380,15 @@ lc_fmt_void(const struct lc_void_result *r)
 	if (strcmp(t, "reward_claim") == 0) {
 		add(d, "reward_id", str(r->reward_id));
 	} else if (strcmp(t, "cashback_redeem") == 0) {
-		add(d, "cashback_returned", lc_json_money(r->cashback_returned));
+		add(d, "cashback_returned", money(cur, r->cashback_returned));
 		/* Of earnings whose purchase was voided since. */
 		add(d, "cashback_not_returned",
-		    lc_json_money(r->cashback_not_returned));
+		    money(cur, r->cashback_not_returned));
 	}
 	/* A purchase's type is its card type's name; a redemption's
 	 * earn-on-remainder purchase went with it. */
 	if (strcmp(t, ct->name) == 0 || r->also_txn_id[0] != '\0')
-		LC_JSON_TYPE_FIELDS(ct->voided, r, d);
+		LC_JSON_TYPE_FIELDS(ct->voided, r, d, cur);
 	also = NULL;
 	if (r->also_txn_id[0] != '\0') {
 		also = json_object_new_object();
@@ -380,27 +396,29 @@ lc_fmt_void(const struct lc_void_result *r)
 		add(also, "voided_transaction_id", str(r->also_voided_id));
 	}
 	add(d, "earned_voided", also);
-	balance(&r->card, bal);
+	balance(&r->card, bal, cur);
 	add(d, "balance", bal);
 	return d;
 }
 
 json_object *
-lc_fmt_adjust(const struct lc_adjust_result *r)
+lc_fmt_adjust(const struct lc_adjust_result *r, const struct lc_currency *cur)
 {
 	json_object *d = json_object_new_object(), *bal = json_object_new_object();
 
 	add(d, "transaction_id", str(r->txn_id));
 	add(d, "card_instance_id", str(r->card.id));
 	add(d, "card_type", str(lc_cardtype_or_none(r->card.program.type)->name));
-	LC_JSON_TYPE_FIELDS(lc_cardtype_or_none(r->card.program.type)->adjusted, r, d);
-	balance(&r->card, bal);
+	LC_JSON_TYPE_FIELDS(lc_cardtype_or_none(r->card.program.type)->adjusted, r, d,
+	    cur);
+	balance(&r->card, bal, cur);
 	add(d, "balance", bal);
 	return d;
 }
 
 void
-lc_fmt_hist_extra(json_object *o, const struct lc_hist_item *it)
+lc_fmt_hist_extra(json_object *o, const struct lc_hist_item *it,
+    const struct lc_currency *cur)
 {
 	int is_void = it->voided_id != NULL;
 
@@ -418,26 +436,27 @@ lc_fmt_hist_extra(json_object *o, const struct lc_hist_item *it)
 			add(o, "punches_removed", num(-it->punches_change));
 		if (it->cashback_change != LC_TXN_NONE)
 			add(o, "cashback_removed",
-			    lc_json_money(-it->cashback_change));
+			    money(cur, -it->cashback_change));
 		if (it->redeemed_change != LC_TXN_NONE)
 			add(o, "cashback_returned",
-			    lc_json_money(-it->redeemed_change));
+			    money(cur, -it->redeemed_change));
 		if (it->discount_change != LC_TXN_NONE)
 			add(o, "discount_voided",
-			    lc_json_money(-it->discount_change));
+			    money(cur, -it->discount_change));
 		return;
 	}
 	/* An adjustment: signed. */
 	if (it->punches_change != LC_TXN_NONE)
 		add(o, "punches_adjusted", num(it->punches_change));
 	if (it->cashback_change != LC_TXN_NONE)
-		add(o, "cashback_adjusted", lc_json_money(it->cashback_change));
+		add(o, "cashback_adjusted", money(cur, it->cashback_change));
 }
 
 /* A row of the merchant's transaction lists (the owner's, a till's
  * voidable ones), added to array a. */
 void
-lc_fmt_txn_row(json_object *a, const struct lc_txn_row *t)
+lc_fmt_txn_row(json_object *a, const struct lc_txn_row *t,
+    const struct lc_currency *cur)
 {
 	const struct lc_hist_item *it = &t->it;
 	json_object *o = json_object_new_object();
@@ -462,22 +481,22 @@ lc_fmt_txn_row(json_object *a, const struct lc_txn_row *t)
 	json_object_object_add(o, "staff_name",
 	    lc_json_str_or_null(it->staff_name));
 	json_object_object_add(o, "purchase_amount",
-	    lc_json_money(it->purchase_amount));
+	    money(cur, it->purchase_amount));
 	if (it->punches_added >= 0)
 		json_object_object_add(o, "punches_added",
 		    json_object_new_int64(it->punches_added));
 	if (it->cashback_earned >= 0)
 		json_object_object_add(o, "cashback_earned",
-		    lc_json_money(it->cashback_earned));
+		    money(cur, it->cashback_earned));
 	if (it->discount_amount >= 0)
 		json_object_object_add(o, "discount_amount",
-		    lc_json_money(it->discount_amount));
+		    money(cur, it->discount_amount));
 	if (it->redeemed_amount >= 0)
 		json_object_object_add(o, "redeemed_amount",
-		    lc_json_money(it->redeemed_amount));
+		    money(cur, it->redeemed_amount));
 	if (it->expired_amount >= 0)
 		json_object_object_add(o, "expired_amount",
-		    lc_json_money(it->expired_amount));
+		    money(cur, it->expired_amount));
 	if (it->reward_name != NULL)
 		json_object_object_add(o, "reward_name",
 		    json_object_new_string(it->reward_name));
@@ -493,7 +512,7 @@ lc_fmt_txn_row(json_object *a, const struct lc_txn_row *t)
 	if (it->client_ts != NULL)
 		json_object_object_add(o, "client_timestamp",
 		    json_object_new_string(it->client_ts));
-	lc_fmt_hist_extra(o, it);
+	lc_fmt_hist_extra(o, it, cur);
 	json_object_array_add(a, o);
 }
 

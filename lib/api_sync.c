@@ -105,7 +105,7 @@ sync_item(const struct lc_dom *base, json_object *item, int64_t start,
 		    "this item was not recorded. Send it again.");
 		return (*why = dom.err, lc_fmt_sync_error(why));
 	}
-	if (lc_purchase_read(&dom.err, item, dom.now_ms, &p) == -1)
+	if (lc_purchase_read(&dom.err, &dom.cur, item, dom.now_ms, &p) == -1)
 		return (*why = dom.err, lc_fmt_sync_error(why));
 	if (p.key == NULL) {
 		lc_dom_fail(&dom, LC_E_VALIDATION, "idempotency_key",

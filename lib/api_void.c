@@ -15,6 +15,7 @@
 struct void_write {
 	struct lc_void q;
 	struct lc_void_result r;
+	const struct lc_currency *cur;	/* the shop's: dom->cur */
 };
 
 static int
@@ -22,13 +23,16 @@ void_rule(struct lc_dom *dom, void *arg)
 {
 	struct void_write *vw = arg;
 
+	vw->cur = &dom->cur;
 	return lc_void(dom, &vw->q, &vw->r);
 }
 
 static json_object *
 void_answer(void *arg)
 {
-	return lc_fmt_void(&((struct void_write *)arg)->r);
+	struct void_write *vw = arg;
+
+	return lc_fmt_void(&vw->r, vw->cur);
 }
 
 static int void_post(struct lc_ctx *);
@@ -40,6 +44,7 @@ struct mine {
 	char location_id[LC_REF_MAX + 1], staff_user_id[LC_REF_MAX + 1];
 	int64_t window, since, until_ms;	/* until_ms 0: no limit */
 	json_object *items;
+	const struct lc_currency *cur;	/* the shop's: dom->cur */
 };
 
 static int
@@ -48,7 +53,7 @@ mine_add(void *arg, const struct lc_txn_row *t)
 	struct mine *m = arg;
 	json_object *o;
 
-	lc_fmt_txn_row(m->items, t);
+	lc_fmt_txn_row(m->items, t, m->cur);
 	o = json_object_array_get_idx(m->items,
 	    json_object_array_length(m->items) - 1);
 	json_object_object_add(o, "voidable_until", m->until_ms == 0 ? NULL :
@@ -65,6 +70,7 @@ mine_read(struct lc_dom *dom, void *arg)
 
 	if (lc_auth_scope(dom, m->location_id, m->staff_user_id, 0) == -1)
 		return -1;
+	m->cur = &dom->cur;
 	m->window = win = lc_setting(dom->db, LC_SET_VOID_WINDOW);
 	/* Staff: their window, ending at created_at + window. The owner
 	 * voids at any time: the till lists the recent ones. */

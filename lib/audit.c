@@ -140,23 +140,40 @@ lc_audit_note_str(struct lc_dom *dom, const char *key, const char *v)
 	lc_audit_note(dom, key, json_object_new_string(v));
 }
 
+/* The currency of the shop merchant_id, whose amounts the trail shows
+ * as its owner sees them: the caller's (dom->cur), else (the admin
+ * tool's writes) read into buf. A failed read is the write's failure
+ * (lc_db_failed); its row is never kept. */
+static const struct lc_currency *
+shop_cur(struct lc_dom *dom, const char *merchant_id, struct lc_currency *buf)
+{
+	if (merchant_id == NULL ||
+	    strcmp(merchant_id, dom->caller.merchant_id) == 0 ||
+	    lc_currency_of(dom->db, merchant_id, buf) == -1)
+		return &dom->cur;
+	return buf;
+}
+
 /* A money or count field of t: signed on a void or an adjustment (none
  * is LC_TXN_NONE), else below 0 is none. */
 static void
 txn_field(struct lc_dom *dom, const struct lc_txn *t, const char *key,
-    int64_t v, int money)
+    int64_t v, const struct lc_currency *money)
 {
 	int sig = t->voided_id != NULL || strcmp(t->type, "adjustment") == 0;
 
 	if (sig ? v == LC_TXN_NONE : v < 0)
 		return;
-	lc_audit_note(dom, key, money ? lc_json_money(v) :
+	lc_audit_note(dom, key, money != NULL ? lc_json_money_of(money, v) :
 	    json_object_new_int64(v));
 }
 
 void
 lc_audit_txn(struct lc_dom *dom, const struct lc_txn *t)
 {
+	struct lc_currency buf;
+	const struct lc_currency *cur = shop_cur(dom, t->merchant_id, &buf);
+
 	lc_audit_note_str(dom, "transaction_id", t->id);
 	lc_audit_note_str(dom, "transaction_type", t->type);
 	if (t->voided_id != NULL)
@@ -165,11 +182,11 @@ lc_audit_txn(struct lc_dom *dom, const struct lc_txn *t)
 		lc_audit_note_str(dom, "reason", t->reason);
 	if (t->purchase_amount > 0)
 		lc_audit_note(dom, "purchase_amount",
-		    lc_json_money(t->purchase_amount));
-	txn_field(dom, t, "punches_added", t->punches_added, 0);
-	txn_field(dom, t, "cashback_earned", t->cashback_earned, 1);
-	txn_field(dom, t, "discount_amount", t->discount_amount, 1);
-	txn_field(dom, t, "redeemed_amount", t->redeemed_amount, 1);
+		    lc_json_money_of(cur, t->purchase_amount));
+	txn_field(dom, t, "punches_added", t->punches_added, NULL);
+	txn_field(dom, t, "cashback_earned", t->cashback_earned, cur);
+	txn_field(dom, t, "discount_amount", t->discount_amount, cur);
+	txn_field(dom, t, "redeemed_amount", t->redeemed_amount, cur);
 }
 
 void
@@ -215,7 +232,7 @@ trim(json_object *o)
 /* A card's own fields and balance: no QR payload nor share token, which
  * are its secrets and never change. */
 static json_object *
-card_snap(const struct lc_card *c)
+card_snap(const struct lc_card *c, const struct lc_currency *cur)
 {
 	const struct lc_cardtype *ct;
 	struct lc_json_fields jf;
@@ -228,7 +245,7 @@ card_snap(const struct lc_card *c)
 	    json_object_new_string(c->program.id));
 	/* Its type's balance fields (struct lc_cardtype's audit). */
 	if ((ct = lc_cardtype(c->program.type)) != NULL)
-		ct->audit(c, lc_json_fields(&jf, o));
+		ct->audit(c, lc_json_fields(&jf, o, cur));
 	return o;
 }
 
@@ -262,6 +279,7 @@ snapshot(struct lc_dom *dom, const char *type, const char *id, int *failed)
 	struct lc_program p;
 	struct lc_card c;
 	struct lc_webhook wh;
+	struct lc_currency cur;
 	char name[LC_BYTES(LC_NAME_MAX)];
 	int rc = 0;
 
@@ -285,12 +303,14 @@ snapshot(struct lc_dom *dom, const char *type, const char *id, int *failed)
 	} else if (strcmp(type, "program") == 0) {
 		if ((rc = lc_db_program_get(dom->db, id, &p)) == 1) {
 			owner_of(dom, p.merchant_id);
-			return trim(lc_view_program(&p, 0));
+			return trim(lc_view_program(&p, 0,
+			    shop_cur(dom, p.merchant_id, &cur)));
 		}
 	} else if (strcmp(type, "card") == 0) {
 		if ((rc = lc_db_card_any(dom->db, id, &c)) == 1) {
 			owner_of(dom, c.merchant_id);
-			return card_snap(&c);
+			return card_snap(&c, shop_cur(dom, c.merchant_id,
+			    &cur));
 		}
 	} else if (strcmp(type, "webhook") == 0) {
 		/* Its settings, not its secret nor its delivery's state. */

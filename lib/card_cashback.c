@@ -78,6 +78,7 @@ cashback_adjust(struct lc_dom *dom, struct lc_card *c,
 {
 	struct lc_earning e;
 	int64_t left, use, x = q->cashback;
+	char bal[32];
 	int rc;
 
 	(void)r;
@@ -91,11 +92,12 @@ cashback_adjust(struct lc_dom *dom, struct lc_card *c,
 			return -1;
 		return 0;
 	}
-	if (-x > c->cashback_balance)
+	if (-x > c->cashback_balance) {
+		lc_money_fmt(c->cashback_balance, lc_currency_exp(&dom->cur),
+		    bal);
 		return lc_dom_fail(dom, LC_E_INSUFFICIENT_BALANCE,
-		    "cashback_amount", "The cashback balance is %lld.%02lld.",
-		    (long long)(c->cashback_balance / 100),
-		    (long long)(c->cashback_balance % 100));
+		    "cashback_amount", "The cashback balance is %s.", bal);
+	}
 	if (lc_txn_add(dom, t) == -1)
 		return -1;
 	/* Taken as a redemption takes it, recorded the same way. */

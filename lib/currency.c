@@ -1,8 +1,13 @@
 /*
- * ISO 4217's active currencies with their minor units (list one), less
- * the funds codes and units of account no till takes (BOV, CHE, CHW,
- * CLF, COU, MXV, USN, UYI, UYW) and those without a minor unit (the
- * metals, XDR, XSU, XUA). Sorted by code: looked up by bsearch.
+ * ISO 4217's active currencies with their minor units (list one, as of
+ * amendment 180: XCG for ANG from 2025-03-31, ZWG for ZWL, SLE for SLL;
+ * BGN withdrawn when Bulgaria took the euro on 2026-01-01; CUC and HRK
+ * gone), less the funds codes and units of account no till takes (BOV,
+ * CHE, CHW, CLF, COU, MXV, USN, UYI, UYW, XAD) and those without a minor
+ * unit (the metals, XDR, XSU, XUA). Sorted by code: looked up by bsearch
+ * (tests/unit_currency.c checks the order). A code withdrawn here reads
+ * as unset on a shop that had it (lc_currency_of): money keeps its minor
+ * units, shown with two decimals, until the owner names the new one.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -74,6 +79,10 @@ lc_currency_of(struct lc_db *db, const char *merchant_id,
 	 * code reads as unset. */
 	lc_setting_shop_text(db, merchant_id, LC_SET_CURRENCY_CODE, code,
 	    sizeof(code));
+	/* The reader falls back when storage fails: a yen shop read as
+	 * unnamed would take "1500" as 150000 yen, so a failure is one. */
+	if (lc_db_failed(db))
+		return -1;
 	if (code[0] != '\0' && (c = lc_currency_find(code)) != NULL)
 		*out = *c;
 	return 0;
@@ -94,10 +103,13 @@ lc_money_fmt(int64_t minor, int exp, char out[32])
 const char *
 lc_money_rule(const struct lc_currency *c, char *buf, size_t size)
 {
-	if (c->exp == 0)
+	if (c == NULL)
+		c = &lc_currency_unnamed;
+	if (lc_currency_exp(c) == 0)
 		snprintf(buf, size, "with no decimals");
 	else
-		snprintf(buf, size, "with at most %d decimals", c->exp);
+		snprintf(buf, size, "with at most %d decimals",
+		    lc_currency_exp(c));
 	if (c->code[0] != '\0') {
 		size_t n = strlen(buf);
 

@@ -290,6 +290,7 @@ struct emit {
 	const char *tier_txn_id;
 	const char *location_id, *staff_user_id;	/* NULL none */
 	struct lc_card card;
+	struct lc_currency cur;		/* its shop's: its amounts' */
 	json_object *view;		/* the card's lookup object (owned) */
 };
 
@@ -311,10 +312,17 @@ load(struct emit *e, const char *id)
 		return lc_dom_fail(e->dom, LC_E_DATABASE, NULL, NULL);
 	if ((e->card.ops = lc_cardtype(e->card.program.type)) == NULL)
 		return lc_dom_fail(e->dom, LC_E_INTERNAL, NULL, NULL);
-	/* As a lookup shows it: with its next expiry. */
+	/* As a lookup shows it: with its next expiry, in its shop's
+	 * currency (the caller's, or the admin tool's or a sweep's card's
+	 * shop). */
 	if (lc_expiry_next(e->dom, &e->card) == -1)
 		return -1;
-	e->view = lc_view_card(&e->card);
+	if (strcmp(e->card.merchant_id, e->dom->caller.merchant_id) == 0)
+		e->cur = e->dom->cur;
+	else if (lc_currency_of(e->dom->db, e->card.merchant_id,
+	    &e->cur) == -1)
+		return lc_dom_fail(e->dom, LC_E_DATABASE, NULL, NULL);
+	e->view = lc_view_card(&e->card, &e->cur);
 	return 0;
 }
 
@@ -409,7 +417,7 @@ after_events(struct emit *e, size_t idx, const struct lc_ev_card *k)
 		x = lc_view_one("transaction_id",
 		    json_object_new_string(ev->exp[i].txn_id));
 		json_object_object_add(x, "expired_amount",
-		    lc_json_money(ev->exp[i].amount));
+		    lc_json_money_of(&e->cur, ev->exp[i].amount));
 		if (add(e, "cashback.expired", x) == -1)
 			return -1;
 	}

@@ -361,14 +361,24 @@ lc_serve_auth(struct lc_ctx *ctx, int flags)
 
 	if (lc_serve_bearer(ctx, 1, &tok) == -1)
 		return -1;
-	if (!lc_apitoken_is(tok))
-		return lc_auth_token(&ctx->dom, tok);
-	/* An integration token: taken only where its scope is. */
-	if (flags & LC_EP_EVENTS)
-		want |= LC_SCOPE_EVENTS;
-	if (flags & LC_EP_HOOKS)
-		want |= LC_SCOPE_HOOKS;
-	return lc_apitoken_auth(&ctx->dom, tok, want);
+	if (!lc_apitoken_is(tok)) {
+		if (lc_auth_token(&ctx->dom, tok) == -1)
+			return -1;
+	} else {
+		/* An integration token: taken only where its scope is. */
+		if (flags & LC_EP_EVENTS)
+			want |= LC_SCOPE_EVENTS;
+		if (flags & LC_EP_HOOKS)
+			want |= LC_SCOPE_HOOKS;
+		if (lc_apitoken_auth(&ctx->dom, tok, want) == -1)
+			return -1;
+	}
+	/* The caller's shop is known: every amount the request reads and
+	 * writes is in its currency's minor unit. */
+	if (lc_currency_of(ctx->dom.db, ctx->dom.caller.merchant_id,
+	    &ctx->dom.cur) == -1)
+		return lc_dom_settle(&ctx->dom);
+	return 0;
 }
 
 /* Everything before the handler, in this order: the first failure is

@@ -462,9 +462,11 @@ lc_in_int(struct lc_error *e, json_object *obj, const char *name,
 
 int
 lc_in_money(struct lc_error *e, json_object *obj, const char *name,
-    int required, int64_t *cents, int *present)
+    int required, const struct lc_currency *cur, int64_t *minor, int *present)
 {
 	json_object *v = field(obj, name);
+	char max[32], rule[48];
+	int exp = lc_currency_exp(cur);
 
 	if (present != NULL)
 		*present = 0;
@@ -474,12 +476,17 @@ lc_in_money(struct lc_error *e, json_object *obj, const char *name,
 	    !json_object_is_type(v, json_type_double))
 		return lc_error_set(e, LC_E_VALIDATION, name,
 		    "%s must be a number", name);
-	/* json-c keeps a parsed number's text: exact, no double rounding. */
-	if (lc_decimal_parse(json_object_get_string(v), 2, LC_MONEY_MAX,
-	    cents) == -1)
+	/* json-c keeps a parsed number's text: exact, no double rounding.
+	 * The amount is the number's value, as JSON means it: 1500.0 yen is
+	 * 1500 yen, as 12.340 is 12.34 of a two-decimal currency (v1). */
+	if (lc_money_parse(json_object_get_string(v), exp, LC_MONEY_MAX,
+	    minor) == -1) {
+		lc_money_fmt(LC_MONEY_MAX, exp, max);
+		/* The unnamed currency's message is v1's to the byte. */
 		return lc_error_set(e, LC_E_VALIDATION, name,
-		    "%s must be an amount from 0 to %lld.00 with at most "
-		    "2 decimals", name, (long long)(LC_MONEY_MAX / 100));
+		    "%s must be an amount from 0 to %s %s", name, max,
+		    lc_money_rule(cur, rule, sizeof(rule)));
+	}
 	if (present != NULL)
 		*present = 1;
 	return 0;
@@ -560,20 +567,28 @@ lc_json_text(json_object *o)
 json_object *
 lc_json_money(int64_t cents)
 {
-	char buf[32];
-
-	lc_decimal_fmt(cents, 2, 1, buf);
-	return json_object_new_double_s((double)cents / 100.0, buf);
+	return lc_json_money_exp(cents, 2);
 }
 
 json_object *
 lc_json_money_exp(int64_t minor, int exp)
 {
 	char buf[32];
-	double div = exp == 0 ? 1.0 : exp == 3 ? 1000.0 : 100.0;
+	double div = 1.0;
+	int i;
 
-	lc_decimal_fmt(minor, exp, 1, buf);
+	for (i = 0; i < exp; i++)
+		div *= 10.0;
+	lc_money_fmt(minor, exp, buf);
+	/* The text is what is written; the double is what json-c hands a
+	 * reader of the object (a test, a webhook's filter). */
 	return json_object_new_double_s((double)minor / div, buf);
+}
+
+json_object *
+lc_json_money_of(const struct lc_currency *cur, int64_t minor)
+{
+	return lc_json_money_exp(minor, lc_currency_exp(cur));
 }
 
 json_object *
@@ -631,7 +646,9 @@ jf_num(struct lc_fields *f, const char *key, int64_t v)
 static void
 jf_money(struct lc_fields *f, const char *key, int64_t v)
 {
-	jf_add(f, key, lc_json_money(v));
+	struct lc_json_fields *j = (struct lc_json_fields *)(void *)f;
+
+	jf_add(f, key, lc_json_money_exp(v, j->exp));
 }
 
 static void
@@ -686,7 +703,8 @@ jf_close(struct lc_fields *f)
 }
 
 struct lc_fields *
-lc_json_fields(struct lc_json_fields *j, json_object *o)
+lc_json_fields(struct lc_json_fields *j, json_object *o,
+    const struct lc_currency *cur)
 {
 	static const struct lc_fields ops = { jf_num, jf_money, jf_rate,
 	    jf_time, jf_str, jf_flag, jf_null, jf_open, jf_close };
@@ -694,5 +712,6 @@ lc_json_fields(struct lc_json_fields *j, json_object *o)
 	j->f = ops;
 	j->stack[0] = o;
 	j->depth = 0;
+	j->exp = lc_currency_exp(cur);
 	return &j->f;
 }

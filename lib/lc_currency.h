@@ -17,8 +17,9 @@ struct lc_currency {
 };
 
 /* A currency's decimals: 2 for the unnamed one whatever its exp (a
- * zeroed struct lc_currency is the unnamed currency). */
-#define lc_currency_exp(c) ((c)->code[0] == '\0' ? 2 : (c)->exp)
+ * zeroed struct lc_currency, or none (NULL), is the unnamed currency). */
+#define lc_currency_exp(c) \
+	((c) == NULL || (c)->code[0] == '\0' ? 2 : (c)->exp)
 
 /* The active ISO 4217 currency of code (upper case); NULL: none. */
 const struct lc_currency *lc_currency_find(const char *code);
@@ -34,8 +35,9 @@ int lc_money_parse(const char *text, int exp, int64_t max, int64_t *minor);
 /* Minor units as text with exactly exp decimals: "12.50", "1500",
  * "1.250". */
 void lc_money_fmt(int64_t minor, int exp, char out[32]);
-/* "with at most 2 decimals", "with no decimals (JPY)": the rule of a
- * currency's amounts for an error message. */
+/* "with at most 2 decimals", "with no decimals (JPY)", "with at most 3
+ * decimals (KWD)": the rule of a currency's amounts for an error message
+ * (NULL: the unnamed currency's). Returns buf. */
 const char *lc_money_rule(const struct lc_currency *, char *buf, size_t size);
 
 #endif /* LC_CURRENCY_H */

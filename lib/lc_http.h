@@ -122,19 +122,30 @@ struct lc_serve_io {
  * request's REDIRECT_STATUS (0 none). */
 int lc_serve_one(const struct lc_endpoint *, const struct lc_serve_io *);
 
-/* api_shapes.c: the one place results become wire JSON. */
-json_object *lc_fmt_card(const struct lc_card *);	/* lookup */
-json_object *lc_fmt_purchase(const struct lc_purchase_result *);
-json_object *lc_fmt_claim(const struct lc_claim_result *);
-json_object *lc_fmt_redeem(const struct lc_redeem_result *);
-json_object *lc_fmt_void(const struct lc_void_result *);
-json_object *lc_fmt_adjust(const struct lc_adjust_result *);
+/* api_shapes.c: the one place results become wire JSON. Amounts are
+ * written in the currency cur, the shop's (dom->cur; NULL: the unnamed
+ * one, two decimals). */
+json_object *lc_fmt_card(const struct lc_card *,	/* lookup */
+    const struct lc_currency *cur);
+json_object *lc_fmt_purchase(const struct lc_purchase_result *,
+    const struct lc_currency *cur);
+json_object *lc_fmt_claim(const struct lc_claim_result *,
+    const struct lc_currency *cur);
+json_object *lc_fmt_redeem(const struct lc_redeem_result *,
+    const struct lc_currency *cur);
+json_object *lc_fmt_void(const struct lc_void_result *,
+    const struct lc_currency *cur);
+json_object *lc_fmt_adjust(const struct lc_adjust_result *,
+    const struct lc_currency *cur);
 /* A card's balance fields by type, into o (as lookup shows them). */
-void lc_fmt_balance(const struct lc_card *, json_object *o);
+void lc_fmt_balance(const struct lc_card *, json_object *o,
+    const struct lc_currency *cur);
 /* The additions of void and adjustment to a history item: the link
  * each way and the reason, the signed changes of a void or adjustment. */
-void lc_fmt_hist_extra(json_object *o, const struct lc_hist_item *);
-void lc_fmt_txn_row(json_object *a, const struct lc_txn_row *);
+void lc_fmt_hist_extra(json_object *o, const struct lc_hist_item *,
+    const struct lc_currency *cur);
+void lc_fmt_txn_row(json_object *a, const struct lc_txn_row *,
+    const struct lc_currency *cur);
 json_object *lc_fmt_tokens(const struct lc_tokens *);
 json_object *lc_fmt_user(const struct lc_profile *);
 /* What the host's layout lets others reach: {"warnings": [names]}, an
@@ -147,18 +158,21 @@ json_object *lc_fmt_error(const struct lc_error *, const char *request_id,
     int64_t now);
 /* The owner's objects (docs/admin-api.md); lc_view.h has those the
  * audit trail shares. */
-json_object *lc_fmt_owner_card(const struct lc_card *);
+json_object *lc_fmt_owner_card(const struct lc_card *,
+    const struct lc_currency *cur);
 json_object *lc_fmt_pagination(int64_t page, int64_t size, int64_t total);
 /* A card just issued: the line the admin tool prints. */
 json_object *lc_fmt_issued(const struct lc_card *);
 /* Enrolment at the counter: a card issued, a program to choose. */
 json_object *lc_fmt_enrolled(const struct lc_card *);
 json_object *lc_fmt_enrol_program(const struct lc_program *);
-/* The customer's own page of a card. */
-/* qr_changes_at: when its QR code's time-based code changes (ms), 0 when
- * the shop asks for none (its QR code is then the printed card's). */
-json_object *lc_fmt_mycard(const struct lc_card *, const char *currency,
-    int64_t updated_at, int64_t qr_changes_at);
+/* The customer's own page of a card, its amounts in its shop's currency
+ * cur, symbol the shop's currency_symbol. qr_changes_at: when its QR
+ * code's time-based code changes (ms), 0 when the shop asks for none
+ * (its QR code is then the printed card's). */
+json_object *lc_fmt_mycard(const struct lc_card *,
+    const struct lc_currency *cur, const char *symbol, int64_t updated_at,
+    int64_t qr_changes_at);
 /* A link drawn anew: the token, the page relative to the till's folder,
  * and the whole address (link NULL: none known). */
 json_object *lc_fmt_redrawn(const struct lc_card *, const char *link);
@@ -199,9 +213,10 @@ void lc_csv_head(FILE *, const struct lc_csv_form *, const char *const *names);
  * by the zone's offset at that instant. */
 void lc_csv_when(FILE *, const struct lc_csv_form *, int64_t ms, int last);
 
-/* api_record.c: reads a purchase from obj (record body or sync item). */
-int lc_purchase_read(struct lc_error *, json_object *obj, int64_t now,
-    struct lc_purchase *);
+/* api_record.c: reads a purchase from obj (record body or sync item),
+ * its amount in the shop's currency cur. */
+int lc_purchase_read(struct lc_error *, const struct lc_currency *cur,
+    json_object *obj, int64_t now, struct lc_purchase *);
 /* Records p through the write path (an item of a sync batch when sync
  * is set, for the audit trail): *answer is the purchase answer; returns
  * 0 fresh, 1 replayed, -1 with dom->err. */

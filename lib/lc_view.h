@@ -15,10 +15,14 @@ struct lc_user;
 struct lc_program;
 struct lc_webhook;
 struct lc_card;
+struct lc_currency;
 
 json_object *lc_view_location(const struct lc_location *);
 json_object *lc_view_staff(const struct lc_user *);
-json_object *lc_view_program(const struct lc_program *, int64_t cards);
+/* Amounts (a reward, tiers' minimum spend) in the currency cur (NULL:
+ * the unnamed one). */
+json_object *lc_view_program(const struct lc_program *, int64_t cards,
+    const struct lc_currency *cur);
 /* An endpoint, never its secret; with status: its delivery's state
  * (the trail's snapshots leave that out). secret_rotated_until while
  * the old secret still signs at now. */
@@ -29,8 +33,10 @@ json_object *lc_view_webhook(const struct lc_webhook *, int64_t now,
 json_object *lc_view_webhook_test(const char *job_id,
     const struct lc_webhook *w, int64_t now);
 /* A card as POST /cards/lookup answers it (its data), and as an event
- * carries it: no secret of it. */
-json_object *lc_view_card(const struct lc_card *);
+ * carries it: no secret of it. Its amounts in its shop's currency cur
+ * (NULL: the unnamed one), named by "currency" and "currency_decimals". */
+json_object *lc_view_card(const struct lc_card *,
+    const struct lc_currency *cur);
 /* {key: v}, taking v. */
 json_object *lc_view_one(const char *key, json_object *v);
 

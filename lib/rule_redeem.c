@@ -65,17 +65,19 @@ lc_redeem(struct lc_dom *dom, const struct lc_redeem *q,
 	struct lc_purchase p;
 	struct lc_card card;
 	struct lc_txn t;
+	char bal[32];
 
 	memset(r, 0, sizeof(*r));
 	if (lc_card_for(dom, q->card_id, LC_CT_CASHBACK, &card) == -1 ||
 	    lc_card_code_take(dom, &card, q->card_code) == -1 ||
 	    lc_expiry_sweep(dom, &card) == -1)
 		return -1;
-	if (q->amount > card.cashback_balance)
+	if (q->amount > card.cashback_balance) {
+		lc_money_fmt(card.cashback_balance, lc_currency_exp(&dom->cur),
+		    bal);
 		return lc_dom_fail(dom, LC_E_INSUFFICIENT_BALANCE, NULL,
-		    "The cashback balance is %lld.%02lld.",
-		    (long long)(card.cashback_balance / 100),
-		    (long long)(card.cashback_balance % 100));
+		    "The cashback balance is %s.", bal);
+	}
 	if (lc_txn_new(dom, &t, &card, q->location_id, q->staff_user_id,
 	    "cashback_redeem", dom->now_ms) == -1)
 		return -1;

@@ -53,7 +53,8 @@ lc_view_staff(const struct lc_user *u)
 }
 
 json_object *
-lc_view_program(const struct lc_program *p, int64_t cards)
+lc_view_program(const struct lc_program *p, int64_t cards,
+    const struct lc_currency *cur)
 {
 	const struct lc_cardtype *ct = lc_cardtype_or_none(p->type);
 	json_object *o = json_object_new_object(), *ts, *t;
@@ -63,14 +64,14 @@ lc_view_program(const struct lc_program *p, int64_t cards)
 	add(o, "type", str(ct->name));
 	add(o, "title", str(p->title));
 	add(o, "card_count", num(cards));
-	LC_JSON_TYPE_FIELDS(ct->program, p, o);
+	LC_JSON_TYPE_FIELDS(ct->program, p, o, cur);
 	if ((ct->cols & LC_CT_TIERS) == 0)
 		return o;
 	ts = json_object_new_array();
 	for (i = 0; i < p->ntiers; i++) {
 		t = json_object_new_object();
 		add(t, "name", str(p->tiers[i].name));
-		add(t, "min_spend", lc_json_money(p->tiers[i].min_spend));
+		add(t, "min_spend", lc_json_money_of(cur, p->tiers[i].min_spend));
 		add(t, "rate", lc_json_rate(p->tiers[i].rate_bp));
 		json_object_array_add(ts, t);
 	}
@@ -154,7 +155,7 @@ lc_view_one(const char *key, json_object *v)
  * barcode or code secret.
  */
 json_object *
-lc_view_card(const struct lc_card *c)
+lc_view_card(const struct lc_card *c, const struct lc_currency *cur)
 {
 	const struct lc_cardtype *ct = lc_cardtype_or_none(c->program.type);
 	json_object *d = json_object_new_object(), *bal = json_object_new_object();
@@ -166,9 +167,14 @@ lc_view_card(const struct lc_card *c)
 	add(d, "merchant_name", str(c->merchant_name));
 	add(d, "customer_name", str(c->customer_name));
 	add(d, "status", str(c->status));
-	LC_JSON_TYPE_FIELDS(ct->balance, c, bal);
-	LC_JSON_TYPE_FIELDS(ct->balance, c, d);
+	/* What its amounts are in: the ISO code (null: the shop named
+	 * none) and the decimals every amount here is written with. */
+	add(d, "currency", cur != NULL && cur->code[0] != '\0' ?
+	    str(cur->code) : NULL);
+	add(d, "currency_decimals", num(lc_currency_exp(cur)));
+	LC_JSON_TYPE_FIELDS(ct->balance, c, bal, cur);
+	LC_JSON_TYPE_FIELDS(ct->balance, c, d, cur);
 	add(d, "balance", bal);
-	LC_JSON_TYPE_FIELDS(ct->lookup, c, d);
+	LC_JSON_TYPE_FIELDS(ct->lookup, c, d, cur);
 	return d;
 }

@@ -117,7 +117,7 @@ test_card(void)
 		    "fedcba9876543210fedcba9876543210fedcba98");
 		c.program.punch_requirement = 10;
 		c.next_expiry_at = c.next_expiry_amount = -1;
-		o = lc_view_card(&c);
+		o = lc_view_card(&c, NULL);
 		text = lc_json_text(o);
 		ok(strstr(text, "\"card_instance_id\":\"card-1\"") != NULL,
 		    "type %d: the event's card names the card", t);

@@ -482,7 +482,7 @@ money_is(const char *text, int64_t want)
 	int present = 0;
 
 	memset(&ctx, 0, sizeof(ctx));
-	ok(lc_in_money(&ctx, o, "m", 1, &c, &present) == 0 && c == want &&
+	ok(lc_in_money(&ctx, o, "m", 1, NULL, &c, &present) == 0 && c == want &&
 	    present == 1, "in_money: %s gives %lld cents", text, (long long)want);
 	if (c != want)
 		diag("got %lld", (long long)c);
@@ -497,7 +497,7 @@ money_rejects(const char *text, const char *why)
 	int64_t c = -1;
 
 	memset(&ctx, 0, sizeof(ctx));
-	ok(lc_in_money(&ctx, o, "m", 1, &c, NULL) == -1 && failed_on(&ctx, "m"),
+	ok(lc_in_money(&ctx, o, "m", 1, NULL, &c, NULL) == -1 && failed_on(&ctx, "m"),
 	    "in_money: refuses %s (%s)", why, text);
 	json_object_put(o);
 }
@@ -542,7 +542,7 @@ test_in_money(void)
 	memset(&ctx, 0, sizeof(ctx));
 	present = 1;
 	c = 77;
-	ok(lc_in_money(&ctx, o, "m", 0, &c, &present) == 0 && present == 0 &&
+	ok(lc_in_money(&ctx, o, "m", 0, NULL, &c, &present) == 0 && present == 0 &&
 	    c == 77 && ctx.code == LC_OK,
 	    "in_money: a null optional amount counts as absent");
 	json_object_put(o);

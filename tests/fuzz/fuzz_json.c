@@ -138,7 +138,7 @@ read_money(json_object *o, const char *name, int req)
 	char buf[32], *end;
 
 	memset(&e, 0, sizeof(e));
-	if (lc_in_money(&e, o, name, req, &c, &present) == -1) {
+	if (lc_in_money(&e, o, name, req, NULL, &c, &present) == -1) {
 		check_fail(&e, name, "lc_in_money");
 		return;
 	}
