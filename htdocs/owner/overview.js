@@ -11,8 +11,8 @@ export async function showOverview() {
 	try {
 		await Promise.all([loadLocations(), loadUsers(), loadPrograms(), st.settings.length ? null : loadSettings()]);
 		renderSteps();
-		const t = ymd(shopToday());
-		const d = await apiGet('admin/reports/summary?' + new URLSearchParams({ from: t, to: t, group: 'day' }));
+		const today = ymd(shopToday());
+		const d = await apiGet('admin/reports/summary?' + new URLSearchParams({ from: today, to: today, group: 'day' }));
 		setMsg('today-error', null);
 		const tt = d.totals || {};
 		setKids($('today-figures'), figure(t('owner.overview.sales'), money(tt.sales_amount), 'big'), figure(t('owner.overview.purchases'), int(tt.purchases)),
