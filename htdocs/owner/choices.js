@@ -34,7 +34,7 @@ export function currencyOptions(sel, current) {
 	if (current && !codes.includes(current)) codes.push(current);
 	codes.sort();
 	setKids(sel, h('option', { value: '' }, t('owner.choice.currency_none')),
-		...codes.map((c) => h('option', { value: c, selected: c === current }, currencyLabel(c))));
+		...codes.map((c) => h('option', { value: c, selected: c === current, translate: false }, currencyLabel(c))));
 	sel.value = current || '';
 }
 
@@ -45,13 +45,13 @@ export function zoneOptions(sel, current, noneKey) {
 	if (current && !zones.includes(current)) zones.push(current);
 	zones.sort();
 	setKids(sel, h('option', { value: '' }, t(noneKey || 'owner.choice.zone_none')),
-		...zones.map((z) => h('option', { value: z, selected: z === current }, z.replace(/_/g, ' '))));
+		...zones.map((z) => h('option', { value: z, selected: z === current, translate: false }, z.replace(/_/g, ' '))));
 	sel.value = current || '';
 }
 
 /* The options of a language select: each language in its own name. */
 export function languageOptions(sel, current) {
-	setKids(sel, ...LANGS.map((l) => h('option', { value: l, lang: l, selected: l === current }, LANG_NAMES[l])));
+	setKids(sel, ...LANGS.map((l) => h('option', { value: l, lang: l, selected: l === current, translate: false }, LANG_NAMES[l])));
 	sel.value = LANGS.includes(current) ? current : 'en';
 }
 

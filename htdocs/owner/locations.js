@@ -20,8 +20,8 @@ export async function showLocations() {
 
 export function renderLocations() {
 	const rows = st.locations.map((l) => h('tr', null,
-		h('td', { dataset: { label: t('owner.w.name') } }, l.name),
-		h('td', { dataset: { label: t('owner.locations.added') } }, day(l.created_at)),
+		h('td', { dataset: { label: t('owner.w.name') }, translate: false }, l.name),
+		h('td', { dataset: { label: t('owner.locations.added') }, translate: false }, day(l.created_at)),
 		h('td', { className: 'actions' }, h('button', { type: 'button', className: 'btn btn-small', 'aria-label': t('owner.rename_x', { name: l.name }), onclick: () => renameLocation(l) }, t('owner.w.rename')))));
 	setKids($('locations-body'), ...rows);
 	if (!rows.length) $('locations-body').append(h('tr', null, h('td', { colSpan: 3, className: 'empty' }, t('owner.locations.none'))));

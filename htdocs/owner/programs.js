@@ -27,8 +27,8 @@ export function programFacts(p) {
 		const value = isNum(p.reward_amount) && p.reward_amount > 0 ? ' ' + t('owner.programs.value', { amount: money(p.reward_amount) }) : '';
 		return h('div', null,
 			h('p', null, h('strong', null, count('owner.programs.n_punches', p.punch_requirement)), ' ' + t('owner.programs.earn') + ' ',
-				h('strong', { translate: 'no' }, rw), value + t('owner.programs.earn_end')),
-			p.reward_description ? h('p', { className: 'hint', translate: 'no' }, p.reward_description) : null,
+				h('strong', { translate: false }, rw), value + t('owner.programs.earn_end')),
+			p.reward_description ? h('p', { className: 'hint', translate: false }, p.reward_description) : null,
 			h('p', { className: 'hint' }, t('owner.programs.cooldown_fact', { time: count('owner.n.seconds', p.cooldown_seconds) })));
 	}
 	const tiers = Array.isArray(p.tiers) ? p.tiers : [];
@@ -36,7 +36,7 @@ export function programFacts(p) {
 		h('caption', { className: 'visually-hidden' }, t('owner.programs.tiers_of', { title: p.title })),
 		h('thead', null, h('tr', null, h('th', { scope: 'col' }, t('owner.programs.tier')), h('th', { scope: 'col', className: 'num' }, t('owner.programs.from_lifetime_spend')),
 			h('th', { scope: 'col', className: 'num' }, p.type === 'cashback' ? TYPE_NAMES.cashback : TYPE_NAMES.discount))),
-		h('tbody', null, tiers.map((t) => h('tr', null, h('td', null, t.name), h('td', { className: 'num' }, money(t.min_spend)), h('td', { className: 'num' }, pct(t.rate))))));
+		h('tbody', null, tiers.map((x) => h('tr', null, h('td', { translate: false }, x.name), h('td', { className: 'num' }, money(x.min_spend)), h('td', { className: 'num' }, pct(x.rate))))));
 	if (p.type !== 'cashback') return table;
 	return h('div', null, table, h('p', { className: 'hint' }, Number.isInteger(p.expiry_days) ?
 	    t('owner.programs.expires_after', { time: count('owner.n.days', p.expiry_days) }) : t('owner.programs.never_expires')));
@@ -66,7 +66,7 @@ export function renderPrograms() {
 	}
 	setKids(list, ...st.programs.map((p) => h('article', { className: 'panel program', 'aria-label': p.title },
 		h('div', { className: 'card-head' },
-			h('div', null, h('h2', null, p.title), h('p', { className: 'card-sub' }, count('owner.n.cards', int(p.card_count) === '—' ? 0 : p.card_count))),
+			h('div', null, h('h2', { translate: false }, p.title), h('p', { className: 'card-sub' }, count('owner.n.cards', int(p.card_count) === '—' ? 0 : p.card_count))),
 			h('span', { className: 'tag tag-type' }, cardType(p.type).name)),
 		programFacts(p),
 		h('p', { className: 'btn-row' },

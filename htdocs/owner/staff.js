@@ -20,7 +20,7 @@ export async function showStaff() {
 }
 
 export function locationOptions(sel, current) {
-	setKids(sel, ...st.locations.map((l) => h('option', { value: l.id, selected: l.id === current }, l.name)));
+	setKids(sel, ...st.locations.map((l) => h('option', { value: l.id, selected: l.id === current, translate: false }, l.name)));
 }
 
 export function renderStaff() {
@@ -37,10 +37,10 @@ export function renderStaff() {
 		if (!self)
 			actions.push(h('button', { type: 'button', className: 'btn btn-small' + (u.disabled ? '' : ' btn-warn'), 'aria-label': t(u.disabled ? 'owner.staff.enable_x' : 'owner.staff.disable_x', { name: who }), onclick: () => toggleUser(u) }, u.disabled ? t('owner.staff.enable') : t('owner.staff.disable')));
 		return h('tr', { className: u.disabled ? 'is-off' : '' },
-			h('td', { dataset: { label: t('owner.w.name') } }, h('span', null, u.name || h('span', { className: 'muted' }, '—'), self ? h('span', { className: 'muted' }, ' ' + t('owner.staff.you')) : null)),
-			h('td', { dataset: { label: t('owner.w.email') } }, h('span', { className: 'break', translate: 'no' }, u.email)),
+			h('td', { dataset: { label: t('owner.w.name') } }, h('span', null, u.name ? h('span', { translate: false }, u.name) : h('span', { className: 'muted' }, '—'), self ? h('span', { className: 'muted' }, ' ' + t('owner.staff.you')) : null)),
+			h('td', { dataset: { label: t('owner.w.email') } }, h('span', { className: 'break', translate: false }, u.email)),
 			h('td', { dataset: { label: t('owner.w.role') } }, u.user_type === 'owner' ? t('owner.staff.role_owner') : t('owner.staff.role_staff')),
-			h('td', { dataset: { label: t('owner.w.location') } }, u.user_type === 'owner' ? t('owner.staff.all_locations') : locName(u.location_id)),
+			h('td', { dataset: { label: t('owner.w.location') } }, u.user_type === 'owner' ? t('owner.staff.all_locations') : h('span', { translate: false }, locName(u.location_id))),
 			h('td', { dataset: { label: t('owner.w.status') } }, h('span', { className: 'tag ' + (u.disabled ? 'tag-bad' : 'tag-ok') }, u.disabled ? t('owner.staff.disabled') : t('owner.staff.active'))),
 			h('td', { className: 'actions' }, h('span', { className: 'btn-row' }, actions)));
 	});
