@@ -13,7 +13,7 @@ import { PASSWORD_MIN } from './state.js';
  * run (the message says what is wrong; the server's log names the file).
  * Fixed on the server, never by retrying here. */
 export function configHelp(msg) {
-	const code = (s) => h('code', { translate: 'no' }, s);
+	const code = (s) => h('code', { translate: false, dir: 'ltr' }, s);
 	const items = [
 		h('li', null, t('owner.help.db_file_1'), ' ', code('database'), ' ', t('owner.help.db_file_2'), ' ',
 			code('api-bin/loyalty.conf'), ' ', t('owner.help.db_file_3'), code('data/loyalty.db'),
@@ -33,7 +33,7 @@ export function configHelp(msg) {
 /* A 500 of the web server's own (no JSON of the service's): its programs
  * did not run at all. What a shopkeeper on web hosting can check. */
 export function startHelp() {
-	const code = (s) => h('code', { translate: 'no' }, s);
+	const code = (s) => h('code', { translate: false, dir: 'ltr' }, s);
 	return h('div', { className: 'db-help' },
 		h('p', null, t('owner.help.no_answer')),
 		h('ul', null,
@@ -48,7 +48,7 @@ export function startHelp() {
 /* The same for a shop kept on a PostgreSQL server (the message names it):
  * nothing about files and folders. */
 export function pgConfigHelp() {
-	const code = (s) => h('code', { translate: 'no' }, s);
+	const code = (s) => h('code', { translate: false, dir: 'ltr' }, s);
 	return h('div', { className: 'db-help' },
 		h('p', null, t('owner.help.pg_1'), ' ',
 			code('LOYALTY_DB'), ' ', t('owner.help.pg_2'), ' ', code('database'), ' ', t('owner.help.pg_3'), ' ',
