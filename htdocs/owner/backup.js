@@ -1,3 +1,4 @@
+import { t } from '../js/i18n.js';
 import { $, dispositionName, ymd } from './dom.js';
 import { shopToday } from './state.js';
 import { download } from './ui.js';
@@ -6,9 +7,9 @@ import { download } from './ui.js';
 
 export function downloadBackup() {
 	return download($('backup-button'), $('backup-msg'), 'admin/backup', {
-		preparing: 'Preparing the backup…',
+		preparing: t('owner.backup.preparing'),
 		name: (headers) => dispositionName(headers, 'loyalty-backup-' + ymd(shopToday()) + '.db'),
-		after: 'Keep it somewhere safe.'
+		after: t('owner.backup.keep_safe')
 	});
 }
 

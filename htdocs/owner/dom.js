@@ -1,6 +1,8 @@
 /* Small helpers of the back office with no state of the page: building
  * elements, formatting figures and dates, storage, saving a file. */
+import { formatDate } from '../js/dates.js';
 import { add, h } from '../js/dom.js';
+import { locale, t } from '../js/i18n.js';
 import { formatMoney, isNum } from '../js/money.js';
 import { storage } from '../js/store.js';
 
@@ -23,22 +25,29 @@ export const ls = storage('localStorage', window);
 
 /* ---- formatting ------------------------------------------------------- */
 
-export const pctFmt = new Intl.NumberFormat(undefined, { style: 'percent', maximumFractionDigits: 2 });
+/* In the page's language, made when used (the language is known once
+ * the catalogs are loaded). */
+export const pctFmt = { format: (v) => new Intl.NumberFormat(locale(), { style: 'percent', maximumFractionDigits: 2 }).format(v) };
 /* Amounts as the reports show them: no currency symbol. */
 export const money = (v) => formatMoney(v);
 export const pct = (v) => (isNum(v) ? pctFmt.format(v) : '—');
 export const int = (v) => (Number.isInteger(v) ? String(v) : '—');
+/* English only, for a caller not yet on the catalog; count(key, n) is
+ * the catalog's plural (a text of Intl.PluralRules categories). */
 export const plural = (n, one, many) => n + ' ' + (n === 1 ? one : many);
+export const count = (key, n) => t(key, { n });
+/* A date of the server (ISO) as the shop's calendar has it. */
 export function day(iso) {
 	const d = new Date(iso);
 	if (!iso || isNaN(d)) return iso ? String(iso) : '—';
-	try { return d.toLocaleDateString(undefined, { dateStyle: 'medium' }); } catch (e) { return d.toLocaleDateString(); }
+	return formatDate(d.getTime());
 }
 export function bytes(n) {
 	if (!isNum(n)) return '';
-	if (n < 1024) return n + ' bytes';
-	if (n < 1048576) return (n / 1024).toFixed(0) + ' KB';
-	return (n / 1048576).toFixed(1) + ' MB';
+	if (n < 1024) return count('owner.n.bytes', n);
+	const nf = (v, d) => new Intl.NumberFormat(locale(), { maximumFractionDigits: d, minimumFractionDigits: d }).format(v);
+	if (n < 1048576) return t('owner.size.kb', { n: nf(n / 1024, 0) });
+	return t('owner.size.mb', { n: nf(n / 1048576, 1) });
 }
 export const shortId = (id) => (typeof id === 'string' ? id.slice(0, 8) : '—');
 

@@ -1,3 +1,4 @@
+import { t } from '../js/i18n.js';
 import { limit } from '../js/limits.js';
 import { $, day, h, setKids } from './dom.js';
 import { SessionEnded, apiCreate, apiPatch, payload } from './net.js';
@@ -19,30 +20,30 @@ export async function showLocations() {
 
 export function renderLocations() {
 	const rows = st.locations.map((l) => h('tr', null,
-		h('td', { dataset: { label: 'Name' } }, l.name),
-		h('td', { dataset: { label: 'Added' } }, day(l.created_at)),
-		h('td', { className: 'actions' }, h('button', { type: 'button', className: 'btn btn-small', 'aria-label': 'Rename ' + l.name, onclick: () => renameLocation(l) }, 'Rename'))));
+		h('td', { dataset: { label: t('owner.w.name') }, translate: false }, l.name),
+		h('td', { dataset: { label: t('owner.locations.added') }, translate: false }, day(l.created_at)),
+		h('td', { className: 'actions' }, h('button', { type: 'button', className: 'btn btn-small', 'aria-label': t('owner.rename_x', { name: l.name }), onclick: () => renameLocation(l) }, t('owner.w.rename')))));
 	setKids($('locations-body'), ...rows);
-	if (!rows.length) $('locations-body').append(h('tr', null, h('td', { colSpan: 3, className: 'empty' }, 'No locations yet.')));
+	if (!rows.length) $('locations-body').append(h('tr', null, h('td', { colSpan: 3, className: 'empty' }, t('owner.locations.none'))));
 }
 
 export async function onAddLocation(form) {
-	const name = need($('location-name'), 'a name', limit('NAME_MAX'));
+	const name = need($('location-name'), 'owner.need.name', limit('NAME_MAX'));
 	const d = payload(await apiCreate('location', 'admin/locations', { name }));
 	$('location-name').value = '';
-	toast('Location "' + d.location.name + '" added.');
+	toast(t('owner.locations.added_toast', { name: d.location.name }));
 	await showLocations();
 	$('location-name').focus();
 }
 
 export function renameLocation(l) {
-	const f = field({ label: 'Name', value: l.name, field: 'name', limit: 'NAME_MAX' });
+	const f = field({ label: t('owner.w.name'), value: l.name, field: 'name', limit: 'NAME_MAX' });
 	openDialog({
-		title: 'Rename ' + l.name, body: f, submitLabel: 'Rename',
+		title: t('owner.rename_x', { name: l.name }), body: f, submitLabel: t('owner.w.rename'),
 		onSubmit: async () => {
-			const name = need(f.input, 'a name', limit('NAME_MAX'));
+			const name = need(f.input, 'owner.need.name', limit('NAME_MAX'));
 			await apiPatch('admin/locations/' + encodeURIComponent(l.id), { name });
-			toast('Location renamed to "' + name + '".');
+			toast(t('owner.locations.renamed_toast', { name }));
 			showLocations();
 		}
 	});

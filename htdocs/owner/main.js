@@ -14,6 +14,7 @@
  *   overview.js locations.js staff.js programs.js cards.js card.js
  *   print.js reports.js backup.js audit.js settings.js
  *   integrations.js: one section (or part) each */
+import { applyI18n, initI18n, langSwitcher } from '../js/i18n.js';
 import { applyLimits } from '../js/limits.js';
 import { readJSON, writeJSON } from '../js/store.js';
 import { aud, downloadAuditCsv, loadAudit } from './audit.js';
@@ -27,7 +28,7 @@ import { K, client, onSessionEnd } from './net.js';
 import { openSheet, sheetPages } from './print.js';
 import { onAddProgram, programTypeChanged, resetProgramForm } from './programs.js';
 import { applyPreset, downloadCsv, loadReportTx, onResize, rep, runReport } from './reports.js';
-import { boot, endSession, logOut, onLogin, onSetup, refreshSection, route, setSetupWay, setupByProof, startSession } from './session.js';
+import { adoptShop, boot, endSession, logOut, onLogin, onSetup, refreshSection, route, setSetupWay, setupByProof, startSession } from './session.js';
 import { onSaveSettings } from './settings.js';
 import { onAddStaff } from './staff.js';
 import { setUser, st, user } from './state.js';
@@ -36,6 +37,10 @@ import { clearFormError, onSubmit } from './ui.js';
 /* ---- wiring ----------------------------------------------------------- */
 
 function init() {
+	/* The page's words, before anything shows; the switches reload the
+	 * page in the language chosen. */
+	applyI18n();
+	for (const id of ['top-lang', 'login-lang', 'setup-lang']) langSwitcher($(id));
 	/* The client ends a session whose refresh is refused: the page shows
 	 * the login (or the setup of a shop started over). A call made after
 	 * a logout ends nothing more. */
@@ -136,12 +141,14 @@ function init() {
 		startSession(saved);
 		client.call('GET', 'auth/me').then((r) => {
 			if (r.data && r.data.id && user && r.data.user_type !== user.user_type) startSession(r.data);
-			else if (r.data && r.data.id) { setUser(r.data); writeJSON(ss, K.user, user); }
+			else if (r.data && r.data.id) { setUser(r.data); writeJSON(ss, K.user, user); adoptShop(user); }
 		}).catch(() => { /* offline or ended: shown where it matters */ });
 	} else {
 		boot();
 	}
 }
 
-
+/* The catalogs first (one that cannot be loaded leaves English): every
+ * text the page builds is in the page's language from the start. */
+await initI18n();
 init();

@@ -1,4 +1,5 @@
-import { $, h, int, money, plural, setKids, ymd } from './dom.js';
+import { t } from '../js/i18n.js';
+import { $, count, h, int, money, setKids, ymd } from './dom.js';
 import { SessionEnded, apiGet } from './net.js';
 import { loadLocations, loadPrograms, loadSettings, loadUsers, shopToday, st } from './state.js';
 import { setMsg } from './ui.js';
@@ -10,12 +11,12 @@ export async function showOverview() {
 	try {
 		await Promise.all([loadLocations(), loadUsers(), loadPrograms(), st.settings.length ? null : loadSettings()]);
 		renderSteps();
-		const t = ymd(shopToday());
-		const d = await apiGet('admin/reports/summary?' + new URLSearchParams({ from: t, to: t, group: 'day' }));
+		const today = ymd(shopToday());
+		const d = await apiGet('admin/reports/summary?' + new URLSearchParams({ from: today, to: today, group: 'day' }));
 		setMsg('today-error', null);
 		const tt = d.totals || {};
-		setKids($('today-figures'), figure('Sales', money(tt.sales_amount), 'big'), figure('Purchases', int(tt.purchases)),
-			figure('Cashback earned', money(tt.cashback_earned)), figure('Cashback owed to customers', money(d.outstanding_cashback)));
+		setKids($('today-figures'), figure(t('owner.overview.sales'), money(tt.sales_amount), 'big'), figure(t('owner.overview.purchases'), int(tt.purchases)),
+			figure(t('owner.overview.cashback_earned'), money(tt.cashback_earned)), figure(t('owner.overview.cashback_owed'), money(d.outstanding_cashback)));
 	} catch (e) {
 		if (!(e instanceof SessionEnded)) setMsg('today-error', e);
 	}
@@ -25,16 +26,16 @@ export function renderSteps() {
 	const staff = st.users.filter((u) => u.user_type === 'system_user' && !u.disabled).length;
 	const cards = st.programs.reduce((n, p) => n + (Number.isInteger(p.card_count) ? p.card_count : 0), 0);
 	const steps = [
-		[true, 'Your shop is set up.', null, null],
-		[st.locations.length > 0, plural(st.locations.length, 'location', 'locations') + '. Add one for each shop or stand.', '#locations', 'Locations'],
-		[staff > 0, staff ? plural(staff, 'till login', 'till logins') + '.' : 'Add a login for each till or cashier.', '#staff', 'Staff'],
-		[st.programs.length > 0, st.programs.length ? plural(st.programs.length, 'loyalty program', 'loyalty programs') + '.' : 'Create a loyalty program: punch card, cashback or discount.', '#programs', 'Programs'],
-		[cards > 0, cards ? plural(cards, 'card', 'cards') + ' issued.' : 'Issue cards to your customers and print them.', '#cards', 'Cards'],
-		[null, 'Record purchases on the till; follow them in the reports.', 'index.html', 'Open the till']
+		[true, t('owner.overview.step_set_up'), null, null],
+		[st.locations.length > 0, count('owner.overview.step_locations', st.locations.length), '#locations', t('owner.nav.locations')],
+		[staff > 0, staff ? count('owner.overview.step_logins', staff) : t('owner.overview.step_add_login'), '#staff', t('owner.nav.staff')],
+		[st.programs.length > 0, st.programs.length ? count('owner.overview.step_programs', st.programs.length) : t('owner.overview.step_add_program'), '#programs', t('owner.nav.programs')],
+		[cards > 0, cards ? count('owner.overview.step_cards', cards) : t('owner.overview.step_issue_cards'), '#cards', t('owner.nav.cards')],
+		[null, t('owner.overview.step_till'), 'index.html', t('owner.w.open_the_till')]
 	];
 	setKids($('steps'), ...steps.map(([done, text, href, label]) => h('li', { className: done ? 'done' : done === false ? 'todo' : '' },
 		h('span', { className: 'step-mark', 'aria-hidden': 'true' }, done ? '✓' : ''),
-		h('span', { className: 'visually-hidden' }, done ? 'Done: ' : done === false ? 'To do: ' : ''),
+		h('span', { className: 'visually-hidden' }, done ? t('owner.overview.done') + ' ' : done === false ? t('owner.overview.to_do') + ' ' : ''),
 		h('span', { className: 'step-text' }, text),
 		href ? h('a', { href, className: 'btn btn-small' }, label) : null)));
 }

@@ -1,4 +1,6 @@
+import { applyI18n, setShopLanguage, t } from '../js/i18n.js';
 import { limit } from '../js/limits.js';
+import { setShopFormat } from '../js/money.js';
 import { readJSON, writeJSON } from '../js/store.js';
 import { showAudit } from './audit.js';
 import { closeCard } from './card.js';
@@ -14,6 +16,7 @@ import { showSettings } from './settings.js';
 import { showStaff } from './staff.js';
 import { SECTIONS, SECTION_NAMES, loadLocations, loadPrograms, loadSettings, loadUsers, setUser, st, user } from './state.js';
 import { clearFormError, errorNode, need, needPassword, setMsg, startHelp } from './ui.js';
+import { fillSetupChoices, setupChoices } from './choices.js';
 
 /* ---- views and session ------------------------------------------------ */
 
@@ -30,7 +33,7 @@ export function showView(v) {
  * answer. */
 export function logOut() {
 	client.logout().catch(() => {});
-	endSession('You are logged out.', true);
+	endSession(t('owner.session.logged_out'), true);
 }
 
 /* The session is over (logged out here, or ended by the client: its
@@ -79,7 +82,7 @@ export function resetState() {
 
 export function showLogin(notice, email) {
 	showView('login-view');
-	document.title = 'Log in · Loyalty back office';
+	document.title = t('owner.doc.login');
 	const n = $('login-notice');
 	n.textContent = notice || '';
 	n.hidden = !notice;
@@ -92,9 +95,10 @@ export function showLogin(notice, email) {
 export function startSession(u) {
 	setUser(u);
 	writeJSON(ss, K.user, u);
+	adoptShop(u);
 	if (u.user_type !== 'owner') {
 		showView('staff-view');
-		document.title = 'Till login · Loyalty back office';
+		document.title = t('owner.doc.till_login');
 		$('staff-email').textContent = u.email || '';
 		$('staff-till-link').focus();
 		return;
@@ -103,6 +107,22 @@ export function startSession(u) {
 	showView('app-view');
 	loadBase();
 	route(true);
+}
+
+/* The shop's currency and time zone for every amount and date shown,
+ * and its default language (used when the browser prefers none of
+ * ours): a change of language shows the page again in it. */
+export async function adoptShop(u) {
+	const shop = u && u.shop && typeof u.shop === 'object' ? u.shop : null;
+	if (!shop) return;
+	setShopFormat(shop);
+	if (!await setShopLanguage(shop.language)) return;
+	applyI18n();
+	if (!user || user.user_type !== 'owner') return;
+	$('who-role').textContent = t('owner.top.owner');
+	resetProgramForm();
+	st.section = null;
+	route(false);
 }
 
 /* The lists every section uses; each failure shows in its section. */
@@ -127,8 +147,8 @@ export function setUpSeen(on) {
 
 export async function boot() {
 	showView('boot-view');
-	document.title = 'Loyalty back office';
-	$('boot-text').textContent = 'Connecting to the server…';
+	document.title = t('owner.brand');
+	$('boot-text').textContent = t('owner.boot.connecting_to_the_server');
 	setMsg('boot-error', null);
 	show('boot-retry', false);
 	if (setUpSeen()) { showLogin(null); return; }
@@ -139,7 +159,7 @@ export async function boot() {
 		else showLogin(null);
 	} catch (e) {
 		if (e instanceof ApiError && e.status === 404) { setUpSeen(true); showLogin(null); return; }
-		$('boot-text').textContent = 'The back office could not start.';
+		$('boot-text').textContent = t('owner.boot.could_not_start');
 		setMsg('boot-error', e instanceof ApiError && [500, 502, 503].includes(e.status) && !e.served ? h('span', null, errorNode(e, true), startHelp()) : e);
 		show('boot-retry', true);
 		$('boot-retry').focus();
@@ -151,26 +171,17 @@ export async function boot() {
  * a shared web user the files are the web server's, not the merchant's:
  * no chmod of theirs reaches them, the host has to change. */
 export const HOSTING_WARNINGS = {
-	shared_web_user: () =>
-		'Your host runs this shop\'s programs as the web server\'s user, which every other website on this server shares. ' +
-		'Any of them can read and change your shop\'s data: customers, balances and logins. That is fine for trying the service out. ' +
-		'For a real shop, ask your host to run your programs as your own account ("suEXEC", or CGI "as your own user"; most hosts do) or move to a host that does; then this warning goes away. ' +
-		'Before the host changes it, download a backup (Backup): the shop\'s files are the web server\'s and your account cannot read them afterwards. ' +
-		'Then delete the files in data/ whose names begin with loyalty.db, set data/ to 755 and restore the backup (INSTALL, "Restoring a backup").',
+	shared_web_user: () => t('owner.hosting.shared_web_user'),
 	data_folder_writable_by_all: (shared) =>
-		'Every user of this server may delete or swap the files in the database\'s folder (mode 777): someone else could replace your shop\'s database. ' +
-		(shared ? 'It has to be so while your host runs the programs as the web server\'s user.' :
-		    'Set that folder (data/, or the one api-bin/loyalty.conf names) to 700 with your FTP program or file manager.'),
+		t('owner.hosting.folder_writable') + ' ' + (shared ? t('owner.hosting.folder_writable_shared') : t('owner.hosting.folder_writable_fix')),
 	database_readable_by_all: (shared) =>
-		'Every user of this server may read the database file. ' +
-		(shared ? 'Remove the line "umask = 022" from api-bin/loyalty.conf; your host can make the files private (they are the web server\'s, not yours).' :
-		    'Remove the line "umask = 022" from api-bin/loyalty.conf and set the files in the database\'s folder to 600.')
+		t('owner.hosting.db_readable') + ' ' + (shared ? t('owner.hosting.db_readable_shared') : t('owner.hosting.db_readable_fix'))
 };
 export function hostingWarning(hosting, asSummary) {
 	const list = hosting && Array.isArray(hosting.warnings) ? hosting.warnings.filter((w) => HOSTING_WARNINGS[w]) : [];
 	if (!list.length) return null;
 	const shared = list.includes('shared_web_user');
-	const head = 'Your shop\'s data is not private on this host.';
+	const head = t('owner.hosting.head');
 	return [asSummary ? h('summary', null, h('strong', null, head)) : h('p', null, h('strong', null, head)),
 		...list.map((w) => h('p', { dataset: { warning: w } }, HOSTING_WARNINGS[w](shared)))];
 }
@@ -188,9 +199,9 @@ export function showHosting(id, hosting) {
 /* Why the server offers no proof file (proof_unavailable), and what the
  * merchant changes so that it does. */
 export const PROOF_UNAVAILABLE = {
-	programs_folder_open: 'The folder of the programs (api-bin/), or a folder above it, may be written by other users of this server, so a file in it proves nothing. Set api-bin/ and the shop\'s folder to 755 with your FTP program or file manager, then reload this page.',
-	programs_folder_shared: 'The programs (api-bin/) belong to the web server\'s user, not to your account, so a file in their folder proves nothing. Upload the shop again with your FTP program, as your account, then reload this page.',
-	programs_folder_unknown: 'The service cannot tell which folder its programs are in on this server.'
+	programs_folder_open: () => t('setup.proof_unavailable.programs_folder_open'),
+	programs_folder_shared: () => t('setup.proof_unavailable.programs_folder_shared'),
+	programs_folder_unknown: () => t('setup.proof_unavailable.programs_folder_unknown')
 };
 
 /* The setup's ways to show the installation is one's own: the code (its
@@ -222,11 +233,12 @@ export function showSetup(d) {
 	/* There the service cannot delete the used proof file itself. */
 	setupShared = !!(d.hosting && Array.isArray(d.hosting.warnings) && d.hosting.warnings.includes('shared_web_user'));
 	showView('setup-view');
-	document.title = 'Set up your shop · Loyalty back office';
+	document.title = t('owner.doc.setup');
+	fillSetupChoices();
 	showHosting('setup-hosting', d.hosting);
 	$('setup-code-file').textContent = codeFile || 'loyalty.db.setup-code';
 	$('setup-db-file').textContent = (codeFile || 'loyalty.db.setup-code').replace(/\.setup-code$/, '');
-	const why = typeof d.proof_unavailable === 'string' ? PROOF_UNAVAILABLE[d.proof_unavailable] || PROOF_UNAVAILABLE.programs_folder_unknown : '';
+	const why = typeof d.proof_unavailable === 'string' ? (PROOF_UNAVAILABLE[d.proof_unavailable] || PROOF_UNAVAILABLE.programs_folder_unknown)() : '';
 	$('setup-no-proof').textContent = !setupProof && !hasCode ? why : '';
 	show('setup-no-proof', !setupProof && !hasCode);
 	if (setupProof) {
@@ -234,10 +246,8 @@ export function showSetup(d) {
 		$('setup-proof-folder').textContent = setupProof.folder;
 		const a = $('setup-proof-download');
 		if (a.href.startsWith('blob:')) URL.revokeObjectURL(a.href);
-		a.href = URL.createObjectURL(new Blob(['This file shows that this Loyalty POS installation is yours.\r\n' +
-			'Its name must be exactly ' + setupProof.file + ' (a browser may add "(1)" to a second download).\r\n' +
-			'Upload it into the folder ' + setupProof.folder + '/ of the shop, beside the programs.\r\n' +
-			'You may delete it once your shop is set up.\r\n'], { type: 'text/plain' }));
+		const lines = ['setup.proof_file.line1', 'setup.proof_file.line2', 'setup.proof_file.line3', 'setup.proof_file.line4'];
+		a.href = URL.createObjectURL(new Blob([lines.map((k) => t(k, { file: setupProof.file, folder: setupProof.folder }) + '\r\n').join('')], { type: 'text/plain' }));
 		a.download = setupProof.file;
 		$('setup-proof-why').hidden = hasCode;
 	}
@@ -250,31 +260,31 @@ export function setSetupWay(byProof, byCommand, hasCode) {
 	show('setup-code-by-command', !setupByProof && hasCode && byCommand);
 	show('setup-code-field', !setupByProof && hasCode);
 	show('setup-switch', !!setupProof && hasCode);
-	$('setup-switch-button').textContent = setupByProof ? 'Use the setup code instead' :
-	    byCommand ? 'I cannot run that command' : 'I cannot open that file';
+	$('setup-switch-button').textContent = setupByProof ? t('setup.use_the_code_instead') :
+	    byCommand ? t('setup.cannot_run_command') : t('setup.i_cannot_open_that_file');
 	$('setup-switch-button').dataset.byCommand = byCommand ? '1' : '';
 	(setupByProof ? $('setup-proof-download') : hasCode ? $('setup-code') : $('setup-shop')).focus();
 }
 
 export async function onSetup(form) {
-	const code = setupByProof ? '' : need($('setup-code'), 'the setup code', 64);
-	const shop = need($('setup-shop'), 'the shop\'s name', limit('NAME_MAX'));
-	const loc = need($('setup-location'), 'the name of the first location', limit('NAME_MAX'));
-	const name = need($('setup-name'), 'your name', limit('NAME_MAX'));
-	const email = need($('setup-email'), 'your e-mail address', limit('EMAIL_MAX'));
-	if (!looksLikeEmail(email)) throw new FormError('Enter an e-mail address such as you@example.com.', $('setup-email'));
+	const code = setupByProof ? '' : need($('setup-code'), 'setup.need.code', 64);
+	const shop = need($('setup-shop'), 'setup.need.shop', limit('NAME_MAX'));
+	const loc = need($('setup-location'), 'setup.need.location', limit('NAME_MAX'));
+	const name = need($('setup-name'), 'setup.need.name', limit('NAME_MAX'));
+	const email = need($('setup-email'), 'setup.need.email', limit('EMAIL_MAX'));
+	if (!looksLikeEmail(email)) throw new FormError(t('setup.email_example'), $('setup-email'));
 	const password = needPassword($('setup-password'), $('setup-password2'));
 	const proof = setupByProof ? setupProof : null;
 	if (insecurePage() && !$('setup-insecure-ok').checked)
-		throw new FormError('This connection is not secure: tick "I understand" to set the shop up over it anyway, or open the page with https://.', $('setup-insecure-ok'));
+		throw new FormError(t('setup.insecure_tick'), $('setup-insecure-ok'));
 	try {
 		await apiCreate('setup', 'setup', Object.assign(proof ? { setup_proof: proof.secret } : { setup_code: code }, {
 			merchant_name: shop, location_name: loc,
 			owner_name: name, owner_email: email, owner_password: password
-		}), true);
+		}, setupChoices()), true);
 	} catch (e) {
 		if (e instanceof ApiError && e.status === 404) {
-			showLogin('This shop is set up already. Log in with the owner\'s e-mail and password.', email);
+			showLogin(t('setup.set_up_already'), email);
 			return;
 		}
 		throw e;
@@ -284,12 +294,12 @@ export async function onSetup(form) {
 	try {
 		await login(email, password);
 	} catch (e) {
-		showLogin('Your shop is set up. Log in with your e-mail and password.', email);
+		showLogin(t('setup.done_log_in'), email);
 		setMsg('login-error', e);
 		return;
 	}
-	$('app-notice').textContent = 'Your shop "' + shop + '" is ready. Next: add a login for each till or cashier, then a loyalty program, then issue cards.' +
-	    (proof && setupShared ? ' You may now delete the file ' + proof.file + ' from ' + proof.folder + '/.' : '');
+	$('app-notice').textContent = t('setup.ready', { shop }) +
+	    (proof && setupShared ? ' ' + t('setup.delete_proof', { file: proof.file, folder: proof.folder }) : '');
 	show('app-notice', true);
 }
 
@@ -302,8 +312,8 @@ export async function login(email, password) {
 
 export async function onLogin() {
 	const email = $('login-email').value.trim(), password = $('login-password').value;
-	if (!email) throw new FormError('Enter your e-mail and password.', $('login-email'));
-	if (!password) throw new FormError('Enter your e-mail and password.', $('login-password'));
+	if (!email) throw new FormError(t('owner.login.enter_both'), $('login-email'));
+	if (!password) throw new FormError(t('owner.login.enter_both'), $('login-password'));
 	show('login-notice', false);
 	try {
 		await login(email, password);
@@ -329,7 +339,7 @@ export function route(focus) {
 	for (const x of SECTIONS) show('sec-' + x, x === name);
 	for (const a of document.querySelectorAll('#side-nav a'))
 		if (a.dataset.sec === name) a.setAttribute('aria-current', 'page'); else a.removeAttribute('aria-current');
-	document.title = SECTION_NAMES[name] + ' · Loyalty back office';
+	document.title = t('owner.doc.section', { section: SECTION_NAMES[name] });
 	if (changed) {
 		if (name !== 'overview') show('app-notice', false);
 		$('hosting-warn').open = name === 'overview' || name === 'settings';

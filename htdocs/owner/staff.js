@@ -1,3 +1,4 @@
+import { t } from '../js/i18n.js';
 import { limit } from '../js/limits.js';
 import { $, h, looksLikeEmail, setKids, show } from './dom.js';
 import { FormError, SessionEnded, apiCreate, apiPatch, payload } from './net.js';
@@ -19,7 +20,7 @@ export async function showStaff() {
 }
 
 export function locationOptions(sel, current) {
-	setKids(sel, ...st.locations.map((l) => h('option', { value: l.id, selected: l.id === current }, l.name)));
+	setKids(sel, ...st.locations.map((l) => h('option', { value: l.id, selected: l.id === current, translate: false }, l.name)));
 }
 
 export function renderStaff() {
@@ -30,59 +31,58 @@ export function renderStaff() {
 		const who = u.name || u.email;
 		const self = user && u.id === user.id;
 		const actions = [
-			h('button', { type: 'button', className: 'btn btn-small', 'aria-label': 'Edit ' + who, onclick: () => editUser(u) }, 'Edit'),
-			h('button', { type: 'button', className: 'btn btn-small', 'aria-label': 'Set a new password for ' + who, onclick: () => passwordUser(u) }, 'New password')
+			h('button', { type: 'button', className: 'btn btn-small', 'aria-label': t('owner.edit_x', { name: who }), onclick: () => editUser(u) }, t('owner.w.edit')),
+			h('button', { type: 'button', className: 'btn btn-small', 'aria-label': t('owner.staff.new_password_for_label', { name: who }), onclick: () => passwordUser(u) }, t('owner.staff.new_password_button'))
 		];
 		if (!self)
-			actions.push(h('button', { type: 'button', className: 'btn btn-small' + (u.disabled ? '' : ' btn-warn'), 'aria-label': (u.disabled ? 'Enable ' : 'Disable ') + who, onclick: () => toggleUser(u) }, u.disabled ? 'Enable' : 'Disable'));
+			actions.push(h('button', { type: 'button', className: 'btn btn-small' + (u.disabled ? '' : ' btn-warn'), 'aria-label': t(u.disabled ? 'owner.staff.enable_x' : 'owner.staff.disable_x', { name: who }), onclick: () => toggleUser(u) }, u.disabled ? t('owner.staff.enable') : t('owner.staff.disable')));
 		return h('tr', { className: u.disabled ? 'is-off' : '' },
-			h('td', { dataset: { label: 'Name' } }, h('span', null, u.name || h('span', { className: 'muted' }, '—'), self ? h('span', { className: 'muted' }, ' (you)') : null)),
-			h('td', { dataset: { label: 'E-mail' } }, h('span', { className: 'break' }, u.email)),
-			h('td', { dataset: { label: 'Role' } }, u.user_type === 'owner' ? 'Owner' : 'Staff'),
-			h('td', { dataset: { label: 'Location' } }, u.user_type === 'owner' ? 'All locations' : locName(u.location_id)),
-			h('td', { dataset: { label: 'Status' } }, h('span', { className: 'tag ' + (u.disabled ? 'tag-bad' : 'tag-ok') }, u.disabled ? 'Disabled' : 'Active')),
+			h('td', { dataset: { label: t('owner.w.name') } }, h('span', null, u.name ? h('span', { translate: false }, u.name) : h('span', { className: 'muted' }, '—'), self ? h('span', { className: 'muted' }, ' ' + t('owner.staff.you')) : null)),
+			h('td', { dataset: { label: t('owner.w.email') } }, h('span', { className: 'break', translate: false }, u.email)),
+			h('td', { dataset: { label: t('owner.w.role') } }, u.user_type === 'owner' ? t('owner.staff.role_owner') : t('owner.staff.role_staff')),
+			h('td', { dataset: { label: t('owner.w.location') } }, u.user_type === 'owner' ? t('owner.staff.all_locations') : h('span', { translate: false }, locName(u.location_id))),
+			h('td', { dataset: { label: t('owner.w.status') } }, h('span', { className: 'tag ' + (u.disabled ? 'tag-bad' : 'tag-ok') }, u.disabled ? t('owner.staff.disabled') : t('owner.staff.active'))),
 			h('td', { className: 'actions' }, h('span', { className: 'btn-row' }, actions)));
 	});
 	setKids($('staff-body'), ...rows);
 }
 
 export async function onAddStaff(form) {
-	const name = need($('staff-name'), 'a name', limit('NAME_MAX'));
-	const email = need($('staff-email-new'), 'an e-mail address', limit('EMAIL_MAX'));
-	if (!looksLikeEmail(email)) throw new FormError('Enter an e-mail address such as sam@example.com.', $('staff-email-new'));
+	const name = need($('staff-name'), 'owner.need.name', limit('NAME_MAX'));
+	const email = need($('staff-email-new'), 'owner.need.email', limit('EMAIL_MAX'));
+	if (!looksLikeEmail(email)) throw new FormError(t('owner.staff.email_example'), $('staff-email-new'));
 	const type = $('staff-type').value;
 	const loc = $('staff-location').value;
-	if (type === 'system_user' && !loc) throw new FormError('Add a location first.', $('staff-location'));
+	if (type === 'system_user' && !loc) throw new FormError(t('owner.staff.add_location_first'), $('staff-location'));
 	const password = needPassword($('staff-password'), $('staff-password2'));
 	const body = { email, password, user_type: type, name };
 	if (type === 'system_user') body.location_id = loc;
 	const d = payload(await apiCreate('user', 'admin/users', body));
 	for (const id of ['staff-name', 'staff-email-new', 'staff-password', 'staff-password2']) $(id).value = '';
-	toast((d.user.user_type === 'owner' ? 'Owner ' : 'Staff login ') + d.user.email + ' added.' +
-	    (d.user.user_type === 'system_user' ? ' They log in on the till.' : ''));
+	toast(d.user.user_type === 'owner' ? t('owner.staff.owner_added', { email: d.user.email }) : t('owner.staff.login_added', { email: d.user.email }));
 	await showStaff();
 	$('staff-name').focus();
 }
 
 export function editUser(u) {
 	const who = u.name || u.email;
-	const fName = field({ label: 'Name', value: u.name || '', field: 'name', limit: 'NAME_MAX' });
-	const kids = [h('p', { className: 'hint' }, 'E-mail: ' + u.email), fName];
+	const fName = field({ label: t('owner.w.name'), value: u.name || '', field: 'name', limit: 'NAME_MAX' });
+	const kids = [h('p', { className: 'hint' }, t('owner.staff.email_is', { email: u.email })), fName];
 	let sel = null;
 	if (u.user_type === 'system_user') {
 		sel = h('select');
 		locationOptions(sel, u.location_id);
-		kids.push(field({ label: 'Location', control: sel, field: 'location_id', hint: 'Moving a login changes where its purchases are recorded from now on.' }));
+		kids.push(field({ label: t('owner.w.location'), control: sel, field: 'location_id', hint: t('owner.staff.move_hint') }));
 	}
 	openDialog({
-		title: 'Edit ' + who, body: h('div', null, kids),
+		title: t('owner.edit_x', { name: who }), body: h('div', null, kids),
 		onSubmit: async () => {
 			const name = fName.input.value.trim();
-			if (name.length > limit('NAME_MAX')) throw new FormError('The name is too long (at most ' + limit('NAME_MAX') + ' characters).', fName.input);
+			if (name.length > limit('NAME_MAX')) throw new FormError(t('owner.staff.name_too_long', { max: limit('NAME_MAX') }), fName.input);
 			const body = { name };
 			if (sel) body.location_id = sel.value;
 			await apiPatch('admin/users/' + encodeURIComponent(u.id), body);
-			toast('Saved ' + (name || u.email) + '.');
+			toast(t('owner.staff.saved', { name: name || u.email }));
 			showStaff();
 		}
 	});
@@ -90,22 +90,21 @@ export function editUser(u) {
 
 export function passwordUser(u) {
 	const who = u.name || u.email;
-	const p1 = field({ label: 'New password', type: 'password', field: 'password', autocomplete: 'new-password', hint: 'At least ' + PASSWORD_MIN + ' characters.' });
-	const p2 = field({ label: 'New password again', type: 'password', field: 'password2', autocomplete: 'new-password' });
+	const p1 = field({ label: t('owner.staff.new_password'), type: 'password', field: 'password', autocomplete: 'new-password', hint: t('owner.staff.at_least', { n: PASSWORD_MIN }) });
+	const p2 = field({ label: t('owner.staff.new_password_again'), type: 'password', field: 'password2', autocomplete: 'new-password' });
 	openDialog({
-		title: 'New password for ' + who,
-		intro: user && u.id === user.id ? 'Your other sessions are logged out; this page asks you to log in again.' :
-		    'Every till logged in as ' + who + ' is logged out at once.',
-		body: h('div', null, p1, p2), submitLabel: 'Set password',
+		title: t('owner.staff.new_password_for', { name: who }),
+		intro: user && u.id === user.id ? t('owner.staff.own_sessions_out') : t('owner.staff.tills_out', { name: who }),
+		body: h('div', null, p1, p2), submitLabel: t('owner.staff.set_password'),
 		onSubmit: async () => {
 			const password = needPassword(p1.input, p2.input);
 			await apiPatch('admin/users/' + encodeURIComponent(u.id), { password });
 			if (user && u.id === user.id) {
 				/* That ended this session too. */
-				setTimeout(() => endSession('Your password is changed. Log in with the new one.'), 0);
+				setTimeout(() => endSession(t('owner.staff.password_changed')), 0);
 				return;
 			}
-			toast('New password set for ' + who + '.');
+			toast(t('owner.staff.password_set', { name: who }));
 			showStaff();
 		}
 	});
@@ -114,12 +113,12 @@ export function passwordUser(u) {
 export async function toggleUser(u) {
 	const who = u.name || u.email;
 	const off = !u.disabled;
-	if (off && !await confirmDialog('Disable ' + who + '?',
-	    who + ' can no longer log in, and every till logged in as them is logged out at once. You can enable the login again later.', 'Disable', true))
+	if (off && !await confirmDialog(t('owner.staff.disable_q', { name: who }),
+	    t('owner.staff.disable_text', { name: who }), t('owner.staff.disable'), true))
 		return;
 	try {
 		await apiPatch('admin/users/' + encodeURIComponent(u.id), { disabled: off });
-		toast(who + (off ? ' is disabled.' : ' can log in again.'));
+		toast(t(off ? 'owner.staff.is_disabled' : 'owner.staff.is_enabled', { name: who }));
 		setMsg('staff-error', null);
 		await showStaff();
 	} catch (e) {

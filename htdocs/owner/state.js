@@ -1,7 +1,10 @@
 /* What the back office's sections share: the shop's lists and settings,
  * the logged-in user, fixed sizes and names, the shop's calendar. */
+import { t } from '../js/i18n.js';
 import { limit } from '../js/limits.js';
-import { addDays } from './dom.js';
+import { shopToday as shopDayText } from '../js/dates.js';
+import { setShopFormat, shopFormat } from '../js/money.js';
+import { addDays, parseYmd } from './dom.js';
 import { apiGet } from './net.js';
 import { showHosting } from './session.js';
 
@@ -15,36 +18,27 @@ export const ISSUE_MAX = limit('ISSUE_MAX');
 export const TIERS_MAX = limit('TIERS_MAX');
 export const PASSWORD_MIN = limit('PASSWORD_MIN');
 export const SECTIONS = ['overview', 'locations', 'staff', 'programs', 'cards', 'reports', 'backup', 'settings', 'integrations', 'audit'];
-export const SECTION_NAMES = {
-	overview: 'Overview', locations: 'Locations', staff: 'Staff', programs: 'Programs',
-	cards: 'Cards', reports: 'Reports', backup: 'Backup', settings: 'Settings', integrations: 'Integrations', audit: 'Audit'
-};
-export const TYPE_NAMES = {
-	punch: 'Punch', cashback: 'Cashback', discount: 'Discount',
-	reward_claim: 'Reward claim', cashback_redeem: 'Cashback redeem',
-	void: 'Void', adjustment: 'Adjustment', expiry: 'Expiry'
-};
+/* Names read when used (NAMES.x), so always in the page's language. */
+function named(keys, text) {
+	const o = {};
+	for (const k of keys) Object.defineProperty(o, k, { enumerable: true, get: () => text(k) });
+	return Object.freeze(o);
+}
+export const SECTION_NAMES = named(SECTIONS, (k) => t('owner.nav.' + k));
+export const TYPE_NAMES = named(['punch', 'cashback', 'discount', 'reward_claim', 'cashback_redeem', 'void', 'adjustment', 'expiry'],
+	(k) => t('owner.type.' + k));
 /* Corrections are not undone by a void (an adjustment is corrected by
  * another one); what the server refuses otherwise, it says why. */
 export const NOT_VOIDABLE = ['void', 'adjustment', 'expiry'];
-/* What the settings mean, in the owner's words. */
-export const SETTING_INFO = {
-	access_token_ttl: ['Login renewal interval (seconds)', 'How long a login works before the page renews it in the background.'],
-	refresh_token_ttl: ['Stay logged in for (seconds)', 'How long a till or this page keeps its login before asking for the password again. The login lives in the open tab: once the browser is closed or the tablet restarts, the password is asked again.'],
-	login_max_failures: ['Wrong passwords before a pause', 'Failed logins for one e-mail address before further tries are refused for a while: counted apart for each place that signed in to it lately (your tills), and together for all other places, so strangers cannot lock your tills out.'],
-	login_window_seconds: ['Pause after wrong passwords (seconds)', 'How long the failed logins are counted, and so how long the pause lasts.'],
-	sync_max_age_days: ['Oldest offline purchase accepted (days)', 'A purchase a till kept while offline is refused when it is older than this.'],
-	utc_offset_minutes: ['Shop time zone (minutes from UTC)', 'Reports count days in this time: 60 is UTC+1, -300 is UTC−5; a multiple of 15. Summer time is not followed: change it when the clocks change.'],
-	staff_enrolment: ['Staff may issue cards at the till', 'When off, only an owner logged in on the till can give a new customer a card.'],
-	void_window_minutes: ['Staff may void their own sale for (minutes)', 'How long after a sale the cashier who made it can void it at the till. 0: only you void transactions, here.'],
-	redeem_needs_card_code: ['Rewards and cashback need the code on the customer\'s phone', 'When on, the till hands out a reward or takes cashback only on the QR code of the customer\'s card page, which changes every minute: a photo of a card or an old screenshot no longer spends. Purchases still earn on printed cards.'],
-	currency_symbol: ['Currency symbol', 'Shown before amounts on the till and on the customer\'s card page, such as € or $.'],
-	event_retention_days: ['Keep events for (days)', 'How long the list of what happened to your cards is kept for integrations (Integrations), with the webhooks\' delivery log. A program that has not read the events by then misses the older ones.'],
-	/* A third item true: set on the server only (loyalty-admin setting
-	 * set), which the owner API refuses; the page shows it, unchangeable. */
-	webhook_allow_private: ['Webhooks may go to this machine and your own network', 'Webhooks to private addresses (the server itself, the shop\'s own network) are refused, so that nobody can use them to reach what the internet cannot. Whoever runs the server can allow them, for a receiver in the shop: loyalty-admin setting set webhook_allow_private 1.', true],
-	public_url: ['Address of this site for customers', 'Printed on each card with the card\'s own link, such as https://shop.example/loyalty/ (the folder of this page, ending in /). Empty: cards carry no link.']
-};
+/* What the settings mean, in the owner's words: [name, description],
+ * from the catalog (owner.setting.KEY, owner.setting.KEY.hint). A third
+ * item true: set on the server only (loyalty-admin setting set), which
+ * the owner API refuses; the page shows it, unchangeable. */
+const SERVER_ONLY = ['webhook_allow_private'];
+export const SETTING_INFO = named(['access_token_ttl', 'refresh_token_ttl', 'login_max_failures', 'login_window_seconds',
+	'sync_max_age_days', 'utc_offset_minutes', 'time_zone', 'currency', 'language', 'staff_enrolment', 'void_window_minutes',
+	'redeem_needs_card_code', 'currency_symbol', 'event_retention_days', 'webhook_allow_private', 'public_url'],
+	(k) => [t('owner.setting.' + k), t('owner.setting.' + k + '.hint')].concat(SERVER_ONLY.includes(k) ? [true] : []));
 
 /* ---- state ------------------------------------------------------------ */
 
@@ -66,16 +60,27 @@ export async function loadUsers() { st.users = (await apiGet('admin/users')).use
 export async function loadPrograms() { st.programs = (await apiGet('admin/programs')).programs || []; }
 export async function loadSettings() {
 	const d = await apiGet('admin/settings');
-	st.settings = d.settings || [];
+	setSettings(d.settings || []);
 	showHosting('hosting-warn', d.hosting);
 }
+/* The settings as the server has them; the shop's zone, offset and
+ * symbol as they now are (a change in Settings moves "today" at once;
+ * the currency's decimals come with the next login, from the server). */
+export function setSettings(list) {
+	st.settings = list;
+	const text = (k) => { const x = list.find((v) => v.key === k); return x && typeof x.value === 'string' ? x.value : null; };
+	const f = Object.assign({}, shopFormat());
+	const zone = text('time_zone'), symbol = text('currency_symbol');
+	if (zone !== null) f.time_zone = zone || null;
+	if (symbol !== null) f.currency_symbol = symbol;
+	f.utc_offset_minutes = settingValue('utc_offset_minutes', f.utc_offset_minutes);
+	setShopFormat(f);
+}
 
-/* Today in the shop's time zone (the utc_offset_minutes setting the
- * reports count days in). */
+/* Today in the shop's calendar (its time zone, else its fixed offset:
+ * js/dates.js), as a UTC midnight like every date of the page. */
 export function shopToday() {
-	const off = settingValue('utc_offset_minutes', 0);
-	const now = new Date(Date.now() + off * 60000);
-	return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
+	return parseYmd(shopDayText());
 }
 export function presetRange(p) {
 	const t = shopToday(), y = t.getUTCFullYear(), m = t.getUTCMonth();
@@ -95,6 +100,6 @@ export function presetRange(p) {
 /* A card's customer as the page names them: cards made without a name
  * (a box of cards to hand out) are "No name". theCard(c): "the card of
  * Ann" or "the card without a name (barcode …)", for sentences. */
-export const customerName = (c) => (c && typeof c.customer_name === 'string' && c.customer_name ? c.customer_name : 'No name');
-export const theCard = (c) => (c && c.customer_name ? 'the card of ' + c.customer_name :
-    'the card without a name' + (c && c.barcode_value ? ' (' + c.barcode_value + ')' : ''));
+export const customerName = (c) => (c && typeof c.customer_name === 'string' && c.customer_name ? c.customer_name : t('owner.no_name'));
+export const theCard = (c) => (c && c.customer_name ? t('owner.the_card_of', { name: c.customer_name }) :
+    c && c.barcode_value ? t('owner.the_card_without_name_barcode', { barcode: c.barcode_value }) : t('owner.the_card_without_name'));

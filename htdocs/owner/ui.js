@@ -1,8 +1,9 @@
 /* The back office's ways to speak: error messages (with what to do on
  * the server), forms and their errors, dialogs, toasts. */
 import { sentence } from '../js/errors.js';
+import { hasText, t } from '../js/i18n.js';
 import { limit } from '../js/limits.js';
-import { $, bytes, h, plural, saveBlob, setKids, show, uid } from './dom.js';
+import { $, bytes, count, h, plural, saveBlob, setKids, show, uid } from './dom.js';
 import { ApiError, FormError, NetError, SessionEnded, apiBlob, apiGet } from './net.js';
 import { PASSWORD_MIN } from './state.js';
 
@@ -12,57 +13,55 @@ import { PASSWORD_MIN } from './state.js';
  * run (the message says what is wrong; the server's log names the file).
  * Fixed on the server, never by retrying here. */
 export function configHelp(msg) {
+	const code = (s) => h('code', { translate: false, dir: 'ltr' }, s);
 	const items = [
-		h('li', null, 'The database is the file that the ', h('code', null, 'database'), ' line of ',
-			h('code', null, 'api-bin/loyalty.conf'), ' names (', h('code', null, 'data/loyalty.db'),
-			' beside the pages, as downloaded), or your host\'s ', h('code', null, 'SetEnv LOYALTY_DB'),
-			'. Its folder must exist.'),
-		h('li', null, 'The service must be able to write in that folder, and to the database and its -wal and -shm files once they exist. ',
-			'Where your host runs scripts as your own user (suEXEC, most hosts), folders of mode 755 and files of 644 that you uploaded work. ',
-			'Where it runs every site as one web server user, that user must write there: make the folder 777 with your FTP program or your host\'s file manager (the back office then warns you what that means).'),
-		h('li', null, 'The server\'s error log (Errors or Logs in your host\'s control panel) names the file and the user the service runs as.')];
+		h('li', null, t('owner.help.db_file_1'), ' ', code('database'), ' ', t('owner.help.db_file_2'), ' ',
+			code('api-bin/loyalty.conf'), ' ', t('owner.help.db_file_3'), code('data/loyalty.db'),
+			' ', t('owner.help.db_file_4'), ' ', code('SetEnv LOYALTY_DB'), t('owner.help.db_file_5')),
+		h('li', null, t('owner.help.writable')),
+		h('li', null, t('owner.help.error_log'))];
 	/* The first visit on a host that runs every site as the web server's
 	 * user: what to do, first and plainly. */
 	if (/folder is not writable by this user, who would create it/.test(msg || ''))
-		items.unshift(h('li', null, h('strong', null, 'Your host runs the shop\'s programs as the web server\'s user, which cannot write in data/. '),
-			'Set the folder data/ (inside the shop\'s folder) to 777 with your FTP program or file manager and reload this page; the page then explains what that means.'));
+		items.unshift(h('li', null, h('strong', null, t('owner.help.shared_cannot_write')), ' ', t('owner.help.shared_777')));
 	return h('div', { className: 'db-help' },
-		h('p', null, 'This is fixed on the server, not on this page:'),
+		h('p', null, t('owner.help.fixed_on_server')),
 		h('ul', null, ...items),
-		h('p', null, 'Then reload this page.'));
+		h('p', null, t('owner.help.then_reload')));
 }
 
 /* A 500 of the web server's own (no JSON of the service's): its programs
  * did not run at all. What a shopkeeper on web hosting can check. */
 export function startHelp() {
+	const code = (s) => h('code', { translate: false, dir: 'ltr' }, s);
 	return h('div', { className: 'db-help' },
-		h('p', null, 'The shop\'s programs did not answer. On web hosting this is one of:'),
+		h('p', null, t('owner.help.no_answer')),
 		h('ul', null,
-			h('li', null, 'The programs in ', h('code', null, 'api-bin/'), ' are not executable: set them to 755 (permissions, or "chmod", in your FTP program or file manager), and the folder itself to 755.'),
-			h('li', null, h('strong', null, 'The download is for another kind of machine. '),
-				'Most hosts are x86_64 (the download ending in ', h('code', null, 'linux-x86_64'),
-				'); ARM servers and the Raspberry Pi are aarch64. Your control panel\'s server information says which ("Architecture" or "Machine"). ',
-				'Upload the programs of the other download into ', h('code', null, 'api-bin/'), ' over these.'),
-			h('li', null, 'Your host runs no CGI programs for this site: ask it to allow CGI or FastCGI (mod_fcgid) and .htaccess files (AllowOverride).')),
-		h('p', null, 'Then reload this page. The server\'s error log (Errors or Logs in your control panel) may say more.'));
+			h('li', null, t('owner.help.not_executable_1'), ' ', code('api-bin/'), ' ', t('owner.help.not_executable_2')),
+			h('li', null, h('strong', null, t('owner.help.other_machine')), ' ',
+				t('owner.help.arch_1'), ' ', code('linux-x86_64'), t('owner.help.arch_2'), ' ',
+				t('owner.help.arch_3'), ' ', code('api-bin/'), ' ', t('owner.help.arch_4')),
+			h('li', null, t('owner.help.no_cgi'))),
+		h('p', null, t('owner.help.then_reload_log')));
 }
 
 /* The same for a shop kept on a PostgreSQL server (the message names it):
  * nothing about files and folders. */
 export function pgConfigHelp() {
+	const code = (s) => h('code', { translate: false, dir: 'ltr' }, s);
 	return h('div', { className: 'db-help' },
-		h('p', null, 'This is fixed on the server, not on this page: whoever runs the shop\'s servers sets ',
-			h('code', null, 'LOYALTY_DB'), ' (or the ', h('code', null, 'database'), ' line of ',
-			h('code', null, 'loyalty.conf'), ') to the PostgreSQL database, with a user and password the server accepts, and sets a new database up with ',
-			h('code', null, 'loyalty-admin init'), '. The server\'s error log says what is wrong.'),
-		h('p', null, 'Then reload this page.'));
+		h('p', null, t('owner.help.pg_1'), ' ',
+			code('LOYALTY_DB'), ' ', t('owner.help.pg_2'), ' ', code('database'), ' ', t('owner.help.pg_3'), ' ',
+			code('loyalty.conf'), t('owner.help.pg_4'), ' ',
+			code('loyalty-admin init'), t('owner.help.pg_5')),
+		h('p', null, t('owner.help.then_reload')));
 }
 
 /* An error as text: the message (the API's own); its code is kept in a
  * data attribute (for support), not shown. */
 export function errorNode(e, noWait) {
 	if (e instanceof NetError)
-		return h('span', null, h('strong', null, 'No connection to the server.'), ' Check the network and try again.');
+		return h('span', null, h('strong', null, t('owner.error.no_connection')), ' ' + t('owner.error.check_network'));
 	if (e instanceof FormError) return h('span', e.code ? { dataset: { code: e.code } } : null, e.message);
 	if (e instanceof ApiError) {
 		/* A message says what is wrong with this request; an answer
@@ -72,7 +71,7 @@ export function errorNode(e, noWait) {
 		const bare = !e.message || /^The server answered \d+\.$/.test(e.message);
 		const parts = [h('strong', { dataset: { code: e.code || '' } }, bare ? sentence(e.code, e.message) : e.message)];
 		if (!noWait && e.retryAfter !== null && e.retryAfter !== undefined && (e.status === 429 || e.status === 503))
-			parts.push(' Try again in ' + plural(e.retryAfter, 'second', 'seconds') + '.');
+			parts.push(' ' + t('owner.error.try_again_in', { time: count('owner.n.seconds', e.retryAfter) }));
 		/* A database deleted but half says itself what to do. */
 		if (e.code === 'CONFIGURATION_ERROR' && !/-wal or -shm file is still there/.test(e.message || ''))
 			parts.push(/PostgreSQL/.test(e.message || '') ? pgConfigHelp() : configHelp(e.message));
@@ -82,7 +81,7 @@ export function errorNode(e, noWait) {
 			parts.push(startHelp());
 		return h('span', null, parts);
 	}
-	return h('span', null, h('strong', null, 'Unexpected error.'), ' ' + (e && e.message ? e.message : ''));
+	return h('span', null, h('strong', null, t('owner.error.unexpected')), ' ' + (e && e.message ? e.message : ''));
 }
 
 export function setMsg(el, e) {
@@ -116,7 +115,7 @@ export async function download(btn, msg, path, o) {
 		const name = typeof o.name === 'function' ? o.name(r.headers) : o.name;
 		saveBlob(r.blob, name);
 		msg.className = 'msg notice';
-		setKids(msg, 'Downloaded ' + name + ' (' + bytes(r.blob.size) + ').' + (o.after ? ' ' + o.after : ''));
+		setKids(msg, t('owner.download.done', { name, size: bytes(r.blob.size) }) + (o.after ? ' ' + o.after : ''));
 		show(msg, true);
 	} catch (e) {
 		if (e instanceof SessionEnded) return;
@@ -184,15 +183,22 @@ export function onSubmit(form, fn) {
 	});
 }
 
+/* A field that must be filled: its text, trimmed. what: the catalog's
+ * key of the field, whose KEY.enter ("Enter the reason.") and KEY.long
+ * ("Reason is too long (at most {max} characters).") are the complaints
+ * (an English phrase such as "the reason" still works, in English). */
 export function need(input, what, max) {
 	const v = input.value.trim();
-	if (!v) throw new FormError('Enter ' + what + '.', input);
-	if (max && v.length > max) throw new FormError(what.replace(/^(a|an|the) /, '').replace(/^./, (c) => c.toUpperCase()) + ' is too long (at most ' + max + ' characters).', input);
+	const keyed = hasText(what + '.enter');
+	if (!v) throw new FormError(keyed ? t(what + '.enter') : 'Enter ' + what + '.', input);
+	if (max && v.length > max)
+		throw new FormError(keyed ? t(what + '.long', { max }) :
+		    what.replace(/^(a|an|the) /, '').replace(/^./, (c) => c.toUpperCase()) + ' is too long (at most ' + max + ' characters).', input);
 	return v;
 }
 export function needPassword(p1, p2) {
-	if (p1.value.length < PASSWORD_MIN) throw new FormError('The password needs at least ' + PASSWORD_MIN + ' characters.', p1);
-	if (p1.value !== p2.value) throw new FormError('The two passwords differ. Type the same password twice.', p2);
+	if (p1.value.length < PASSWORD_MIN) throw new FormError(t('owner.form.password_short', { n: PASSWORD_MIN }), p1);
+	if (p1.value !== p2.value) throw new FormError(t('owner.form.passwords_differ'), p2);
 	return p1.value;
 }
 
@@ -216,7 +222,7 @@ export function field(o) {
 		if (hintId) input.setAttribute('aria-describedby', hintId);
 	}
 	const wrap = h('div', { className: 'field' + (o.wrapClass ? ' ' + o.wrapClass : '') },
-		h('label', { htmlFor: id }, o.label, o.optional ? h('span', { className: 'optional' }, ' (optional)') : null),
+		h('label', { htmlFor: id }, o.label, o.optional ? h('span', { className: 'optional' }, ' ' + t('owner.w.optional')) : null),
 		input, o.hint ? h('p', { className: 'hint', id: hintId }, o.hint) : null);
 	wrap.input = input;
 	return wrap;
@@ -231,9 +237,9 @@ export function openDialog(o) {
 		const titleId = uid('dlg');
 		const back = document.activeElement;
 		const err = h('div', { className: 'msg msg-error form-msg', role: 'alert', hidden: true });
-		const submit = h('button', { type: 'submit', className: 'btn ' + (o.danger ? 'btn-danger' : 'btn-primary') }, o.submitLabel || 'Save');
+		const submit = h('button', { type: 'submit', className: 'btn ' + (o.danger ? 'btn-danger' : 'btn-primary') }, o.submitLabel || t('common.save'));
 		/* o.noCancel: one way out, the submit button (Escape still closes). */
-		const cancel = o.noCancel ? null : h('button', { type: 'button', className: 'btn' }, o.cancelLabel || 'Cancel');
+		const cancel = o.noCancel ? null : h('button', { type: 'button', className: 'btn' }, o.cancelLabel || t('common.cancel'));
 		const form = h('form', { className: 'dlg-form', noValidate: true },
 			h('h2', { id: titleId }, o.title),
 			o.intro ? h('p', { className: 'dlg-intro' }, o.intro) : null,
@@ -277,7 +283,7 @@ export function copyBox(value, label) {
 		sel.removeAllRanges();
 		sel.addRange(r);
 	};
-	const btn = h('button', { type: 'button', className: 'btn btn-small', 'aria-label': 'Copy ' + label }, 'Copy');
+	const btn = h('button', { type: 'button', className: 'btn btn-small', 'aria-label': t('owner.copy.label', { what: label }) }, t('owner.copy.copy'));
 	btn.addEventListener('click', async () => {
 		let ok = false;
 		try {
@@ -287,7 +293,7 @@ export function copyBox(value, label) {
 			selectIt();
 			try { ok = document.execCommand('copy'); } catch (e) { ok = false; }
 		}
-		said.textContent = ok ? 'Copied.' : 'Selected: press Ctrl+C (or ⌘ C) to copy it.';
+		said.textContent = ok ? t('owner.copy.copied') : t('owner.copy.selected');
 	});
 	return h('div', { className: 'copy-box' }, code, h('span', { className: 'copy-act' }, btn, said));
 }
@@ -313,8 +319,9 @@ export async function loadPage(p, id, o) {
 		o.error(null);
 		setKids($(id + '-body'), ...list.map((x) => o.row(x)));
 		if (!list.length) $(id + '-body').append(h('tr', null, h('td', { colSpan: o.cols, className: 'empty' }, o.empty)));
-		$(id + '-page').textContent = 'Page ' + (pg.page || p.page) + ' of ' + Math.max(1, p.pages) + ' · ' +
-		    plural(Number.isInteger(pg.total_count) ? pg.total_count : list.length, o.noun[0], o.noun[1]);
+		const n = Number.isInteger(pg.total_count) ? pg.total_count : list.length;
+		$(id + '-page').textContent = t('owner.pager.page_of', { page: pg.page || p.page, pages: Math.max(1, p.pages) }) + ' · ' +
+		    (typeof o.noun === 'string' ? count(o.noun, n) : plural(n, o.noun[0], o.noun[1]));
 		$(id + '-prev').disabled = p.page <= 1;
 		$(id + '-next').disabled = p.page >= p.pages;
 	} catch (e) {

@@ -1,0 +1,86 @@
+/* The shop's currency, time zone and language as choices: the setup
+ * form's and the settings'. The lists are the browser's own (Intl), so
+ * no table of ours goes stale; the server checks what it is sent (an
+ * active ISO 4217 code, an IANA zone it knows, one of our languages). */
+import { LANGS, LANG_NAMES, lang, locale, t } from '../js/i18n.js';
+import { $, h, setKids } from './dom.js';
+
+/* Every value Intl knows of a kind (currency, timeZone), or the few
+ * given when the browser has no supportedValuesOf. */
+function supported(kind, fallback) {
+	try {
+		if (typeof Intl.supportedValuesOf === 'function') {
+			const list = Intl.supportedValuesOf(kind);
+			if (Array.isArray(list) && list.length) return list;
+		}
+	} catch (e) { /* an older browser */ }
+	return fallback;
+}
+
+/* A currency's name in the page's language: "EUR · Euro". */
+function currencyLabel(code) {
+	try {
+		const n = new Intl.DisplayNames([locale()], { type: 'currency' }).of(code);
+		if (n && n !== code) return code + ' · ' + n;
+	} catch (e) { /* the code alone */ }
+	return code;
+}
+
+/* The options of a currency select: "" (no currency named: amounts with
+ * 2 decimals and the symbol only, as before shops named theirs) and every
+ * ISO code; current is kept even when the browser does not list it. */
+export function currencyOptions(sel, current) {
+	const codes = supported('currency', ['EUR', 'USD', 'GBP', 'CHF', 'JPY', 'KWD']).slice();
+	if (current && !codes.includes(current)) codes.push(current);
+	codes.sort();
+	setKids(sel, h('option', { value: '' }, t('owner.choice.currency_none')),
+		...codes.map((c) => h('option', { value: c, selected: c === current, translate: false }, currencyLabel(c))));
+	sel.value = current || '';
+}
+
+/* The options of a time zone select: "" (the installation's fixed offset
+ * from UTC) and the IANA zones, "Europe/Berlin" shown as "Europe/Berlin". */
+export function zoneOptions(sel, current, noneKey) {
+	const zones = supported('timeZone', ['UTC', 'Europe/Berlin', 'Europe/London', 'America/New_York', 'Asia/Tokyo']).slice();
+	if (current && !zones.includes(current)) zones.push(current);
+	zones.sort();
+	setKids(sel, h('option', { value: '' }, t(noneKey || 'owner.choice.zone_none')),
+		...zones.map((z) => h('option', { value: z, selected: z === current, translate: false }, z.replace(/_/g, ' '))));
+	sel.value = current || '';
+}
+
+/* The options of a language select: each language in its own name. */
+export function languageOptions(sel, current) {
+	setKids(sel, ...LANGS.map((l) => h('option', { value: l, lang: l, selected: l === current, translate: false }, LANG_NAMES[l])));
+	sel.value = LANGS.includes(current) ? current : 'en';
+}
+
+/* The browser's time zone: the first guess for a new shop. */
+export function browserZone() {
+	try {
+		return Intl.DateTimeFormat().resolvedOptions().timeZone || '';
+	} catch (e) {
+		return '';
+	}
+}
+
+/* The setup form's choices, filled once (a second showing keeps what the
+ * owner chose). */
+export function fillSetupChoices() {
+	const cur = $('setup-currency'), zone = $('setup-time-zone'), lg = $('setup-language');
+	if (cur.options.length) return;
+	currencyOptions(cur, '');
+	zoneOptions(zone, browserZone(), 'setup.zone_none');
+	languageOptions(lg, lang() === 'qps' ? 'en' : lang());
+}
+
+/* What the setup request carries of them: only what is chosen (an
+ * unnamed currency or the fixed offset is the server's default). */
+export function setupChoices() {
+	const out = {};
+	const cur = $('setup-currency').value, zone = $('setup-time-zone').value, lg = $('setup-language').value;
+	if (cur) out.currency = cur;
+	if (zone) out.time_zone = zone;
+	if (lg) out.language = lg;
+	return out;
+}
