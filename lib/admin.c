@@ -38,6 +38,8 @@ struct cmd {
 	size_t ncards;
 	char hash[LC_HASH_MAX + 1];
 	char id[LC_ID_LEN + 1];
+	char shop[LC_ID_LEN + 1];	/* setting: the shop's; "" the
+					 * installation's */
 	char out[LC_ISSUE_MAX * 512];	/* printed after the commit */
 	FILE *svg;			/* card issue --svg, opened first */
 };
@@ -53,7 +55,8 @@ usage_on(FILE *f)
 "                                       (made when there is none yet)\n"
 "  migrate-to URI                       copy this SQLite shop into the empty\n"
 "                                       PostgreSQL database URI, checked\n"
-"  merchant add --name NAME\n"
+"  merchant add --name NAME [--currency CODE] [--time-zone ZONE]\n"
+"           [--language LANG]    the shop's own settings (see setting)\n"
 "  location add --merchant MID --name NAME\n"
 "  user add --merchant MID --email EMAIL --type owner|system_user\n"
 "           [--location LID] [--name DISPLAY_NAME]   (password: first line of stdin)\n"
@@ -75,6 +78,11 @@ usage_on(FILE *f)
 "                                       a page, newest first) on stdout\n"
 "  card deactivate CARD_ID | card activate CARD_ID\n"
 "  setting set KEY VALUE | setting get KEY | setting list\n"
+"           [--merchant MID | --installation]   a shop's own setting\n"
+"                                       (currency, currency_symbol, time_zone,\n"
+"                                       language, public_url) is that shop's;\n"
+"                                       --installation: what shops without\n"
+"                                       their own fall back to\n"
 "  events deliver [--max-seconds N]     send the webhooks due, for N seconds\n"
 "                                       at most (default 50; 1-3600)\n"
 "  demo                                 demo merchant, users and cards\n"
@@ -106,7 +114,11 @@ opts_parse(int argc, char *argv[], struct opts *o)
 
 	memset(o, 0, sizeof(*o));
 	for (i = 0; i < argc; i++) {
-		if (strncmp(argv[i], "--", 2) == 0) {
+		/* The one option that takes no value. */
+		if (strcmp(argv[i], "--installation") == 0 && o->n < MAX_OPTS) {
+			o->key[o->n] = argv[i] + 2;
+			o->val[o->n++] = "";
+		} else if (strncmp(argv[i], "--", 2) == 0) {
 			if (i + 1 >= argc || o->n >= MAX_OPTS)
 				return -1;
 			o->key[o->n] = argv[i] + 2;
@@ -449,15 +461,18 @@ sheet_add(void *arg, const struct lc_card *c)
 	return 0;
 }
 
-/* The address printed on cards (public_url), with a word on stderr
- * when there is none: the customers' cards then carry no link. */
+/* The address printed on the cards of a shop (its public_url), with a
+ * word on stderr when there is none: the customers' cards then carry no
+ * link. */
 static const char *
-print_base(struct lc_db *db, char *buf, size_t size)
+print_base(struct lc_db *db, const char *merchant_id, char *buf, size_t size)
 {
-	if (*lc_setting_text(db, LC_SET_PUBLIC_URL, buf, size) == '\0')
-		fputs("loyalty-admin: public_url is not set: the cards carry no "
-		    "link to their page (setting set public_url "
-		    "https://shop.example/loyalty/)\n", stderr);
+	if (*lc_setting_shop_text(db, merchant_id, LC_SET_PUBLIC_URL, buf,
+	    size) == '\0')
+		fprintf(stderr, "loyalty-admin: public_url is not set: the cards "
+		    "carry no link to their page (setting set public_url "
+		    "https://shop.example/loyalty/ --merchant %s)\n",
+		    merchant_id);
 	return buf;
 }
 
@@ -491,7 +506,7 @@ card_print(struct lc_db *db, const struct opts *o)
 	if (lc_db_cards(db, &q, sheet_add, sh) != 0)
 		rc = fail("%s", "cannot read the cards");
 	else if (lc_image_sheet(stdout, shop, sh->cards, sh->n,
-	    print_base(db, base, sizeof(base))) == -1)
+	    print_base(db, p.merchant_id, base, sizeof(base))) == -1)
 		rc = fail("%s", "cannot write the sheet");
 	else
 		rc = 0;
@@ -509,12 +524,33 @@ card_svg(struct lc_db *db, struct cmd *c)
 	if (lc_db_merchant_name(db, c->cards[0].merchant_id, shop,
 	    sizeof(shop)) != 1)
 		return fail("%s", "cannot read the shop's name");
-	rc = lc_image_card(c->svg, shop, &c->cards[0], print_base(db, base,
-	    sizeof(base)));
+	rc = lc_image_card(c->svg, shop, &c->cards[0], print_base(db,
+	    c->cards[0].merchant_id, base, sizeof(base)));
 	if (fclose(c->svg) != 0 || rc == -1)
 		rc = fail("cannot write %s", opt(&c->o, "svg"));
 	c->svg = NULL;
 	return rc == -1 ? 1 : rc;
+}
+
+/* merchant add: the shop, and the settings it was given, in one write. */
+static int
+merchant_add(struct lc_dom *dom, struct cmd *c)
+{
+	static const char *const set[][2] = { { "currency", "currency" },
+	    { "time-zone", "time_zone" }, { "language", "language" } };
+	const char *v;
+	size_t i;
+
+	if (lc_shop_merchant_add(dom, c->a, c->id) == -1)
+		return -1;
+	for (i = 0; i < sizeof(set) / sizeof(set[0]); i++)
+		if ((v = opt(&c->o, set[i][0])) != NULL &&
+		    lc_setting_set_shop(dom, c->id, set[i][1], v) == -1) {
+			snprintf(dom->err.field, sizeof(dom->err.field), "--%s",
+			    set[i][0]);
+			return -1;
+		}
+	return 0;
 }
 
 /* The rule of every command: runs inside its write. */
@@ -527,7 +563,7 @@ command_rule(struct lc_dom *dom, void *arg)
 	int rc;
 
 	if (strcmp(n, "merchant") == 0)
-		rc = lc_shop_merchant_add(dom, c->a, c->id);
+		rc = merchant_add(dom, c);
 	else if (strcmp(n, "location") == 0)
 		rc = lc_shop_location_add(dom, c->a, c->b, c->id);
 	else if (strcmp(n, "user") == 0 && strcmp(v, "add") == 0)
@@ -558,7 +594,7 @@ command_rule(struct lc_dom *dom, void *arg)
 	} else if (strcmp(n, "card") == 0)
 		return lc_shop_card_status(dom, c->a, strcmp(v, "activate") == 0);
 	else if (strcmp(n, "setting") == 0)
-		return lc_setting_set(dom, c->a, c->b);
+		return lc_setting_set_shop(dom, c->shop, c->a, c->b);
 	else
 		return demo(dom, c);
 	if (rc == 0)
@@ -594,6 +630,8 @@ command_audit(const struct cmd *c, struct lc_write *w)
 	} else if (strcmp(n, "setting") == 0) {
 		w->action = "settings.update";
 		w->object_type = "settings";
+		/* A shop's setting: its row of the trail, its values. */
+		w->object_id = c->shop[0] != '\0' ? c->shop : NULL;
 	} else if (strcmp(n, "demo") == 0) {
 		w->action = "demo.create";
 		w->object_type = "merchant";
@@ -601,19 +639,83 @@ command_audit(const struct cmd *c, struct lc_write *w)
 		w->action = NULL;	/* a command not declared: refused */
 }
 
-/* A setting's value on a line of its own, after its name when given. */
+/*
+ * A setting's value on a line of its own, as the shop mid sees it ("":
+ * the installation's); setting list puts its name and its scope first:
+ * "installation", "shop" (the shop's view) or "fallback" (a shop's
+ * setting, the installation's value that shops without their own take).
+ */
 static void
-setting_print(struct lc_db *db, const char *name, int s)
+setting_print(struct lc_db *db, const char *mid, int s, int list)
 {
 	char text[LC_BYTES(LC_URL_MAX)];
 
-	if (name != NULL)
-		printf("%s ", name);
+	if (list)
+		printf("%s %s ", lc_setting_name(s),
+		    !lc_setting_per_shop(s) ? "installation" :
+		    mid[0] != '\0' ? "shop" : "fallback");
 	if (lc_setting_info((enum lc_setting)s)->kind == LC_SETTING_TEXT)
-		printf("%s\n", lc_setting_text(db, (enum lc_setting)s, text,
-		    sizeof(text)));
+		printf("%s\n", lc_setting_shop_text(db, mid, (enum lc_setting)s,
+		    text, sizeof(text)));
 	else
-		printf("%lld\n", (long long)lc_setting(db, (enum lc_setting)s));
+		printf("%lld\n", (long long)lc_setting_shop(db, mid,
+		    (enum lc_setting)s));
+}
+
+/*
+ * Whose setting a setting command reads or sets, into c->shop: the shop
+ * of --merchant; the installation's with --installation; else, for a
+ * shop's own setting (s; -1 for setting list), the one shop when there
+ * is exactly one. 0, or the exit status after saying why not.
+ */
+static int
+setting_whose(struct lc_db *db, struct cmd *c, int s)
+{
+	const char *mid = opt(&c->o, "merchant");
+	int inst = opt(&c->o, "installation") != NULL, rc;
+	int64_t shops;
+
+	c->shop[0] = '\0';
+	if (opts_only(&c->o, "merchant,installation") != 0)
+		return 1;
+	if (mid != NULL && inst)
+		return fail("%s", "give --merchant MID or --installation, not "
+		    "both");
+	if (mid != NULL) {
+		if (strlen(mid) >= sizeof(c->shop) ||
+		    (rc = lc_db_merchant_exists(db, mid)) == 0)
+			return fail("no merchant %s", mid);
+		if (rc == -1)
+			return fail("%s", "cannot read the merchants");
+		if (s != -1 && !lc_setting_per_shop(s))
+			return fail("%s is the installation's, the same for "
+			    "every shop: give it without --merchant",
+			    lc_setting_name(s));
+		memcpy(c->shop, mid, strlen(mid) + 1);
+		return 0;
+	}
+	if (s == LC_SET_CURRENCY_CODE && inst)
+		return fail("%s", "currency has no installation value: money "
+		    "is counted in each shop's own (--merchant MID)");
+	if (inst || (s != -1 && !lc_setting_per_shop(s)))
+		return 0;
+	if (lc_db_merchant_count(db, &shops) == -1)
+		return fail("%s", "cannot read the merchants");
+	/* A list shows the one shop's view, else the installation's. */
+	if (s == -1 && shops != 1)
+		return 0;
+	if (shops == 0)
+		return fail("%s is each shop's own and there is no shop yet "
+		    "(merchant add); --installation sets the value every shop "
+		    "starts from", lc_setting_name(s));
+	if (shops > 1)
+		return fail("%s is each shop's own and this installation serves "
+		    "several: give --merchant MID (or --installation for the "
+		    "value shops without their own fall back to)",
+		    lc_setting_name(s));
+	if (lc_db_merchant_first(db, c->shop, sizeof(c->shop)) != 1)
+		return fail("%s", "cannot read the merchants");
+	return 0;
 }
 
 /* Reads a command's arguments into c: 0 to run it, else the exit status
@@ -626,7 +728,7 @@ command_args(struct lc_db *db, struct cmd *c)
 	int i, s;
 
 	if (strcmp(n, "merchant") == 0 && strcmp(v, "add") == 0 && o->npos == 1)
-		return opts_only(o, "name") != 0 ||
+		return opts_only(o, "name,currency,time-zone,language") != 0 ||
 		    (c->a = need(o, "name")) == NULL;
 	if (strcmp(n, "location") == 0 && strcmp(v, "add") == 0 && o->npos == 1)
 		return opts_only(o, "merchant,name") != 0 ||
@@ -703,21 +805,26 @@ command_args(struct lc_db *db, struct cmd *c)
 		c->a = o->pos[1];
 		return 0;
 	}
-	if (strcmp(n, "setting") == 0 && o->n == 0) {
-		if (o->npos == 3 && strcmp(v, "set") == 0) {
+	if (strcmp(n, "setting") == 0) {
+		if ((o->npos == 3 && strcmp(v, "set") == 0) ||
+		    (o->npos == 2 && strcmp(v, "get") == 0)) {
+			if ((s = lc_setting_lookup(o->pos[1])) == -1)
+				return fail("unknown setting %s", o->pos[1]);
+			if ((i = setting_whose(db, c, s)) != 0)
+				return i;
+			if (strcmp(v, "get") == 0) {
+				setting_print(db, c->shop, s, 0);
+				return -1;
+			}
 			c->a = o->pos[1];
 			c->b = o->pos[2];
 			return 0;
 		}
-		if (o->npos == 2 && strcmp(v, "get") == 0) {
-			if ((s = lc_setting_lookup(o->pos[1])) == -1)
-				return fail("unknown setting %s", o->pos[1]);
-			setting_print(db, NULL, s);
-			return -1;
-		}
 		if (o->npos == 1 && strcmp(v, "list") == 0) {
+			if ((i = setting_whose(db, c, -1)) != 0)
+				return i;
 			for (i = 0; i < LC_SET__MAX; i++)
-				setting_print(db, lc_setting_name(i), i);
+				setting_print(db, c->shop, i, 1);
 			return -1;
 		}
 	}

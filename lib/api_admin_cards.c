@@ -290,8 +290,10 @@ sheet(struct lc_ctx *ctx)
 	}
 	if ((f = lc_raw(ctx, "text/html; charset=utf-8")) == NULL)
 		goto out;
-	if (lc_image_sheet(f, shop, sh.cards, sh.n, lc_setting_text(ctx->dom.db,
-	    LC_SET_PUBLIC_URL, base, sizeof(base))) == -1) {
+	/* The link printed is the shop's own address. */
+	if (lc_image_sheet(f, shop, sh.cards, sh.n, lc_setting_shop_text(
+	    ctx->dom.db, ctx->dom.caller.merchant_id, LC_SET_PUBLIC_URL, base,
+	    sizeof(base))) == -1) {
 		lc_fail(ctx, LC_E_INTERNAL, NULL, NULL);
 		goto out;
 	}

@@ -22,20 +22,21 @@
 enum image { IMG_QR, IMG_BARCODE, IMG_LINK };
 
 /*
- * The card page's address: the public_url setting when the owner set
- * one, else the address this request came to (scheme, Host, and the
- * folder above api/), as the till that shows it was opened. 0, or -1
- * when neither gives a sound one.
+ * The card page's address: the public_url setting of the card's shop
+ * when its owner set one, else the address this request came to
+ * (scheme, Host, and the folder above api/), as the till that shows it
+ * was opened. 0, or -1 when neither gives a sound one.
  */
 static int
-card_link(struct lc_ctx *ctx, const char *token, char *out, size_t size)
+card_link(struct lc_ctx *ctx, const char *merchant_id, const char *token,
+    char *out, size_t size)
 {
 	char base[LC_BYTES(LC_URL_MAX)];
 	const char *host = ctx->req.host, *path = ctx->req.path, *api;
 	int n;
 
-	if (*lc_setting_text(ctx->dom.db, LC_SET_PUBLIC_URL, base,
-	    sizeof(base)) != '\0')
+	if (*lc_setting_shop_text(ctx->dom.db, merchant_id, LC_SET_PUBLIC_URL,
+	    base, sizeof(base)) != '\0')
 		n = snprintf(out, size, "%scard.html#%s", base, token);
 	else {
 		/* Only what a host name and a path may hold: the link is
@@ -63,8 +64,8 @@ image(struct lc_ctx *ctx, const struct lc_card *c, enum image what)
 	FILE *f;
 	int rc;
 
-	if (what == IMG_LINK && card_link(ctx, c->share_token, link,
-	    sizeof(link)) == -1)
+	if (what == IMG_LINK && card_link(ctx, c->merchant_id, c->share_token,
+	    link, sizeof(link)) == -1)
 		return lc_fail(ctx, LC_E_NOT_FOUND, NULL,
 		    "no address to link to: set public_url");
 	if (coded && lc_card_code_qr(c, ctx->dom.now_ms, link,
@@ -80,6 +81,29 @@ image(struct lc_ctx *ctx, const struct lc_card *c, enum image what)
 	    lc_image_barcode(f, c->barcode) : lc_image_qr(f, link);
 	if (rc == -1)
 		return lc_fail(ctx, LC_E_INTERNAL, NULL, NULL);
+	return 0;
+}
+
+/*
+ * What the card page formats by: the card's shop's currency (null: none
+ * named, two decimals), time zone (null: the installation's fixed
+ * utc_offset_minutes) and default language.
+ */
+static int
+shop_format(struct lc_ctx *ctx, const struct lc_card *c, json_object *d)
+{
+	char zone[64], lang[8];
+
+	/* currency and currency_decimals: lc_fmt_mycard's, as every card's. */
+	lc_setting_shop_text(ctx->dom.db, c->merchant_id, LC_SET_TIME_ZONE,
+	    zone, sizeof(zone));
+	lc_setting_shop_text(ctx->dom.db, c->merchant_id, LC_SET_LANGUAGE,
+	    lang, sizeof(lang));
+	json_object_object_add(d, "time_zone", zone[0] != '\0' ?
+	    json_object_new_string(zone) : NULL);
+	json_object_object_add(d, "utc_offset_minutes", json_object_new_int64(
+	    lc_setting(ctx->dom.db, LC_SET_UTC_OFFSET)));
+	json_object_object_add(d, "language", json_object_new_string(lang));
 	return 0;
 }
 
@@ -122,8 +146,8 @@ redraw(struct lc_ctx *ctx, const char *token)
 	rw.token = token;
 	if (lc_write(&ctx->dom, &w, NULL) == -1)
 		return -1;
-	rw.has_link = card_link(ctx, rw.card.share_token, rw.link,
-	    sizeof(rw.link)) == 0;
+	rw.has_link = card_link(ctx, rw.card.merchant_id, rw.card.share_token,
+	    rw.link, sizeof(rw.link)) == 0;
 	if ((a = redraw_answer(&rw)) == NULL)
 		return lc_fail(ctx, LC_E_INTERNAL, NULL, NULL);
 	ctx->out = a;
@@ -178,7 +202,8 @@ lc_h_mycard(struct lc_ctx *ctx)
 	if (lc_setting(ctx->dom.db, LC_SET_CARD_CODE) == 1)
 		changes = (lc_card_code_step(ctx->dom.now_ms) + 1) *
 		    LC_CODE_STEP_SECONDS * 1000;
-	ctx->out = lc_fmt_mycard(&c, &ctx->dom.cur, lc_setting_text(ctx->dom.db,
-	    LC_SET_CURRENCY, currency, sizeof(currency)), updated, changes);
-	return 0;
+	ctx->out = lc_fmt_mycard(&c, &ctx->dom.cur, lc_setting_shop_text(
+	    ctx->dom.db, c.merchant_id, LC_SET_CURRENCY, currency,
+	    sizeof(currency)), updated, changes);
+	return shop_format(ctx, &c, ctx->out);
 }

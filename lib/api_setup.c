@@ -84,6 +84,29 @@ setup_get(struct lc_ctx *ctx)
 	return 0;
 }
 
+/* The shop's own settings the owner chose on the setup page, each
+ * checked as a settings PATCH checks it, before anything is made. */
+static int
+shop_settings(struct lc_ctx *ctx, struct lc_setup *in)
+{
+	const char *names[] = { "currency", "time_zone", "language" };
+	const char **vals[] = { &in->currency, &in->time_zone, &in->language };
+	size_t i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		if (lc_in_str(&ctx->dom.err, ctx->in, names[i], 0, LC_URL_MAX,
+		    vals[i]) == -1)
+			return -1;
+		if (*vals[i] != NULL &&
+		    lc_setting_check(&ctx->dom, names[i], *vals[i]) == -1) {
+			snprintf(ctx->dom.err.field, sizeof(ctx->dom.err.field),
+			    "%s", names[i]);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 static int
 setup_post(struct lc_ctx *ctx)
 {
@@ -121,6 +144,8 @@ setup_post(struct lc_ctx *ctx)
 	    &in.owner_email) == -1 ||
 	    lc_in_str(e, ctx->in, "owner_password", 1, LC_PASSWORD_MAX,
 	    &password) == -1)
+		return -1;
+	if (shop_settings(ctx, &in) == -1)
 		return -1;
 	if (in.code == NULL)
 		in.code = "";

@@ -141,6 +141,16 @@ lc_fmt_user(const struct lc_profile *p)
 	/* What the till shows and offers this user. */
 	shop = json_object_new_object();
 	add(shop, "currency_symbol", str(p->currency_symbol));
+	/* The shop's currency (null: none named, two decimals), zone
+	 * (null: the fixed utc_offset_minutes) and default language, for
+	 * the pages' formatting. */
+	add(shop, "currency", p->currency.code[0] != '\0' ?
+	    str(p->currency.code) : NULL);
+	add(shop, "currency_decimals", num(p->currency.exp));
+	add(shop, "time_zone", p->time_zone[0] != '\0' ? str(p->time_zone) :
+	    NULL);
+	add(shop, "utc_offset_minutes", num(p->utc_offset_minutes));
+	add(shop, "language", str(p->language));
 	/* The customers' address of the site, so a till shows the same
 	 * card link as the QR code and the printed card ("" when unset). */
 	add(shop, "public_url", str(p->public_url));

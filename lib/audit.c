@@ -249,9 +249,10 @@ card_snap(const struct lc_card *c, const struct lc_currency *cur)
 	return o;
 }
 
-/* The installation's settings, each by its name. */
+/* The settings as the shop sees them (its own, else the installation's;
+ * merchant_id "": the installation's), each by its name. */
 static json_object *
-settings_snap(struct lc_db *db)
+settings_snap(struct lc_db *db, const char *merchant_id)
 {
 	const struct lc_setting_info *si;
 	json_object *o = json_object_new_object();
@@ -261,9 +262,10 @@ settings_snap(struct lc_db *db)
 	for (i = 0; i < LC_SET__MAX; i++) {
 		si = lc_setting_info((enum lc_setting)i);
 		json_object_object_add(o, si->name, si->kind == LC_SETTING_TEXT ?
-		    json_object_new_string(lc_setting_text(db,
+		    json_object_new_string(lc_setting_shop_text(db, merchant_id,
 		    (enum lc_setting)i, text, sizeof(text))) :
-		    json_object_new_int64(lc_setting(db, (enum lc_setting)i)));
+		    json_object_new_int64(lc_setting_shop(db, merchant_id,
+		    (enum lc_setting)i)));
 	}
 	return o;
 }
@@ -286,8 +288,14 @@ snapshot(struct lc_dom *dom, const char *type, const char *id, int *failed)
 	*failed = 0;
 	if (type == NULL)
 		return NULL;
-	if (strcmp(type, "settings") == 0)
-		return settings_snap(dom->db);
+	/* A shop's settings: the caller's, or the shop loyalty-admin names
+	 * (the object's id, whose trail it then is). */
+	if (strcmp(type, "settings") == 0) {
+		if (id != NULL && *id != '\0')
+			owner_of(dom, id);
+		return settings_snap(dom->db, id != NULL && *id != '\0' ? id :
+		    dom->caller.merchant_id);
+	}
 	if (id == NULL || *id == '\0')
 		return NULL;
 	if (strcmp(type, "location") == 0) {

@@ -28,6 +28,8 @@
 	    "VALUES (?, ?, ?)") \
 	X(MERCHANT_EXISTS, "SELECT 1 FROM merchants WHERE id = ?") \
 	X(MERCHANT_COUNT, "SELECT count(*) FROM merchants") \
+	X(MERCHANT_FIRST, "SELECT id FROM merchants ORDER BY created_at, id " \
+	    "LIMIT 1") \
 	X(LOCATION_ADD, "INSERT INTO locations(id, merchant_id, name, " \
 	    "created_at) VALUES (?, ?, ?, ?)") \
 	X(LOCATION_GET, "SELECT id, merchant_id, name, created_at " \
@@ -223,6 +225,21 @@ lc_db_merchant_count(struct lc_db *db, int64_t *n)
 	struct lc_row r;
 
 	return lc_st_int1(RUN(&r, db, MERCHANT_COUNT, ""), 0, n) == 1 ? 0 : -1;
+}
+
+/* The oldest merchant's id (the only one, where there is one): 1, 0 none,
+ * -1 error. */
+int
+lc_db_merchant_first(struct lc_db *db, char *out, size_t outsz)
+{
+	struct lc_row r;
+	int rc;
+
+	if ((rc = lc_st_row(RUN(&r, db, MERCHANT_FIRST, ""))) == 1) {
+		lc_st_col(&r, 0, out, outsz);
+		lc_st_done(&r);
+	}
+	return rc;
 }
 
 int

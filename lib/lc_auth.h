@@ -15,9 +15,14 @@ struct lc_profile {
 	struct lc_user user;
 	struct lc_location *locations;	/* malloc'd; staff: their one */
 	size_t nlocations;
-	/* What the till shows and offers (the installation's settings). */
+	/* What the till shows and offers: the shop's settings (its own,
+	 * else the installation's) and the installation's. */
 	char currency_symbol[LC_BYTES(LC_CURRENCY_MAX)];
 	char public_url[LC_BYTES(LC_URL_MAX)];	/* "" when unset */
+	struct lc_currency currency;		/* code "" : none named */
+	char time_zone[64];			/* "" : utc_offset_minutes */
+	int64_t utc_offset_minutes;
+	char language[8];
 	int staff_enrolment;
 	int64_t void_window;	/* minutes staff may void their own sale */
 	int card_code;		/* claims and redemptions need the code */

@@ -61,6 +61,9 @@ int lc_setting_lookup(const char *key);	/* enum value or -1 */
 /* Checks and stores the installation's value (inside a write): 0, or -1
  * with dom->err. */
 int lc_setting_set(struct lc_dom *, const char *key, const char *value);
+/* Whether value is one the setting key takes, stored nowhere: 0, or -1
+ * with dom->err (field "key" or "value"). */
+int lc_setting_check(struct lc_dom *, const char *key, const char *value);
 
 /*
  * The shop's view of the settings: a per-shop setting reads the shop's

@@ -12,6 +12,8 @@
 struct lc_setup {
 	const char *code, *merchant_name, *location_name, *owner_name;
 	const char *owner_email;
+	/* The new shop's own settings, checked already; NULL: not given. */
+	const char *currency, *time_zone, *language;
 	const char *proof;		/* instead of the code: a proof's secret */
 	const char *prog_dir;		/* where its file is to be */
 	int code_ok;			/* the code may serve (lc_setup_needed

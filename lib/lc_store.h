@@ -119,6 +119,7 @@ int lc_db_merchant_add(struct lc_db *, const char *id, const char *name,
     int64_t at);
 int lc_db_merchant_exists(struct lc_db *, const char *id);
 int lc_db_merchant_count(struct lc_db *, int64_t *n);
+int lc_db_merchant_first(struct lc_db *, char *out, size_t outsz);
 int lc_db_location_add(struct lc_db *, const struct lc_location *, int64_t at);
 int lc_db_location_get(struct lc_db *, const char *id, struct lc_location *);
 int lc_db_location_rename(struct lc_db *, const char *id, const char *name);

@@ -274,10 +274,20 @@ lc_profile_get(struct lc_dom *dom, const char *user_id, struct lc_profile *p)
 		return lc_dom_fail(dom, rc == -2 ? LC_E_INTERNAL : LC_E_DATABASE,
 		    NULL, NULL);
 	}
-	lc_setting_text(dom->db, LC_SET_CURRENCY, p->currency_symbol,
-	    sizeof(p->currency_symbol));
-	lc_setting_text(dom->db, LC_SET_PUBLIC_URL, p->public_url,
-	    sizeof(p->public_url));
+	/* The shop's own settings, each else the installation's. */
+	lc_setting_shop_text(dom->db, p->user.merchant_id, LC_SET_CURRENCY,
+	    p->currency_symbol, sizeof(p->currency_symbol));
+	lc_setting_shop_text(dom->db, p->user.merchant_id, LC_SET_PUBLIC_URL,
+	    p->public_url, sizeof(p->public_url));
+	lc_setting_shop_text(dom->db, p->user.merchant_id, LC_SET_TIME_ZONE,
+	    p->time_zone, sizeof(p->time_zone));
+	lc_setting_shop_text(dom->db, p->user.merchant_id, LC_SET_LANGUAGE,
+	    p->language, sizeof(p->language));
+	if (lc_currency_of(dom->db, p->user.merchant_id, &p->currency) == -1) {
+		lc_profile_free(p);
+		return lc_dom_fail(dom, LC_E_DATABASE, NULL, NULL);
+	}
+	p->utc_offset_minutes = lc_setting(dom->db, LC_SET_UTC_OFFSET);
 	p->staff_enrolment = lc_setting(dom->db, LC_SET_STAFF_ENROLMENT) == 1;
 	p->void_window = lc_setting(dom->db, LC_SET_VOID_WINDOW);
 	p->card_code = lc_setting(dom->db, LC_SET_CARD_CODE) == 1;

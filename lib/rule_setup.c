@@ -444,6 +444,14 @@ setup_rule(struct lc_dom *dom, void *arg)
 		snprintf(dom->err.field, sizeof(dom->err.field), "location_name");
 		return -1;
 	}
+	/* The shop's own settings, chosen with it (checked before). */
+	if ((in->currency != NULL && lc_setting_set_shop(dom,
+	    su->r->merchant_id, "currency", in->currency) == -1) ||
+	    (in->time_zone != NULL && lc_setting_set_shop(dom,
+	    su->r->merchant_id, "time_zone", in->time_zone) == -1) ||
+	    (in->language != NULL && lc_setting_set_shop(dom,
+	    su->r->merchant_id, "language", in->language) == -1))
+		return -1;
 	memcpy(u.merchant_id, su->r->merchant_id, sizeof(u.merchant_id));
 	snprintf(u.email, sizeof(u.email), "%s", in->owner_email);
 	snprintf(u.display_name, sizeof(u.display_name), "%s", in->owner_name);

@@ -67,13 +67,13 @@ static const struct lc_setting_info lc_settings[LC_SET__MAX] = {
 	/* The shop's ISO 4217 currency, whose minor unit every amount is
 	 * counted in ("" : unnamed, two decimals, as before). */
 	[LC_SET_CURRENCY_CODE] = { "currency", 0, 0, 3, 1, LC_SETTING_TEXT,
-	    code_ok, "empty, or an ISO 4217 currency code such as EUR, JPY "
-	    "or KWD", 0, 1, NULL },
+	    code_ok, "empty, or an active ISO 4217 currency code in upper "
+	    "case, such as EUR, JPY or KWD", 0, 1, NULL },
 	/* The shop's IANA time zone, for its days ("" : the installation's
 	 * utc_offset_minutes). */
 	[LC_SET_TIME_ZONE] = { "time_zone", 0, 0, 63, 1, LC_SETTING_TEXT,
-	    zone_ok, "empty, or an IANA time zone such as Europe/Berlin", 0, 1,
-	    NULL },
+	    zone_ok, "empty, or an IANA time zone name such as Europe/Berlin "
+	    "or America/New_York", 0, 1, NULL },
 	/* The language of the shop's pages when a browser prefers none of
 	 * theirs. */
 	[LC_SET_LANGUAGE] = { "language", 0, 0, 2, 1, LC_SETTING_TEXT,
@@ -236,6 +236,17 @@ check(struct lc_dom *dom, int s, const char *key, const char *value)
 		    "of %lld", key, (long long)lc_settings[s].min,
 		    (long long)lc_settings[s].max, (long long)lc_settings[s].step);
 	return 0;
+}
+
+int
+lc_setting_check(struct lc_dom *dom, const char *key, const char *value)
+{
+	int s;
+
+	if ((s = lc_setting_lookup(key)) == -1)
+		return lc_dom_fail(dom, LC_E_VALIDATION, "key",
+		    "unknown setting %s", key);
+	return check(dom, s, key, value);
 }
 
 int

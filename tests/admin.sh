@@ -574,10 +574,10 @@ ok "$([[ $RC -eq 0 && -z $OUT ]]; echo $?)" "setting set succeeds silently" ||
 run --db "$DB" setting get login_max_failures
 is "$OUT" 3 "setting get prints the value set"
 run --db "$DB" setting list
-ok "$([[ $RC -eq 0 && $OUT == *"login_max_failures 3"* && \
-    $OUT == *"access_token_ttl 3600"* && $OUT == *refresh_token_ttl* && \
+ok "$([[ $RC -eq 0 && $OUT == *"login_max_failures installation 3"* && \
+    $OUT == *"access_token_ttl installation 3600"* && $OUT == *refresh_token_ttl* && \
     $OUT == *login_window_seconds* ]]; echo $?)" \
-    "setting list prints every setting with its value" || diag "$OUT"
+    "setting list prints every setting with its scope and value" || diag "$OUT"
 fails_cleanly "setting set of an unknown setting fails" "$DB" --db "$DB" \
     setting set colour blue
 fails_cleanly "setting get of an unknown setting fails" "$DB" --db "$DB" \
@@ -590,6 +590,78 @@ fails_cleanly "setting set access_token_ttl 59 (below 60) fails" "$DB" \
     --db "$DB" setting set access_token_ttl 59
 fails_cleanly "setting set without a value fails" "$DB" --db "$DB" \
     setting set login_max_failures
+
+# --- a shop's own settings -----------------------------------------------------
+
+S=$T/shops.db
+run --db "$S" init
+fails_cleanly "setting set of a shop's setting with no shop yet fails" "$S" \
+    --db "$S" setting set currency_symbol '€'
+like "$ERR" "no shop yet.*--installation" "... saying there is no shop and naming --installation"
+run --db "$S" setting set currency_symbol '€' --installation
+is "$RC|$OUT|$(q "$S" "SELECT value FROM settings WHERE key = 'currency_symbol'")" \
+    "0||€" "setting set --installation sets the shops' fallback"
+fails_cleanly "currency has no installation value" "$S" --db "$S" \
+    setting set currency EUR --installation
+like "$ERR" "currency has no installation value" "... and says so"
+adds_id "merchant add with --currency, --time-zone and --language" SA \
+    --db "$S" merchant add --name "Tokyo" --currency JPY --time-zone Asia/Tokyo \
+    --language ja
+is "$(q "$S" "SELECT key || '=' || value FROM shop_settings WHERE merchant_id = '$SA' ORDER BY key" | tr '\n' ' ')" \
+    "currency=JPY language=ja time_zone=Asia/Tokyo " \
+    "... stores them as the new shop's own settings"
+run --db "$S" setting get currency
+is "$RC $OUT" "0 JPY" "with one shop, setting get of a shop's setting reads that shop's"
+run --db "$S" setting get currency_symbol
+is "$OUT" "€" "... and a shop without its own value reads the installation's"
+run --db "$S" setting set public_url https://tokyo.example/
+is "$RC|$(q "$S" "SELECT merchant_id || ' ' || value FROM shop_settings WHERE key = 'public_url'")|$(q "$S" "SELECT count(*) FROM settings WHERE key = 'public_url'")" \
+    "0|$SA https://tokyo.example/|0" \
+    "with one shop, setting set of a shop's setting sets that shop's"
+run --db "$S" setting list
+ok "$([[ $OUT == *"currency shop JPY"* && $OUT == *"currency_symbol shop €"* && \
+    $OUT == *"access_token_ttl installation 3600"* ]]; echo $?)" \
+    "with one shop, setting list shows that shop's view with each scope" || diag "$OUT"
+adds_id "a second shop" SB --db "$S" merchant add --name "Kuwait"
+fails_cleanly "with several shops, setting set of a shop's setting needs --merchant" \
+    "$S" --db "$S" setting set currency KWD
+like "$ERR" "several.*--merchant MID.*--installation" "... and says so"
+fails_cleanly "with several shops, setting get of a shop's setting needs --merchant" \
+    "$S" --db "$S" setting get language
+run --db "$S" setting set currency KWD --merchant "$SB"
+is "$RC|$(q "$S" "SELECT value FROM shop_settings WHERE merchant_id = '$SB' AND key = 'currency'")" \
+    "0|KWD" "setting set --merchant sets that shop's"
+run --db "$S" setting get currency --merchant "$SA"
+is "$OUT" JPY "... and leaves the other shop's"
+run --db "$S" setting get language --merchant "$SB"
+is "$OUT" en "setting get --merchant of a shop without its own value: the default"
+run --db "$S" setting list
+ok "$([[ $OUT == *"currency fallback "* && $OUT == *"currency_symbol fallback €"* ]]; echo $?)" \
+    "with several shops, setting list shows the installation's fallback" || diag "$OUT"
+run --db "$S" setting set login_max_failures 4
+is "$RC $(q "$S" "SELECT value FROM settings WHERE key = 'login_max_failures'")" "0 4" \
+    "an installation setting needs no --merchant with several shops"
+is "$(q "$S" "SELECT count(*) FROM audit_log WHERE action = 'settings.update' AND merchant_id = '$SB' AND object_id = '$SB'")" 1 \
+    "a shop's setting set by the tool is that shop's row of the audit trail"
+fails_cleanly "an installation setting with --merchant fails" "$S" --db "$S" \
+    setting set access_token_ttl 7200 --merchant "$SB"
+like "$ERR" "installation's.*without --merchant" "... saying it is the installation's"
+fails_cleanly "--merchant of no shop fails" "$S" --db "$S" \
+    setting get currency --merchant 00000000-0000-4000-8000-000000000000
+fails_cleanly "--merchant with --installation fails" "$S" --db "$S" \
+    setting set language de --merchant "$SA" --installation
+for bad in "currency EURO" "currency eur" "currency HRK" "time_zone Mars/Base" \
+    "time_zone ../etc" "time_zone /etc/localtime" "language xx" "language EN"; do
+	# shellcheck disable=SC2086
+	fails_cleanly "setting set $bad --merchant fails" "$S" --db "$S" \
+	    setting set $bad --merchant "$SB"
+	like "$ERR" "${bad%% *} must be" "... naming the setting and its rule"
+done
+for bad in "--currency eur" "--time-zone Mars/Base" "--language xx"; do
+	# shellcheck disable=SC2086
+	fails_cleanly "merchant add $bad fails and makes no shop" "$S" --db "$S" \
+	    merchant add --name "Bad" $bad
+done
 
 # --- events deliver ------------------------------------------------------------
 # (tests/webhooks.sh delivers to a receiver; here: the command line.)

@@ -586,20 +586,24 @@ def doc_checks(doc, srcdir):
     src = read(os.path.join(srcdir, "lib/settings.c"))
     rows = re.findall(r'\{\s*"(\w+)",\s*([^,]+),\s*([^,]+),\s*([^,]+),\s*([^,}]+)\}', src)
     longer = re.findall(r'\{\s*"(\w+)",\s*([^,]+),\s*([^,]+),\s*([^,]+),\s*([^,}]+),'
-                        r'\s*LC_SETTING_INT,\s*NULL,\s*NULL,\s*(\d+)\s*\}', src)
+                        r'\s*LC_SETTING_INT,\s*NULL,\s*NULL,\s*(\d+)(?:,\s*\d+,\s*NULL)?\s*\}', src)
     rows += [r[:5] for r in longer]
     server_only = {r[0] for r in longer if r[5] != "0"}
-    texts = re.findall(r'\{\s*"(\w+)",\s*0,\s*0,\s*(\w+),\s*1,\s*LC_SETTING_TEXT\b', src)
+    # A text's longest length is a limit's name or a number; its default
+    # is the row's last member (text_def), NULL for "".
+    texts = re.findall(r'\{\s*"(\w+)",\s*0,\s*0,\s*(\w+),\s*1,\s*LC_SETTING_TEXT\b'
+                       r'[^}]*?,\s*(NULL|"\w*")\s*\}', src)
     sp = doc["components"]["schemas"]["SettingsPatch"]["properties"]
     keys = doc["components"]["schemas"]["SettingKey"]["enum"]
     problems = []
-    for name, most in texts:
+    for name, most, tdef in texts:
         p = sp.get(name)
         if p is None:
             problems.append("%s is not documented" % name)
             continue
         got = (p.get("type"), p.get("default"), p.get("maxLength"))
-        want = ("string", "", names.get(most))
+        want = ("string", "" if tdef == "NULL" else tdef.strip('"'),
+                int(most) if most.isdigit() else names.get(most))
         if got != want:
             problems.append("%s: type, default, maxLength %s here, %s in lib/settings.c" % (
                 name, got, want))
