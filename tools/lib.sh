@@ -75,7 +75,11 @@ LC_PKGS_TEST="jq curl procps iproute2 spawn-fcgi libfcgi-bin zbar-tools librsvg2
 # suexec-pristine: tests/hosting.sh runs the responders under suEXEC, as
 # shared hosts do.
 LC_PKGS_APACHE="apache2 libapache2-mod-fcgid apache2-suexec-pristine"
-LC_PKGS_BROWSER="chromium nodejs fonts-dejavu-core"
+# Fonts for the pages in every language they speak: DejaVu for Latin,
+# Noto's UI set for Arabic (fonts-noto-ui-core, 5 MB, against 42 MB for
+# fonts-noto-core), VL Gothic for Japanese (8 MB, against 90 MB for
+# fonts-noto-cjk); without them Chromium draws boxes in the screenshots.
+LC_PKGS_BROWSER="chromium nodejs fonts-dejavu-core fonts-noto-ui-core fonts-vlgothic"
 # libFuzzer's runtime is in libclang-rt-14-dev on Debian 12, which clang
 # only recommends.
 LC_PKGS_FUZZ="clang libclang-rt-14-dev"
