@@ -235,3 +235,13 @@ test('the reading of uses finds calls, attributes, lists, prefixes', () => {
 	assert.deepEqual([...h.listed], ['owner.hidden']);
 	assert.equal(usesOf("const x = 'till.z';", true).quoted.size, 0, 'a file without i18n.js: no key by quoting');
 });
+
+/* A till or a card page opened offline in any language: both workers
+ * keep every catalog (tests/js/sw-cache.test.mjs checks the modules). */
+test('both service workers keep every language\'s catalog and js/i18n.js', () => {
+	for (const w of ['sw.js', 'card-sw.js']) {
+		const text = read(w);
+		for (const f of [...LANGS.map((l) => 'i18n/' + l + '.json'), 'js/i18n.js', 'js/dates.js'])
+			assert.ok(text.includes("'" + f + "'"), w + ' does not keep ' + f);
+	}
+});
