@@ -250,6 +250,9 @@ LC_PRISM_VERSION=5.14.2
 LC_PORTMAN_VERSION=1.33.0
 LC_TSLIB_VERSION=2.9.1
 LC_PLAYWRIGHT_VERSION=1.61.1
+# axe-core, the accessibility checker the pages' right-to-left test
+# (tests/browser/i18n/) runs in the page, installed beside playwright-core.
+LC_AXE_VERSION=4.14.1
 # standardwebhooks, the Standard Webhooks reference library: the tests'
 # receiver (tests/webhooks/receiver.mjs) checks every delivery with it,
 # never with the project's own signing code.
@@ -306,7 +309,7 @@ lc_install_prism() {
 lc_install_playwright() {
 	PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 \
 	    lc_npm_install "${PLAYWRIGHT_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/loyalty-pos/playwright}" \
-	    playwright-core "playwright-core@$LC_PLAYWRIGHT_VERSION"
+	    playwright-core "playwright-core@$LC_PLAYWRIGHT_VERSION" "axe-core@$LC_AXE_VERSION"
 }
 
 # standardwebhooks into STANDARDWEBHOOKS_DIR (default
