@@ -85,16 +85,17 @@ export async function shopData(token, more) {
 
 /* In the page: the language switch (a select of the languages, each
  * option in its own language), wherever the page put it. */
-export const SWITCH = `$$('select').find((s) => vis(s) && [...s.options].some((o) => o.value === 'de' && o.lang === 'de'))`;
+export const SWITCH = `$$('select').find((s) => s.getClientRects().length > 0 && [...s.options].some((o) => o.value === 'de' && o.lang === 'de'))`;
 /* In the page: whether it is shown in lang: the document marked so, and
  * every shown element marked data-i18n holds that catalog's text (at
  * least one, and one that differs from English, so English passes for
  * nothing else). */
 export const SHOWN_IN = (lang) => `(async () => {
 	if (document.documentElement.lang !== ${JSON.stringify(lang)}) return false;
-	const cat = await (await fetch(new URL('i18n/${lang}.json', document.baseURI.replace(/(owner|till)\\/[^/]*$/, ''))).json();
-	const en = await (await fetch(new URL('i18n/en.json', document.baseURI.replace(/(owner|till)\\/[^/]*$/, ''))).json();
-	const els = $$('[data-i18n]').filter((e) => vis(e) && typeof cat[e.getAttribute('data-i18n')] === 'string');
+	/* the pages are all at the site's top: index.html, owner.html, card.html */
+	const cat = await (await fetch('i18n/${lang}.json')).json();
+	const en = await (await fetch('i18n/en.json')).json();
+	const els = $$('[data-i18n]').filter((e) => e.getClientRects().length > 0 && typeof cat[e.getAttribute('data-i18n')] === 'string');
 	return els.length > 0 && els.every((e) => e.textContent === cat[e.getAttribute('data-i18n')]) &&
 		els.some((e) => cat[e.getAttribute('data-i18n')] !== en[e.getAttribute('data-i18n')]);
 })()`;
