@@ -14,9 +14,13 @@
 
 importScripts('js/sw-cache.js');
 
-const VERSION = 'v2';
+const VERSION = 'v3';
+/* the catalogs of every language: the switch reloads the page, perhaps
+ * offline, in any of them */
 lcCacheFiles({
 	name: 'loyalty-card-page', version: VERSION,
 	files: ['card.html', 'card.js', 'card.css', 'js/progress.js', 'js/money.js', 'js/server-tables.js', 'js/store.js', 'js/cardtypes.js',
+		'js/i18n.js', 'js/dates.js',
+		'i18n/en.json', 'i18n/de.json', 'i18n/fr.json', 'i18n/es.json', 'i18n/pt.json', 'i18n/ja.json', 'i18n/ar.json',
 		'card.webmanifest', 'card-icon.svg', 'card-icon-maskable.svg', 'card-icon-180.png', 'card-icon-192.png']
 });

@@ -22,14 +22,18 @@
 
 importScripts('js/sw-cache.js');
 
-const VERSION = 'v9';
-/* The page, the modules it imports, and the camera's (loaded on the
- * first scan, so a till started offline can still scan). */
+const VERSION = 'v10';
+/* The page, the modules it imports, the catalogs of every language (the
+ * switch reloads the page, perhaps offline, in any of them), and the
+ * camera's (loaded on the first scan, so a till started offline can
+ * still scan). */
 lcCacheFiles({
 	name: 'loyalty-pos-shell', version: VERSION, index: 'index.html',
 	files: ['index.html', 'till/main.js', 'till/state.js', 'till/dom.js', 'till/ui.js', 'till/net.js', 'till/session.js', 'till/card.js',
 		'till/scanner.js', 'till/settings.js', 'till/sale.js', 'till/rewards.js', 'till/history.js', 'till/void.js', 'till/offline.js',
 		'till/enrol.js', 'till/camera.js', 'pos.css', 'js/http-warning.js', 'js/api.js', 'js/queue.js', 'js/keys.js', 'js/txn.js', 'js/money.js', 'js/progress.js',
 		'js/server-tables.js', 'js/limits.js', 'js/store.js', 'js/errors.js', 'js/cardtypes.js', 'js/dom.js',
+		'js/i18n.js', 'js/dates.js',
+		'i18n/en.json', 'i18n/de.json', 'i18n/fr.json', 'i18n/es.json', 'i18n/pt.json', 'i18n/ja.json', 'i18n/ar.json',
 		'js/camera.js', 'js/camera.css', 'vendor/zxing-library-0.23.0.min.js']
 });

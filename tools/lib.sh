@@ -75,7 +75,11 @@ LC_PKGS_TEST="jq curl procps iproute2 spawn-fcgi libfcgi-bin zbar-tools librsvg2
 # suexec-pristine: tests/hosting.sh runs the responders under suEXEC, as
 # shared hosts do.
 LC_PKGS_APACHE="apache2 libapache2-mod-fcgid apache2-suexec-pristine"
-LC_PKGS_BROWSER="chromium nodejs fonts-dejavu-core"
+# Fonts for the pages in every language they speak: DejaVu for Latin,
+# Noto's UI set for Arabic (fonts-noto-ui-core, 5 MB, against 42 MB for
+# fonts-noto-core), VL Gothic for Japanese (8 MB, against 90 MB for
+# fonts-noto-cjk); without them Chromium draws boxes in the screenshots.
+LC_PKGS_BROWSER="chromium nodejs fonts-dejavu-core fonts-noto-ui-core fonts-vlgothic"
 # libFuzzer's runtime is in libclang-rt-14-dev on Debian 12, which clang
 # only recommends.
 LC_PKGS_FUZZ="clang libclang-rt-14-dev"
@@ -246,6 +250,9 @@ LC_PRISM_VERSION=5.14.2
 LC_PORTMAN_VERSION=1.33.0
 LC_TSLIB_VERSION=2.9.1
 LC_PLAYWRIGHT_VERSION=1.61.1
+# axe-core, the accessibility checker the pages' right-to-left test
+# (tests/browser/i18n/) runs in the page, installed beside playwright-core.
+LC_AXE_VERSION=4.14.1
 # standardwebhooks, the Standard Webhooks reference library: the tests'
 # receiver (tests/webhooks/receiver.mjs) checks every delivery with it,
 # never with the project's own signing code.
@@ -302,7 +309,7 @@ lc_install_prism() {
 lc_install_playwright() {
 	PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 \
 	    lc_npm_install "${PLAYWRIGHT_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/loyalty-pos/playwright}" \
-	    playwright-core "playwright-core@$LC_PLAYWRIGHT_VERSION"
+	    playwright-core "playwright-core@$LC_PLAYWRIGHT_VERSION" "axe-core@$LC_AXE_VERSION"
 }
 
 # standardwebhooks into STANDARDWEBHOOKS_DIR (default

@@ -9,11 +9,29 @@ import { shopFormat } from './money.js';
 
 const DAY_MS = 86400000;
 
+/* Whether this browser's Intl knows the zone (an old one may lack a
+ * newer name): asked once a name. */
+const known = new Map();
+function zoneKnown(tz) {
+	if (!known.has(tz)) {
+		let ok = true;
+		try {
+			new Intl.DateTimeFormat('en', { timeZone: tz });
+		} catch (e) {
+			ok = false;
+		}
+		known.set(tz, ok);
+	}
+	return known.get(tz);
+}
+
 /* Intl's options for the shop's zone, and the shift of the instant when
- * the shop has only a fixed offset (formatted as UTC then). */
+ * the shop has only a fixed offset (formatted as UTC then): a shop with
+ * no zone, or one this browser does not know (the installation's offset
+ * is then the nearest truth, as the server's own fallback is). */
 function zone(ms) {
 	const f = shopFormat();
-	if (f.time_zone) return { ms, tz: f.time_zone };
+	if (f.time_zone && zoneKnown(f.time_zone)) return { ms, tz: f.time_zone };
 	return { ms: ms + (f.utc_offset_minutes || 0) * 60000, tz: 'UTC' };
 }
 
@@ -31,17 +49,15 @@ export const formatDate = (ms, opts) => fmt(ms, opts || { dateStyle: 'medium' })
 export const formatDateTime = (ms, opts) => fmt(ms, opts || { dateStyle: 'short', timeStyle: 'short' });
 export const formatTime = (ms, opts) => fmt(ms, opts || { timeStyle: 'short' });
 
-/* "YYYY-MM-DD" of an instant in the shop's calendar. */
+/* "YYYY-MM-DD" of an instant in the shop's calendar (Latin digits
+ * whatever the page's language: it is what the API's from and to take). */
 export function shopDay(ms) {
+	if (typeof ms !== 'number' || !isFinite(ms)) return null;
 	const z = zone(ms);
-	try {
-		const p = {};
-		for (const x of new Intl.DateTimeFormat('en-CA', { timeZone: z.tz, year: 'numeric', month: '2-digit', day: '2-digit' }).formatToParts(new Date(z.ms)))
-			p[x.type] = x.value;
-		return p.year + '-' + p.month + '-' + p.day;
-	} catch (e) {
-		return new Date(z.ms).toISOString().slice(0, 10);
-	}
+	const p = {};
+	for (const x of new Intl.DateTimeFormat('en-US-u-nu-latn', { timeZone: z.tz, year: 'numeric', month: '2-digit', day: '2-digit' }).formatToParts(new Date(z.ms)))
+		p[x.type] = x.value;
+	return p.year.padStart(4, '0') + '-' + p.month + '-' + p.day;
 }
 
 /* The shop's today, as the reports' from and to take it. */

@@ -147,8 +147,11 @@ function markDocument() {
 }
 
 export const lang = () => current;
-/* The language's tag for Intl (the pseudo-locale formats as English). */
-export const locale = () => (current === PSEUDO ? 'en' : current);
+/* The language's tag for Intl (the pseudo-locale formats as English).
+ * Arabic with Latin digits: the amount fields take Latin digits, and
+ * Intl's default digits for "ar" differ between ICU versions, so every
+ * number on an Arabic page is written one way (js/money.js says more). */
+export const locale = () => (current === PSEUDO ? 'en' : current === 'ar' ? 'ar-u-nu-latn' : current);
 export const isRTL = () => RTL.has(current);
 export const chosenHow = () => chosenBy;
 
@@ -227,6 +230,9 @@ export function langSwitcher(select) {
 		const o = doc.createElement('option');
 		o.value = l;
 		o.lang = l;
+		/* a language's own name, the same on every page: not ours to
+		 * translate (and the pseudo-locale test skips it) */
+		o.setAttribute('translate', 'no');
 		o.textContent = LANG_NAMES[l];
 		if (l === current) o.selected = true;
 		select.appendChild(o);
