@@ -48,6 +48,12 @@ const TEXT = {
 
 function cameraText() {
 	const out = {};
+	/* The keys built here:
+	 * i18n-keys: till.camera.aim till.camera.cancel till.camera.denied till.camera.failed
+	 * i18n-keys: till.camera.inUse till.camera.insecure till.camera.load_failed till.camera.noCamera
+	 * i18n-keys: till.camera.noDecoder till.camera.readFailed till.camera.retry till.camera.starting
+	 * i18n-keys: till.camera.switchCamera till.camera.title till.camera.torch
+	 * i18n-keys: till.camera.unknownError till.camera.unsupported till.camera.video */
 	for (const k of Object.keys(TEXT)) out[k] = hasText('till.camera.' + k) ? t('till.camera.' + k) : TEXT[k];
 	return out;
 }

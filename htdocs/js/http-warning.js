@@ -13,7 +13,8 @@
  * (at the start, and again for the shop's default), and this script then
  * reads that language's catalog itself and writes the warning anew. The
  * English below is only what shows until a catalog has come (as the
- * pages' HTML keeps its English), and when none can be read. */
+ * pages' HTML keeps its English), and when none can be read.
+ * i18n-keys: http.title http.summary http.details */
 'use strict';
 (function () {
 	const local = /^(localhost|.+\.localhost|127(\.\d{1,3}){3}|\[::1\])$/i.test(location.hostname);

@@ -248,6 +248,8 @@ export function readsKey(e) {
  * (spaces alone, one letter or digit). Returns {prefix, suffix}, or the
  * catalog key (js/i18n.js, till.scanner.error_*) of the sentence that
  * says what is wrong. */
+/* The keys returned here:
+ * i18n-keys: till.scanner.error_length till.scanner.error_spaces till.scanner.error_single */
 export function frameSetting(prefix, suffix) {
 	const ok = (s) => typeof s === 'string' && s.length <= 8 && !/[\u0000-\u001f\u007f]/.test(s);
 	if (!ok(prefix) || !ok(suffix)) return 'till.scanner.error_length';

@@ -111,6 +111,8 @@ const rewardIn = (title) => (locale() === 'en' ? rewardPhrase(title) : str(title
 /* "3 more punches for a free coffee." (short: "3 more for a free coffee.") */
 function remainingLine(remaining, title, short) {
 	const reward = rewardIn(title);
+	/* The keys built here:
+	 * i18n-keys: progress.more progress.more_for progress.more_short progress.more_short_for */
 	const key = 'progress.' + (short ? 'more_short' : 'more') + (reward ? '_for' : '');
 	return t(key, { n: remaining, reward });
 }

@@ -29,7 +29,8 @@ export const MAX_TRIES = 3;
  * request from here (its headers): setting the purchases aside one by
  * one would empty the queue into review for nothing. */
 /* Why the queue set a purchase aside, in English as kept in the review
- * list (message); pages show their catalog's text of the note's key. */
+ * list (message); pages show their catalog's text of the note's key.
+ * i18n-keys: till.queue.note_too_large till.queue.note_failed */
 const QUEUE_NOTES = {
 	too_large: 'This purchase is too large for the server to take.',
 	failed: (n) => 'The server failed on this purchase ' + n + ' times while it recorded others.'

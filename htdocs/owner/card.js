@@ -147,6 +147,14 @@ export function loadCardHistory() {
 /* A transaction type's name: as a label ("Punch"), and inside a sentence
  * ("Void the punch of …"), which some languages write otherwise. */
 const TX_TYPES = ['punch', 'cashback', 'discount', 'reward_claim', 'cashback_redeem', 'void', 'adjustment', 'expiry'];
+/* The keys built here:
+ * i18n-keys: owner.card.js.type.adjustment owner.card.js.type.cashback
+ * i18n-keys: owner.card.js.type.cashback_redeem owner.card.js.type.discount
+ * i18n-keys: owner.card.js.type.expiry owner.card.js.type.punch owner.card.js.type.reward_claim
+ * i18n-keys: owner.card.js.type.void owner.card.js.typeIn.adjustment owner.card.js.typeIn.cashback
+ * i18n-keys: owner.card.js.typeIn.cashback_redeem owner.card.js.typeIn.discount
+ * i18n-keys: owner.card.js.typeIn.expiry owner.card.js.typeIn.punch
+ * i18n-keys: owner.card.js.typeIn.reward_claim owner.card.js.typeIn.void */
 export const typeName = (type) => (TX_TYPES.includes(type) ? tr('owner.card.js.type.' + type) : type || '—');
 const typeInSentence = (type) => (TX_TYPES.includes(type) ? tr('owner.card.js.typeIn.' + type) : type || tr('owner.card.js.typeIn.transaction'));
 

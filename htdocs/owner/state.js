@@ -24,7 +24,15 @@ function named(keys, text) {
 	for (const k of keys) Object.defineProperty(o, k, { enumerable: true, get: () => text(k) });
 	return Object.freeze(o);
 }
+/* The keys built here:
+ * i18n-keys: owner.nav.audit owner.nav.backup owner.nav.cards owner.nav.integrations
+ * i18n-keys: owner.nav.locations owner.nav.overview owner.nav.programs owner.nav.reports
+ * i18n-keys: owner.nav.settings owner.nav.staff */
 export const SECTION_NAMES = named(SECTIONS, (k) => t('owner.nav.' + k));
+/* The keys built here:
+ * i18n-keys: owner.type.adjustment owner.type.cashback owner.type.cashback_redeem
+ * i18n-keys: owner.type.discount owner.type.expiry owner.type.punch owner.type.reward_claim
+ * i18n-keys: owner.type.void */
 export const TYPE_NAMES = named(['punch', 'cashback', 'discount', 'reward_claim', 'cashback_redeem', 'void', 'adjustment', 'expiry'],
 	(k) => t('owner.type.' + k));
 /* Corrections are not undone by a void (an adjustment is corrected by
@@ -35,6 +43,23 @@ export const NOT_VOIDABLE = ['void', 'adjustment', 'expiry'];
  * item true: set on the server only (loyalty-admin setting set), which
  * the owner API refuses; the page shows it, unchangeable. */
 const SERVER_ONLY = ['webhook_allow_private'];
+/* The keys built here:
+ * i18n-keys: owner.setting.access_token_ttl owner.setting.access_token_ttl.hint
+ * i18n-keys: owner.setting.currency owner.setting.currency.hint owner.setting.currency_symbol
+ * i18n-keys: owner.setting.currency_symbol.hint owner.setting.event_retention_days
+ * i18n-keys: owner.setting.event_retention_days.hint owner.setting.language
+ * i18n-keys: owner.setting.language.hint owner.setting.login_max_failures
+ * i18n-keys: owner.setting.login_max_failures.hint owner.setting.login_window_seconds
+ * i18n-keys: owner.setting.login_window_seconds.hint owner.setting.public_url
+ * i18n-keys: owner.setting.public_url.hint owner.setting.redeem_needs_card_code
+ * i18n-keys: owner.setting.redeem_needs_card_code.hint owner.setting.refresh_token_ttl
+ * i18n-keys: owner.setting.refresh_token_ttl.hint owner.setting.staff_enrolment
+ * i18n-keys: owner.setting.staff_enrolment.hint owner.setting.sync_max_age_days
+ * i18n-keys: owner.setting.sync_max_age_days.hint owner.setting.time_zone
+ * i18n-keys: owner.setting.time_zone.hint owner.setting.utc_offset_minutes
+ * i18n-keys: owner.setting.utc_offset_minutes.hint owner.setting.void_window_minutes
+ * i18n-keys: owner.setting.void_window_minutes.hint owner.setting.webhook_allow_private
+ * i18n-keys: owner.setting.webhook_allow_private.hint */
 export const SETTING_INFO = named(['access_token_ttl', 'refresh_token_ttl', 'login_max_failures', 'login_window_seconds',
 	'sync_max_age_days', 'utc_offset_minutes', 'time_zone', 'currency', 'language', 'staff_enrolment', 'void_window_minutes',
 	'redeem_needs_card_code', 'currency_symbol', 'event_retention_days', 'webhook_allow_private', 'public_url'],

@@ -187,6 +187,13 @@ export function onSubmit(form, fn) {
  * key of the field, whose KEY.enter ("Enter the reason.") and KEY.long
  * ("Reason is too long (at most {max} characters).") are the complaints
  * (an English phrase such as "the reason" still works, in English). */
+/* The keys built here, from the callers' what:
+ * i18n-keys: owner.need.email.enter owner.need.email.long owner.need.name.enter
+ * i18n-keys: owner.need.name.long owner.need.reward.enter owner.need.reward.long
+ * i18n-keys: owner.need.title.enter owner.need.title.long setup.need.code.enter
+ * i18n-keys: setup.need.code.long setup.need.email.enter setup.need.email.long
+ * i18n-keys: setup.need.location.enter setup.need.location.long setup.need.name.enter
+ * i18n-keys: setup.need.name.long setup.need.shop.enter setup.need.shop.long */
 export function need(input, what, max) {
 	const v = input.value.trim();
 	const keyed = hasText(what + '.enter');

@@ -165,6 +165,8 @@ export const balanceOf = (d) => (d.balance && typeof d.balance === 'object' ? d.
  * status as it came (capitalised), so a new one still shows. */
 const STATUSES = ['active', 'inactive'];
 function statusText(st) {
+	/* The keys built here:
+	 * i18n-keys: till.card.status.active till.card.status.inactive */
 	if (STATUSES.includes(st)) return t('till.card.status.' + st);
 	return st ? String(st).replace(/^./, (c) => c.toUpperCase()) : t('till.card.status.unknown');
 }

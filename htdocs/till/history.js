@@ -55,6 +55,9 @@ function historyRow(x) {
 	const cells = [
 		/* Data, not words of ours: the time (Intl's), the place and the cashier. */
 		h('td', { translate: false, dataset: { label: t('till.history.when') } }, when(x.created_at)),
+		/* The keys built here:
+		 * i18n-keys: till.tx.adjustment till.tx.cashback till.tx.cashback_redeem till.tx.discount
+		 * i18n-keys: till.tx.expiry till.tx.punch till.tx.reward_claim till.tx.void */
 		h('td', { dataset: { label: t('till.history.type') } }, h('span', { className: 'tx tx-' + (type || 'x') }, TYPES.includes(type) ? t('till.tx.' + type) : type || '—'),
 			x.voided ? h('span', { className: 'tag tag-voided' }, t('till.history.voided')) : null),
 		/* A sale's amount; a correction has none (its change is in the details). */

@@ -15,7 +15,9 @@
  *    "i18n-keys: key1 key2" (one or more lines, each with the marker),
  *    unless its prefix is one of KNOWN below, whose suffixes are a table
  *    the test knows (error.<CODE>: the server's codes);
- *  - t('prefix.' + x): a prefix not KNOWN and with no listed key under it
+ *  - t('prefix.' + x), or 'prefix.' + x anywhere in a file that imports
+ *    js/i18n.js (a key made first, handed to t later: js/errors.js's
+ *    'error.' + code): a prefix not KNOWN and with no listed key under it
  *    fails (the keys it may build are not written down anywhere).
  * A key in en.json used by none of these is an orphan: it fails. */
 import test from 'node:test';
@@ -74,7 +76,7 @@ test('every catalog has exactly English\'s keys', () => {
 
 test('keys name their area', () => {
 	for (const k of keys)
-		assert.match(k, /^(common|till|owner|card|print|error|money|date)\.[A-Za-z0-9_]+(\.[A-Za-z0-9_]+)*$/, k);
+		assert.match(k, /^(common|till|owner|card|print|error|money|date|api|http|progress|cardtype|setup)\.[A-Za-z0-9_]+(\.[A-Za-z0-9_]+)*$/, k);
 });
 
 test('every plural has each category of its language, no other', () => {
@@ -162,6 +164,9 @@ export function usesOf(text, isJs, self = false) {
 		for (const m of text.matchAll(new RegExp(call + q + '([^\'"`$]*?)\\1\\s*\\+', 'g'))) prefixes.add(m[2]);
 		for (const m of text.matchAll(new RegExp(call + '`([^`$]*)\\$\\{', 'g'))) prefixes.add(m[1]);
 	}
+	/* a key's start kept apart: sentenceKey = (code) => 'error.' + code */
+	if (names.length || /from\s*['"][^'"]*\/i18n\.js['"]/.test(text))
+		for (const m of text.matchAll(/(['"`])([A-Za-z][A-Za-z0-9_]*(?:\.[A-Za-z0-9_]+)*\.)\1\s*\+/g)) prefixes.add(m[2]);
 	for (const m of text.matchAll(/['"]data-i18n['"]\s*[:,]\s*['"]([^'"]+)['"]|dataset\.i18n\s*=\s*['"]([^'"]+)['"]/g)) used.add(m[1] || m[2]);
 	for (const m of text.matchAll(/['"]data-i18n-attr['"]\s*[:,]\s*['"]([^'"]+)['"]|dataset\.i18nAttr\s*=\s*['"]([^'"]+)['"]/g)) attrKeys(m[1] || m[2]).forEach((k) => used.add(k));
 	if (names.length || /from\s*['"][^'"]*\/i18n\.js['"]/.test(text))
@@ -220,12 +225,12 @@ test('the reading of uses finds calls, attributes, lists, prefixes', () => {
 		/* i18n-keys: till.kind.cashback till.kind.punch */
 		// i18n-keys: till.kind.tier
 		tr('till.kind.' + type); tr(\`owner.x.\${y}\`); tr(name);
-		const table = { a: 'till.i' }; const f = 'card.js';
+		const table = { a: 'till.i' }; const f = 'card.js'; const k = 'till.made.' + x; const d = '12.' + x;
 		t('not.t.here'); attempt('not.this'); x.tr('nor.this');`;
 	const r = usesOf(js, true);
 	assert.deepEqual([...r.used].sort(), ['till.a', 'till.b', 'till.c', 'till.d', 'till.e', 'till.f', 'till.g', 'till.h']);
 	assert.deepEqual([...r.listed].sort(), ['till.kind.cashback', 'till.kind.punch', 'till.kind.tier']);
-	assert.deepEqual([...r.prefixes].sort(), ['owner.x.', 'till.kind.']);
+	assert.deepEqual([...r.prefixes].sort(), ['owner.x.', 'till.kind.', 'till.made.']);
 	assert.ok(r.quoted.has('till.i'));
 	assert.ok(!r.used.has('not.t.here') && !r.used.has('not.this') && !r.used.has('nor.this'));
 	const html = '<h1 data-i18n="owner.title">Back office</h1><input data-i18n-attr="placeholder:owner.search">' +
