@@ -72,9 +72,12 @@ test('every catalog has exactly English\'s keys', () => {
 	assert.deepEqual(wrong, {});
 });
 
+/* The pages' areas, and the shared modules' own: money. and date. (js/money.js,
+ * js/dates.js), progress. and cardtype. (js/progress.js, js/cardtypes.js: the
+ * till's and the card page's sentences of a card, written once). */
 test('keys name their area', () => {
 	for (const k of keys)
-		assert.match(k, /^(common|till|owner|card|print|error|money|date)\.[A-Za-z0-9_]+(\.[A-Za-z0-9_]+)*$/, k);
+		assert.match(k, /^(common|till|owner|card|print|error|money|date|progress|cardtype)\.[A-Za-z0-9_]+(\.[A-Za-z0-9_]+)*$/, k);
 });
 
 test('every plural has each category of its language, no other', () => {
