@@ -25,7 +25,12 @@ const FRAME_MS = 125;
 const MAX_SIDE = 640;
 
 /* The dialog's words: the page's catalog (till.camera.<name>, js/i18n.js)
- * when it has them, else these (a page that loaded no catalog). */
+ * when it has them, else these (a page that loaded no catalog).
+ * i18n-keys: till.camera.title till.camera.video till.camera.starting till.camera.aim
+ * i18n-keys: till.camera.cancel till.camera.retry till.camera.torch till.camera.switchCamera
+ * i18n-keys: till.camera.denied till.camera.noCamera till.camera.inUse till.camera.insecure
+ * i18n-keys: till.camera.unsupported till.camera.noDecoder till.camera.failed
+ * i18n-keys: till.camera.readFailed till.camera.unknownError */
 const TEXT = {
 	title: 'Scan a card',
 	video: 'Camera preview',

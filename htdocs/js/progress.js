@@ -24,7 +24,7 @@
  * type, the fields missing): the caller then shows nothing. `symbol` is
  * the shop's currency symbol ('' for none). */
 
-import { formatMoney, isNum, shopFormat } from './money.js';
+import { formatMoney, formatMinor, isNum, toMinor } from './money.js';
 import { typeOf } from './cardtypes.js';
 import { t, locale } from './i18n.js';
 import { formatDate, shopDay } from './dates.js';
@@ -47,11 +47,10 @@ export function percent(rate) {
 	return new Intl.NumberFormat(locale(), { style: 'percent', maximumFractionDigits: 2 }).format(bp / 10000);
 }
 
-/* Amounts in the currency's minor units (cents, yen, fils), so sums and
- * differences are exact integers whatever its decimals. */
-const scale = () => 10 ** shopFormat().currency_decimals;
-const toMinor = (v) => (isNum(v) ? Math.round(v * scale()) : 0);
-const money = (minor, symbol) => formatMoney(minor / scale(), symbol);
+/* Sums and differences are made in the currency's minor units (cents,
+ * yen, fils: money.js toMinor by the shop's currency_decimals), exact
+ * integers whatever its decimals, and shown by formatMinor. */
+const money = (minor, symbol) => formatMinor(minor, symbol);
 
 /* A word written as a capitalised ordinary word ("Free", "Coffee"), not an
  * acronym ("XL", "VIP") or a name with inner capitals ("McFlurry"). */

@@ -5,7 +5,7 @@
  * ...kids) and its money(v) formatter (the shop's currency symbol). The
  * words are the catalog's (common.txn.*, js/i18n.js), the pages' shared
  * ones. */
-import { t } from './i18n.js';
+import { t, locale } from './i18n.js';
 import { isNum } from './money.js';
 
 const punches = (n) => t('common.txn.punches', { n });
@@ -31,14 +31,35 @@ export function txDetails(x, money) {
 	return det;
 }
 
+/* Items (texts, or a page's nodes) as a list in the page's language:
+ * the items with the separators between them ("a, b, c"; "a、b、c";
+ * "a وb وc"; "a, b und c"), by Intl.ListFormat. The narrow conjunction:
+ * English's plain commas (no "and" between details), the others' own. */
+export function listParts(items) {
+	if (items.length < 2) return items.slice();
+	let f;
+	try {
+		f = new Intl.ListFormat(locale(), { type: 'conjunction', style: 'narrow' });
+	} catch (e) {
+		return items.flatMap((x, i) => (i ? [', ', x] : [x]));	/* no Intl.ListFormat */
+	}
+	let i = 0;
+	return f.formatToParts(items.map((_, j) => 'x' + j)).map((p) => (p.type === 'element' ? items[i++] : p.value));
+}
+
+/* The texts as one list text in the page's language. */
+export const listText = (texts) => listParts(texts).join('');
+
 /* A reason longer than this is folded. */
 export const REASON_SHORT = 120;
 
-/* "reason: …" (", reason: …" after details when sep); a long one (up
- * to 500 characters) folded after its start, so that its row stays a
+/* "reason: …" (", reason: …" after details: sep, the list's separator
+ * before it, or true for the language's between two items); a long one
+ * (up to 500 characters) folded after its start, so that its row stays a
  * row; the whole in a click. */
 export function reasonNode(h, text, sep) {
-	if (text.length <= REASON_SHORT) return h('span', { className: 'reason' }, (sep ? ', ' : '') + t('common.txn.reason', { reason: text }));
+	if (sep === true) sep = listParts(['', ''])[1];
+	if (text.length <= REASON_SHORT) return h('span', { className: 'reason' }, (sep || '') + t('common.txn.reason', { reason: text }));
 	return h('details', { className: 'reason-long', title: text },
 		h('summary', null, t('common.txn.reason_more', { reason: text.slice(0, 50).replace(/\s+\S*$/, '') })),
 		h('span', { className: 'reason-full' }, text));
@@ -48,7 +69,11 @@ export function reasonNode(h, text, sep) {
  * notes in quotes; "—" when there is none of them. */
 export function txDetailsNode(h, x, money) {
 	const det = txDetails(x, money);
-	return h('span', null, det.join(', ') || (x.reason ? '' : '—'),
-		x.reason ? reasonNode(h, x.reason, det.length > 0) : null,
+	/* the reason is the list's last item: its separator goes before it */
+	const parts = listParts(x.reason ? [...det, null] : det);
+	if (x.reason) parts.pop();
+	const sep = x.reason && det.length ? parts.pop() : '';
+	return h('span', null, parts.join('') || (x.reason ? '' : '—'),
+		x.reason ? reasonNode(h, x.reason, sep) : null,
 		x.transaction_notes ? h('span', { className: 'tnote' }, ' ' + t('common.txn.note', { note: x.transaction_notes })) : null);
 }

@@ -3,7 +3,7 @@
 import { h } from '../js/dom.js';
 import { formatDateTime } from '../js/dates.js';
 import { locale, t } from '../js/i18n.js';
-import { formatMoney, isNum, MAX_MONEY_CENTS, parseMoney, shopFormat } from '../js/money.js';
+import { formatMoney, isNum, MAX_MONEY_MINOR, minorStr, parseMoney, shopFormat, toMinor } from '../js/money.js';
 import { expiryLine } from '../js/progress.js';
 import { user } from './state.js';
 
@@ -38,27 +38,21 @@ export const fmt = {
 /* The shop's currency's decimals (0, 2 or 3): amounts typed and sent. */
 export const decimals = () => shopFormat().currency_decimals;
 /* An amount the cashier typed, in the shop's minor units: {value (sent
- * on the wire), minor}, or null. minor is worked out here from value,
- * so that it follows the currency's decimals whatever parseMoney names
- * its own field. */
+ * on the wire), minor}, or null (money.js parseMoney, by the shop's
+ * currency_decimals). */
 export function parseAmount(str) {
 	const p = parseMoney(str);
-	if (!p || !isNum(p.value)) return null;
-	return { value: p.value, minor: Math.round(p.value * 10 ** decimals()) };
+	return p ? { value: p.value, minor: p.minor } : null;
 }
-/* Minor units of an amount the server sent. */
-export const minorOf = (v) => (isNum(v) ? Math.round(v * 10 ** decimals()) : 0);
-/* "12.50" of 1250 minor units (the decimals of the shop's currency):
- * the text a field is filled with, as a cashier would type it. */
-export function minorStr(m) {
-	const d = decimals(), n = Math.abs(m), p = 10 ** d;
-	return (m < 0 ? '-' : '') + Math.floor(n / p) + (d ? '.' + String(n % p).padStart(d, '0') : '');
-}
+/* Minor units of an amount the server sent; "12.50" of 1250 minor units
+ * (the text a field is filled with, as a cashier would type it). */
+export const minorOf = (v) => toMinor(v);
+export { minorStr };
 /* What a money field takes, said when it was refused: an example and
  * the limit, in the currency's decimals ("12.50", "1,000,000.00"). */
 export function moneyHint(above0) {
 	const d = decimals();
-	const max = new Intl.NumberFormat(locale(), { minimumFractionDigits: d, maximumFractionDigits: d }).format(MAX_MONEY_CENTS / 10 ** d);
+	const max = new Intl.NumberFormat(locale(), { minimumFractionDigits: d, maximumFractionDigits: d }).format(MAX_MONEY_MINOR / 10 ** d);
 	const example = d ? '12.' + '5'.padEnd(d, '0') : '1500';
 	return t(d ? (above0 ? 'till.money.hint_above0' : 'till.money.hint') : (above0 ? 'till.money.hint_whole_above0' : 'till.money.hint_whole'),
 	    { n: d, example, max });

@@ -81,6 +81,10 @@ test('every catalog has exactly English\'s keys', () => {
 	assert.deepEqual(wrong, {});
 });
 
+/* The pages' areas (setup. the back office's first run), and the shared modules'
+ * own: api. and http. (js/api.js, js/http-warning.js), money. and date. (js/money.js,
+ * js/dates.js), progress. and cardtype. (js/progress.js, js/cardtypes.js: the
+ * till's and the card page's sentences of a card, written once). */
 test('keys name their area', () => {
 	for (const k of keys)
 		assert.match(k, /^(common|till|owner|card|print|error|money|date|api|http|progress|cardtype|setup)\.[A-Za-z0-9_]+(\.[A-Za-z0-9_]+)*$/, k);

@@ -5,7 +5,7 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import './en-catalog.mjs';
 import { progressLine, afterPurchaseLine, rewardPhrase, percent, plural } from '../../htdocs/js/progress.js';
-import { formatMoney } from '../../htdocs/js/money.js';
+import { formatMoney, setShopFormat } from '../../htdocs/js/money.js';
 
 const EN = new Intl.NumberFormat(undefined, { minimumFractionDigits: 2 }).format(1234.5) === '1,234.50';
 const en = { skip: EN ? false : 'needs an English number locale (run with LC_ALL=C.UTF-8)' };
@@ -241,4 +241,25 @@ test('money always through formatMoney, whatever the locale', () => {
 	for (const line of [progressLine(cashback(NaN), '€'), progressLine(discount(0.05, 'M', 'V', NaN, 1), '€'),
 		afterPurchaseLine({ card_type: 'discount', discount_amount: Infinity }, null, '€')])
 		assert.ok(!/undefined|NaN|null|—/.test(line), line);
+});
+
+/* Yen have no decimals and dinars three: the sums in minor units by the
+ * shop's currency_decimals (never "/ 100"), the amounts with exactly its
+ * digits. */
+test('money by the currency\'s decimals: JPY and KWD', en, () => {
+	try {
+		setShopFormat({ currency: 'JPY', currency_decimals: 0, currency_symbol: '' });
+		const r = { card_type: 'cashback', purchase_amount: 1500, cashback_earned: 30, new_balance: 450 };
+		assert.equal(afterPurchaseLine(r, cashback(420, { next_tier_name: 'Silver', next_tier_threshold: 10000, lifetime_spend: 2500 }), ''),
+		    'You earned ¥30 cashback; balance ¥450. Spend ¥6,000 more to reach Silver.');
+		assert.equal(progressLine(discount(0.05, 'Member', 'VIP', 25000, 11001), ''), '5% off every purchase (Member). Spend ¥13,999 more to reach VIP.');
+		assert.equal(afterPurchaseLine({ redeemed_amount: 400, new_balance: 0 }, null, ''), 'You paid ¥400 with cashback; balance ¥0.');
+		setShopFormat({ currency: 'KWD', currency_decimals: 3, currency_symbol: '' });
+		const k = { card_type: 'cashback', purchase_amount: 1.25, cashback_earned: 0.025, new_balance: 1.25 };
+		assert.equal(afterPurchaseLine(k, cashback(1.225, { next_tier_name: 'Silver', next_tier_threshold: 10, lifetime_spend: 3.333 }), ''),
+		    'You earned KWD' + NBSP + '0.025 cashback; balance KWD' + NBSP + '1.250. Spend KWD' + NBSP + '5.417 more to reach Silver.');
+		assert.equal(progressLine(cashback(1.25), ''), 'Cashback balance KWD' + NBSP + '1.250.');
+	} finally {
+		setShopFormat(null);
+	}
 });

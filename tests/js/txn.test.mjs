@@ -1,8 +1,9 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { useCatalog } from '../../htdocs/js/i18n.js';
-import { txDetails, txDetailsNode, reasonNode, REASON_SHORT } from '../../htdocs/js/txn.js';
+import { useCatalog, initI18n } from '../../htdocs/js/i18n.js';
+import { memStore } from './helpers.mjs';
+import { txDetails, txDetailsNode, reasonNode, REASON_SHORT, listText } from '../../htdocs/js/txn.js';
 
 /* The words come from the catalog (js/i18n.js): the English one, as the pages load it. */
 useCatalog('en', JSON.parse(readFileSync(new URL('../../htdocs/i18n/en.json', import.meta.url), 'utf8')));
@@ -42,4 +43,35 @@ test('the Details cell: details, reason and notes; a dash when there is none', (
 	assert.equal(n.kids[2].kids[0], ' “table 4”');
 	assert.deepEqual(txDetailsNode(h, { transaction_type: 'reward_claim' }, money).kids, ['—']);
 	assert.equal(txDetailsNode(h, { transaction_type: 'reward_claim', reason: 'x' }, money).kids[0].kids[0], 'reason: x');
+});
+
+/* A list in the page's language (Intl.ListFormat), not a Latin ", ":
+ * Japanese's 、, Arabic's و, German's und before the last. */
+test('the details listed in the page\'s language', async () => {
+	const cat = (l) => JSON.parse(readFileSync(new URL('../../htdocs/i18n/' + l + '.json', import.meta.url), 'utf8'));
+	const store = memStore();
+	globalThis.localStorage = store;
+	const x = { transaction_type: 'void', punches_removed: 2, cashback_removed: 1, reason: 'typo' };
+	try {
+		for (const l of ['ja', 'ar', 'de']) useCatalog(l, cat(l));
+		store.setItem('loyalty.lang', 'ja');
+		assert.equal(await initI18n(null), 'ja');
+		assert.equal(listText(['a', 'b', 'c']), 'a、b、c');
+		let n = txDetailsNode(h, x, money);
+		assert.equal(n.kids[0], '−スタンプ2個、キャッシュバック取り消し €1.00');
+		assert.equal(n.kids[1].kids[0], '、理由: typo');
+		store.setItem('loyalty.lang', 'ar');
+		assert.equal(await initI18n(null), 'ar');
+		n = txDetailsNode(h, x, money);
+		assert.equal(n.kids[0], '−ختمان واسترداد نقدي مسحوب €1.00');
+		assert.equal(n.kids[1].kids[0], ' والسبب: typo');
+		store.setItem('loyalty.lang', 'de');
+		assert.equal(await initI18n(null), 'de');
+		assert.equal(listText(['a', 'b', 'c']), 'a, b und c');
+		assert.equal(reasonNode(h, 'x', true).kids[0], ' und Grund: x');
+	} finally {
+		store.setItem('loyalty.lang', 'en');
+		await initI18n(null);
+	}
+	assert.equal(listText(['a', 'b', 'c']), 'a, b, c');
 });

@@ -31,8 +31,11 @@ before(async () => {
 
 /* ---- the till with the server down: the service worker (sw.js) ---- */
 
-const SHELL = ['index.html', 'js/api.js', 'js/camera.css', 'js/camera.js', 'js/cardtypes.js', 'js/dom.js', 'js/errors.js', 'js/http-warning.js', 'js/keys.js', 'js/limits.js',
-	'js/money.js', 'js/progress.js', 'js/queue.js', 'js/server-tables.js', 'js/store.js', 'js/txn.js', 'pos.css',
+/* sw.js v10 keeps js/i18n.js, js/dates.js and every language's catalog
+ * too: a till reloaded offline keeps its words in any language. */
+const SHELL = [...['ar', 'de', 'en', 'es', 'fr', 'ja', 'pt'].map((l) => 'i18n/' + l + '.json'),
+	'index.html', 'js/api.js', 'js/camera.css', 'js/camera.js', 'js/cardtypes.js', 'js/dates.js', 'js/dom.js', 'js/errors.js', 'js/http-warning.js',
+	'js/i18n.js', 'js/keys.js', 'js/limits.js', 'js/money.js', 'js/progress.js', 'js/queue.js', 'js/server-tables.js', 'js/store.js', 'js/txn.js', 'pos.css',
 	'till/camera.js', 'till/card.js', 'till/dom.js', 'till/enrol.js', 'till/history.js', 'till/main.js', 'till/net.js', 'till/offline.js', 'till/rewards.js',
 	'till/sale.js', 'till/scanner.js', 'till/session.js', 'till/settings.js', 'till/state.js', 'till/ui.js', 'till/void.js',
 	'vendor/zxing-library-0.23.0.min.js'].map((f) => URL0 + f);
