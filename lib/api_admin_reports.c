@@ -12,8 +12,11 @@
 #define BUCKET_MS 900000LL
 #define DAYS_MAX 3660		/* ten years a report */
 
-/* Time zone changes a report's period holds: a few a year. */
-#define SEGMENTS_MAX (2 * (DAYS_MAX / 365 + 2) + 8)
+/* Offsets a report's period may hold: most zones change twice a year,
+ * but some more (Casablanca and Gaza around Ramadan: up to 42 in ten
+ * years); a period with more is refused, never grouped by a wrong
+ * offset. */
+#define SEGMENTS_MAX (8 * (DAYS_MAX / 365 + 1))
 /* Probing the offset every half day finds each change (zones change at
  * most twice a year, months apart). */
 #define PROBE_MS (DAY_MS / 2)
@@ -111,7 +114,8 @@ struct segment {
 
 /* The period cut where the zone's offset changes, so each part can be
  * grouped by days of a fixed offset. A quarter hour a change falls in
- * (none does today) goes to the part before it. Returns the parts. */
+ * (none does today) goes to the part before it. Returns the parts, -1
+ * for more than SEGMENTS_MAX. */
 static int
 segments(const struct period *p, struct segment *seg)
 {
@@ -132,10 +136,12 @@ segments(const struct period *p, struct segment *seg)
 				break;
 			}
 		}
-		if (next == -1 || n + 1 == SEGMENTS_MAX) {
+		if (next == -1) {
 			seg[n++].to = bucket(p->to_ms);
 			break;
 		}
+		if (n + 1 == SEGMENTS_MAX)
+			return -1;
 		seg[n].to = bucket(next - 1);
 		first = seg[n].to + 1;
 		at = next;
@@ -283,12 +289,11 @@ summary_row(void *arg, const struct lc_report_row *r)
 /* The figures by day: each part of the period of one offset grouped by
  * its days, the day of a change summed over its two parts. */
 static int
-summary_days(struct lc_ctx *ctx, const struct period *p, struct summary *s)
+summary_days(struct lc_ctx *ctx, const struct segment *seg, int n,
+    struct summary *s)
 {
-	struct segment seg[SEGMENTS_MAX];
-	int i, n, rc = 0;
+	int i, rc = 0;
 
-	n = segments(p, seg);
 	for (i = 0; rc == 0 && i < n; i++)
 		rc = lc_db_report(ctx->dom.db, ctx->dom.caller.merchant_id,
 		    seg[i].from, seg[i].to, seg[i].offset_ms, LC_GROUP_DAY,
@@ -306,10 +311,11 @@ summary(struct lc_ctx *ctx)
 	    "Staff" };
 	struct period p;
 	struct summary s;
+	struct segment seg[SEGMENTS_MAX];
 	char g[16], from[32], to[32];
 	int64_t owed;
 	json_object *o;
-	int rc, i;
+	int rc, i, nseg = 0;
 
 	memset(&s, 0, sizeof(s));
 	if (period(ctx, &p) == -1 ||
@@ -323,6 +329,10 @@ summary(struct lc_ctx *ctx)
 		return lc_fail(ctx, LC_E_VALIDATION, "group",
 		    "group must be day, location or staff");
 	s.group = (enum lc_report_group)i;
+	if (s.group == LC_GROUP_DAY && (nseg = segments(&p, seg)) == -1)
+		return lc_fail(ctx, LC_E_VALIDATION, "to", "The shop's time "
+		    "zone changes its offset more than %d times in this "
+		    "period: ask for a shorter one.", SEGMENTS_MAX - 1);
 	if (p.csv) {
 		if ((s.csv = lc_raw(ctx, "text/csv; charset=utf-8")) == NULL)
 			return -1;
@@ -339,7 +349,7 @@ summary(struct lc_ctx *ctx)
 		s.rows = json_object_new_array();
 	s.exp = p.exp;
 	if (s.group == LC_GROUP_DAY)
-		rc = summary_days(ctx, &p, &s);
+		rc = summary_days(ctx, seg, nseg, &s);
 	else
 		rc = lc_db_report(ctx->dom.db, ctx->dom.caller.merchant_id,
 		    bucket(p.from_ms), bucket(p.to_ms), 0, s.group,

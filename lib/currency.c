@@ -75,13 +75,15 @@ lc_currency_of(struct lc_db *db, const char *merchant_id,
 	const struct lc_currency *c;
 
 	*out = lc_currency_unnamed;
-	/* The setting's reader checks the stored text again: an unknown
-	 * code reads as unset. */
-	lc_setting_shop_text(db, merchant_id, LC_SET_CURRENCY_CODE, code,
-	    sizeof(code));
-	/* The reader falls back when storage fails: a yen shop read as
-	 * unnamed would take "1500" as 150000 yen, so a failure is one. */
-	if (lc_db_failed(db))
+	/* Read here, not through the settings' reader, which falls back
+	 * when storage fails: a yen shop read as unnamed would take "1500"
+	 * as 150000 yen, so a failed read is a failure. The currency has
+	 * no installation value; an unknown code reads as unset. */
+	if (merchant_id == NULL || merchant_id[0] == '\0')
+		return 0;
+	code[0] = '\0';
+	if (lc_db_shop_setting_get(db, merchant_id,
+	    lc_setting_name(LC_SET_CURRENCY_CODE), code, sizeof(code)) == -1)
 		return -1;
 	if (code[0] != '\0' && (c = lc_currency_find(code)) != NULL)
 		*out = *c;

@@ -378,6 +378,7 @@ lc_serve_auth(struct lc_ctx *ctx, int flags)
 	if (lc_currency_of(ctx->dom.db, ctx->dom.caller.merchant_id,
 	    &ctx->dom.cur) == -1)
 		return lc_dom_settle(&ctx->dom);
+	ctx->dom.cur_known = 1;
 	return 0;
 }
 

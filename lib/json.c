@@ -565,12 +565,6 @@ lc_json_text(json_object *o)
 }
 
 json_object *
-lc_json_money(int64_t cents)
-{
-	return lc_json_money_exp(cents, 2);
-}
-
-json_object *
 lc_json_money_exp(int64_t minor, int exp)
 {
 	char buf[32];

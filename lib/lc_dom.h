@@ -108,8 +108,10 @@ struct lc_dom {
 	struct lc_evtrack ev;
 	/* The caller's shop's currency, whose minor unit every amount read
 	 * and written is in: loaded once the shop is known; zeroed, it is
-	 * the unnamed currency (two decimals: lc_currency_exp). */
+	 * the unnamed currency (two decimals: lc_currency_exp). cur_known:
+	 * loaded for the caller's shop, so a write checks it still holds. */
 	struct lc_currency cur;
+	int cur_known;
 };
 #define lc_dom_fail(d, ...) lc_error_set(&(d)->err, __VA_ARGS__)
 /* After a rule returned -1: dom->err as the rule set it, else

@@ -60,10 +60,6 @@ int lc_in_key(struct lc_error *, json_object *obj, int required,
 json_object *lc_json_money_exp(int64_t minor, int exp);
 /* The same in the currency cur (NULL or zeroed: two decimals). */
 json_object *lc_json_money_of(const struct lc_currency *cur, int64_t minor);
-/* Cents of the unnamed currency, two decimals: only for the answers not
- * yet by the shop's currency (reports, their CSV); new code uses
- * lc_json_money_of. */
-json_object *lc_json_money(int64_t cents);
 json_object *lc_json_rate(int64_t bp);
 json_object *lc_json_time(int64_t ms);
 json_object *lc_json_str_or_null(const char *s);

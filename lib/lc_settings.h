@@ -1,6 +1,6 @@
 /*
- * The installation's settings (settings.c): stored in the database, each
- * with its default and its bounds.
+ * The installation's and each shop's settings (settings.c): stored in
+ * the database, each with its default and its bounds.
  */
 #ifndef LC_SETTINGS_H
 #define LC_SETTINGS_H

@@ -128,11 +128,22 @@ int
 lc_tz_of(struct lc_db *db, const char *merchant_id, struct lc_tz *tz)
 {
 	char name[64];
+	int rc;
 
 	memset(tz, 0, sizeof(*tz));
 	tz->fixed_ms = lc_setting(db, LC_SET_UTC_OFFSET) * 60000;
-	lc_setting_shop_text(db, merchant_id, LC_SET_TIME_ZONE, name,
-	    sizeof(name));
+	/* The shop's zone, else the installation's, read here rather than
+	 * through the settings' reader, which falls back when storage
+	 * fails: a report by the wrong days is worse than none. */
+	name[0] = '\0';
+	rc = 0;
+	if (merchant_id != NULL && merchant_id[0] != '\0' &&
+	    (rc = lc_db_shop_setting_get(db, merchant_id,
+	    lc_setting_name(LC_SET_TIME_ZONE), name, sizeof(name))) == -1)
+		return -1;
+	if (rc == 0 && lc_db_setting_get(db, lc_setting_name(LC_SET_TIME_ZONE),
+	    name, sizeof(name)) == -1)
+		return -1;
 	/* A name this build does not know (stored by a build whose tzdata
 	 * had it) falls back to the fixed offset, as no name does. */
 	if (name[0] != '\0' && lc_tz_known(name))

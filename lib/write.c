@@ -19,6 +19,19 @@
 
 /* The stored answer of key: 1 (*answer set), 0 unknown, -1 (dom->err). */
 static int
+currency_holds(struct lc_dom *dom)
+{
+	struct lc_currency now;
+
+	if (lc_currency_of(dom->db, dom->caller.merchant_id, &now) == -1)
+		return -1;
+	if (strcmp(now.code, dom->cur.code) != 0)
+		return lc_dom_fail(dom, LC_E_CONFLICT, "currency", "The shop's "
+		    "currency changed while this was sent: send it again.");
+	return 0;
+}
+
+static int
 replay(struct lc_dom *dom, const struct lc_write *w, json_object **answer)
 {
 	struct lc_idem k;
@@ -85,6 +98,14 @@ lc_write(struct lc_dom *dom, const struct lc_write *w, json_object **answer)
 			json_object_put(a);
 		return 1;
 	}
+	/*
+	 * The request's amounts were read in the shop's currency as it was
+	 * before this write began; the owner may have named another since
+	 * (only before money moved, but that is this very write's money).
+	 * Now that no other write can run, it must still be the one.
+	 */
+	if (dom->cur_known && currency_holds(dom) == -1)
+		goto fail;
 	/* The object as it was, for an owner's change of a known one. */
 	if (strcmp(w->action, LC_AUDIT_NONE) != 0 &&
 	    (before = lc_audit_snapshot(dom, w->object_type,

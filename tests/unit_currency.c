@@ -173,10 +173,6 @@ test_fmt(void)
 	is_string(lc_json_text(o), "12.50", "json: NULL currency writes 2 "
 	    "decimals");
 	json_object_put(o);
-	o = lc_json_money(1250);
-	is_string(lc_json_text(o), "12.50", "json: lc_json_money stays 2 "
-	    "decimals");
-	json_object_put(o);
 }
 
 /* text's member m read in currency c: minor units, or -1 refused (msg

@@ -595,11 +595,11 @@ test_json_out(void)
 {
 	json_object *o;
 
-	out_is(lc_json_money(1250), "12.50", "lc_json_money(1250)");
-	out_is(lc_json_money(5), "0.05", "lc_json_money(5)");
-	out_is(lc_json_money(0), "0.00", "lc_json_money(0)");
-	out_is(lc_json_money(1999), "19.99", "lc_json_money(1999)");
-	out_is(lc_json_money(100000000), "1000000.00", "lc_json_money(100000000)");
+	out_is(lc_json_money_exp(1250, 2), "12.50", "lc_json_money_exp(1250, 2)");
+	out_is(lc_json_money_exp(5, 2), "0.05", "lc_json_money_exp(5, 2)");
+	out_is(lc_json_money_exp(0, 2), "0.00", "lc_json_money_exp(0, 2)");
+	out_is(lc_json_money_exp(1999, 2), "19.99", "lc_json_money_exp(1999, 2)");
+	out_is(lc_json_money_exp(100000000, 2), "1000000.00", "lc_json_money_exp(100000000, 2)");
 	out_is(lc_json_rate(500), "0.05", "lc_json_rate(500)");
 	out_is(lc_json_rate(125), "0.0125", "lc_json_rate(125)");
 	out_is(lc_json_rate(10000), "1.0", "lc_json_rate(10000)");
@@ -611,12 +611,12 @@ test_json_out(void)
 	    "json out: lc_json_str_or_null(NULL) is JSON null");
 
 	o = json_object_new_object();
-	json_object_object_add(o, "amount", lc_json_money(1250));
+	json_object_object_add(o, "amount", lc_json_money_exp(1250, 2));
 	json_object_object_add(o, "rate", lc_json_rate(500));
 	out_is(o, "{\"amount\":12.50,\"rate\":0.05}",
 	    "an object of money and rate");
 
-	o = lc_json_money(1250);
+	o = lc_json_money_exp(1250, 2);
 	ok(json_object_is_type(o, json_type_double),
 	    "json out: money is a JSON number, not a string");
 	json_object_put(o);
