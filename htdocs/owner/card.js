@@ -147,7 +147,13 @@ export function loadCardHistory() {
 /* A transaction type's name: as a label ("Punch"), and inside a sentence
  * ("Void the punch of …"), which some languages write otherwise. */
 const TX_TYPES = ['punch', 'cashback', 'discount', 'reward_claim', 'cashback_redeem', 'void', 'adjustment', 'expiry'];
-export const typeName = (type) => (TX_TYPES.includes(type) ? tr('owner.card.js.type.' + type) : type || '—');
+// i18n-keys: owner.type.adjustment owner.type.cashback owner.type.cashback_redeem owner.type.discount
+// i18n-keys: owner.type.expiry owner.type.punch owner.type.reward_claim owner.type.void
+export const typeName = (type) => (TX_TYPES.includes(type) ? tr('owner.type.' + type) : type || '—');
+// i18n-keys: owner.card.js.typeIn.adjustment owner.card.js.typeIn.cashback
+// i18n-keys: owner.card.js.typeIn.cashback_redeem owner.card.js.typeIn.discount owner.card.js.typeIn.expiry
+// i18n-keys: owner.card.js.typeIn.punch owner.card.js.typeIn.reward_claim owner.card.js.typeIn.transaction
+// i18n-keys: owner.card.js.typeIn.void
 const typeInSentence = (type) => (TX_TYPES.includes(type) ? tr('owner.card.js.typeIn.' + type) : type || tr('owner.card.js.typeIn.transaction'));
 
 /* A transaction row (a card's history, or the report's list with the
