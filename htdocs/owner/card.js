@@ -71,6 +71,8 @@ export function renderCard() {
 	const d = card, active = d.status === 'active';
 	$('detail-title').textContent = customerName(d);
 	$('detail-title').classList.toggle('no-name', !d.customer_name);
+	/* the customer's name is data; "No name" is ours */
+	$('detail-title').translate = !d.customer_name;
 	$('detail-sub').textContent = d.card_title || '';
 	$('detail-type').textContent = typeOf(d).name;
 	const stt = $('detail-status');

@@ -267,7 +267,9 @@ export function renderHook(w) {
 	ig.hook = w;
 	const s = hookState(w), st = w.status || {};
 	$('hook-title').textContent = w.url;
-	$('hook-sub').textContent = (w.description ? w.description + ' · ' : '') + t('owner.integrations.js.added', { when: when(w.created_at) });
+	/* the owner's description is data, the rest ours */
+	setKids($('hook-sub'), w.description ? h('span', { translate: false }, w.description) : null, w.description ? ' · ' : null,
+		t('owner.integrations.js.added', { when: when(w.created_at) }));
 	$('hook-tag').textContent = s.tag;
 	$('hook-tag').className = 'tag ' + s.cls;
 	$('hook-state').textContent = s.text;
