@@ -22,25 +22,24 @@ export const AUDIT_ACTIONS = [
 	'auth.logout', 'setup', 'merchant.create', 'demo.create', 'token.create', 'token.revoke',
 	'webhook.create', 'webhook.update', 'webhook.delete', 'webhook.rotate', 'webhook.test', 'webhook.resend'
 ];
-/* The keys built here:
- * i18n-keys: owner.audit.js.action.auth.login owner.audit.js.action.auth.login_failed
- * i18n-keys: owner.audit.js.action.auth.logout owner.audit.js.action.auth.refresh
- * i18n-keys: owner.audit.js.action.auth.refresh_reuse owner.audit.js.action.backup.download
- * i18n-keys: owner.audit.js.action.card.adjust owner.audit.js.action.card.enrol
- * i18n-keys: owner.audit.js.action.card.issue owner.audit.js.action.card.redraw
- * i18n-keys: owner.audit.js.action.card.update owner.audit.js.action.cashback.expire
- * i18n-keys: owner.audit.js.action.cashback.redeem owner.audit.js.action.demo.create
- * i18n-keys: owner.audit.js.action.location.create owner.audit.js.action.location.update
- * i18n-keys: owner.audit.js.action.merchant.create owner.audit.js.action.program.create
- * i18n-keys: owner.audit.js.action.program.update owner.audit.js.action.reward.claim
- * i18n-keys: owner.audit.js.action.settings.update owner.audit.js.action.setup
- * i18n-keys: owner.audit.js.action.token.create owner.audit.js.action.token.revoke
- * i18n-keys: owner.audit.js.action.transaction.record owner.audit.js.action.transaction.sync
- * i18n-keys: owner.audit.js.action.transaction.sync_refused owner.audit.js.action.transaction.void
- * i18n-keys: owner.audit.js.action.user.create owner.audit.js.action.user.update
- * i18n-keys: owner.audit.js.action.webhook.create owner.audit.js.action.webhook.delete
- * i18n-keys: owner.audit.js.action.webhook.resend owner.audit.js.action.webhook.rotate
- * i18n-keys: owner.audit.js.action.webhook.test owner.audit.js.action.webhook.update */
+// i18n-keys: owner.audit.js.action.auth.login owner.audit.js.action.auth.login_failed
+// i18n-keys: owner.audit.js.action.auth.logout owner.audit.js.action.auth.refresh
+// i18n-keys: owner.audit.js.action.auth.refresh_reuse owner.audit.js.action.backup.download
+// i18n-keys: owner.audit.js.action.card.adjust owner.audit.js.action.card.enrol
+// i18n-keys: owner.audit.js.action.card.issue owner.audit.js.action.card.redraw
+// i18n-keys: owner.audit.js.action.card.update owner.audit.js.action.cashback.expire
+// i18n-keys: owner.audit.js.action.cashback.redeem owner.audit.js.action.demo.create
+// i18n-keys: owner.audit.js.action.location.create owner.audit.js.action.location.update
+// i18n-keys: owner.audit.js.action.merchant.create owner.audit.js.action.program.create
+// i18n-keys: owner.audit.js.action.program.update owner.audit.js.action.reward.claim
+// i18n-keys: owner.audit.js.action.settings.update owner.audit.js.action.setup
+// i18n-keys: owner.audit.js.action.token.create owner.audit.js.action.token.revoke
+// i18n-keys: owner.audit.js.action.transaction.record owner.audit.js.action.transaction.sync
+// i18n-keys: owner.audit.js.action.transaction.sync_refused owner.audit.js.action.transaction.void
+// i18n-keys: owner.audit.js.action.user.create owner.audit.js.action.user.update
+// i18n-keys: owner.audit.js.action.webhook.create owner.audit.js.action.webhook.delete
+// i18n-keys: owner.audit.js.action.webhook.resend owner.audit.js.action.webhook.rotate
+// i18n-keys: owner.audit.js.action.webhook.test owner.audit.js.action.webhook.update
 export const actionWords = (a) => (AUDIT_ACTIONS.includes(a) ? t('owner.audit.js.action.' + a) : a);
 export const aud = { page: 1, pages: 0, seq: 0, q: null };
 
@@ -87,32 +86,28 @@ const FIELDS = [
 	'webhook_id', 'token_id', 'cashback_earned', 'cashback_redeemed', 'discount_amount', 'punches_added'
 ];
 export function fieldWords(k) {
-	/* The keys built here:
-	 * i18n-keys: owner.audit.js.field.barcode_value owner.audit.js.field.card_ids
-	 * i18n-keys: owner.audit.js.field.cashback_balance owner.audit.js.field.cashback_earned
-	 * i18n-keys: owner.audit.js.field.cashback_redeemed owner.audit.js.field.cooldown_seconds
-	 * i18n-keys: owner.audit.js.field.current_punches owner.audit.js.field.customer_name
-	 * i18n-keys: owner.audit.js.field.description owner.audit.js.field.disabled
-	 * i18n-keys: owner.audit.js.field.disabled_reason owner.audit.js.field.discount_amount
-	 * i18n-keys: owner.audit.js.field.email owner.audit.js.field.enabled owner.audit.js.field.error
-	 * i18n-keys: owner.audit.js.field.event_id owner.audit.js.field.event_types
-	 * i18n-keys: owner.audit.js.field.expiry_days owner.audit.js.field.field
-	 * i18n-keys: owner.audit.js.field.lifetime_cashback owner.audit.js.field.lifetime_punches
-	 * i18n-keys: owner.audit.js.field.lifetime_spend owner.audit.js.field.location_id
-	 * i18n-keys: owner.audit.js.field.message owner.audit.js.field.name owner.audit.js.field.password
-	 * i18n-keys: owner.audit.js.field.pending_rewards owner.audit.js.field.prefix
-	 * i18n-keys: owner.audit.js.field.program_id owner.audit.js.field.punch_requirement
-	 * i18n-keys: owner.audit.js.field.punches_added owner.audit.js.field.purchase_amount
-	 * i18n-keys: owner.audit.js.field.reason owner.audit.js.field.requested_by
-	 * i18n-keys: owner.audit.js.field.revoked_at owner.audit.js.field.reward_amount
-	 * i18n-keys: owner.audit.js.field.reward_description owner.audit.js.field.reward_title
-	 * i18n-keys: owner.audit.js.field.scopes owner.audit.js.field.share_token
-	 * i18n-keys: owner.audit.js.field.staff_user_id owner.audit.js.field.status
-	 * i18n-keys: owner.audit.js.field.tiers owner.audit.js.field.title owner.audit.js.field.token_id
-	 * i18n-keys: owner.audit.js.field.transaction_id owner.audit.js.field.transaction_type
-	 * i18n-keys: owner.audit.js.field.type owner.audit.js.field.url owner.audit.js.field.user_id
-	 * i18n-keys: owner.audit.js.field.user_type owner.audit.js.field.voided_transaction_id
-	 * i18n-keys: owner.audit.js.field.webhook_id */
+	// i18n-keys: owner.audit.js.field.barcode_value owner.audit.js.field.card_ids
+	// i18n-keys: owner.audit.js.field.cashback_balance owner.audit.js.field.cashback_earned
+	// i18n-keys: owner.audit.js.field.cashback_redeemed owner.audit.js.field.cooldown_seconds
+	// i18n-keys: owner.audit.js.field.current_punches owner.audit.js.field.customer_name
+	// i18n-keys: owner.audit.js.field.description owner.audit.js.field.disabled
+	// i18n-keys: owner.audit.js.field.disabled_reason owner.audit.js.field.discount_amount
+	// i18n-keys: owner.audit.js.field.email owner.audit.js.field.enabled owner.audit.js.field.error
+	// i18n-keys: owner.audit.js.field.event_id owner.audit.js.field.event_types owner.audit.js.field.expiry_days
+	// i18n-keys: owner.audit.js.field.field owner.audit.js.field.lifetime_cashback
+	// i18n-keys: owner.audit.js.field.lifetime_punches owner.audit.js.field.lifetime_spend
+	// i18n-keys: owner.audit.js.field.location_id owner.audit.js.field.message owner.audit.js.field.name
+	// i18n-keys: owner.audit.js.field.password owner.audit.js.field.pending_rewards owner.audit.js.field.prefix
+	// i18n-keys: owner.audit.js.field.program_id owner.audit.js.field.punch_requirement
+	// i18n-keys: owner.audit.js.field.punches_added owner.audit.js.field.purchase_amount
+	// i18n-keys: owner.audit.js.field.reason owner.audit.js.field.requested_by owner.audit.js.field.revoked_at
+	// i18n-keys: owner.audit.js.field.reward_amount owner.audit.js.field.reward_description
+	// i18n-keys: owner.audit.js.field.reward_title owner.audit.js.field.scopes owner.audit.js.field.share_token
+	// i18n-keys: owner.audit.js.field.staff_user_id owner.audit.js.field.status owner.audit.js.field.tiers
+	// i18n-keys: owner.audit.js.field.title owner.audit.js.field.token_id owner.audit.js.field.transaction_id
+	// i18n-keys: owner.audit.js.field.transaction_type owner.audit.js.field.type owner.audit.js.field.url
+	// i18n-keys: owner.audit.js.field.user_id owner.audit.js.field.user_type
+	// i18n-keys: owner.audit.js.field.voided_transaction_id owner.audit.js.field.webhook_id
 	if (FIELDS.includes(k)) return t('owner.audit.js.field.' + k);
 	if (SETTING_INFO[k]) return SETTING_INFO[k][0];
 	const w = String(k).replace(/_/g, ' ');
@@ -130,9 +125,8 @@ function named(names, id) {
 /* A value as a person reads it: known ids as names, lists counted. */
 export function valueWords(k, v, names) {
 	if (v === null || v === undefined) return k === 'event_types' ? t('owner.audit.js.allEvents') : '—';
-	/* The keys built here:
-	 * i18n-keys: owner.audit.js.disabledReason.failing owner.audit.js.disabledReason.gone
-	 * i18n-keys: owner.audit.js.disabledReason.owner */
+	// i18n-keys: owner.audit.js.disabledReason.failing owner.audit.js.disabledReason.gone
+	// i18n-keys: owner.audit.js.disabledReason.owner
 	if (k === 'disabled_reason' && typeof v === 'string') return DISABLED.includes(v) ? t('owner.audit.js.disabledReason.' + v) : v;
 	if (typeof v === 'boolean') return t(k === 'disabled' ? (v ? 'owner.audit.js.disabled' : 'owner.audit.js.enabled') : v ? 'owner.audit.js.yes' : 'owner.audit.js.no');
 	if (Array.isArray(v)) {
@@ -141,9 +135,8 @@ export function valueWords(k, v, names) {
 		if (k === 'scopes') return v.map(scopeWords).join(', ');
 		const noun = k === 'card_ids' ? 'cards' : k === 'tiers' ? 'tiers' : k === 'event_types' ? 'events' : 'items';
 		const names = v.map((x) => (x && typeof x === 'object' && typeof x.name === 'string' ? x.name : null)).filter(Boolean);
-		/* The keys built here:
-		 * i18n-keys: owner.audit.js.count.cards owner.audit.js.count.tiers owner.audit.js.count.events
-		 * i18n-keys: owner.audit.js.count.items */
+		// i18n-keys: owner.audit.js.count.cards owner.audit.js.count.events owner.audit.js.count.items
+		// i18n-keys: owner.audit.js.count.tiers owner.audit.js.count.values
 		return t('owner.audit.js.count.' + noun, { n: v.length }) + (names.length === v.length && v.length && v.length <= 5 ? ' (' + names.join(', ') + ')' : '');
 	}
 	if (typeof v === 'object') return t('owner.audit.js.count.values', { n: Object.keys(v).length });
@@ -198,7 +191,8 @@ export function auditChange(e) {
 	const text = (v) => (v === null || v === undefined ? '—' : typeof v === 'object' ? JSON.stringify(v) : String(v));
 	const raw = list.map(([k, b, a, had]) => k + ': ' + (had ? text(b) + ' → ' : '') + text(a)).join('; ');
 	return h('span', null, h('span', { className: 'chg-words' }, words),
-		h('details', { className: 'chg-raw' }, h('summary', null, t('owner.audit.js.details')), ...lists, h('code', null, raw)));
+		/* the record as stored: the API's own field names and values */
+		h('details', { className: 'chg-raw' }, h('summary', null, t('owner.audit.js.details')), ...lists, h('code', { translate: false, dir: 'ltr' }, raw)));
 }
 
 /* Why the deliverer or the owner turned a webhook off. */
@@ -206,13 +200,10 @@ const DISABLED = ['owner', 'gone', 'failing'];
 
 /* The kinds of object of the log (docs/admin-api.md), in words. */
 const OBJECTS = ['card', 'transaction', 'location', 'user', 'program', 'settings', 'backup', 'session', 'token', 'webhook', 'merchant'];
-/* The keys built here:
- * i18n-keys: owner.audit.js.object.backup owner.audit.js.object.card
- * i18n-keys: owner.audit.js.object.location owner.audit.js.object.merchant
- * i18n-keys: owner.audit.js.object.program owner.audit.js.object.session
- * i18n-keys: owner.audit.js.object.settings owner.audit.js.object.token
- * i18n-keys: owner.audit.js.object.transaction owner.audit.js.object.user
- * i18n-keys: owner.audit.js.object.webhook */
+// i18n-keys: owner.audit.js.object.backup owner.audit.js.object.card owner.audit.js.object.location
+// i18n-keys: owner.audit.js.object.merchant owner.audit.js.object.program owner.audit.js.object.session
+// i18n-keys: owner.audit.js.object.settings owner.audit.js.object.token owner.audit.js.object.transaction
+// i18n-keys: owner.audit.js.object.user owner.audit.js.object.webhook
 const objectWords = (o) => (OBJECTS.includes(o) ? t('owner.audit.js.object.' + o) : o || '');
 
 export function auditRow(e) {
@@ -227,8 +218,9 @@ export function auditRow(e) {
 		h('td', { dataset: { label: t('owner.audit.js.colWhat') } }, e.actor_type === 'service' && e.action === 'webhook.update' ?
 			t('owner.audit.js.webhookTurnedOff') : actionWords(e.action)),
 		h('td', { dataset: { label: t('owner.audit.js.colObject') } }, named(e.names, e.object_id) ?
-			h('span', { title: e.object_id }, objectWords(e.object_type) + ' ', h('strong', null, named(e.names, e.object_id))) :
-			h('span', { className: 'code', title: e.object_id || '' }, objectWords(e.object_type) + (e.object_id ? ' ' + e.object_id.slice(0, 8) : ''))),
+			h('span', null, objectWords(e.object_type) + ' ', h('strong', { title: e.object_id, translate: false }, named(e.names, e.object_id))) :
+			h('span', { className: 'code' }, objectWords(e.object_type),
+				e.object_id ? [' ', h('span', { title: e.object_id, translate: false }, e.object_id.slice(0, 8))] : null)),
 		h('td', { className: 'audit-change', dataset: { label: t('owner.audit.js.colChange') } }, auditChange(e)));
 }
 

@@ -71,6 +71,8 @@ export function renderCard() {
 	const d = card, active = d.status === 'active';
 	$('detail-title').textContent = customerName(d);
 	$('detail-title').classList.toggle('no-name', !d.customer_name);
+	/* the customer's name is data; "No name" is ours */
+	$('detail-title').translate = !d.customer_name;
 	$('detail-sub').textContent = d.card_title || '';
 	$('detail-type').textContent = typeOf(d).name;
 	const stt = $('detail-status');
@@ -147,15 +149,13 @@ export function loadCardHistory() {
 /* A transaction type's name: as a label ("Punch"), and inside a sentence
  * ("Void the punch of …"), which some languages write otherwise. */
 const TX_TYPES = ['punch', 'cashback', 'discount', 'reward_claim', 'cashback_redeem', 'void', 'adjustment', 'expiry'];
-/* The keys built here:
- * i18n-keys: owner.card.js.type.adjustment owner.card.js.type.cashback
- * i18n-keys: owner.card.js.type.cashback_redeem owner.card.js.type.discount
- * i18n-keys: owner.card.js.type.expiry owner.card.js.type.punch owner.card.js.type.reward_claim
- * i18n-keys: owner.card.js.type.void owner.card.js.typeIn.adjustment owner.card.js.typeIn.cashback
- * i18n-keys: owner.card.js.typeIn.cashback_redeem owner.card.js.typeIn.discount
- * i18n-keys: owner.card.js.typeIn.expiry owner.card.js.typeIn.punch
- * i18n-keys: owner.card.js.typeIn.reward_claim owner.card.js.typeIn.void */
-export const typeName = (type) => (TX_TYPES.includes(type) ? tr('owner.card.js.type.' + type) : type || '—');
+// i18n-keys: owner.type.adjustment owner.type.cashback owner.type.cashback_redeem owner.type.discount
+// i18n-keys: owner.type.expiry owner.type.punch owner.type.reward_claim owner.type.void
+export const typeName = (type) => (TX_TYPES.includes(type) ? tr('owner.type.' + type) : type || '—');
+// i18n-keys: owner.card.js.typeIn.adjustment owner.card.js.typeIn.cashback
+// i18n-keys: owner.card.js.typeIn.cashback_redeem owner.card.js.typeIn.discount owner.card.js.typeIn.expiry
+// i18n-keys: owner.card.js.typeIn.punch owner.card.js.typeIn.reward_claim owner.card.js.typeIn.transaction
+// i18n-keys: owner.card.js.typeIn.void
 const typeInSentence = (type) => (TX_TYPES.includes(type) ? tr('owner.card.js.typeIn.' + type) : type || tr('owner.card.js.typeIn.transaction'));
 
 /* A transaction row (a card's history, or the report's list with the

@@ -19,29 +19,23 @@ export const EVENT_TYPES = [
 	'transaction.recorded', 'reward.earned', 'reward.claimed', 'cashback.redeemed', 'transaction.voided',
 	'card.adjusted', 'cashback.expired', 'card.enrolled', 'card.issued', 'card.updated', 'tier.changed'
 ];
-/* The keys built here:
- * i18n-keys: owner.integrations.js.event.card.adjusted owner.integrations.js.event.card.enrolled
- * i18n-keys: owner.integrations.js.event.card.issued owner.integrations.js.event.card.updated
- * i18n-keys: owner.integrations.js.event.cashback.expired
- * i18n-keys: owner.integrations.js.event.cashback.redeemed
- * i18n-keys: owner.integrations.js.event.reward.claimed owner.integrations.js.event.reward.earned
- * i18n-keys: owner.integrations.js.event.tier.changed
- * i18n-keys: owner.integrations.js.event.transaction.recorded
- * i18n-keys: owner.integrations.js.event.transaction.voided */
+// i18n-keys: owner.integrations.js.event.card.adjusted owner.integrations.js.event.card.enrolled
+// i18n-keys: owner.integrations.js.event.card.issued owner.integrations.js.event.card.updated
+// i18n-keys: owner.integrations.js.event.cashback.expired owner.integrations.js.event.cashback.redeemed
+// i18n-keys: owner.integrations.js.event.reward.claimed owner.integrations.js.event.reward.earned
+// i18n-keys: owner.integrations.js.event.tier.changed owner.integrations.js.event.transaction.recorded
+// i18n-keys: owner.integrations.js.event.transaction.voided
 export const eventWords = (x) => (EVENT_TYPES.includes(x) ? t('owner.integrations.js.event.' + x) :
     x === 'webhook.test' ? t('owner.integrations.js.testEvent') : String(x || '—'));
 /* What a token may do: its name (scope.<s>) and what it means (scopeHint.<s>). */
 export const SCOPES = ['events:read', 'webhooks:manage'];
 const scopeKey = (x) => x.replace(/\W/g, '_');
-/* The keys built here:
- * i18n-keys: owner.integrations.js.scope.events_read owner.integrations.js.scope.webhooks_manage
- * i18n-keys: owner.integrations.js.scopeHint.events_read
- * i18n-keys: owner.integrations.js.scopeHint.webhooks_manage
- * i18n-keys: owner.integrations.js.scopeIn.events_read
- * i18n-keys: owner.integrations.js.scopeIn.webhooks_manage */
+// i18n-keys: owner.integrations.js.scope.events_read owner.integrations.js.scope.webhooks_manage
 export const scopeWords = (x) => (SCOPES.includes(x) ? t('owner.integrations.js.scope.' + scopeKey(x)) : x);
+// i18n-keys: owner.integrations.js.scopeHint.events_read owner.integrations.js.scopeHint.webhooks_manage
 const scopeHint = (x) => t('owner.integrations.js.scopeHint.' + scopeKey(x));
 /* Its name inside a sentence ("It may: read events."). */
+// i18n-keys: owner.integrations.js.scopeIn.events_read owner.integrations.js.scopeIn.webhooks_manage
 const scopeInSentence = (x) => (SCOPES.includes(x) ? t('owner.integrations.js.scopeIn.' + scopeKey(x)) : x);
 
 /* The deliverer counts as running when it ran within this: a cron line
@@ -54,9 +48,8 @@ export function hookState(w) {
 	const st = w.status || {};
 	if (!w.enabled) {
 		const why = w.disabled_reason === 'gone' || w.disabled_reason === 'failing' ? w.disabled_reason : 'owner';
-		/* The keys built here:
-		 * i18n-keys: owner.integrations.js.off.failing owner.integrations.js.off.gone
-		 * i18n-keys: owner.integrations.js.off.owner */
+		// i18n-keys: owner.integrations.js.off.failing owner.integrations.js.off.gone
+		// i18n-keys: owner.integrations.js.off.owner
 		return { tag: t('owner.integrations.js.tagOff'), cls: 'tag-bad', text: t('owner.integrations.js.off.' + why) };
 	}
 	if (st.failing_since) {
@@ -177,7 +170,7 @@ export function renderDeliverer() {
 		cron.command ? copyBox(cron.command, t('owner.integrations.js.delivererCommand')) :
 			h('p', null, ...tNodes('owner.integrations.js.delivererUnknown', { command: h('span', { className: 'code', dir: 'ltr' }, 'loyalty-admin events deliver') })),
 		h('details', null, h('summary', null, t('owner.integrations.js.cronWholeLine')),
-			h('code', { className: 'code cron-line', dir: 'ltr' }, cron.every + ' ' + (cron.command || 'loyalty-admin events deliver'))),
+			h('code', { className: 'code cron-line', dir: 'ltr', translate: false }, cron.every + ' ' + (cron.command || 'loyalty-admin events deliver'))),
 		h('p', null, ...tNodes('owner.integrations.js.delivererPackage', { head: h('strong', null, t('owner.integrations.js.delivererPackageHead')) })));
 }
 
@@ -274,7 +267,9 @@ export function renderHook(w) {
 	ig.hook = w;
 	const s = hookState(w), st = w.status || {};
 	$('hook-title').textContent = w.url;
-	$('hook-sub').textContent = (w.description ? w.description + ' · ' : '') + t('owner.integrations.js.added', { when: when(w.created_at) });
+	/* the owner's description is data, the rest ours */
+	setKids($('hook-sub'), w.description ? h('span', { translate: false }, w.description) : null, w.description ? ' · ' : null,
+		t('owner.integrations.js.added', { when: when(w.created_at) }));
 	$('hook-tag').textContent = s.tag;
 	$('hook-tag').className = 'tag ' + s.cls;
 	$('hook-state').textContent = s.text;
@@ -395,9 +390,8 @@ const OUTCOME = { delivered: 'tag-ok', failed: 'tag-bad', refused: 'tag-warn' };
 
 export function hookLogRow(x) {
 	const w = ig.hook;
-	/* The keys built here:
-	 * i18n-keys: owner.integrations.js.outcome.delivered owner.integrations.js.outcome.failed
-	 * i18n-keys: owner.integrations.js.outcome.refused */
+	// i18n-keys: owner.integrations.js.outcome.delivered owner.integrations.js.outcome.failed
+	// i18n-keys: owner.integrations.js.outcome.refused
 	const o = OUTCOME[x.outcome] ? [t('owner.integrations.js.outcome.' + x.outcome), OUTCOME[x.outcome]] : [String(x.outcome || '—'), ''];
 	/* Why it failed, in the deliverer's words, and the first bytes of
 	 * what the receiver answered (both, when a 410 said why). */

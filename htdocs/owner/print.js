@@ -2,7 +2,7 @@ import { isRTL, locale, t } from '../js/i18n.js';
 import { limit } from '../js/limits.js';
 import { $, h, setKids, show } from './dom.js';
 import { FormError, SessionEnded, apiBlob, apiPatch } from './net.js';
-import { SHEET_MAX, progOf, st } from './state.js';
+import { SHEET_MAX, progOf, setSettings, st } from './state.js';
 import { busy, errorNode, field, openDialog, toast } from './ui.js';
 import { tNodes } from './words.js';
 
@@ -186,7 +186,8 @@ function setPublicUrl() {
 			if (!/^https?:\/\/\S+$/i.test(v)) throw new FormError(t('print.addressBad'), f.input);
 			if (!v.endsWith('/')) v += '/';
 			const d = await apiPatch('admin/settings', { public_url: v });
-			st.settings = d.settings || st.settings;
+			/* the shop's format too, as the settings section saves */
+			setSettings(d.settings || st.settings);
 			renderPrintLinkWarning();
 			toast(t('print.addressSaved', { url: v }));
 		}

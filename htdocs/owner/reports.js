@@ -16,9 +16,7 @@ export const rep = { from: '', to: '', group: 'day', seq: 0, tx: { page: 1, page
  * the language may change after this module loads. */
 const GROUPS = ['day', 'location', 'staff'];
 const grp = (g) => (GROUPS.includes(g) ? g : 'day');
-/* The keys built here:
- * i18n-keys: owner.reports.js.group.day owner.reports.js.group.location
- * i18n-keys: owner.reports.js.group.staff */
+// i18n-keys: owner.reports.js.group.day owner.reports.js.group.location owner.reports.js.group.staff
 export const groupLabel = (g) => tr('owner.reports.js.group.' + grp(g));
 export const ALL_FIGS = [
 	['purchases', 'int'], ['sales_amount', 'money'], ['punches', 'int'],
@@ -28,12 +26,11 @@ export const ALL_FIGS = [
 	/* Shown only when the period has some: most shops never see them. */
 	['cashback_expired', 'money', true], ['punches_removed', 'int', true]
 ];
-/* The keys built here:
- * i18n-keys: owner.reports.js.fig.cashback_earned owner.reports.js.fig.cashback_expired
- * i18n-keys: owner.reports.js.fig.cashback_redeemed owner.reports.js.fig.discounts_given
- * i18n-keys: owner.reports.js.fig.punches owner.reports.js.fig.punches_removed
- * i18n-keys: owner.reports.js.fig.purchases owner.reports.js.fig.rewards_claimed
- * i18n-keys: owner.reports.js.fig.rewards_earned owner.reports.js.fig.sales_amount */
+// i18n-keys: owner.reports.js.fig.cashback_earned owner.reports.js.fig.cashback_expired
+// i18n-keys: owner.reports.js.fig.cashback_redeemed owner.reports.js.fig.discounts_given
+// i18n-keys: owner.reports.js.fig.punches owner.reports.js.fig.punches_removed owner.reports.js.fig.purchases
+// i18n-keys: owner.reports.js.fig.rewards_claimed owner.reports.js.fig.rewards_earned
+// i18n-keys: owner.reports.js.fig.sales_amount
 export const figLabel = (k) => tr('owner.reports.js.fig.' + k);
 export const fmtFig = (v, kind) => (kind === 'money' ? money(v) : int(v));
 
@@ -131,11 +128,9 @@ export function renderReport(d, days) {
 	const FIGS = ALL_FIGS.filter(([k, , rare]) => !rare || t[k] > 0);
 	const rows = Array.isArray(d.rows) ? d.rows : [];
 	const g = grp(rep.group);
-	/* The keys built here:
-	 * i18n-keys: owner.reports.js.by.day owner.reports.js.by.location owner.reports.js.by.staff
-	 * i18n-keys: owner.reports.js.caption.day owner.reports.js.caption.location
-	 * i18n-keys: owner.reports.js.caption.staff */
+	// i18n-keys: owner.reports.js.by.day owner.reports.js.by.location owner.reports.js.by.staff
 	$('rtable-title').textContent = tr('owner.reports.js.by.' + g);
+	// i18n-keys: owner.reports.js.caption.day owner.reports.js.caption.location owner.reports.js.caption.staff
 	$('report-caption').textContent = tr('owner.reports.js.caption.' + g, { period });
 	setKids($('report-head'), h('tr', null, h('th', { scope: 'col' }, groupLabel(g)),
 		FIGS.map(([k]) => h('th', { scope: 'col', className: 'num' }, figLabel(k)))));
@@ -187,10 +182,7 @@ export function drawChart(rows, from, to) {
 		}
 	}
 	const per = monthly ? 'month' : 'day';
-	/* The keys built here:
-	 * i18n-keys: owner.reports.js.chartTitle.day owner.reports.js.chartTitle.month
-	 * i18n-keys: owner.reports.js.chartSvgTitle.day owner.reports.js.chartSvgTitle.month
-	 * i18n-keys: owner.reports.js.chartDesc.day owner.reports.js.chartDesc.month */
+	// i18n-keys: owner.reports.js.chartTitle.day owner.reports.js.chartTitle.month
 	$('chart-title').textContent = tr('owner.reports.js.chartTitle.' + per);
 	const sum = (k) => buckets.reduce((n, b) => n + b[k], 0);
 	if (!rows.length) {
@@ -205,6 +197,8 @@ export function drawChart(rows, from, to) {
 	const maxS = Math.max(...buckets.map((b) => b.sales), 0.01);
 	const maxC = Math.max(...buckets.map((b) => Math.max(b.earned, b.redeemed)), 0.01);
 	const titleId = uid('chart'), descId = uid('chart');
+	// i18n-keys: owner.reports.js.chartSvgTitle.day owner.reports.js.chartSvgTitle.month
+	// i18n-keys: owner.reports.js.chartDesc.day owner.reports.js.chartDesc.month
 	const svg = s('svg', { viewBox: '0 0 ' + W + ' ' + H, class: 'chart-svg', role: 'img', 'aria-labelledby': titleId + ' ' + descId, preserveAspectRatio: 'xMidYMid meet' },
 		s('title', { id: titleId }, tr('owner.reports.js.chartSvgTitle.' + per, { from, to })),
 		s('desc', { id: descId }, tr('owner.reports.js.chartDesc.' + per, { sales: money(sum('sales')), max: money(maxS === 0.01 ? 0 : maxS),

@@ -4,7 +4,7 @@ import { t } from '../js/i18n.js';
 import { limit } from '../js/limits.js';
 import { shopToday as shopDayText } from '../js/dates.js';
 import { setShopFormat, shopFormat } from '../js/money.js';
-import { addDays, parseYmd } from './dom.js';
+import { parseYmd } from './dom.js';
 import { apiGet } from './net.js';
 import { showHosting } from './session.js';
 
@@ -24,16 +24,12 @@ function named(keys, text) {
 	for (const k of keys) Object.defineProperty(o, k, { enumerable: true, get: () => text(k) });
 	return Object.freeze(o);
 }
-/* The keys built here:
- * i18n-keys: owner.nav.audit owner.nav.backup owner.nav.cards owner.nav.integrations
- * i18n-keys: owner.nav.locations owner.nav.overview owner.nav.programs owner.nav.reports
- * i18n-keys: owner.nav.settings owner.nav.staff */
+// i18n-keys: owner.nav.audit owner.nav.backup owner.nav.cards owner.nav.integrations owner.nav.locations
+// i18n-keys: owner.nav.overview owner.nav.programs owner.nav.reports owner.nav.settings owner.nav.staff
 export const SECTION_NAMES = named(SECTIONS, (k) => t('owner.nav.' + k));
-/* The keys built here:
- * i18n-keys: owner.type.adjustment owner.type.cashback owner.type.cashback_redeem
- * i18n-keys: owner.type.discount owner.type.expiry owner.type.punch owner.type.reward_claim
- * i18n-keys: owner.type.void */
 export const TYPE_NAMES = named(['punch', 'cashback', 'discount', 'reward_claim', 'cashback_redeem', 'void', 'adjustment', 'expiry'],
+	// i18n-keys: owner.type.adjustment owner.type.cashback owner.type.cashback_redeem owner.type.discount
+	// i18n-keys: owner.type.expiry owner.type.punch owner.type.reward_claim owner.type.void
 	(k) => t('owner.type.' + k));
 /* Corrections are not undone by a void (an adjustment is corrected by
  * another one); what the server refuses otherwise, it says why. */
@@ -43,26 +39,23 @@ export const NOT_VOIDABLE = ['void', 'adjustment', 'expiry'];
  * item true: set on the server only (loyalty-admin setting set), which
  * the owner API refuses; the page shows it, unchangeable. */
 const SERVER_ONLY = ['webhook_allow_private'];
-/* The keys built here:
- * i18n-keys: owner.setting.access_token_ttl owner.setting.access_token_ttl.hint
- * i18n-keys: owner.setting.currency owner.setting.currency.hint owner.setting.currency_symbol
- * i18n-keys: owner.setting.currency_symbol.hint owner.setting.event_retention_days
- * i18n-keys: owner.setting.event_retention_days.hint owner.setting.language
- * i18n-keys: owner.setting.language.hint owner.setting.login_max_failures
- * i18n-keys: owner.setting.login_max_failures.hint owner.setting.login_window_seconds
- * i18n-keys: owner.setting.login_window_seconds.hint owner.setting.public_url
- * i18n-keys: owner.setting.public_url.hint owner.setting.redeem_needs_card_code
- * i18n-keys: owner.setting.redeem_needs_card_code.hint owner.setting.refresh_token_ttl
- * i18n-keys: owner.setting.refresh_token_ttl.hint owner.setting.staff_enrolment
- * i18n-keys: owner.setting.staff_enrolment.hint owner.setting.sync_max_age_days
- * i18n-keys: owner.setting.sync_max_age_days.hint owner.setting.time_zone
- * i18n-keys: owner.setting.time_zone.hint owner.setting.utc_offset_minutes
- * i18n-keys: owner.setting.utc_offset_minutes.hint owner.setting.void_window_minutes
- * i18n-keys: owner.setting.void_window_minutes.hint owner.setting.webhook_allow_private
- * i18n-keys: owner.setting.webhook_allow_private.hint */
 export const SETTING_INFO = named(['access_token_ttl', 'refresh_token_ttl', 'login_max_failures', 'login_window_seconds',
 	'sync_max_age_days', 'utc_offset_minutes', 'time_zone', 'currency', 'language', 'staff_enrolment', 'void_window_minutes',
 	'redeem_needs_card_code', 'currency_symbol', 'event_retention_days', 'webhook_allow_private', 'public_url'],
+	// i18n-keys: owner.setting.access_token_ttl owner.setting.access_token_ttl.hint owner.setting.currency
+	// i18n-keys: owner.setting.currency.hint owner.setting.currency_symbol owner.setting.currency_symbol.hint
+	// i18n-keys: owner.setting.event_retention_days owner.setting.event_retention_days.hint
+	// i18n-keys: owner.setting.language owner.setting.language.hint owner.setting.login_max_failures
+	// i18n-keys: owner.setting.login_max_failures.hint owner.setting.login_window_seconds
+	// i18n-keys: owner.setting.login_window_seconds.hint owner.setting.public_url owner.setting.public_url.hint
+	// i18n-keys: owner.setting.redeem_needs_card_code owner.setting.redeem_needs_card_code.hint
+	// i18n-keys: owner.setting.refresh_token_ttl owner.setting.refresh_token_ttl.hint
+	// i18n-keys: owner.setting.staff_enrolment owner.setting.staff_enrolment.hint
+	// i18n-keys: owner.setting.sync_max_age_days owner.setting.sync_max_age_days.hint owner.setting.time_zone
+	// i18n-keys: owner.setting.time_zone.hint owner.setting.utc_offset_minutes
+	// i18n-keys: owner.setting.utc_offset_minutes.hint owner.setting.void_window_minutes
+	// i18n-keys: owner.setting.void_window_minutes.hint owner.setting.webhook_allow_private
+	// i18n-keys: owner.setting.webhook_allow_private.hint
 	(k) => [t('owner.setting.' + k), t('owner.setting.' + k + '.hint')].concat(SERVER_ONLY.includes(k) ? [true] : []));
 
 /* ---- state ------------------------------------------------------------ */
@@ -107,24 +100,3 @@ export function setSettings(list) {
 export function shopToday() {
 	return parseYmd(shopDayText());
 }
-export function presetRange(p) {
-	const t = shopToday(), y = t.getUTCFullYear(), m = t.getUTCMonth();
-	switch (p) {
-	case 'today': return [t, t];
-	case 'yesterday': return [addDays(t, -1), addDays(t, -1)];
-	case 'last7': return [addDays(t, -6), t];
-	case 'thisweek': return [addDays(t, -((t.getUTCDay() + 6) % 7)), t];
-	case 'thismonth': return [new Date(Date.UTC(y, m, 1)), t];
-	case 'lastmonth': return [new Date(Date.UTC(y, m - 1, 1)), new Date(Date.UTC(y, m, 0))];
-	case 'last30': return [addDays(t, -29), t];
-	case 'thisyear': return [new Date(Date.UTC(y, 0, 1)), t];
-	default: return null;
-	}
-}
-
-/* A card's customer as the page names them: cards made without a name
- * (a box of cards to hand out) are "No name". theCard(c): "the card of
- * Ann" or "the card without a name (barcode …)", for sentences. */
-export const customerName = (c) => (c && typeof c.customer_name === 'string' && c.customer_name ? c.customer_name : t('owner.no_name'));
-export const theCard = (c) => (c && c.customer_name ? t('owner.the_card_of', { name: c.customer_name }) :
-    c && c.barcode_value ? t('owner.the_card_without_name_barcode', { barcode: c.barcode_value }) : t('owner.the_card_without_name'));

@@ -1,7 +1,7 @@
 /* The back office's ways to speak: error messages (with what to do on
  * the server), forms and their errors, dialogs, toasts. */
 import { sentence } from '../js/errors.js';
-import { hasText, t } from '../js/i18n.js';
+import { t } from '../js/i18n.js';
 import { limit } from '../js/limits.js';
 import { $, bytes, count, h, plural, saveBlob, setKids, show, uid } from './dom.js';
 import { ApiError, FormError, NetError, SessionEnded, apiBlob, apiGet } from './net.js';
@@ -66,9 +66,9 @@ export function errorNode(e, noWait) {
 	if (e instanceof ApiError) {
 		/* A message says what is wrong with this request; an answer
 		 * with none (a host's bare 413, its own 500 page: the client's
-		 * "The server answered 413.") has its code's sentence
-		 * (js/errors.js). */
-		const bare = !e.message || /^The server answered \d+\.$/.test(e.message);
+		 * own "The server answered 413.", e.ownMessage) has its code's
+		 * sentence (js/errors.js). */
+		const bare = !e.message || !!e.ownMessage;
 		const parts = [h('strong', { dataset: { code: e.code || '' } }, bare ? sentence(e.code, e.message) : e.message)];
 		if (!noWait && e.retryAfter !== null && e.retryAfter !== undefined && (e.status === 429 || e.status === 503))
 			parts.push(' ' + t('owner.error.try_again_in', { time: count('owner.n.seconds', e.retryAfter) }));
@@ -185,22 +185,17 @@ export function onSubmit(form, fn) {
 
 /* A field that must be filled: its text, trimmed. what: the catalog's
  * key of the field, whose KEY.enter ("Enter the reason.") and KEY.long
- * ("Reason is too long (at most {max} characters).") are the complaints
- * (an English phrase such as "the reason" still works, in English). */
-/* The keys built here, from the callers' what:
- * i18n-keys: owner.need.email.enter owner.need.email.long owner.need.name.enter
- * i18n-keys: owner.need.name.long owner.need.reward.enter owner.need.reward.long
- * i18n-keys: owner.need.title.enter owner.need.title.long setup.need.code.enter
- * i18n-keys: setup.need.code.long setup.need.email.enter setup.need.email.long
- * i18n-keys: setup.need.location.enter setup.need.location.long setup.need.name.enter
- * i18n-keys: setup.need.name.long setup.need.shop.enter setup.need.shop.long */
+ * ("Reason is too long (at most {max} characters).") are the complaints. */
+// i18n-keys: owner.need.email.enter owner.need.email.long owner.need.name.enter
+// i18n-keys: owner.need.name.long owner.need.reward.enter owner.need.reward.long
+// i18n-keys: owner.need.title.enter owner.need.title.long setup.need.code.enter
+// i18n-keys: setup.need.code.long setup.need.email.enter setup.need.email.long
+// i18n-keys: setup.need.location.enter setup.need.location.long setup.need.name.enter
+// i18n-keys: setup.need.name.long setup.need.shop.enter setup.need.shop.long
 export function need(input, what, max) {
 	const v = input.value.trim();
-	const keyed = hasText(what + '.enter');
-	if (!v) throw new FormError(keyed ? t(what + '.enter') : 'Enter ' + what + '.', input);
-	if (max && v.length > max)
-		throw new FormError(keyed ? t(what + '.long', { max }) :
-		    what.replace(/^(a|an|the) /, '').replace(/^./, (c) => c.toUpperCase()) + ' is too long (at most ' + max + ' characters).', input);
+	if (!v) throw new FormError(t(what + '.enter'), input);
+	if (max && v.length > max) throw new FormError(t(what + '.long', { max }), input);
 	return v;
 }
 export function needPassword(p1, p2) {
@@ -281,7 +276,7 @@ export function confirmDialog(title, text, okLabel, danger) {
  * copied. The clipboard needs a secure page (https, or this machine);
  * elsewhere the text is selected for the owner's own Ctrl+C. */
 export function copyBox(value, label) {
-	const code = h('code', { className: 'copy-text' }, value);
+	const code = h('code', { className: 'copy-text', translate: false, dir: 'ltr' }, value);
 	const said = h('span', { className: 'copy-said', role: 'status' });
 	const selectIt = () => {
 		const r = document.createRange();

@@ -4,7 +4,7 @@
  * catalog text with elements in it. Every text from the catalog
  * (js/i18n.js); nothing here is English. */
 import { formatDate, formatDateTime } from '../js/dates.js';
-import { locale, t } from '../js/i18n.js';
+import { PSEUDO, lang, locale, t } from '../js/i18n.js';
 
 /* A card's customer as the page names them: cards made without a name
  * (a box of cards to hand out) are "No name". */
@@ -44,8 +44,14 @@ export function calDay(ymd, opts) {
 /* A catalog text with elements in it: each {name} of nodes becomes that
  * element, the rest stays text (a catalog never holds markup). */
 export function tNodes(key, nodes, params) {
-	return t(key, params).split(/(\{[A-Za-z0-9_]+\})/).filter((p) => p !== '').map((p) => {
+	let text = t(key, params);
+	/* The pseudo-locale marks the whole text ⟦…⟧: each piece between the
+	 * elements is marked as its own, so the piece after one still reads
+	 * as the catalog's (tests/browser/i18n/pseudo.mjs). */
+	const pseudo = lang() === PSEUDO && /^⟦[^]*⟧$/.test(text);
+	if (pseudo) text = text.slice(1, -1);
+	return text.split(/(\{[A-Za-z0-9_]+\})/).filter((p) => p !== '').map((p) => {
 		const m = /^\{([A-Za-z0-9_]+)\}$/.exec(p);
-		return m && nodes[m[1]] !== undefined ? nodes[m[1]] : p;
+		return m && nodes[m[1]] !== undefined ? nodes[m[1]] : pseudo ? '⟦' + p + '⟧' : p;
 	});
 }

@@ -36,6 +36,10 @@ t.step('the till in Arabic: no axe violation, logged out or with a card', async 
 	await t.waitFor(`vis('#card-panel') && vis('#purchase-form')`);
 	await t.settle();
 	await axe('till card');
+	/* The back office shares the till's session: logged out, its
+	 * login form shows. */
+	await t.ev(`(click('#logout-button'), true)`);
+	await t.waitFor(`vis('#login-form')`);
 	return true;
 }, { timeout: 60000 });
 

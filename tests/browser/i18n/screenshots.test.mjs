@@ -48,7 +48,12 @@ for (const lang of ['ar', 'ja']) {
 			await t.ev(`(click('#side-nav a[data-sec="reports"]'), true)`);
 			await t.idle();
 			await t.shot(`owner-reports-${lang}-${w}`);
-			return t.ev(laidOut(lang) + ` && ${script(lang)}.test(document.body.innerText)`);
+			const ok = await t.ev(laidOut(lang) + ` && ${script(lang)}.test(document.body.innerText)`);
+			/* The session is the till's too (the same keys): the next
+			 * step's login form needs it ended. */
+			await t.ev(`(click('#logout-button'), true)`);
+			await t.waitFor(`vis('#login-form')`);
+			return ok;
 		}, { timeout: 60000 });
 
 		t.step(`the card page, ${lang}, ${w} px`, async () => {

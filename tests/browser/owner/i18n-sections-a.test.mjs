@@ -5,7 +5,7 @@
  * zone and language; the pages in Japanese and Arabic (right to left)
  * at 390 and 1280 px, for a person to look at. */
 import { URL0 } from '../lib/browser.mjs';
-import { emptyInstall, ownerBrowser, nav, OWNER, CODE_FILE } from '../lib/owner-helpers.mjs';
+import { emptyInstall, ownerBrowser, nav, OWNER, CODE_FILE, api, ownerToken } from '../lib/owner-helpers.mjs';
 import fs from 'node:fs';
 
 await emptyInstall();
@@ -78,6 +78,10 @@ t.step('the setup sends the currency, time zone and language chosen; the zone st
 		throw new Error(JSON.stringify(setupBody));
 	await t.waitFor(`vis('#app-view') || vis('#setup-error')`);
 	if (await t.ev(`vis('#setup-error')`)) throw new Error(await t.ev(`text('#setup-error')`));
+	/* and the new shop has them, as the server keeps them */
+	const r = await api('GET', 'admin/settings', undefined, await ownerToken(t));
+	const v = Object.fromEntries(r.json.data.settings.map((x) => [x.key, x.value]));
+	if (v.currency !== 'EUR' || v.time_zone !== 'Europe/Berlin' || v.language !== 'de') throw new Error(JSON.stringify(v));
 	return true;
 });
 
