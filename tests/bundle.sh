@@ -81,7 +81,8 @@ check_bundle() {
 	# Upstream's tarball alone only for a version tools/bundle-patches
 	# records as reviewed (its Debian patches touch nothing built).
 	while read -r p v rest; do
-		case $p in '#'* | '') continue ;; esac
+		# tzdata is no library: the table lib/tz_rules.c was made from.
+		case $p in '#'* | '' | tzdata) continue ;; esac
 		if [ "$rest" = upstream-tarball ]; then
 			grep -qxF "${v%%+lc*}" "$top_srcdir/tools/bundle-patches/$p/upstream-ok" 2>/dev/null ||
 			    bad="$bad $p($v from upstream alone, not allowed)"
@@ -92,7 +93,9 @@ check_bundle() {
 	v=$(sed -n 's/^libfcgi \([^ ]*\).*/\1/p' "$top/VERSIONS")
 	{ dpkg --compare-versions "${v%%+lc*}" ge 2.4.2-2+deb12u1 && case $v in *+lc*) true ;; *) false ;; esac; } ||
 	    bad="$bad libfcgi($v: not Debian's CVE-2025-23016 fix and ours)"
-	is "$bad" "" "$arch: VERSIONS names a Debian source version of each library; libfcgi's has both fixes"
+	v=$(sed -n 's/^const char lc_tz_rules_version\[\] = "\(.*\)";$/\1/p' "$top_srcdir/lib/tz_rules.c")
+	grep -qxF "tzdata $v" "$top/VERSIONS" || bad="$bad tzdata(not ${v:-?} of lib/tz_rules.c)"
+	is "$bad" "" "$arch: VERSIONS names a Debian source version of each library, libfcgi's with both fixes, and the tzdata of the zones' rules"
 	# The .zip: the same files with the same modes (the programs 755),
 	# as unzip unpacks it.
 	zip=${tgz%.tar.gz}.zip
