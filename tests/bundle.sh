@@ -287,8 +287,10 @@ else
 	"${RUN[@]}" "$R4" /loyalty-admin --db /data/loyalty.db demo >"$T/demo-tz.txt" ||
 	    bail "loyalty-admin demo failed in $R4"
 	lt_parse_demo "$T/demo-tz.txt"
+	# Sync takes purchases of up to sync_max_age_days back: March 2026's too.
 	ok "x86_64: a demo shop in an empty root (no zoneinfo) set to Europe/Berlin" \
-	    "${RUN[@]}" "$R4" /loyalty-admin --db /data/loyalty.db setting set time_zone Europe/Berlin
+	    sh -c '"$@" setting set time_zone Europe/Berlin && "$@" setting set sync_max_age_days 3650' \
+	    _ "${RUN[@]}" "$R4" /loyalty-admin --db /data/loyalty.db
 	cgi "$R4" login POST /api/v1/auth/login \
 	    "{\"email\":\"$DEMO_OWNER_EMAIL\",\"password\":\"$DEMO_OWNER_PASSWORD\"}"
 	TOKEN=$(jq -r .access_token <<<"$C_BODY" 2>/dev/null)
