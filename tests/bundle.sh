@@ -26,7 +26,7 @@ top_builddir=${top_builddir:-$PWD}
 . "$top_srcdir/tests/lib.sh"
 
 command -v jq >/dev/null || bail "jq is needed"
-NPOINTS=60
+NPOINTS=64
 if lt_sanitized; then
 	skip "$NPOINTS" "a sanitizer build: the bundles are built without sanitizers and tested by the normal suite"
 	done_testing
