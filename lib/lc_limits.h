@@ -68,7 +68,9 @@
 #define LC_BYTES(chars) ((chars) * 4 + 1)
 
 /* Money and programs. */
-#define LC_MONEY_MAX 100000000LL	/* minor units: 1,000,000.00, 100,000,000 yen */
+/* In the currency's minor units: 1,000,000.00 of a two-decimal currency,
+ * 100,000,000 yen, 100,000.000 dinars. */
+#define LC_MONEY_MAX 100000000LL
 #define LC_SPEND_MAX (LC_MONEY_MAX * 1000)	/* a tier's minimum spend */
 #define LC_RATE_MAX 10000		/* basis points: a rate of 1 */
 #define LC_TIERS_MAX 16			/* tiers of one program */

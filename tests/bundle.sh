@@ -26,7 +26,7 @@ top_builddir=${top_builddir:-$PWD}
 . "$top_srcdir/tests/lib.sh"
 
 command -v jq >/dev/null || bail "jq is needed"
-NPOINTS=60
+NPOINTS=64
 if lt_sanitized; then
 	skip "$NPOINTS" "a sanitizer build: the bundles are built without sanitizers and tested by the normal suite"
 	done_testing
@@ -81,7 +81,8 @@ check_bundle() {
 	# Upstream's tarball alone only for a version tools/bundle-patches
 	# records as reviewed (its Debian patches touch nothing built).
 	while read -r p v rest; do
-		case $p in '#'* | '') continue ;; esac
+		# tzdata is no library: the table lib/tz_rules.c was made from.
+		case $p in '#'* | '' | tzdata) continue ;; esac
 		if [ "$rest" = upstream-tarball ]; then
 			grep -qxF "${v%%+lc*}" "$top_srcdir/tools/bundle-patches/$p/upstream-ok" 2>/dev/null ||
 			    bad="$bad $p($v from upstream alone, not allowed)"
@@ -92,7 +93,9 @@ check_bundle() {
 	v=$(sed -n 's/^libfcgi \([^ ]*\).*/\1/p' "$top/VERSIONS")
 	{ dpkg --compare-versions "${v%%+lc*}" ge 2.4.2-2+deb12u1 && case $v in *+lc*) true ;; *) false ;; esac; } ||
 	    bad="$bad libfcgi($v: not Debian's CVE-2025-23016 fix and ours)"
-	is "$bad" "" "$arch: VERSIONS names a Debian source version of each library; libfcgi's has both fixes"
+	v=$(sed -n 's/^const char lc_tz_rules_version\[\] = "\(.*\)";$/\1/p' "$top_srcdir/lib/tz_rules.c")
+	grep -qxF "tzdata $v" "$top/VERSIONS" || bad="$bad tzdata(not ${v:-?} of lib/tz_rules.c)"
+	is "$bad" "" "$arch: VERSIONS names a Debian source version of each library, libfcgi's with both fixes, and the tzdata of the zones' rules"
 	# The .zip: the same files with the same modes (the programs 755),
 	# as unzip unpacks it.
 	zip=${tgz%.tar.gz}.zip
@@ -167,6 +170,7 @@ cgi() {
 	env=(GATEWAY_INTERFACE=CGI/1.1 SERVER_PROTOCOL=HTTP/1.1 SERVER_NAME=localhost
 	    SERVER_PORT=80 REMOTE_ADDR=127.0.0.1 REQUEST_METHOD="$method"
 	    REQUEST_URI="$uri" QUERY_STRING=)
+	case $uri in *\?*) env+=(QUERY_STRING="${uri#*\?}") ;; esac
 	[ -n "$TOKEN" ] && env+=("HTTP_AUTHORIZATION=Bearer $TOKEN")
 	[ -n "$body" ] && env+=(CONTENT_TYPE=application/json CONTENT_LENGTH=${#body})
 	case $where in
@@ -264,6 +268,48 @@ else
 	else
 		skip 2 "the bundle has no $DIR_x86_64/loyalty.conf"
 	fi
+fi
+
+# --- a shop's time zone with no zoneinfo ---------------------------------------
+
+# The empty root has no /usr/share/zoneinfo, as some web hosts: the shop's
+# days follow Europe/Berlin by the rule built into the programs
+# (lib/tz_rules.c). 29 March 2026 has 23 hours there, 23:00Z on the 28th
+# to 22:00Z on the 29th: purchases at 22:50Z (28th, 23:50 CET), 23:05Z
+# (29th, 00:05 CET), 01:05Z (29th, 03:05 CEST) and 22:05Z on the 29th
+# (30th, 00:05 CEST), which UTC or a fixed +01:00 would count otherwise.
+if [ ${#RUN[@]} -eq 0 ]; then
+	skip 4 "neither chroot (root) nor unshare -r can make an empty root here"
+else
+	R4=$T/root4
+	mkroot "$R4" && cp "$TOP_x86_64/loyalty-pos/$DIR_x86_64"/{sync,admin_reports}.fcgi "$R4/$DIR_x86_64/" ||
+	    bail "cannot make $R4"
+	"${RUN[@]}" "$R4" /loyalty-admin --db /data/loyalty.db demo >"$T/demo-tz.txt" ||
+	    bail "loyalty-admin demo failed in $R4"
+	lt_parse_demo "$T/demo-tz.txt"
+	# Sync takes purchases of up to sync_max_age_days back: March 2026's too.
+	ok "x86_64: a demo shop in an empty root (no zoneinfo) set to Europe/Berlin" \
+	    sh -c '"$@" setting set time_zone Europe/Berlin && "$@" setting set sync_max_age_days 3650' \
+	    _ "${RUN[@]}" "$R4" /loyalty-admin --db /data/loyalty.db
+	cgi "$R4" login POST /api/v1/auth/login \
+	    "{\"email\":\"$DEMO_OWNER_EMAIL\",\"password\":\"$DEMO_OWNER_PASSWORD\"}"
+	TOKEN=$(jq -r .access_token <<<"$C_BODY" 2>/dev/null)
+	owner=$(jq -r .user.id <<<"$C_BODY" 2>/dev/null)
+	items=
+	for at in 2026-03-28T22:50:00Z 2026-03-28T23:05:00Z 2026-03-29T01:05:00Z 2026-03-29T22:05:00Z; do
+		items="$items${items:+,}{\"qr_code_data\":\"$DEMO_CASHBACK_QR\",\"location_id\":\"$DEMO_LOCATION_ID\",\"staff_user_id\":\"$owner\",\"purchase_amount\":1.00,\"client_timestamp\":\"$at\",\"idempotency_key\":\"tz-$at\"}"
+	done
+	cgi "$R4" sync POST /api/v1/transactions/sync "{\"transactions\":[$items]}"
+	is "$C_STATUS $(jq -c .data.success_count <<<"$C_BODY" 2>/dev/null)" "200 4" \
+	    "x86_64: sync takes four purchases around Berlin's spring change"
+	cgi "$R4" admin_reports GET "/api/v1/admin/reports/summary?from=2026-03-27&to=2026-03-31"
+	is "$C_STATUS $(jq -c '.data.rows | map([.key, .purchases])' <<<"$C_BODY" 2>/dev/null)" \
+	    '200 [["2026-03-28",1],["2026-03-29",2],["2026-03-30",1]]' \
+	    "x86_64: with no zoneinfo the report's days are Berlin's (29 March: 23 hours)"
+	cgi "$R4" admin_reports GET "/api/v1/admin/reports/transactions?from=2026-03-29&to=2026-03-29&format=csv&header=names"
+	is "$C_STATUS $(grep -c -e '^.\?Date,Time (Europe/Berlin),' -e '^2026-03-29,03:05:00,' <<<"$C_BODY")" "200 2" \
+	    "x86_64: ... and its CSV's times, 03:05 CEST, under the header Time (Europe/Berlin)"
+	TOKEN=
 fi
 
 # --- aarch64 under qemu -----------------------------------------------------

@@ -8,6 +8,12 @@
 # both modes, "cgi" the FastCGI one. tools/check runs them in plain CGI in
 # its normal build only; the sanitizers' build runs the backend through
 # the other PostgreSQL suites, and the FastCGI path through them too.
+# tests/fixtures/setup/ is SQLite only but for its three cases that find an
+# owner in place: every other one starts from no database, which a
+# responder makes as a new SQLite file with its setup code beside it,
+# while a PostgreSQL database is made by loyalty-admin init and keeps its
+# code in the database; tests/setup_race_pg.sh runs the setup on it, the
+# shop's currency, zone and language included.
 top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}
 top_builddir=${top_builddir:-$PWD}
 # shellcheck source=tests/lib.sh

@@ -112,6 +112,9 @@ rec_done() {
 
 # call DESC METHOD PATH [BODY [CURL_ARGS...]]: lt_req, recorded for the
 # checker. RID=... before it sends that X-Request-Id (checked as echoed).
+# SHOP_DECIMALS is the decimals of the shop the request is made in (the
+# checker's `x-decimals: currency` where the answer does not say).
+SHOP_DECIMALS=2
 call() {
 	local desc=$1 f
 	shift
@@ -124,7 +127,7 @@ call() {
 	f=$(printf '%s/%04d' "$REC" "$rec_n")
 	cp "$LT_DIR/resp.headers" "$f.headers" 2>/dev/null || : >"$f.headers"
 	cp "$LT_DIR/resp.body" "$f.body" 2>/dev/null || : >"$f.body"
-	printf '%s\n%s\n%s\n%s\n' "$1" "$2" "$desc" "${RID:-}" >"$f.req"
+	printf '%s\n%s\n%s\n%s\n%s\n' "$1" "$2" "$desc" "${RID:-}" "$SHOP_DECIMALS" >"$f.req"
 }
 
 json() { jq -cn "$@"; }
@@ -608,12 +611,22 @@ call "setup with a wrong code" POST /api/v1/setup "$(setup_body AAAAAAAAAAAAAAAA
 call "setup without a code" POST /api/v1/setup "$(setup_body "$CODE" | jq -c 'del(.setup_code)')"
 call "setup with a bad e-mail" POST /api/v1/setup "$(setup_body "$CODE" | jq -c '.owner_email = "olive"')"
 call "setup with a short password" POST /api/v1/setup "$(setup_body "$CODE" | jq -c '.owner_password = "short"')"
-call "setup with the right code" POST /api/v1/setup "$(setup_body "$CODE")"
+# The new shop counts in yen: every amount it answers has no decimals.
+call "setup with the right code, a shop in yen" POST /api/v1/setup \
+    "$(setup_body "$CODE" | jq -c '.currency = "JPY" | .time_zone = "Asia/Tokyo"')"
+SHOP_DECIMALS=0
 call "setup status after setup" GET /api/v1/setup
 call "the new owner logs in" POST /api/v1/auth/login '{"email":"olive@cafe.example","password":"a long password"}'
 LT_TOKEN=$(lt_jq .access_token)
 call "the new owner's first card list" GET /api/v1/admin/cards
 call "the new shop's empty summary" GET "/api/v1/admin/reports/summary?from=$TODAY&to=$TODAY"
+call "a yen reward with decimals" POST /api/v1/admin/programs \
+    '{"type":"punch","title":"Ramen Card","punch_requirement":5,"reward_title":"Ramen","reward_amount":350.5}'
+call "a yen reward" POST /api/v1/admin/programs \
+    '{"type":"punch","title":"Ramen Card","punch_requirement":5,"reward_title":"Ramen","reward_amount":400}'
+call "yen cashback tiers" POST /api/v1/admin/programs \
+    '{"type":"cashback","title":"Yen Back","tiers":[{"name":"A","min_spend":0,"rate":0.05},{"name":"B","min_spend":50000,"rate":0.1}]}'
+call "the yen shop's programs" GET /api/v1/admin/programs
 
 lt_log_clean "the new installation's server"
 points < <(python3 "$CHECK" "$SPEC" "$top_srcdir" --live "$REC")

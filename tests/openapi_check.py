@@ -14,8 +14,8 @@ row of lib/endpoints.def is documented with its methods, bare or enveloped
 answer, Cache-Control and security, and nothing else is; the error codes
 and their statuses equal lib/err.c, and every error response lists codes
 of its own status only; every `x-limit: EXPR` beside a maxLength,
-maxItems or maximum (`x-limit-min` beside a minLength, minItems or
-minimum) equals EXPR computed from lib/lc_limits.h; the
+maxItems, maximum or x-maximum-minor (`x-limit-min` beside a
+minLength, minItems or minimum) equals EXPR computed from lib/lc_limits.h; the
 settings' ranges and defaults equal lib/settings.c.
 
 --live DIR: DIR holds what tests/openapi.sh recorded, per request NNNN.req
@@ -36,8 +36,13 @@ document uses: type (with type arrays for null), const, enum, properties,
 required, additionalProperties, unevaluatedProperties, items, min/maxItems,
 min/maxLength, pattern, minimum, maximum, exclusiveMinimum, multipleOf,
 minProperties, allOf, anyOf, oneOf, not, $ref (local, with siblings); and
-the document's own `x-decimals: N` (at most N decimals) and
-`x-decimals-exact: true` (written with exactly N). Numbers are compared
+the document's own `x-decimals: N` (at most N decimals),
+`x-decimals-exact: true` (written with exactly N) and `x-maximum-minor: N`
+(at most N minor units). `x-decimals: currency` is the shop's currency's
+decimals: an answer's (or example's) own `currency_decimals` wherever it
+holds one, else the shop's that tests/openapi.sh recorded beside the
+request (its fifth line), else 2 (a shop that named no currency); every
+`currency_decimals` of one answer must agree. Numbers are compared
 exactly (JSON and YAML numbers are read as decimals), and "integer" means
 a number written without a fraction or exponent, as the service reads and
 writes them.
@@ -143,9 +148,32 @@ def short(x):
     return s if len(s) <= 60 else s[:57] + "..."
 
 
+def shop_decimals(body, default):
+    """The decimals of the shop an answer is of: its currency_decimals
+    (all of them, which must agree), else default. (decimals, problems)"""
+    found = set()
+
+    def walk(x):
+        if isinstance(x, dict):
+            for k, v in x.items():
+                if k == "currency_decimals" and isinstance(v, int) and not isinstance(v, bool):
+                    found.add(v)
+                walk(v)
+        elif isinstance(x, list):
+            for v in x:
+                walk(v)
+
+    walk(body)
+    if len(found) > 1:
+        return default, ["currency_decimals differ within one answer: %s" % sorted(found)]
+    return (found.pop() if found else default), []
+
+
 class Schemas:
     def __init__(self, doc):
         self.doc = doc
+        # `x-decimals: currency`: the shop's, set before each validate.
+        self.decimals = 2
 
     def resolve(self, ref):
         if not ref.startswith("#/"):
@@ -198,11 +226,20 @@ class Schemas:
                 errs.append("%s: %s is not above %s" % (p, x, s["exclusiveMinimum"]))
             if "multipleOf" in s and d % Decimal(s["multipleOf"]) != 0:
                 errs.append("%s: %s is not a multiple of %s" % (p, x, s["multipleOf"]))
-            if "x-decimals" in s and d.scaleb(int(s["x-decimals"])) % 1 != 0:
-                errs.append("%s: %s has more than %s decimals" % (p, x, s["x-decimals"]))
-            if s.get("x-decimals-exact") and (
-                    not isinstance(x, Decimal) or -x.as_tuple().exponent != int(s["x-decimals"])):
-                errs.append("%s: %s is not written with exactly %s decimals" % (p, x, s["x-decimals"]))
+            n = s.get("x-decimals")
+            if n == "currency":
+                n = self.decimals
+            if n is not None and d.scaleb(int(n)) % 1 != 0:
+                errs.append("%s: %s has more than %s decimals" % (p, x, n))
+            # Exactly 0 decimals is an integer as written (1500, not 1500.0).
+            if n is not None and s.get("x-decimals-exact") and not (
+                    isinstance(x, int) if int(n) == 0 else
+                    isinstance(x, Decimal) and -x.as_tuple().exponent == int(n)):
+                errs.append("%s: %s is not written with exactly %s decimals" % (p, x, n))
+            if "x-maximum-minor" in s and \
+                    d.scaleb(int(n or 0)) > Decimal(s["x-maximum-minor"]):
+                errs.append("%s: %s is above %s minor units (%s decimals)" % (
+                    p, x, s["x-maximum-minor"], n))
         if isinstance(x, str):
             if "minLength" in s and len(x) < s["minLength"]:
                 errs.append("%s: %s is shorter than %d" % (p, short(x), s["minLength"]))
@@ -437,7 +474,9 @@ def doc_checks(doc, srcdir):
             for name, value in exs:
                 text = "example %s %s %s is valid" % (where, mt, name)
                 if mt == "application/json":
-                    result(not S.validate(schema, value), text, S.validate(schema, value))
+                    S.decimals, problems = shop_decimals(value, 2)
+                    problems += S.validate(schema, value)
+                    result(not problems, text, problems)
                 else:
                     result(isinstance(value, str), text, ["not a string"])
 
@@ -554,7 +593,7 @@ def doc_checks(doc, srcdir):
 
     def walk(node, where):
         if isinstance(node, dict):
-            for mark, which in (("x-limit", ("maxLength", "maxItems", "maximum")),
+            for mark, which in (("x-limit", ("maxLength", "maxItems", "maximum", "x-maximum-minor")),
                                 ("x-limit-min", ("minLength", "minItems", "minimum"))):
                 if mark not in node:
                     continue
@@ -684,6 +723,8 @@ def live_checks(doc, srcdir, folder):
         lines = read(base + ".req").split("\n")
         method, url, desc = lines[0], lines[1], lines[2]
         sent_id = lines[3] if len(lines) > 3 else ""
+        # The decimals of the shop the request was made in, as recorded.
+        recorded = int(lines[4]) if len(lines) > 4 and lines[4].isdigit() else 2
         path = url.split("?", 1)[0]
         status, headers = read_headers(base + ".headers")
         with open(base + ".body", "rb") as f:
@@ -706,6 +747,8 @@ def live_checks(doc, srcdir, folder):
                 body = load_json(raw.decode("utf-8"))
             except (UnicodeDecodeError, ValueError) as e:
                 problems.append("the body is not JSON: %s" % e)
+        S.decimals, more = shop_decimals(body, recorded)
+        problems += more
 
         # What the operation documents for this status.
         if op is not None:

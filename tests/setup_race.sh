@@ -41,13 +41,20 @@ else
 fi
 ok "... and the code is in no answer" test "${LT_BODY/$CODE/}" = "$LT_BODY"
 
+# Client N's shop settings: its own, so the winner's alone must be stored.
+CURRENCIES=(JPY KWD EUR USD)
+ZONES=(Asia/Tokyo Asia/Kuwait Europe/Berlin America/New_York)
+LANGS=(ja ar de en)
+
 # setup N: one POST with the right code; appends "STATUS BODY" to $W/setup.
 setup() {
-	local s f=$W/body.$1 body
-	body=$(jq -cn --arg c "$CODE" --arg n "$1" '{setup_code: $c,
+	local s f=$W/body.$1 body i=$(($1 % 4))
+	body=$(jq -cn --arg c "$CODE" --arg n "$1" --arg cur "${CURRENCIES[i]}" \
+	    --arg tz "${ZONES[i]}" --arg lang "${LANGS[i]}" '{setup_code: $c,
 	    merchant_name: ("Shop " + $n), location_name: ("Street " + $n),
 	    owner_name: ("Owner " + $n), owner_email: ("owner\($n)@race.example"),
-	    owner_password: ("password of owner " + $n)}')
+	    owner_password: ("password of owner " + $n), currency: $cur,
+	    time_zone: $tz, language: $lang}')
 	s=$(curl -s -o "$f" -w '%{http_code}' --max-time 60 \
 	    -H 'Content-Type: application/json' --data-binary "$body" \
 	    "$LT_URL/api/v1/setup") || s=000
@@ -120,6 +127,13 @@ is "$(lt_sql "SELECT email FROM users")" "$WINNER" "... the owner the 200 answer
 n=${WINNER#owner}
 n=${n%%@*}
 ok "the new owner logs in" lt_login "$WINNER" "password of owner $n"
+# The setup's shop settings are written with its merchant, in one write:
+# the winner's three, none of a loser's.
+i=$((n % 4))
+is "$(lt_sql "SELECT key || '=' || value FROM shop_settings ORDER BY key")" \
+    "currency=${CURRENCIES[i]}
+language=${LANGS[i]}
+time_zone=${ZONES[i]}" "... its shop's currency, language and time zone, no other client's"
 lt_req GET /api/v1/setup
 is "$LT_STATUS" 404 "setup is 404 once the owner exists"
 if [ "$LT_BACKEND" = sqlite ]; then

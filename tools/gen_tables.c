@@ -50,8 +50,11 @@ static const struct limit limits[] = {
 	L("CODE_PAST_STEPS", LC_CODE_PAST_STEPS,
 	    "how many earlier codes a till still takes"),
 	/* Money and programs. */
-	L("MONEY_MAX_CENTS", LC_MONEY_MAX, "an amount, in hundredths"),
-	L("SPEND_MAX_CENTS", LC_SPEND_MAX, "a tier's minimum spend, in hundredths"),
+	/* In the shop's currency's minor units (cents, yen, fils), whatever
+	 * the names say: the pages already use them. */
+	L("MONEY_MAX_CENTS", LC_MONEY_MAX, "an amount, in minor units"),
+	L("SPEND_MAX_CENTS", LC_SPEND_MAX,
+	    "a tier's minimum spend, in minor units"),
 	L("RATE_MAX_BP", LC_RATE_MAX, "a rate, in basis points (10000 is 1)"),
 	L("TIERS_MAX", LC_TIERS_MAX, "tiers of one program"),
 	L("PUNCH_ADJUST_MAX", LC_PUNCH_ADJUST_MAX,

@@ -23,8 +23,8 @@ export const LIMITS = Object.freeze({
 	CODE_DIGITS: 6,	/* a card page's time-based code, digits */
 	CODE_STEP_SECONDS: 60,	/* how long one time-based code lasts, seconds */
 	CODE_PAST_STEPS: 4,	/* how many earlier codes a till still takes */
-	MONEY_MAX_CENTS: 100000000,	/* an amount, in hundredths */
-	SPEND_MAX_CENTS: 100000000000,	/* a tier's minimum spend, in hundredths */
+	MONEY_MAX_CENTS: 100000000,	/* an amount, in minor units */
+	SPEND_MAX_CENTS: 100000000000,	/* a tier's minimum spend, in minor units */
 	RATE_MAX_BP: 10000,	/* a rate, in basis points (10000 is 1) */
 	TIERS_MAX: 16,	/* tiers of one program */
 	PUNCH_ADJUST_MAX: 1000,	/* punches added or taken off by one adjustment */
