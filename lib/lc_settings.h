@@ -52,6 +52,9 @@ struct lc_setting_info {
 const struct lc_setting_info *lc_setting_info(enum lc_setting);
 /* The setting's value; its default when unset or unreadable. */
 int64_t lc_setting(struct lc_db *, enum lc_setting);
+/* The same, for a caller that must not take a default for a failed
+ * read: 0 (*v the value or default), or -1 when storage failed. */
+int lc_setting_read(struct lc_db *, enum lc_setting, int64_t *v);
 /* A text setting's value into buf (truncated to size), returned; "" when
  * unset or unreadable. */
 const char *lc_setting_text(struct lc_db *, enum lc_setting, char *buf,

@@ -191,14 +191,25 @@ parse(enum lc_setting s, const char *text, int64_t *v)
 int64_t
 lc_setting(struct lc_db *db, enum lc_setting s)
 {
-	char text[32];
-	int64_t v = lc_settings[s].def;
+	int64_t v;
 
-	if (lc_settings[s].kind == LC_SETTING_INT &&
-	    lc_db_setting_get(db, lc_settings[s].name, text, sizeof(text)) == 1 &&
-	    parse(s, text, &v) == -1)
+	if (lc_setting_read(db, s, &v) == -1)
 		v = lc_settings[s].def;
 	return v;
+}
+
+int
+lc_setting_read(struct lc_db *db, enum lc_setting s, int64_t *v)
+{
+	char text[32];
+	int rc = 0;
+
+	*v = lc_settings[s].def;
+	if (lc_settings[s].kind == LC_SETTING_INT &&
+	    (rc = lc_db_setting_get(db, lc_settings[s].name, text,
+	    sizeof(text))) == 1 && parse(s, text, v) == -1)
+		*v = lc_settings[s].def;
+	return rc == -1 ? -1 : 0;
 }
 
 const char *

@@ -16,6 +16,8 @@
  * the one in use; it is set only when it changes, because glibc's
  * tzset() parses the zone's file again each time.
  */
+#include "config.h"
+
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -131,7 +133,9 @@ lc_tz_of(struct lc_db *db, const char *merchant_id, struct lc_tz *tz)
 	int rc;
 
 	memset(tz, 0, sizeof(*tz));
-	tz->fixed_ms = lc_setting(db, LC_SET_UTC_OFFSET) * 60000;
+	if (lc_setting_read(db, LC_SET_UTC_OFFSET, &tz->fixed_ms) == -1)
+		return -1;
+	tz->fixed_ms *= 60000;
 	/* The shop's zone, else the installation's, read here rather than
 	 * through the settings' reader, which falls back when storage
 	 * fails: a report by the wrong days is worse than none. */
