@@ -27,7 +27,8 @@ export function when(iso) {
  * without a name (customer_name "") is "No name"; none said at all (a
  * card not checked), dflt. */
 export const nameOf = (c, dflt) => (c && typeof c.customer_name === 'string' ? c.customer_name || t('till.card.no_name') : dflt || '');
-export const shortId = (id) => (typeof id === 'string' ? id.slice(0, 8) : '—');
+/* js/txn.js shortRef: the id's random end, not its time-based start */
+export { shortRef as shortId } from '../js/txn.js';
 /* The formatters and builders js/cardtypes.js writes with. */
 export const fmt = {
 	money, pct, int, plural, expiry: (d) => expiryLine(d, currency()),
