@@ -31,7 +31,7 @@ import { storage, readJSON, writeJSON } from './js/store.js';
 import { typeOf } from './js/cardtypes.js';
 import { formatMoney, setShopFormat, isNum } from './js/money.js';
 import { initI18n, applyI18n, setShopLanguage, langSwitcher, t } from './js/i18n.js';
-import { formatDateTime, formatTime, shopDay } from './js/dates.js';
+import { formatDateTime, formatTime, shopDay, zoneDiffers, TIME_ZONED, DATE_TIME_ZONED } from './js/dates.js';
 
 const STORE = 'loyalty.mycard.v1';
 const MAX_CARDS = 8;
@@ -98,8 +98,10 @@ const entryOf = (st, token) => st.cards.find((c) => c.token === token) || null;
  * today, else its date and time. */
 function when(ms) {
 	if (typeof ms !== 'number' || !isFinite(ms)) return t('card.unknown_time');
-	return shopDay(ms) === shopDay(Date.now()) ? t('card.today_at', { time: formatTime(ms) }) :
-	    formatDateTime(ms, { dateStyle: 'medium', timeStyle: 'short' });
+	/* the shop's time: its zone named when the phone is elsewhere */
+	const zoned = zoneDiffers();
+	return shopDay(ms) === shopDay(Date.now()) ? t('card.today_at', { time: formatTime(ms, zoned ? TIME_ZONED : undefined) }) :
+	    formatDateTime(ms, zoned ? DATE_TIME_ZONED : { dateStyle: 'medium', timeStyle: 'short' });
 }
 
 /* An element's text of a catalog key: marked data-i18n when the text has
