@@ -29,9 +29,9 @@
 import { progressLine, percent, expiryLine } from './js/progress.js';
 import { storage, readJSON, writeJSON } from './js/store.js';
 import { typeOf } from './js/cardtypes.js';
-import { formatMoney, setShopFormat } from './js/money.js';
+import { formatMoney, setShopFormat, isNum } from './js/money.js';
 import { initI18n, applyI18n, setShopLanguage, langSwitcher, t } from './js/i18n.js';
-import { formatDateTime, formatTime, shopDay } from './js/dates.js';
+import { formatDateTime, formatTime, shopDay, zoneDiffers, TIME_ZONED, DATE_TIME_ZONED } from './js/dates.js';
 
 const STORE = 'loyalty.mycard.v1';
 const MAX_CARDS = 8;
@@ -98,8 +98,10 @@ const entryOf = (st, token) => st.cards.find((c) => c.token === token) || null;
  * today, else its date and time. */
 function when(ms) {
 	if (typeof ms !== 'number' || !isFinite(ms)) return t('card.unknown_time');
-	return shopDay(ms) === shopDay(Date.now()) ? t('card.today_at', { time: formatTime(ms) }) :
-	    formatDateTime(ms, { dateStyle: 'medium', timeStyle: 'short' });
+	/* the shop's time: its zone named when the phone is elsewhere */
+	const zoned = zoneDiffers();
+	return shopDay(ms) === shopDay(Date.now()) ? t('card.today_at', { time: formatTime(ms, zoned ? TIME_ZONED : undefined) }) :
+	    formatDateTime(ms, zoned ? DATE_TIME_ZONED : { dateStyle: 'medium', timeStyle: 'short' });
 }
 
 /* An element's text of a catalog key: marked data-i18n when the text has
@@ -196,16 +198,58 @@ function setCode(id, live, apiUrl, kept) {
 	}
 }
 
-function row(label, value, cls) {
-	return h('div', { className: 'bal' + (cls ? ' ' + cls : '') }, h('dt', null, label), h('dd', null, value));
+/* A tile's text with each amount in it as an unbreakable span: a narrow
+ * tile would otherwise break inside one ("0.050 د." over "ك."). */
+function withAmounts(text, amounts) {
+	const out = [];
+	let rest = String(text);
+	while (rest) {
+		let at = -1, a = '';
+		for (const m of amounts) {
+			const i = rest.indexOf(m);
+			if (i >= 0 && (at < 0 || i < at || (i === at && m.length > a.length))) [at, a] = [i, m];
+		}
+		if (at < 0) {
+			out.push(rest);
+			break;
+		}
+		if (at) out.push(rest.slice(0, at));
+		out.push(h('span', { className: 'amount' }, a));
+		rest = rest.slice(at + a.length);
+	}
+	return out;
 }
 
+function row(label, value, cls, amounts) {
+	return h('div', { className: 'bal' + (cls ? ' ' + cls : '') }, h('dt', null, label), h('dd', null, ...withAmounts(value, amounts)));
+}
+
+/* A tile whose amount does not fit its column spans the row. */
+function fitAmounts() {
+	for (const b of document.querySelectorAll('#balance .bal')) {
+		b.classList.remove('wide');
+		const dd = b.querySelector('dd');
+		if (dd && dd.clientWidth && dd.scrollWidth > dd.clientWidth) b.classList.add('wide');
+	}
+}
+globalThis.addEventListener('resize', fitAmounts);
+
 function balanceRows(d, symbol) {
+	const amounts = new Set();
 	const f = {
-		money: (v) => formatMoney(v, symbol), pct: (v) => percent(v) || '—', int,
-		plural: (n, one, many) => n + ' ' + (n === 1 ? one : many), expiry: (x) => expiryLine(x, symbol)
+		money: (v) => {
+			const m = formatMoney(v, symbol);
+			if (isNum(v)) amounts.add(m);
+			return m;
+		},
+		pct: (v) => percent(v) || '—', int,
+		plural: (n, one, many) => n + ' ' + (n === 1 ? one : many),
+		expiry: (x) => {
+			if (isNum(x.next_expiry_amount)) amounts.add(formatMoney(x.next_expiry_amount, symbol));
+			return expiryLine(x, symbol);
+		}
 	};
-	return typeOf(d).pageRows(d, f).map(([k, v, cls]) => row(k, v, cls));
+	return typeOf(d).pageRows(d, f).map(([k, v, cls]) => row(k, v, cls, amounts));
 }
 
 /* The coded QR code's next picture: at the server's qr_changes_at (as an
@@ -311,6 +355,7 @@ function renderCard(entry, how) {
 	$('card-view').classList.toggle('is-stale', !!how.reason);
 
 	show('card-view', true);
+	fitAmounts();
 	$('main').setAttribute('aria-busy', how.checking ? 'true' : 'false');
 	renderSwitcher();
 }

@@ -45,6 +45,25 @@ function fmt(ms, opts) {
 	}
 }
 
+/* Whether a time shown should name its zone: the shop's zone is not the
+ * browser's (a customer away from the shop reads the shop's times).
+ * browserTz: the browser's, by default Intl's. A shop with only an offset
+ * is not named (it is formatted as UTC, which would be wrong to say). */
+export function zoneDiffers(browserTz) {
+	const f = shopFormat();
+	if (!f.time_zone || !zoneKnown(f.time_zone)) return false;
+	let b = browserTz;
+	try {
+		if (!b) b = new Intl.DateTimeFormat().resolvedOptions().timeZone;
+	} catch (e) { /* unknown: name it */ }
+	return b !== f.time_zone;
+}
+
+/* Intl's options of a time with the zone's short name ("2:39 AM GMT+9"):
+ * timeStyle and timeZoneName do not go together. */
+export const TIME_ZONED = Object.freeze({ hour: 'numeric', minute: '2-digit', timeZoneName: 'short' });
+export const DATE_TIME_ZONED = Object.freeze({ year: 'numeric', month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit', timeZoneName: 'short' });
+
 export const formatDate = (ms, opts) => fmt(ms, opts || { dateStyle: 'medium' });
 export const formatDateTime = (ms, opts) => fmt(ms, opts || { dateStyle: 'short', timeStyle: 'short' });
 export const formatTime = (ms, opts) => fmt(ms, opts || { timeStyle: 'short' });

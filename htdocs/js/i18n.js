@@ -171,9 +171,15 @@ export async function setShopLanguage(shopLang) {
 	return true;
 }
 
+/* A value ending in "." before a sentence's own "." gives one full stop,
+ * not two: the dinar's symbol ends in one ("1.250 د.ك.") and a sentence
+ * "…{amount}. …" would show "د.ك.. ". */
 function fill(s, params) {
-	return s.replace(/\{([A-Za-z0-9_]+)\}/g, (m, name) =>
-		(params && has(params, name) && params[name] !== undefined && params[name] !== null ? String(params[name]) : m));
+	return s.replace(/\{([A-Za-z0-9_]+)\}/g, (m, name, at) => {
+		if (!(params && has(params, name) && params[name] !== undefined && params[name] !== null)) return m;
+		const v = String(params[name]);
+		return v.endsWith('.') && s.charAt(at + m.length) === '.' ? v.slice(0, -1) : v;
+	});
 }
 
 function lookup(key) {

@@ -57,16 +57,47 @@ function localeDecimal() {
 	}
 }
 
+/* The locale's group separator ("," in English and Japanese, "." in
+ * German, a narrow no-break space in French). */
+function localeGroup() {
+	try {
+		const p = new Intl.NumberFormat(locale()).formatToParts(1234567).find((x) => x.type === 'group');
+		return p ? p.value : '';
+	} catch (e) {
+		return '';
+	}
+}
+
+const escRe = (c) => c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/* s without its grouping, when it is a whole number in well-formed groups
+ * of three of the locale's group separator (or the Arabic one, "٬") that
+ * cannot be a decimal: the page prints "￥1,500", so "1,500" is 1500 yen.
+ * One group of a separator that also reads as a decimal ("1,500") is a
+ * decimal when the currency has 3 decimals (1.500 dinars), grouping only
+ * when that reading has more decimals than the currency takes ("1.500" in
+ * German is 1500 €). Mixed ("1,234.50") stays refused rather than guessed. */
+function ungroup(s, d, dec) {
+	for (const g of new Set([localeGroup(), '\u066c'])) {
+		if (!g || !new RegExp('^\\d{1,3}(?:' + escRe(g) + '\\d{3})+$').test(s)) continue;
+		const groups = s.split(g).length - 1;
+		const asDecimal = ['.', ',', '\u066b', dec].includes(g);
+		if (!asDecimal || groups > 1 || d < 3) return s.split(g).join('');
+	}
+	return s;
+}
+
 /* A money amount typed by a person: digits with at most the shop's
  * currency's decimals (d, by default the shop's; 0: whole numbers only),
  * the decimal separator ".", ",", "٫" or the locale's ("12", "12.5", "12,50",
- * ".5"; "1.250" for dinars), 0 to max minor units. No grouping: "1,234.50"
- * is refused rather than guessed. Returns {value, minor, cents} (value is
- * the number sent on the wire, minor and its old name cents the integer
- * minor units) or null. */
+ * ".5"; "1.250" for dinars), 0 to max minor units; a whole number may be
+ * grouped as the locale groups it (ungroup above). Returns {value, minor,
+ * cents} (value is the number sent on the wire, minor and its old name
+ * cents the integer minor units) or null. */
 export function parseMoney(str, max = MAX_MONEY_MINOR, d = shop.currency_decimals) {
 	let s = latinDigits(String(str === null || str === undefined ? '' : str).trim());
 	const dec = localeDecimal();
+	s = ungroup(s, d, dec);
 	if (dec !== '.' && dec !== ',') s = s.split(dec).join('.');
 	/* the Arabic decimal separator goes with Arabic-Indic digits */
 	s = s.replace(',', '.').replace('\u066b', '.');
@@ -95,6 +126,18 @@ export function minorStr(c, d = shop.currency_decimals) {
 	return (c < 0 ? '-' : '') + (d ? int + '.' + String(n % p).padStart(d, '0') : int);
 }
 export const centsStr = (c) => minorStr(c);
+
+/* What a money field takes, for the hint of a refused one, in the page's
+ * language and the currency's decimals: an example ("12.50", "12,50" in
+ * German, "12.500" of dinars, "1500" of yen: ungrouped, as simplest to
+ * type) and the limit ("1,000,000.00", "1.000.000,00"). */
+export function amountExample(d = shop.currency_decimals) {
+	const v = d ? 12.5 : 1500;
+	return numberFormat(locale(), { minimumFractionDigits: d, maximumFractionDigits: d, useGrouping: false }).format(v);
+}
+export function amountLimit(d = shop.currency_decimals) {
+	return numberFormat(locale(), { minimumFractionDigits: d, maximumFractionDigits: d }).format(MAX_MONEY_MINOR / POW[d]);
+}
 
 const formats = new Map();
 function numberFormat(loc, opts) {

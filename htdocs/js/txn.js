@@ -8,6 +8,12 @@
 import { t, locale } from './i18n.js';
 import { isNum } from './money.js';
 
+/* A transaction's (or a card's) short reference, as a page shows it: the
+ * id's last 8 hex digits. Ids are UUIDv7, whose first 8 are the time in
+ * minutes' worth of milliseconds, the same for every sale of a minute;
+ * the end is random. "—" for no id. */
+export const shortRef = (id) => (typeof id === 'string' && id ? id.replace(/-/g, '').slice(-8) : '—');
+
 const punches = (n) => t('common.txn.punches', { n });
 const signed = (v) => (v > 0 ? '+' : '−');
 

@@ -3,7 +3,7 @@
 import { h } from '../js/dom.js';
 import { formatDateTime } from '../js/dates.js';
 import { locale, t } from '../js/i18n.js';
-import { formatMoney, isNum, MAX_MONEY_MINOR, minorStr, parseMoney, shopFormat, toMinor } from '../js/money.js';
+import { amountExample, amountLimit, formatMoney, isNum, minorStr, parseMoney, shopFormat, toMinor } from '../js/money.js';
 import { expiryLine } from '../js/progress.js';
 import { user } from './state.js';
 
@@ -27,7 +27,8 @@ export function when(iso) {
  * without a name (customer_name "") is "No name"; none said at all (a
  * card not checked), dflt. */
 export const nameOf = (c, dflt) => (c && typeof c.customer_name === 'string' ? c.customer_name || t('till.card.no_name') : dflt || '');
-export const shortId = (id) => (typeof id === 'string' ? id.slice(0, 8) : '—');
+/* js/txn.js shortRef: the id's random end, not its time-based start */
+export { shortRef as shortId } from '../js/txn.js';
 /* The formatters and builders js/cardtypes.js writes with. */
 export const fmt = {
 	money, pct, int, plural, expiry: (d) => expiryLine(d, currency()),
@@ -52,8 +53,7 @@ export { minorStr };
  * the limit, in the currency's decimals ("12.50", "1,000,000.00"). */
 export function moneyHint(above0) {
 	const d = decimals();
-	const max = new Intl.NumberFormat(locale(), { minimumFractionDigits: d, maximumFractionDigits: d }).format(MAX_MONEY_MINOR / 10 ** d);
-	const example = d ? '12.' + '5'.padEnd(d, '0') : '1500';
+	const max = amountLimit(d), example = amountExample(d);
 	return t(d ? (above0 ? 'till.money.hint_above0' : 'till.money.hint') : (above0 ? 'till.money.hint_whole_above0' : 'till.money.hint_whole'),
 	    { n: d, example, max });
 }

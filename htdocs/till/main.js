@@ -26,7 +26,7 @@ import { applyI18n, initI18n, langSwitcher } from '../js/i18n.js';
 import { applyLimits } from '../js/limits.js';
 import { readJSON, writeJSON } from '../js/store.js';
 import { openCamera, setupCamera } from './camera.js';
-import { clearCard, onLookup, startLookup } from './card.js';
+import { card, cardIdent, clearCard, onLookup, startLookup } from './card.js';
 import { $ } from './dom.js';
 import { closeEnrol, enrolAgain, enrolCard, onEnrol, openEnrol } from './enrol.js';
 import { hist, loadHistory } from './history.js';
@@ -109,10 +109,26 @@ function init() {
 			if (r.data && r.data.id) { setUser(r.data); writeJSON(ss, K.user, user); renderUser(); useShop(user); }
 			syncNow(false);
 		}).catch(() => { /* offline: keep the saved profile */ });
+		/* the card of the sale the language switch reloaded in */
+		const kept = readJSON(ss, KEPT_CARD, null);
+		ss.removeItem(KEPT_CARD);
+		if (kept && kept.ident) startLookup(kept.ident.barcode_value || kept.ident.qr_code_data || '');
 	} else {
+		ss.removeItem(KEPT_CARD);
 		endSession(null);
 	}
 	setupCamera();
+}
+
+/* The language switch loads the page again (js/i18n.js langSwitcher):
+ * the card on screen is kept for this tab and looked up again after it
+ * (by what it was looked up with: the lookup takes a code, not an id). */
+const KEPT_CARD = 'pos.lang_switch_card';
+function keepCardOnSwitch(select) {
+	select.addEventListener('change', () => {
+		if (card && cardIdent) writeJSON(ss, KEPT_CARD, { id: card.card_instance_id, ident: cardIdent });
+		else ss.removeItem(KEPT_CARD);
+	});
 }
 
 /* The service worker (sw.js) keeps this page loadable with no connection:
@@ -136,6 +152,7 @@ async function start() {
 	await initI18n(saved && saved.shop ? saved.shop.language : null);
 	applyI18n();
 	langSwitcher($('lang-login'));
+	keepCardOnSwitch($('lang-bar'));	/* before the switch's own reload */
 	langSwitcher($('lang-bar'));
 	init();
 }

@@ -267,3 +267,11 @@ test('both service workers keep every language\'s catalog and js/i18n.js', () =>
 			assert.ok(text.includes("'" + f + "'"), w + ' does not keep ' + f);
 	}
 });
+
+test('the pages\' names are translated, the till\'s as the back office\'s', () => {
+	for (const l of LANGS) {
+		if (l === 'en') continue;
+		for (const k of ['owner.brand', 'till.brand', 'till.doc_title'])
+			assert.ok(!/Loyalty|POS/.test(catalog[l][k]) && catalog[l][k] !== en[k], l + ' ' + k + ': ' + catalog[l][k]);
+	}
+});

@@ -1,6 +1,6 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { formatDate, formatDateTime, formatTime, shopDay, shopToday, addDays } from '../../htdocs/js/dates.js';
+import { formatDate, formatDateTime, formatTime, shopDay, shopToday, addDays, zoneDiffers, TIME_ZONED, DATE_TIME_ZONED } from '../../htdocs/js/dates.js';
 import { setShopFormat } from '../../htdocs/js/money.js';
 import { initI18n, useCatalog, LANGS } from '../../htdocs/js/i18n.js';
 import { memStore } from './helpers.mjs';
@@ -141,4 +141,23 @@ test('addDays counts calendar days, across a change of clocks too', () => {
 	assert.equal(addDays('2026-10-25', -1), '2026-10-24');
 	assert.equal(addDays('2026-12-31', 1), '2027-01-01');
 	assert.equal(addDays('2028-03-01', -1), '2028-02-29');
+});
+
+test('a time names the shop\'s zone only when the browser is in another', async () => {
+	await inLang('en');
+	zone('Asia/Tokyo');
+	assert.equal(zoneDiffers('Asia/Tokyo'), false);
+	assert.equal(zoneDiffers('Europe/Berlin'), true);
+	/* 17:39 UTC is 2:39 AM the next day in Tokyo, named */
+	assert.equal(formatTime(at('2026-11-27T17:39:00Z'), TIME_ZONED).replace(/\s/g, ' '), '2:39 AM GMT+9');
+	assert.match(formatDateTime(at('2026-11-27T17:39:00Z'), DATE_TIME_ZONED), /Nov 28, 2026.*2:39.*GMT\+9/);
+	zone(null, 540);
+	assert.equal(zoneDiffers('Europe/Berlin'), false, 'an offset only is formatted as UTC: not named');
+	zone('Not/AZone', 60);
+	assert.equal(zoneDiffers('Europe/Berlin'), false);
+	zone('Asia/Kuwait');
+	await inLang('ar');
+	assert.match(formatTime(at('2026-11-27T17:39:00Z'), TIME_ZONED), /8:39/);
+	await inLang('en');
+	zone(null);
 });

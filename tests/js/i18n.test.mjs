@@ -119,6 +119,25 @@ test('t fills placeholders, falls back to English, shows an unknown key as itsel
 	assert.equal(hasText('till.nothing'), false);
 });
 
+test('a value ending in "." before the sentence\'s "." gives one full stop', async () => {
+	useCatalog('en', { ...EN, 'till.paid': 'Paid {amount}. Balance {balance}.', 'till.abbr': 'Ends {x}.{y}' });
+	useCatalog('ar', {
+		'common.save': 'حفظ',
+		'till.cards': { zero: 'لا بطاقات', one: 'بطاقة واحدة', two: 'بطاقتان', few: '{n} بطاقات', many: '{n} بطاقة', other: '{n} بطاقة' },
+		'till.paid': 'تم دفع {amount}. الرصيد {balance}.'
+	});
+	browser({ stored: 'ar' });
+	await initI18n(null);
+	assert.equal(t('till.paid', { amount: '1.250 د.ك.', balance: '0.050 د.ك.' }), 'تم دفع 1.250 د.ك. الرصيد 0.050 د.ك.');
+	assert.equal(t('till.paid', { amount: '1.250 د.ك', balance: '2' }), 'تم دفع 1.250 د.ك. الرصيد 2.', 'no dot of its own: kept');
+	browser({ stored: 'en' });
+	await initI18n(null);
+	assert.equal(t('till.paid', { amount: 'KWD 1.250', balance: 'etc.' }), 'Paid KWD 1.250. Balance etc.');
+	assert.equal(t('till.abbr', { x: 'a.', y: 'b.' }), 'Ends a.b.', 'only a "." right after the placeholder');
+	assert.equal(t('till.abbr', { x: 'a.', y: '.' }), 'Ends a..', 'the dot after {x} is the text\'s, not the next value\'s');
+	useCatalog('en', EN);
+});
+
 test('plurals follow each language\'s rules', async () => {
 	const cases = {
 		en: [[0, '0 cards'], [1, '1 card'], [2, '2 cards']],

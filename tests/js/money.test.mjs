@@ -2,7 +2,7 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import {
 	parseMoney, formatMoney, formatMinor, toCents, toMinor, centsStr, minorStr,
-	MAX_MONEY_CENTS, MAX_MONEY_MINOR, setShopFormat, decimals
+	MAX_MONEY_CENTS, MAX_MONEY_MINOR, setShopFormat, decimals, amountExample, amountLimit
 } from '../../htdocs/js/money.js';
 import { initI18n, useCatalog, LANGS } from '../../htdocs/js/i18n.js';
 import { LIMITS } from '../../htdocs/js/server-tables.js';
@@ -85,6 +85,69 @@ test('parseMoney takes the locale\'s decimal separator and Arabic-Indic digits',
 	shop('EUR', 2);
 	assert.equal(parseMoney('12,50').minor, 1250);
 	assert.equal(parseMoney('12.50').minor, 1250);
+	await inLang('en');
+});
+
+test('a whole number grouped as the locale groups it, when it cannot be the decimals', async () => {
+	const m = (str) => { const p = parseMoney(str); return p ? p.minor : null; };
+	for (const l of ['en', 'ja', 'ar']) {
+		await inLang(l);
+		shop('JPY', 0);
+		assert.equal(m('1,500'), 1500, l + ': the page prints ￥1,500');
+		assert.equal(m('100,000,000'), 100000000, l);
+		assert.equal(m('100,000,001'), null, l + ': over the limit');
+		assert.equal(m('1,50'), null, l + ': not groups of three');
+		assert.equal(m('1,5000'), null, l);
+		assert.equal(m('1500'), 1500, l);
+		shop('EUR', 2);
+		assert.equal(m('1,500'), 150000, l + ': 3 decimals cannot be cents');
+		assert.equal(m('1,000,000'), 100000000, l);
+		assert.equal(m('1,50'), 150, l + ': a decimal comma, as before');
+		assert.equal(m('1.500'), null, l + ': "." is no group here');
+		assert.equal(m('1,234.50'), null, l + ': mixed is refused, not guessed');
+		shop('KWD', 3);
+		assert.equal(m('1,500'), 1500, l + ': 1.500 dinars, a decimal');
+		assert.equal(m('1.500'), 1500, l);
+		assert.equal(m('12,345,000'), null, l + ': 12,345,000 dinars, over the limit');
+		assert.equal(m('1,000'), 1000, l + ': one dinar');
+	}
+	await inLang('ar');
+	shop('JPY', 0);
+	assert.equal(m('١٬٥٠٠'), 1500, 'the Arabic group separator with Arabic-Indic digits');
+	await inLang('de');
+	shop('EUR', 2);
+	assert.equal(m('1.500'), 150000, 'de: 1.500 €');
+	assert.equal(m('1.000.000'), 100000000);
+	assert.equal(m('1.000.001'), null, 'over the limit');
+	assert.equal(m('1,500'), null, 'de: "," is the decimal, 3 decimals refused');
+	assert.equal(m('1,50'), 150);
+	assert.equal(m('1.50'), 150, 'a decimal dot, as before');
+	shop('JPY', 0);
+	assert.equal(m('1.500'), 1500, 'de: 1.500 ¥');
+	assert.equal(m('1,500'), null);
+	shop('KWD', 3);
+	assert.equal(m('1.500'), 1500, 'de: 1,500 KWD, the decimal reading');
+	assert.equal(m('1,500'), 1500);
+	assert.equal(m('1.000.000'), null, 'a million dinars, over the limit');
+	await inLang('en');
+});
+
+test('the hint\'s example and limit are in the page\'s language and the currency\'s decimals', async () => {
+	const cases = { en: ['12.50', '1,000,000.00', '1500', '100,000,000', '12.500', '100,000.000'],
+		de: ['12,50', '1.000.000,00', '1500', '100.000.000', '12,500', '100.000,000'],
+		ja: ['12.50', '1,000,000.00', '1500', '100,000,000', '12.500', '100,000.000'],
+		ar: ['12.50', '1,000,000.00', '1500', '100,000,000', '12.500', '100,000.000'] };
+	for (const [l, want] of Object.entries(cases)) {
+		await inLang(l);
+		const got = [];
+		for (const [cur, d] of [['EUR', 2], ['JPY', 0], ['KWD', 3]]) {
+			shop(cur, d);
+			got.push(amountExample(), amountLimit());
+			/* what the hint says is taken */
+			assert.equal(parseMoney(amountExample()).minor, d ? 1250 * 10 ** (d - 2) : 1500, l + ' ' + cur);
+		}
+		assert.deepEqual(got.map((x) => x.replace(/[\u200e\u200f\u061c]/g, '')), want, l);
+	}
 	await inLang('en');
 });
 

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { useCatalog, initI18n } from '../../htdocs/js/i18n.js';
 import { memStore } from './helpers.mjs';
-import { txDetails, txDetailsNode, reasonNode, REASON_SHORT, listText } from '../../htdocs/js/txn.js';
+import { txDetails, txDetailsNode, reasonNode, REASON_SHORT, listText, shortRef } from '../../htdocs/js/txn.js';
 
 /* The words come from the catalog (js/i18n.js): the English one, as the pages load it. */
 useCatalog('en', JSON.parse(readFileSync(new URL('../../htdocs/i18n/en.json', import.meta.url), 'utf8')));
@@ -74,4 +74,15 @@ test('the details listed in the page\'s language', async () => {
 		await initI18n(null);
 	}
 	assert.equal(listText(['a', 'b', 'c']), 'a, b, c');
+});
+
+test('shortRef: the id\'s random end, so sales of one minute differ', () => {
+	/* two UUIDv7 of the same millisecond: the same first 8 digits */
+	const a = '01a2233b-4c5d-7e6f-8a9b-0c1d2e3f4a5b', b = '01a2233b-4c5d-7f00-9123-456789abcdef';
+	assert.equal(shortRef(a), '2e3f4a5b');
+	assert.equal(shortRef(b), '89abcdef');
+	assert.notEqual(shortRef(a), shortRef(b));
+	assert.equal(shortRef(''), '—');
+	assert.equal(shortRef(null), '—');
+	assert.equal(shortRef(undefined), '—');
 });

@@ -20,12 +20,17 @@ const t = await cardBrowser();
 const LEFTOVERS = (data) => `(() => {
 	const data = ${JSON.stringify(data)};
 	const bare = (s) => { let x = s.replace(/⟦[^⟧]*⟧/g, ''); for (const w of data) x = x.split(w).join(''); return /\\p{L}/u.test(x); };
-	const out = [];
+	const out = [], seen = new Set();
 	const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
 	for (let n = walk.nextNode(); n; n = walk.nextNode()) {
 		const el = n.parentElement;
 		if (!el || el.closest('[translate="no"], script, style, #lang-select') || !el.getClientRects().length) continue;
-		if (bare(n.textContent)) out.push(n.textContent.trim());
+		/* a text with an amount in it (card.js withAmounts) is one text */
+		const whole = el.querySelector(':scope > .amount') ? el : el.classList.contains('amount') ? el.parentElement : null;
+		if (whole && seen.has(whole)) continue;
+		if (whole) seen.add(whole);
+		const txt = whole ? whole.textContent : n.textContent;
+		if (bare(txt)) out.push(txt.trim());
 	}
 	for (const el of document.querySelectorAll('[alt], [aria-label], [title], [placeholder]'))
 		for (const a of ['alt', 'aria-label', 'title', 'placeholder'])

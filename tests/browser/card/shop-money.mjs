@@ -40,6 +40,24 @@ export async function shopSteps(s) {
 		if (!p.rows.some((x) => s.money.test(x))) throw new Error('balance not in the currency\'s decimals: ' + why);
 		if (!p.bal.includes(shopDay) || p.bal.includes(utcDay)) throw new Error('expiry not on the shop\'s day: ' + why);
 		if (!p.wide || p.dir !== (s.lang === 'ar' ? 'rtl' : 'ltr')) throw new Error(why);
+		/* each amount on one line (not "0.050 د." over "ك."), in a tile it
+		 * does not overflow: the lines of each amount's text, by a range
+		 * over the tile's text nodes */
+		const re = new RegExp(s.money.source.replace(/^\^|\$$/g, ''), 'g');
+		const tiles = await t.ev(`[...document.querySelectorAll('#balance .bal')].map((b) => {
+			const dd = b.querySelector('dd'), nodes = [], w = document.createTreeWalker(dd, NodeFilter.SHOW_TEXT);
+			while (w.nextNode()) nodes.push(w.currentNode);
+			const at = (k) => { for (const n of nodes) { if (k <= n.length) return [n, k]; k -= n.length; } };
+			const amounts = [...dd.textContent.matchAll(new RegExp(${JSON.stringify(re.source)}, 'g'))].map((m) => {
+				const r = document.createRange();
+				r.setStart(...at(m.index));
+				r.setEnd(...at(m.index + m[0].length));
+				return new Set([...r.getClientRects()].filter((x) => x.width > 0).map((x) => Math.round(x.top))).size;
+			});
+			return { text: dd.textContent, amounts, over: b.scrollWidth > b.clientWidth || dd.scrollWidth > dd.clientWidth };
+		})`);
+		if (tiles.filter((x) => x.amounts.length).length < 3 || tiles.some((x) => x.over || x.amounts.some((n) => n !== 1)))
+			throw new Error('an amount broken or overflowing: ' + JSON.stringify(tiles));
 		/* nothing of English left in the card's rows */
 		if (/[A-Za-z]{3,}/.test(p.bal.replace(/Cashback Club|Bronze|Silver|Gold/g, ''))) throw new Error('English left: ' + why);
 	}, { timeout: 60000 });
