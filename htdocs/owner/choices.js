@@ -18,7 +18,7 @@ function supported(kind, fallback) {
 }
 
 /* A currency's name in the page's language: "EUR · Euro". */
-function currencyLabel(code) {
+export function currencyLabel(code) {
 	try {
 		const n = new Intl.DisplayNames([locale()], { type: 'currency' }).of(code);
 		if (n && n !== code) return code + ' · ' + n;
@@ -38,12 +38,28 @@ export function currencyOptions(sel, current) {
 	sel.value = current || '';
 }
 
+/* Chromium's list (ICU's canonical ids) still has the zones' old names;
+ * the current ones are what the tz database and the server use now, and
+ * what a shopkeeper looks for. */
+const ZONE_RENAMED = {
+	'Europe/Kiev': 'Europe/Kyiv', 'Asia/Calcutta': 'Asia/Kolkata', 'Asia/Saigon': 'Asia/Ho_Chi_Minh',
+	'Asia/Katmandu': 'Asia/Kathmandu', 'Asia/Rangoon': 'Asia/Yangon', 'America/Godthab': 'America/Nuuk'
+};
+export const currentZone = (z) => ZONE_RENAMED[z] || z;
+
+/* The time zones offered: the browser's, old names as the current ones,
+ * and current (the stored value) even when the list lacks it. */
+export function zoneList(current) {
+	const zones = new Set(supported('timeZone', ['UTC', 'Europe/Berlin', 'Europe/London', 'America/New_York', 'Asia/Tokyo']).map(currentZone));
+	if (current) zones.add(current);
+	return [...zones].sort();
+}
+
 /* The options of a time zone select: "" (the installation's fixed offset
- * from UTC) and the IANA zones, "Europe/Berlin" shown as "Europe/Berlin". */
+ * from UTC) and the IANA zones, "America/New_York" shown as
+ * "America/New York". */
 export function zoneOptions(sel, current, noneKey) {
-	const zones = supported('timeZone', ['UTC', 'Europe/Berlin', 'Europe/London', 'America/New_York', 'Asia/Tokyo']).slice();
-	if (current && !zones.includes(current)) zones.push(current);
-	zones.sort();
+	const zones = zoneList(current);
 	setKids(sel, h('option', { value: '' }, t(noneKey || 'owner.choice.zone_none')),
 		...zones.map((z) => h('option', { value: z, selected: z === current, translate: false }, z.replace(/_/g, ' '))));
 	sel.value = current || '';
@@ -58,7 +74,7 @@ export function languageOptions(sel, current) {
 /* The browser's time zone: the first guess for a new shop. */
 export function browserZone() {
 	try {
-		return Intl.DateTimeFormat().resolvedOptions().timeZone || '';
+		return currentZone(Intl.DateTimeFormat().resolvedOptions().timeZone || '');
 	} catch (e) {
 		return '';
 	}
