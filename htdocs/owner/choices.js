@@ -4,6 +4,7 @@
  * active ISO 4217 code, an IANA zone it knows, one of our languages). */
 import { LANGS, LANG_NAMES, lang, locale, t } from '../js/i18n.js';
 import { $, h, setKids } from './dom.js';
+import { FormError } from './net.js';
 
 /* Every value Intl knows of a kind (currency, timeZone), or the few
  * given when the browser has no supportedValuesOf. */
@@ -28,12 +29,18 @@ export function currencyLabel(code) {
 
 /* The options of a currency select: "" (no currency named: amounts with
  * 2 decimals and the symbol only, as before shops named theirs) and every
- * ISO code; current is kept even when the browser does not list it. */
-export function currencyOptions(sel, current) {
+ * ISO code; current is kept even when the browser does not list it.
+ * prompt (the setup form): a first option "Choose your currency" of no
+ * value, shown first, and "none" as the value of no currency named: the
+ * currency cannot change once money has moved, so the owner chooses it
+ * rather than keeps a default. */
+export const NO_CURRENCY = 'none';
+export function currencyOptions(sel, current, prompt) {
 	const codes = supported('currency', ['EUR', 'USD', 'GBP', 'CHF', 'JPY', 'KWD']).slice();
-	if (current && !codes.includes(current)) codes.push(current);
+	if (current && current !== NO_CURRENCY && !codes.includes(current)) codes.push(current);
 	codes.sort();
-	setKids(sel, h('option', { value: '' }, t('owner.choice.currency_none')),
+	setKids(sel, prompt ? h('option', { value: '' }, t('setup.currency_choose')) : null,
+		h('option', { value: prompt ? NO_CURRENCY : '' }, t('owner.choice.currency_none')),
 		...codes.map((c) => h('option', { value: c, selected: c === current, translate: false }, currencyLabel(c))));
 	sel.value = current || '';
 }
@@ -85,17 +92,19 @@ export function browserZone() {
 export function fillSetupChoices() {
 	const cur = $('setup-currency'), zone = $('setup-time-zone'), lg = $('setup-language');
 	if (cur.options.length) return;
-	currencyOptions(cur, '');
+	currencyOptions(cur, '', true);
 	zoneOptions(zone, browserZone(), 'setup.zone_none');
 	languageOptions(lg, lang() === 'qps' ? 'en' : lang());
 }
 
 /* What the setup request carries of them: only what is chosen (an
- * unnamed currency or the fixed offset is the server's default). */
+ * unnamed currency or the fixed offset is the server's default). The
+ * currency must be chosen, "none" included. */
 export function setupChoices() {
 	const out = {};
 	const cur = $('setup-currency').value, zone = $('setup-time-zone').value, lg = $('setup-language').value;
-	if (cur) out.currency = cur;
+	if (!cur) throw new FormError(t('setup.need.currency'), $('setup-currency'));
+	if (cur !== NO_CURRENCY) out.currency = cur;
 	if (zone) out.time_zone = zone;
 	if (lg) out.language = lg;
 	return out;
