@@ -83,7 +83,7 @@ const FIELDS = [
 	'pending_rewards', 'punch_requirement', 'reward_title', 'reward_description', 'reward_amount', 'cooldown_seconds',
 	'tiers', 'expiry_days', 'type', 'requested_by', 'error', 'message', 'field', 'barcode_value', 'share_token',
 	'url', 'description', 'event_types', 'enabled', 'disabled_reason', 'scopes', 'prefix', 'revoked_at', 'event_id',
-	'webhook_id', 'token_id', 'cashback_earned', 'cashback_redeemed', 'discount_amount', 'punches_added'
+	'webhook_id', 'token_id', 'cashback_earned', 'cashback_redeemed', 'discount_amount', 'punches_added', 'redeemed_amount'
 ];
 export function fieldWords(k) {
 	// i18n-keys: owner.audit.js.field.barcode_value owner.audit.js.field.card_ids
@@ -100,7 +100,8 @@ export function fieldWords(k) {
 	// i18n-keys: owner.audit.js.field.password owner.audit.js.field.pending_rewards owner.audit.js.field.prefix
 	// i18n-keys: owner.audit.js.field.program_id owner.audit.js.field.punch_requirement
 	// i18n-keys: owner.audit.js.field.punches_added owner.audit.js.field.purchase_amount
-	// i18n-keys: owner.audit.js.field.reason owner.audit.js.field.requested_by owner.audit.js.field.revoked_at
+	// i18n-keys: owner.audit.js.field.reason owner.audit.js.field.redeemed_amount
+	// i18n-keys: owner.audit.js.field.requested_by owner.audit.js.field.revoked_at
 	// i18n-keys: owner.audit.js.field.reward_amount owner.audit.js.field.reward_description
 	// i18n-keys: owner.audit.js.field.reward_title owner.audit.js.field.scopes owner.audit.js.field.share_token
 	// i18n-keys: owner.audit.js.field.staff_user_id owner.audit.js.field.status owner.audit.js.field.tiers

@@ -4,6 +4,7 @@
  * active ISO 4217 code, an IANA zone it knows, one of our languages). */
 import { LANGS, LANG_NAMES, lang, locale, t } from '../js/i18n.js';
 import { $, h, setKids } from './dom.js';
+import { FormError } from './net.js';
 
 /* Every value Intl knows of a kind (currency, timeZone), or the few
  * given when the browser has no supportedValuesOf. */
@@ -18,7 +19,7 @@ function supported(kind, fallback) {
 }
 
 /* A currency's name in the page's language: "EUR · Euro". */
-function currencyLabel(code) {
+export function currencyLabel(code) {
 	try {
 		const n = new Intl.DisplayNames([locale()], { type: 'currency' }).of(code);
 		if (n && n !== code) return code + ' · ' + n;
@@ -28,22 +29,44 @@ function currencyLabel(code) {
 
 /* The options of a currency select: "" (no currency named: amounts with
  * 2 decimals and the symbol only, as before shops named theirs) and every
- * ISO code; current is kept even when the browser does not list it. */
-export function currencyOptions(sel, current) {
+ * ISO code; current is kept even when the browser does not list it.
+ * prompt (the setup form): a first option "Choose your currency" of no
+ * value, shown first, and "none" as the value of no currency named: the
+ * currency cannot change once money has moved, so the owner chooses it
+ * rather than keeps a default. */
+export const NO_CURRENCY = 'none';
+export function currencyOptions(sel, current, prompt) {
 	const codes = supported('currency', ['EUR', 'USD', 'GBP', 'CHF', 'JPY', 'KWD']).slice();
-	if (current && !codes.includes(current)) codes.push(current);
+	if (current && current !== NO_CURRENCY && !codes.includes(current)) codes.push(current);
 	codes.sort();
-	setKids(sel, h('option', { value: '' }, t('owner.choice.currency_none')),
+	setKids(sel, prompt ? h('option', { value: '' }, t('setup.currency_choose')) : null,
+		h('option', { value: prompt ? NO_CURRENCY : '' }, t('owner.choice.currency_none')),
 		...codes.map((c) => h('option', { value: c, selected: c === current, translate: false }, currencyLabel(c))));
 	sel.value = current || '';
 }
 
+/* Chromium's list (ICU's canonical ids) still has the zones' old names;
+ * the current ones are what the tz database and the server use now, and
+ * what a shopkeeper looks for. */
+const ZONE_RENAMED = {
+	'Europe/Kiev': 'Europe/Kyiv', 'Asia/Calcutta': 'Asia/Kolkata', 'Asia/Saigon': 'Asia/Ho_Chi_Minh',
+	'Asia/Katmandu': 'Asia/Kathmandu', 'Asia/Rangoon': 'Asia/Yangon', 'America/Godthab': 'America/Nuuk'
+};
+export const currentZone = (z) => ZONE_RENAMED[z] || z;
+
+/* The time zones offered: the browser's, old names as the current ones,
+ * and current (the stored value) even when the list lacks it. */
+export function zoneList(current) {
+	const zones = new Set(supported('timeZone', ['UTC', 'Europe/Berlin', 'Europe/London', 'America/New_York', 'Asia/Tokyo']).map(currentZone));
+	if (current) zones.add(current);
+	return [...zones].sort();
+}
+
 /* The options of a time zone select: "" (the installation's fixed offset
- * from UTC) and the IANA zones, "Europe/Berlin" shown as "Europe/Berlin". */
+ * from UTC) and the IANA zones, "America/New_York" shown as
+ * "America/New York". */
 export function zoneOptions(sel, current, noneKey) {
-	const zones = supported('timeZone', ['UTC', 'Europe/Berlin', 'Europe/London', 'America/New_York', 'Asia/Tokyo']).slice();
-	if (current && !zones.includes(current)) zones.push(current);
-	zones.sort();
+	const zones = zoneList(current);
 	setKids(sel, h('option', { value: '' }, t(noneKey || 'owner.choice.zone_none')),
 		...zones.map((z) => h('option', { value: z, selected: z === current, translate: false }, z.replace(/_/g, ' '))));
 	sel.value = current || '';
@@ -58,7 +81,7 @@ export function languageOptions(sel, current) {
 /* The browser's time zone: the first guess for a new shop. */
 export function browserZone() {
 	try {
-		return Intl.DateTimeFormat().resolvedOptions().timeZone || '';
+		return currentZone(Intl.DateTimeFormat().resolvedOptions().timeZone || '');
 	} catch (e) {
 		return '';
 	}
@@ -69,17 +92,19 @@ export function browserZone() {
 export function fillSetupChoices() {
 	const cur = $('setup-currency'), zone = $('setup-time-zone'), lg = $('setup-language');
 	if (cur.options.length) return;
-	currencyOptions(cur, '');
+	currencyOptions(cur, '', true);
 	zoneOptions(zone, browserZone(), 'setup.zone_none');
 	languageOptions(lg, lang() === 'qps' ? 'en' : lang());
 }
 
 /* What the setup request carries of them: only what is chosen (an
- * unnamed currency or the fixed offset is the server's default). */
+ * unnamed currency or the fixed offset is the server's default). The
+ * currency must be chosen, "none" included. */
 export function setupChoices() {
 	const out = {};
 	const cur = $('setup-currency').value, zone = $('setup-time-zone').value, lg = $('setup-language').value;
-	if (cur) out.currency = cur;
+	if (!cur) throw new FormError(t('setup.need.currency'), $('setup-currency'));
+	if (cur !== NO_CURRENCY) out.currency = cur;
 	if (zone) out.time_zone = zone;
 	if (lg) out.language = lg;
 	return out;

@@ -3,7 +3,7 @@
 import { formatDate } from '../js/dates.js';
 import { add, h } from '../js/dom.js';
 import { locale, t } from '../js/i18n.js';
-import { formatMoney, isNum } from '../js/money.js';
+import { formatMoney, isNum, minorStr, toMinor } from '../js/money.js';
 import { storage } from '../js/store.js';
 
 
@@ -61,7 +61,8 @@ export function parsePercent(str) {
 	return hundredths > 10000 ? null : hundredths / 10000;
 }
 export const percentText = (rate) => (isNum(rate) ? String(Math.round(rate * 10000) / 100) : '');
-export const moneyText = (v) => (isNum(v) ? (Math.round(v * 100) / 100).toFixed(2) : '');
+/* An amount as a field is filled with: the shop's currency's decimals. */
+export const moneyText = (v) => (isNum(v) ? minorStr(toMinor(v)) : '');
 export function parseIntIn(str, min, max) {
 	const t = String(str).trim();
 	if (!/^-?\d{1,10}$/.test(t)) return null;

@@ -59,6 +59,7 @@ export function localizeSheet(html) {
 	let out = html.replace(/<html lang="en">/, '<html lang="' + esc(locale()) + '" dir="' + (isRTL() ? 'rtl' : 'ltr') + '">');
 	out = out.replace(/<title>Loyalty cards: ([\s\S]*?)<\/title>/, (m, shop) => '<title>' + tHtml('print.sheetTitle', { shop }) + '</title>');
 	out = out.replace(/<\/head>/, '<style>.card{direction:ltr}</style></head>');
+	if (isRTL()) out = mirrorCards(out);
 	const prefix = esc(t('print.cardLink') + ' ');
 	if (prefix === 'Your card online: ') return out;
 	return out.replace(/<title>Your card online: ([^<]*)<\/title><text x="(\d+)" y="(\d+)" font-size="(\d+)">Your card online: ([^<]*)<\/text>(?:<text x="(\d+)" y="(\d+)" font-size="(\d+)">([^<]*)<\/text>)?/g,
@@ -68,6 +69,21 @@ export function localizeSheet(html) {
 			return '<title>' + prefix + all + '</title><text x="' + x1 + '" y="' + y1 + '" font-size="' + size + '">' + prefix + first + '</text>' +
 			    (second === undefined ? '' : '<text x="' + x2 + '" y="' + y2 + '" font-size="' + Math.min(+fs2, size) + '">' + second + '</text>');
 		});
+}
+
+/* A right-to-left language's cards: the names' box on the right, its
+ * lines starting there, the QR code on the left and the barcode on the
+ * right (the faces' geometry of lib/card_image.c, 850 units wide: the
+ * names' box 520 at 0, the QR code 290 at 540, the barcode 420 at 30).
+ * The codes' images themselves are unchanged (a scanner reads them so),
+ * and so is the link's line, an address. */
+function mirrorCards(html) {
+	return html
+		.replace(/<svg width="520" height="(\d+)" overflow="hidden"><g font-family="sans-serif" fill="#111">([\s\S]*?)<\/g><\/svg>/g,
+			(m, hgt, texts) => '<svg x="330" width="520" height="' + hgt + '" overflow="hidden"><g font-family="sans-serif" fill="#111" direction="rtl" text-anchor="start">' +
+			    texts.replace(/<text x="40" /g, '<text x="480" ') + '</g></svg>')
+		.replace(/<svg x="540" y="30" width="290" height="290" /g, '<svg x="20" y="30" width="290" height="290" ')
+		.replace(/<svg x="30" y="(\d+)" width="420" /g, '<svg x="400" y="$1" width="420" ');
 }
 
 /* Opens a sheet of cards in a new tab. The tab is opened at once (while

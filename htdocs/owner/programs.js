@@ -1,7 +1,7 @@
 import { cardType } from '../js/cardtypes.js';
 import { t } from '../js/i18n.js';
 import { limit } from '../js/limits.js';
-import { isNum, parseMoney } from '../js/money.js';
+import { decimals, isNum, minorStr, parseMoney } from '../js/money.js';
 import { issueFor } from './cards.js';
 import { $, count, h, int, money, moneyText, parseIntIn, parsePercent, pct, percentText, setKids, show } from './dom.js';
 import { FormError, SessionEnded, apiCreate, apiPatch, payload } from './net.js';
@@ -11,6 +11,9 @@ import { field, need, openDialog, setMsg, toast } from './ui.js';
 /* ---- programs --------------------------------------------------------- */
 
 export async function showPrograms() {
+	/* The new program's form may have been made before the login told the
+	 * shop's currency: its amounts' examples in its decimals. */
+	for (const i of $('program-form').querySelectorAll('input.money-input')) i.placeholder = minorStr(0);
 	renderPrograms();
 	try {
 		await loadPrograms();
@@ -85,7 +88,7 @@ export function punchFields(p) {
 	}
 	f.title = field({ label: t('owner.programs.reward'), value: p ? p.reward_title : '', field: 'reward_title', limit: 'NAME_MAX', hint: t('owner.programs.reward_hint') });
 	f.desc = field({ label: t('owner.programs.reward_description'), optional: true, value: p ? p.reward_description : '', field: 'reward_description', limit: 'DESC_MAX' });
-	f.amount = field({ label: t('owner.programs.reward_value'), optional: true, value: p ? moneyText(p.reward_amount) : '', field: 'reward_amount', inputMode: 'decimal', placeholder: '0.00', className: 'money-input', hint: t('owner.programs.reward_value_hint') });
+	f.amount = field({ label: t('owner.programs.reward_value'), optional: true, value: p ? moneyText(p.reward_amount) : '', field: 'reward_amount', inputMode: 'decimal', placeholder: minorStr(0), className: 'money-input', hint: t('owner.programs.reward_value_hint') });
 	f.cooldown = field({ label: t('owner.programs.cooldown_label'), value: p ? p.cooldown_seconds : 60, field: 'cooldown_seconds', inputMode: 'numeric', hint: t('owner.programs.cooldown_hint') });
 	f.amount.input.dir = 'ltr';
 	kids.push(h('div', { className: 'form-grid' }, f.title, f.amount), f.desc, f.cooldown);
@@ -124,14 +127,14 @@ export function tierEditor(type, tiers) {
 			if (rm) rm.setAttribute('aria-label', t('owner.programs.remove_tier_n', { n: i + 1 }));
 			const sp = r.spend;
 			sp.readOnly = i === 0;
-			if (i === 0) sp.value = '0.00';
+			if (i === 0) sp.value = minorStr(0);
 			r.classList.toggle('first', i === 0);
 		});
 		addBtn.disabled = list.length >= TIERS_MAX;
 	}
 	function addRow(tier) {
 		const name = field({ label: t('owner.w.name'), value: tier ? tier.name : '', field: 'tier_name', limit: 'TIER_NAME_MAX' });
-		const spend = field({ label: t('owner.programs.from_lifetime_spend'), value: tier ? moneyText(tier.min_spend) : '', field: 'tier_spend', inputMode: 'decimal', placeholder: '0.00', className: 'money-input' });
+		const spend = field({ label: t('owner.programs.from_lifetime_spend'), value: tier ? moneyText(tier.min_spend) : '', field: 'tier_spend', inputMode: 'decimal', placeholder: minorStr(0), className: 'money-input' });
 		const rate = field({ label: t(type === 'discount' ? 'owner.programs.discount_pct' : 'owner.programs.cashback_pct'), value: tier ? percentText(tier.rate) : '', field: 'tier_rate', inputMode: 'decimal', placeholder: '5' });
 		spend.input.dir = 'ltr';
 		rate.input.dir = 'ltr';
@@ -165,7 +168,7 @@ export function tierEditor(type, tiers) {
 			if (!n) throw new FormError(t('owner.programs.tier_no_name', { n: no }), r.nameIn);
 			if (n.length > limit('TIER_NAME_MAX')) throw new FormError(t('owner.programs.tier_name_long', { n: no, max: limit('TIER_NAME_MAX') }), r.nameIn);
 			const m = i === 0 ? { value: 0, cents: 0 } : parseMoney(r.spend.value);
-			if (!m) throw new FormError(t('owner.programs.tier_spend_bad', { n: no }), r.spend);
+			if (!m) throw new FormError(t('owner.programs.tier_spend_bad', { n: no, example: spendExample() }), r.spend);
 			if (m.cents <= prev) throw new FormError(t('owner.programs.tier_spend_higher', { n: no }), r.spend);
 			prev = m.cents;
 			const rt = parsePercent(r.rate.value);
@@ -251,3 +254,6 @@ export function editProgram(p) {
 	});
 }
 
+/* The example of an amount in the shop's currency: "499.99", "4999" of
+ * yen, "499.999" of dinars. */
+export const spendExample = () => (decimals() ? '499.' + '9'.repeat(decimals()) : '4999');

@@ -1,5 +1,6 @@
 import { addDays as addDay, shopToday } from '../js/dates.js';
 import { locale, t as tr } from '../js/i18n.js';
+import { decimals } from '../js/money.js';
 import { txRow } from './card.js';
 import { $, addDays, h, int, money, parseYmd, s, setKids, show, uid, ymd } from './dom.js';
 import { FormError, SessionEnded, apiGet } from './net.js';
@@ -191,22 +192,31 @@ export function drawChart(rows, from, to) {
 	}
 	/* Drawn at the width it shows at, so its text stays legible on a phone. */
 	const W = Math.max(300, Math.min(1000, Math.round(box.clientWidth || 760)));
-	const L = 56, R = 10, TOP = 24, H1 = W < 500 ? 120 : 150, GAP = 44, H2 = W < 500 ? 64 : 80, BOT = 26;
+	/* The scales' top values are round (of the currency's minor unit), and
+	 * the left margin as wide as their longest label ("￥2,000,000",
+	 * "1,000.000 د.ك."), which was cut at a fixed 56 px. */
+	const topS = niceTop(Math.max(...buckets.map((b) => b.sales), 0));
+	const topC = niceTop(Math.max(...buckets.map((b) => Math.max(b.earned, b.redeemed)), 0));
+	const scale = (top) => [0, 0.5, 1].map((fr) => money(top * fr));
+	const labelW = Math.max(...[...scale(topS), ...scale(topC)].map((x) => textWidth(x, box)));
+	const L = Math.min(Math.round(W / 3), Math.max(56, Math.ceil(labelW) + 12)), R = 10, TOP = 24, H1 = W < 500 ? 120 : 150, GAP = 44, H2 = W < 500 ? 64 : 80, BOT = 26;
 	const H = TOP + H1 + GAP + H2 + BOT;
 	const n = buckets.length, slot = (W - L - R) / n, bw = Math.max(1, Math.min(36, slot * 0.7));
-	const maxS = Math.max(...buckets.map((b) => b.sales), 0.01);
-	const maxC = Math.max(...buckets.map((b) => Math.max(b.earned, b.redeemed)), 0.01);
+	const maxS = topS || 0.01, maxC = topC || 0.01;
+	const rtl = getComputedStyle(box).direction === 'rtl';
 	const titleId = uid('chart'), descId = uid('chart');
 	// i18n-keys: owner.reports.js.chartSvgTitle.day owner.reports.js.chartSvgTitle.month
 	// i18n-keys: owner.reports.js.chartDesc.day owner.reports.js.chartDesc.month
 	const svg = s('svg', { viewBox: '0 0 ' + W + ' ' + H, class: 'chart-svg', role: 'img', 'aria-labelledby': titleId + ' ' + descId, preserveAspectRatio: 'xMidYMid meet' },
 		s('title', { id: titleId }, tr('owner.reports.js.chartSvgTitle.' + per, { from, to })),
-		s('desc', { id: descId }, tr('owner.reports.js.chartDesc.' + per, { sales: money(sum('sales')), max: money(maxS === 0.01 ? 0 : maxS),
+		s('desc', { id: descId }, tr('owner.reports.js.chartDesc.' + per, { sales: money(sum('sales')), max: money(Math.max(...buckets.map((b) => b.sales), 0)),
 		    earned: money(sum('earned')), redeemed: money(sum('redeemed')) })));
 	const y2 = TOP + H1 + GAP;
 	/* Axes, gridlines and scale labels. */
 	for (const [top, hgt, max, name] of [[TOP, H1, maxS, tr('owner.reports.js.axisSales')], [y2, H2, maxC, tr('owner.reports.js.axisCashback')]]) {
-		svg.append(s('text', { x: L, y: top - 8, class: 'ch-name' }, name));
+		/* The svg is drawn left to right (amounts read so); a right-to-left
+		 * page has the axis's name at its start, the right. */
+		svg.append(s('text', { x: rtl ? W - R : L, y: top - 8, class: 'ch-name', 'text-anchor': rtl ? 'end' : 'start' }, name));
 		for (const fr of [0, 0.5, 1]) {
 			const y = top + hgt - fr * hgt;
 			svg.append(s('line', { x1: L, x2: W - R, y1: y, y2: y, class: fr ? 'ch-grid' : 'ch-axis' }));
@@ -232,14 +242,40 @@ export function drawChart(rows, from, to) {
 		if (n - 1 - marks[marks.length - 1] < every / 2 + 0.5 && marks.length > 1) marks.pop();
 		marks.push(n - 1);
 	}
-	for (const i of marks)
-		svg.append(s('text', { x: L + slot * i + slot / 2, y: H - 6, class: 'ch-date' }, buckets[i].label));
+	/* Centred under its bar, but inside the chart at either end. */
+	for (const i of marks) {
+		const half = textWidth(buckets[i].label, box) / 2 + 1;
+		svg.append(s('text', { x: Math.min(W - half, Math.max(half, L + slot * i + slot / 2)), y: H - 6, class: 'ch-date' }, buckets[i].label));
+	}
 	setKids(box,
 		h('p', { className: 'legend', 'aria-hidden': 'true' },
 			h('span', null, h('span', { className: 'key key-sales' }), tr('owner.reports.js.axisSales')),
 			h('span', null, h('span', { className: 'key key-earned' }), figLabel('cashback_earned')),
 			h('span', null, h('span', { className: 'key key-redeemed' }), figLabel('cashback_redeemed'))),
 		svg);
+}
+
+/* The top of a scale of two steps: each step a round amount (1, 1.2,
+ * 1.5, 2, 2.5, 3, 4, 5, 6 or 8 times a power of ten) of whole minor units
+ * (no half yen), at least half of max. */
+export function niceTop(max, d = decimals()) {
+	const p = 10 ** d, half = Math.ceil(Math.round(max * p) / 2);
+	if (half <= 0) return 0;
+	const e = 10 ** Math.floor(Math.log10(half));
+	const step = [10, 12, 15, 20, 25, 30, 40, 50, 60, 80, 100].map((m) => (m * e) / 10).find((x) => x >= half && Number.isInteger(x)) || 10 * e;
+	return (2 * step) / p;
+}
+
+/* The width in px of text in the chart's scale font. */
+let measure = null;
+function textWidth(text, box) {
+	try {
+		measure = measure || document.createElement('canvas').getContext('2d');
+		measure.font = '11px ' + getComputedStyle(box).fontFamily;
+		return measure.measureText(text).width;
+	} catch (e) {
+		return String(text).length * 7;
+	}
 }
 
 let chartArgs = null, chartWidth = 0, resizeTimer = null;

@@ -270,6 +270,7 @@ export async function onSetup(form) {
 	const code = setupByProof ? '' : need($('setup-code'), 'setup.need.code', 64);
 	const shop = need($('setup-shop'), 'setup.need.shop', limit('NAME_MAX'));
 	const loc = need($('setup-location'), 'setup.need.location', limit('NAME_MAX'));
+	const choices = setupChoices();
 	const name = need($('setup-name'), 'setup.need.name', limit('NAME_MAX'));
 	const email = need($('setup-email'), 'setup.need.email', limit('EMAIL_MAX'));
 	if (!looksLikeEmail(email)) throw new FormError(t('setup.email_example'), $('setup-email'));
@@ -281,7 +282,7 @@ export async function onSetup(form) {
 		await apiCreate('setup', 'setup', Object.assign(proof ? { setup_proof: proof.secret } : { setup_code: code }, {
 			merchant_name: shop, location_name: loc,
 			owner_name: name, owner_email: email, owner_password: password
-		}, setupChoices()), true);
+		}, choices), true);
 	} catch (e) {
 		if (e instanceof ApiError && e.status === 404) {
 			showLogin(t('setup.set_up_already'), email);

@@ -1,5 +1,5 @@
 import { t } from '../js/i18n.js';
-import { currencyOptions, languageOptions, zoneOptions } from './choices.js';
+import { currencyLabel, currencyOptions, languageOptions, zoneOptions } from './choices.js';
 import { $, count, h, parseIntIn, setKids, uid } from './dom.js';
 import { ApiError, FormError, SessionEnded, apiPatch } from './net.js';
 import { renderPrintLinkWarning } from './print.js';
@@ -77,6 +77,10 @@ export function settingField(x) {
 		min: x.min, max: x.max, step: x.key === 'utc_offset_minutes' ? 15 : 1,
 		hint: (info[1] ? info[1] + ' ' : '') + t('owner.settings.range', { def: x.default, min: x.min, max: x.max })
 	});
+	/* The fixed offset beside a shop that follows a named zone: only the
+	 * fallback of a shop without one (its hint's "change it when the
+	 * clocks change" is not for this shop). */
+	if (x.key === 'utc_offset_minutes') f.zoneHint = f.querySelector('.hint').textContent;
 	f.input.dataset.key = x.key;
 	f.input.dir = 'ltr';
 	f.setting = x;
@@ -114,6 +118,22 @@ export function renderSettings() {
 		kids.push(f);
 	}
 	setKids($('settings-fields'), ...kids);
+	const zone = settingInputs.find((f) => f.setting.key === 'time_zone');
+	if (zone) {
+		zone.input.addEventListener('change', offsetHint);
+		offsetHint();
+	}
+}
+
+/* The fixed offset's hint for the zone chosen now: with a zone, what the
+ * offset is still for; without, how to set it. */
+function offsetHint() {
+	const zone = settingInputs.find((f) => f.setting.key === 'time_zone');
+	const off = settingInputs.find((f) => f.setting.key === 'utc_offset_minutes');
+	if (!zone || !off) return;
+	const z = zone.input.value;
+	off.querySelector('.hint').textContent = z ? t('owner.settings.offset_unused', { zone: z.replace(/_/g, ' ') }) : off.zoneHint;
+	off.classList.toggle('setting-unused', !!z);
 }
 
 export async function onSaveSettings(form) {
@@ -155,8 +175,16 @@ export async function onSaveSettings(form) {
 function settingError(e, body) {
 	if (!(e instanceof ApiError)) return e;
 	const input = (k) => { const f = settingInputs.find((x) => x.setting.key === k); return f ? f.input : null; };
-	if (e.status === 409 && 'currency' in body)
-		return new FormError(t('owner.settings.currency_locked') + (e.message ? ' (' + e.message + ')' : ''), input('currency'));
+	if (e.status === 409 && 'currency' in body) {
+		/* Said in the page's language, naming the currency it keeps (the
+		 * stored one, which the select goes back to). */
+		const sel = input('currency');
+		const was = (st.settings.find((s) => s.key === 'currency') || {}).value || '';
+		if (sel) sel.value = was;
+		const err = new FormError(t('owner.settings.currency_stays', { currency: was ? currencyLabel(was) : t('owner.choice.currency_none') }) + ' ' + t('owner.settings.currency_locked'), sel);
+		err.near = true;
+		return err;
+	}
 	const inst = Object.keys(body).filter((k) => { const x = st.settings.find((s) => s.key === k); return x && x.scope === 'installation'; });
 	if (e.status === 403 && inst.length && !installationLocked) {
 		installationLocked = true;

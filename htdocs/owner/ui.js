@@ -144,22 +144,35 @@ export function toast(text) {
 
 export function clearFormError(form) {
 	for (const el of form.querySelectorAll('[aria-invalid="true"]')) el.setAttribute('aria-invalid', 'false');
-	const box = form.querySelector('.form-msg');
+	for (const el of form.querySelectorAll('.field-msg')) el.remove();
+	const box = form.querySelector('.form-msg:not(.field-msg)');
 	if (box) setMsg(box, null);
 }
 
 /* Shows an error in the form's message box and marks (and focuses) the
  * field it is about: the page's own field, or the API's details.field. */
 export function showFormError(form, e) {
-	const box = form.querySelector('.form-msg');
-	setMsg(box, e);
 	let f = null;
 	if (e instanceof FormError && e.field) f = typeof e.field === 'string' ? form.querySelector('[data-field="' + e.field + '"]') : e.field;
 	else if (e instanceof ApiError && e.details && typeof e.details.field === 'string')
 		f = form.querySelector('[data-field="' + e.details.field.replace(/[^\w.-]/g, '') + '"]');
+	/* e.near: said under its field (in a long form the box at the end is
+	 * out of sight of the field it is about). */
+	const wrap = e instanceof FormError && e.near && f ? f.closest('.field') : null;
+	let box = form.querySelector('.form-msg:not(.field-msg)');
+	if (wrap) {
+		setMsg(box, null);
+		box = h('div', { className: 'msg msg-error form-msg field-msg', role: 'alert' });
+		wrap.append(box);
+		const ids = (f.getAttribute('aria-describedby') || '').split(' ').filter(Boolean);
+		box.id = (f.id || 'f') + '-err';
+		f.setAttribute('aria-describedby', [...ids.filter((x) => x !== box.id), box.id].join(' '));
+	}
+	setMsg(box, e);
 	if (f) {
 		f.setAttribute('aria-invalid', 'true');
-		f.focus();
+		f.focus({ preventScroll: true });
+		(wrap || f).scrollIntoView({ block: 'center' });
 	} else {
 		box.scrollIntoView({ block: 'nearest' });
 	}

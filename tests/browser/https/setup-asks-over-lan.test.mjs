@@ -11,7 +11,7 @@ t.step('the back office over http by a local network\'s name warns, and its set-
 	await t.waitFor(`vis('#setup-form')`);
 	await t.shot('owner-setup-http-lan');
 	if (!await t.ev(`vis('#http-warning') && vis('#setup-insecure') && !$('#setup-insecure-ok').checked`)) throw new Error('no warning or no "I understand"');
-	await t.ev(`fill('#setup-code', 'ABCD-EFGH') && fill('#setup-shop', 'Corner') && fill('#setup-location', 'High Street') &&
+	await t.ev(`fill('#setup-code', 'ABCD-EFGH') && fill('#setup-shop', 'Corner') && fill('#setup-location', 'High Street') && pick('#setup-currency', 'EUR') &&
 	    fill('#setup-name', 'Olive') && fill('#setup-email', 'olive@corner.example') && fill('#setup-password', 'a long password') &&
 	    fill('#setup-password2', 'a long password') && click('#setup-submit')`);
 	await t.waitFor(`text('#setup-error').includes('I understand')`);

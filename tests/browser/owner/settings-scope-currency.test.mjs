@@ -40,5 +40,19 @@ t.step('a currency change after money moved shows the page\'s sentence and chang
 	await t.ev(`pick('[data-key=currency]', '${other}') && click('#settings-form button[type=submit]')`);
 	await t.waitFor(`text('#settings-form .form-msg').includes("The shop's currency cannot change once money has moved")`);
 	if (await t.ev(`$('[data-key=currency]').getAttribute('aria-invalid')`) !== 'true') throw new Error('the currency field is not marked');
+	/* said beside the field, naming the currency kept, in the page's own
+	 * words (not the server's message in brackets); the select back on it */
+	const r = await t.ev(`(() => { const sel = $('[data-key=currency]'), f = sel.closest('.field'), m = f.querySelector('.field-msg');
+	    const b = f.getBoundingClientRect();
+	    return { near: !!m && !m.hidden && m.offsetParent !== null, msg: m ? m.textContent : '', value: sel.value, bottom: vis('#settings-form > .form-msg'),
+	      seen: b.top >= 0 && b.bottom <= innerHeight, described: (sel.getAttribute('aria-describedby') || '').includes(m ? m.id : '-') }; })()`);
+	if (!r.near || r.bottom) throw new Error('the message is not beside the field: ' + JSON.stringify(r));
+	const server = await api('PATCH', 'admin/settings', { currency: other }, await ownerToken(t));
+	const said = server.json && server.json.error && server.json.error.message;
+	if (server.status !== 409 || !said) throw new Error('the server: ' + server.status + ' ' + server.text);
+	if (!r.msg.includes('Your shop keeps its currency: ' + (before || 'None named')) || r.msg.includes(said)) throw new Error(r.msg);
+	if (r.value !== before) throw new Error('the select shows ' + r.value + ', the shop has ' + before);
+	if (!r.seen || !r.described) throw new Error(JSON.stringify(r));
+	await t.shot('currency-refused');
 	return (await settings()).currency.value === before;
 });

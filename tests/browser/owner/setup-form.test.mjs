@@ -9,7 +9,7 @@ await emptyInstall();
 const t = await ownerBrowser();
 
 const fillSetup = (code, p2) => t.ev(`fill('#setup-code', ${JSON.stringify(code)}) && fill('#setup-shop', 'Corner Cafe') &&
-    fill('#setup-location', 'High Street') && fill('#setup-name', ${JSON.stringify(OWNER.name)}) &&
+    fill('#setup-location', 'High Street') && pick('#setup-currency', 'EUR') && fill('#setup-name', ${JSON.stringify(OWNER.name)}) &&
     fill('#setup-email', ${JSON.stringify(OWNER.email)}) && fill('#setup-password', ${JSON.stringify(OWNER.password)}) &&
     fill('#setup-password2', ${JSON.stringify(p2 || OWNER.password)}) && click('#setup-submit')`);
 const dbError = (p) => t.S('Fetch.fulfillRequest', {
@@ -34,6 +34,19 @@ t.step('a new installation opens the setup form, which names the code file', asy
 
 t.step('the setup form fits 390, 768 and 1280 px without sideways scrolling', () => shots3(t, 'setup'));
 t.step('the setup form passes the accessibility pass', () => a11y(t, 'setup'));
+
+t.step('the currency is the owner\'s choice: a prompt of no value first, "none" an option of its own, no request without a choice', async () => {
+	const o = await t.ev(`({ value: $('#setup-currency').value, first: $('#setup-currency').options[0].textContent,
+	    none: Array.from($('#setup-currency').options).some((x) => x.value === 'none' && x.textContent.startsWith('None named')) })`);
+	if (o.value !== '' || o.first !== 'Choose your currency' || !o.none) throw new Error(JSON.stringify(o));
+	await fillSetup('WRONGCODE0000');
+	await t.waitFor(`text('#setup-error').includes('setup code is wrong')`);
+	const posts = t.posts.length;
+	await t.ev(`pick('#setup-currency', '') && click('#setup-submit')`);
+	await t.waitFor(`text('#setup-error').includes("Choose the shop's currency")`);
+	if (t.posts.length !== posts) throw new Error('a request without a currency');
+	return t.ev(`$('#setup-currency').getAttribute('aria-invalid') === 'true' && document.activeElement === $('#setup-currency')`);
+});
 
 t.step('a wrong setup code shows the API\'s message on the code field', async () => {
 	await fillSetup('WRONGCODE0000');

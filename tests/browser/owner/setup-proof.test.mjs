@@ -25,7 +25,7 @@ const contrast = (sel) => t.ev(`(() => {
 	const a = lum(getComputedStyle($(${JSON.stringify(sel)})).color), b = lum(bg);
 	return Math.round((Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05) * 100) / 100;
 })()`);
-const fillProof = () => t.ev(`fill('#setup-shop', 'Proof Cafe') && fill('#setup-location', 'Proof Street') && fill('#setup-name', ${JSON.stringify(OWNER.name)}) &&
+const fillProof = () => t.ev(`fill('#setup-shop', 'Proof Cafe') && fill('#setup-location', 'Proof Street') && pick('#setup-currency', 'EUR') && fill('#setup-name', ${JSON.stringify(OWNER.name)}) &&
     fill('#setup-email', ${JSON.stringify(OWNER.email)}) && fill('#setup-password', ${JSON.stringify(OWNER.password)}) &&
     fill('#setup-password2', ${JSON.stringify(OWNER.password)}) && click('#setup-submit')`);
 let proof = null;

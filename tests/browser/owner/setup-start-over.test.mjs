@@ -11,7 +11,7 @@ const t = await ownerBrowser();
 let oldProof = null;
 
 const fillCode = (code) => t.ev(`fill('#setup-code', ${JSON.stringify(code)}) && fill('#setup-shop', 'Corner Cafe') &&
-    fill('#setup-location', 'High Street') && fill('#setup-name', ${JSON.stringify(OWNER.name)}) &&
+    fill('#setup-location', 'High Street') && pick('#setup-currency', 'EUR') && fill('#setup-name', ${JSON.stringify(OWNER.name)}) &&
     fill('#setup-email', ${JSON.stringify(OWNER.email)}) && fill('#setup-password', ${JSON.stringify(OWNER.password)}) &&
     fill('#setup-password2', ${JSON.stringify(OWNER.password)}) && click('#setup-submit')`);
 
