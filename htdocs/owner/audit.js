@@ -152,7 +152,7 @@ export function valueWords(k, v, names) {
 		if (k === 'customer_name' && v === '') return t('owner.audit.js.noName');
 		/* A time (a webhook's updated_at, its secret_rotated_until). */
 		if (/(_at|_until)$/.test(k) && /^\d{4}-\d\d-\d\dT/.test(v)) return when(v);
-		if (/_id$/.test(k) && /^[0-9a-f-]{36}$/i.test(v)) return v.slice(0, 8);
+		if (/_id$/.test(k) && /^[0-9a-f-]{36}$/i.test(v)) return shortId(v);
 		return v === '' ? t('owner.audit.js.none') : v;
 	}
 	if (Number.isInteger(v) && SETTING_INFO[k]) {
@@ -221,7 +221,7 @@ export function auditRow(e) {
 		h('td', { dataset: { label: t('owner.audit.js.colObject') } }, named(e.names, e.object_id) ?
 			h('span', null, objectWords(e.object_type) + ' ', h('strong', { title: e.object_id, translate: false }, named(e.names, e.object_id))) :
 			h('span', { className: 'code' }, objectWords(e.object_type),
-				e.object_id ? [' ', h('span', { title: e.object_id, translate: false }, e.object_id.slice(0, 8))] : null)),
+				e.object_id ? [' ', h('span', { title: e.object_id, translate: false }, shortId(e.object_id))] : null)),
 		h('td', { className: 'audit-change', dataset: { label: t('owner.audit.js.colChange') } }, auditChange(e)));
 }
 

@@ -5,6 +5,7 @@ import { add, h } from '../js/dom.js';
 import { locale, t } from '../js/i18n.js';
 import { formatMoney, isNum, minorStr, toMinor } from '../js/money.js';
 import { storage } from '../js/store.js';
+import { shortRef } from '../js/txn.js';
 
 
 /* ---- small helpers ---------------------------------------------------- */
@@ -49,7 +50,8 @@ export function bytes(n) {
 	if (n < 1048576) return t('owner.size.kb', { n: nf(n / 1024, 0) });
 	return t('owner.size.mb', { n: nf(n / 1048576, 1) });
 }
-export const shortId = (id) => (typeof id === 'string' ? id.slice(0, 8) : '—');
+/* An id's short form, as the till shows it (js/txn.js: its random end). */
+export const shortId = shortRef;
 
 /* A rate typed in percent ("5", "2.5", "12,75"), 0 to 100 with at most 2
  * decimals: the fraction the API takes (at most 4 decimals), or null. */
