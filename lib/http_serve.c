@@ -490,6 +490,12 @@ lc_serve_one(const struct lc_endpoint *ep, const struct lc_serve_io *io)
 	memset(&ctx, 0, sizeof(ctx));
 #ifdef LC_TEST_CLOCK
 	lc_test_clock_set(io->getparam("LOYALTY_TEST_NOW", io->envp));
+	/* Per request, as the clock: a FastCGI process serves many. */
+	{
+		const char *r = io->getparam("LC_TZ_RULES_ONLY", io->envp);
+
+		lc_tz_rules_only(r != NULL && strcmp(r, "1") == 0);
+	}
 #endif
 	ctx.dom.now_ms = lc_now_ms();
 	/* A caller's own connection (a test's) stands for the responder's. */

@@ -145,12 +145,14 @@ M_DATA=$(printf '%s\n' "$S4" | tr '\n' ' ' | tr -s ' ' |
 is "$M_DATA" 777 "INSTALL step 4 b: data/ to 777 where the web server's user runs the programs"
 [ -n "$M_DATA" ] || bail "INSTALL's step 4 b is no longer as this test reads it"
 # The page's words INSTALL quotes: the page has each (owner.html,
-# owner/*.js); case b's is the service's own message (below).
+# owner/*.js, its English catalog i18n/en.json); case b's is the
+# service's own message (below).
 bad=
 for t in 'Set up your shop' "The shop's programs did not answer" 'No connection to the server' \
     'Download the proof file' 'Create my shop' "Your shop's data is not private on this host"; do
 	tr '\n' ' ' <"$INSTALL" | tr -s ' ' | grep -qF "\"$t" || bad="$bad [INSTALL: $t]"
-	cat "$BUNDLE_SITE/owner.html" "$BUNDLE_SITE"/owner/*.js | sed "s/\\\\'/'/g" |
+	cat "$BUNDLE_SITE/owner.html" "$BUNDLE_SITE"/owner/*.js \
+	    "$BUNDLE_SITE/i18n/en.json" | sed "s/\\\\'/'/g" |
 	    grep -qF "$t" || bad="$bad [page: $t]"
 done
 is "$bad" "" "INSTALL quotes the page's words (steps 4 and 5, After setup), and the page has each"
