@@ -16,8 +16,9 @@
  * the one in use; it is set only when it changes, because glibc's
  * tzset() parses the zone's file again each time.
  */
+#ifdef HAVE_CONFIG_H
 #include "config.h"
-
+#endif
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
