@@ -169,7 +169,7 @@ is "$(head -n 1 "$T/out")" "Status: 404 Not Found" \
 link_svg "/api/v1/mycard/$SHARE/link.svg"
 is "$(head -n 1 "$T/out")" "Status: 404 Not Found" \
     "no Host header and no public_url: no link"
-"$top_builddir/tools/loyalty-admin" --db "$DB" setting set public_url https://loyal.example/my-shop/ ||
+"$top_builddir/tools/loyalty-admin" --db "$DB" setting set public_url --installation https://loyal.example/my-shop/ ||
 	bail "setting public_url failed"
 link_svg "/api/v1/mycard/$SHARE/link.svg" HTTP_HOST=ignored.example
 if ((DECODE)); then
@@ -178,7 +178,7 @@ if ((DECODE)); then
 else
 	skip "rsvg-convert or zbarimg missing"
 fi
-"$top_builddir/tools/loyalty-admin" --db "$DB" setting set public_url "" ||
+"$top_builddir/tools/loyalty-admin" --db "$DB" setting set public_url --installation "" ||
 	bail "clearing public_url failed"
 
 cgi mycard GET "/api/v1/mycard/$SHARE"
@@ -194,9 +194,9 @@ is "$?:$(grep -c 'public_url is not set' "$T/print.err")" "0:1" \
 grep -q 'Your card online' "$T/sheet.html"
 ok $((!$?)) "without public_url no card carries a link"
 
-"$ADMIN" --db "$DB" setting set public_url https://shop.example/loyalty/ \
+"$ADMIN" --db "$DB" setting set public_url --installation https://shop.example/loyalty/ \
     </dev/null
-ok $? "setting set public_url takes https://shop.example/loyalty/"
+ok $? "setting set public_url --installation takes https://shop.example/loyalty/"
 "$ADMIN" --db "$DB" card print --program "$PUNCH_PROG" >"$T/sheet.html" \
     2>"$T/print.err"
 is "$?:$(wc -c <"$T/print.err")" "0:0" \
@@ -223,8 +223,8 @@ fi
 
 # The longest address the setting takes still fits the card.
 long="https://$(printf 'a%.0s' $(seq 183)).example/"
-"$ADMIN" --db "$DB" setting set public_url "$long" </dev/null
-ok $? "setting set public_url takes 200 characters"
+"$ADMIN" --db "$DB" setting set public_url --installation "$long" </dev/null
+ok $? "setting set public_url --installation takes 200 characters"
 "$ADMIN" --db "$DB" card issue --program "$CASH_PROG" --customer "Long Link" \
     --svg "$T/long.svg" >/dev/null </dev/null
 ok $? "a card with the longest link prints"
@@ -233,29 +233,29 @@ is "$(grep -o '<text x="30" y="[0-9]*" font-size="[0-9]*">' "$T/long.svg" | wc -
 
 # --- the text settings through the admin tool ---------------------------------
 
-"$ADMIN" --db "$DB" setting set currency_symbol '€' </dev/null
-ok $? "setting set currency_symbol €"
-is "$("$ADMIN" --db "$DB" setting get currency_symbol)" '€' \
+"$ADMIN" --db "$DB" setting set currency_symbol --installation '€' </dev/null
+ok $? "setting set currency_symbol --installation €"
+is "$("$ADMIN" --db "$DB" setting get currency_symbol --installation)" '€' \
     "setting get prints the symbol"
 is "$("$ADMIN" --db "$DB" setting list | grep -E '^(currency_symbol|staff_enrolment) ')" \
-    "staff_enrolment 1
-currency_symbol €" "setting list prints text settings as text"
+    "staff_enrolment installation 1
+currency_symbol fallback €" "setting list prints text settings as text (a shop's setting set for the installation: the shops' fallback)"
 for bad in 'ABCDEFGHI' $'€\t' 'https://x.example/'; do
 	before=$(sqlite3 "$DB" 'SELECT value FROM settings WHERE key = "currency_symbol"')
-	"$ADMIN" --db "$DB" setting set currency_symbol "$bad" </dev/null 2>"$T/err"
+	"$ADMIN" --db "$DB" setting set currency_symbol --installation "$bad" </dev/null 2>"$T/err"
 	is "$?:$(sqlite3 "$DB" 'SELECT value FROM settings WHERE key = "currency_symbol"')" \
-	    "1:$before" "setting set currency_symbol '$bad' fails and changes nothing"
+	    "1:$before" "setting set currency_symbol --installation '$bad' fails and changes nothing"
 done
 grep -q 'currency_symbol must be' "$T/err"
 ok $? "the failure says what the symbol must be"
 for bad in 'ftp://x.example/' 'https://x.example' 'https://x y/' ''; do
-	"$ADMIN" --db "$DB" setting set public_url "$bad" </dev/null 2>"$T/err"
+	"$ADMIN" --db "$DB" setting set public_url --installation "$bad" </dev/null 2>"$T/err"
 	rc=$?
 	if [[ -z $bad ]]; then
-		is "$rc:$("$ADMIN" --db "$DB" setting get public_url)" "0:" \
-		    "setting set public_url '' clears it"
+		is "$rc:$("$ADMIN" --db "$DB" setting get public_url --installation)" "0:" \
+		    "setting set public_url --installation '' clears it"
 	else
-		is "$rc" 1 "setting set public_url '$bad' fails"
+		is "$rc" 1 "setting set public_url --installation '$bad' fails"
 	fi
 done
 "$ADMIN" --db "$DB" setting set staff_enrolment 2 </dev/null 2>/dev/null
