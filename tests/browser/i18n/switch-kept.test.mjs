@@ -25,6 +25,9 @@ for (const [page, url, ready] of [
 		await t.goto('about:blank');
 		await t.goto(url);
 		await t.waitFor(`document.readyState === 'complete' && ${ready}`, 15000);
-		return t.ev(SHOWN_IN('de')) && t.ev(`(${SWITCH}).value === 'de'`);
+		/* Each awaited: a promise is truthy, and one left running would
+		 * outlive the step. */
+		if (!(await t.ev(SHOWN_IN('de')))) throw new Error('not in German on the next visit');
+		return await t.ev(`(${SWITCH}).value === 'de'`);
 	}, { timeout: 60000 });
 }
