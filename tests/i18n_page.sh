@@ -29,6 +29,10 @@ top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}
 # shellcheck source=browser.sh
 . "$top_srcdir/tests/browser.sh"
 
+# The pages' words, layout and formats: the same pages and the same
+# requests as the normal suite's run, which the sanitizers add nothing to
+# (the responders' requests are the other browser suites' too): CI time.
+lt_sanitized && skip_all "a sanitizer build: the pages' languages are tested by the normal suite"
 browser_need_playwright
 command -v sqlite3 >/dev/null 2>&1 || skip_all "sqlite3 is not installed (apt-get install sqlite3)"
 
