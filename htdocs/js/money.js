@@ -37,7 +37,7 @@ export const decimals = () => shop.currency_decimals;
 /* The largest amount a till accepts, in minor units (the API's limit,
  * lib/lc_limits.h): 1,000,000.00 of a 2-decimal currency, 100,000,000
  * yen, 100,000.000 dinars. The limit keeps its name in minor units. */
-export const MAX_MONEY_MINOR = LIMITS.MONEY_MAX !== undefined ? LIMITS.MONEY_MAX : LIMITS.MONEY_MAX_CENTS;
+export const MAX_MONEY_MINOR = LIMITS.MONEY_MAX_CENTS;
 export const MAX_MONEY_CENTS = MAX_MONEY_MINOR;
 
 const POW = [1, 10, 100, 1000];
@@ -47,24 +47,15 @@ const POW = [1, 10, 100, 1000];
 const latinDigits = (s) => s.replace(/[\u0660-\u0669\u06f0-\u06f9]/g,
 	(c) => String((c.charCodeAt(0) & 0xf) % 10));
 
-/* The locale's decimal separator ("," in German, "." in English). */
-function localeDecimal() {
+/* A separator of the locale's numbers: 'decimal' ("," in German, "." in
+ * English) or 'group' ("," in English and Japanese, "." in German, a
+ * narrow no-break space in French); dflt when Intl cannot say. */
+function localeSep(type, dflt) {
 	try {
-		const p = new Intl.NumberFormat(locale()).formatToParts(1.5).find((x) => x.type === 'decimal');
-		return p ? p.value : '.';
+		const p = new Intl.NumberFormat(locale()).formatToParts(1234567.5).find((x) => x.type === type);
+		return p ? p.value : dflt;
 	} catch (e) {
-		return '.';
-	}
-}
-
-/* The locale's group separator ("," in English and Japanese, "." in
- * German, a narrow no-break space in French). */
-function localeGroup() {
-	try {
-		const p = new Intl.NumberFormat(locale()).formatToParts(1234567).find((x) => x.type === 'group');
-		return p ? p.value : '';
-	} catch (e) {
-		return '';
+		return dflt;
 	}
 }
 
@@ -78,7 +69,7 @@ const escRe = (c) => c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
  * when that reading has more decimals than the currency takes ("1.500" in
  * German is 1500 €). Mixed ("1,234.50") stays refused rather than guessed. */
 function ungroup(s, d, dec) {
-	for (const g of new Set([localeGroup(), '\u066c'])) {
+	for (const g of new Set([localeSep('group', ''), '\u066c'])) {
 		if (!g || !new RegExp('^\\d{1,3}(?:' + escRe(g) + '\\d{3})+$').test(s)) continue;
 		const groups = s.split(g).length - 1;
 		const asDecimal = ['.', ',', '\u066b', dec].includes(g);
@@ -96,7 +87,7 @@ function ungroup(s, d, dec) {
  * cents the integer minor units) or null. */
 export function parseMoney(str, max = MAX_MONEY_MINOR, d = shop.currency_decimals) {
 	let s = latinDigits(String(str === null || str === undefined ? '' : str).trim());
-	const dec = localeDecimal();
+	const dec = localeSep('decimal', '.');
 	s = ungroup(s, d, dec);
 	if (dec !== '.' && dec !== ',') s = s.split(dec).join('.');
 	/* the Arabic decimal separator goes with Arabic-Indic digits */
